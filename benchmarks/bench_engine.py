@@ -1,0 +1,55 @@
+"""Engine throughput: complete classic 4-player games of uniformly random play per second.
+
+Random play means: at every decision, uniformly at random over ``legal_actions()``. One core,
+seeds fixed. Prints the best of several runs (the least disturbed by other work on the machine)
+and the median, for the bare engine loop and for ``bots.play`` with ``RandomBot`` (which also
+builds each seat's view and the game record).
+
+    python benchmarks/bench_engine.py
+"""
+
+import random
+import statistics
+import time
+
+import mogul
+from mogul.bots import RandomBot, play
+
+GAMES = 1_000
+RUNS = 5
+
+
+def engine_loop(games: int) -> int:
+    steps = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        s = mogul.new_game("classic", players=4, seed=seed)
+        while not s.is_over:
+            s = s.apply(rng.choice(s.legal_actions()))
+            steps += 1
+    return steps
+
+
+def bot_games(games: int) -> int:
+    steps = 0
+    for seed in range(games):
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        steps += len(play(mogul.new_game("classic", players=4, seed=seed), bots).actions)
+    return steps
+
+
+def measure(name: str, run) -> None:
+    rates = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        steps = run(GAMES)
+        rates.append(GAMES / (time.perf_counter() - start))
+    print(
+        f"{name:<32} best {max(rates):7.0f} games/s   median {statistics.median(rates):7.0f} games/s"
+        f"   ({steps / GAMES:.0f} decisions per game, {GAMES} games x {RUNS} runs)"
+    )
+
+
+if __name__ == "__main__":
+    measure("engine loop (apply + legal)", engine_loop)
+    measure("bots.play with 4 RandomBots", bot_games)

@@ -1,0 +1,91 @@
+"""Actions: what a player can do, named as the rulebook names them.
+
+Each action is a small frozen value. Its text form (``str(action)``) is what game records
+store: ``bid``, ``drop``, ``credit``, ``take``, ``sell 2``, ``branch s7`` (2013 edition).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Auction turn: pay one chip into the pot to stay in the auction."""
+
+    def __str__(self) -> str:
+        return "bid"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Auction turn: leave the auction and take every chip in the pot."""
+
+    def __str__(self) -> str:
+        return "drop"
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """Auction turn, before bidding or dropping: take chips from the bank for points."""
+
+    def __str__(self) -> str:
+        return "credit"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Action right: take the revealed share and place it in front of you."""
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Sell:
+    """Action right: sell ``count`` own shares of the revealed card's border colour.
+
+    ``Sell(0)`` is legal: it uses the sell action without selling, to block the runner-up.
+    """
+
+    count: int
+
+    def __str__(self) -> str:
+        return f"sell {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """2013 edition, sell right: found a branch (place a house) on a station of the border's line.
+
+    With all six houses out, ``move_from`` names the station the house is moved from.
+    """
+
+    station: str
+    move_from: str | None = None
+
+    def __str__(self) -> str:
+        return f"branch {self.station}" + (f" from {self.move_from}" if self.move_from else "")
+
+
+Action = Bid | Drop | Credit | Take | Sell | Branch
+
+# One shared instance of each field-less action keeps the hot path cheap.
+BID, DROP, CREDIT, TAKE = Bid(), Drop(), Credit(), Take()
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form (``"bid"``, ``"sell 2"``, ...)."""
+    if not isinstance(text, str):
+        raise ValueError(f"an action is written as text such as 'bid' or 'sell 2', got {text!r}")
+    words = text.strip().lower().split()
+    simple = {"bid": BID, "drop": DROP, "credit": CREDIT, "take": TAKE}
+    if len(words) == 1 and words[0] in simple:
+        return simple[words[0]]
+    if len(words) == 2 and words[0] == "sell" and words[1].isdigit():
+        return Sell(int(words[1]))
+    if words[:1] == ["branch"] and len(words) in (2, 4) and (len(words) == 2 or words[2] == "from"):
+        return Branch(words[1], words[3] if len(words) == 4 else None)
+    raise ValueError(
+        f"unknown action {text!r}; write one of: bid, drop, credit, take, sell N, branch STATION"
+    )

@@ -1,0 +1,128 @@
+"""Editions: the rule options and components of one printing, loaded from ``data/editions``.
+
+Rules are code (``mogul.rules``); the facts that differ between printings (cards, chips,
+player range, crash placement, credit size) are data, so a user who owns a different printing
+can correct a JSON file without touching code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mogul.cards import Card
+
+# Edition name -> data file. Aliases let people type either the short or the long name.
+EDITION_FILES = {
+    "classic": "classic-2002.json",
+    "classic-2002": "classic-2002.json",
+}
+
+
+def data_path(*parts: str) -> Path:
+    """Path of a file under the kit's ``data/`` folder, from a checkout or an installed wheel."""
+    packaged = resources.files("mogul") / "data"
+    base = Path(str(packaged)) if packaged.is_dir() else Path(__file__).resolve().parent.parent / "data"
+    return base.joinpath(*parts)
+
+
+@dataclass(frozen=True)
+class Company:
+    """A railroad company: its colour id (used in card notation), printed name and plot colour."""
+
+    id: str
+    name: str
+    colour: str
+    modeled: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Edition:
+    """One rule system's facts. Editions are compared by identity; load them with ``edition()``."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    chips_total: int
+    chips_per_player: int
+    chips_per_point: int
+    score_track: int
+    crash_shuffled_into_last: int
+    credit_chips: int
+    credit_points: int
+    credit_limit: str  # "once per auction" or "once per game"
+    sale: str  # "any number" or "all or none"
+    companies: tuple[Company, ...]
+    cards: tuple[Card, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def company_ids(self) -> tuple[str, ...]:
+        """Company colour ids in the edition's order (the order of every per-company table)."""
+        return tuple(c.id for c in self.companies)
+
+    def company(self, company_id: str) -> Company:
+        """The company with this colour id."""
+        for c in self.companies:
+            if c.id == company_id:
+                return c
+        raise KeyError(company_id)
+
+    def colours(self) -> dict[str, str]:
+        """Plot colour per company id."""
+        return {c.id: c.colour for c in self.companies}
+
+    def __repr__(self) -> str:
+        return f"Edition({self.name!r})"
+
+
+def _from_json(raw: dict[str, Any]) -> Edition:
+    companies = tuple(
+        Company(c["id"], c["name"], c["colour"], bool(c.get("modeled", False)))
+        for c in raw["companies"]
+    )
+    ids = {c.id for c in companies}
+    cards = []
+    for c in raw["cards"]:
+        if c["company"] not in ids or c["border"] not in ids:
+            raise ValueError(f"edition {raw['name']!r}: card {c} names an unknown company")
+        cards.append(Card(c["company"], c["border"], bool(c.get("starting", False))))
+    return Edition(
+        name=raw["name"],
+        title=raw["title"],
+        min_players=raw["players"]["min"],
+        max_players=raw["players"]["max"],
+        chips_total=raw["chips"]["total"],
+        chips_per_player=raw["chips"]["per_player"],
+        chips_per_point=raw["chips"]["per_point_at_end"],
+        score_track=raw["score_track"],
+        crash_shuffled_into_last=raw["crash"]["shuffled_into_last"],
+        credit_chips=raw["credit"]["chips"],
+        credit_points=raw["credit"]["points"],
+        credit_limit=raw["credit"]["limit"],
+        sale=raw["sale"],
+        companies=companies,
+        cards=tuple(cards),
+        options=raw.get("options", {}),
+    )
+
+
+def edition(name: str | Edition) -> Edition:
+    """Load an edition by name (``"classic"``); raises ``ValueError`` listing the known names."""
+    if isinstance(name, Edition):
+        return name
+    if not isinstance(name, str) or name.lower() not in EDITION_FILES:
+        known = ", ".join(sorted(EDITION_FILES))
+        raise ValueError(f"unknown edition {name!r}; known editions: {known}")
+    return _load(EDITION_FILES[name.lower()])
+
+
+@cache
+def _load(filename: str) -> Edition:
+    with open(data_path("editions", filename), encoding="utf-8") as f:
+        return _from_json(json.load(f))

@@ -1,0 +1,298 @@
+"""The rules of Mogul, phase by phase, in the rulebook's order.
+
+Each round has four phases:
+
+1. Reveal card: the top card of the draw pile is turned up. The crash card ends the game.
+2. Pay out premiums: one point per owned share of the revealed card's company.
+3. Auction: from the start player clockwise, each player still in pays a chip into the pot
+   or drops out and takes the whole pot. A player may take a credit on their own turn first.
+   The last player left wins; the last to drop is the runner-up.
+4. Actions: the winner takes the revealed share or sells shares of its border colour; the
+   runner-up does the other action. Whoever took the share starts the next round.
+
+Phases 1 and 2 need no decision, so ``apply`` runs them as soon as a round ends. Game
+preparation (dealing) is in ``mogul.setup``. Where the rulebooks leave a choice, the kit's
+decision is written next to the code and in ``docs/rules-decisions.md``.
+"""
+
+from __future__ import annotations
+
+from mogul.actions import BID, CREDIT, DROP, TAKE, Action, Bid, Credit, Drop, Sell, Take
+from mogul.cards import Shares
+from mogul.events import (
+    AuctionWon,
+    CardRevealed,
+    CardTaken,
+    ChipBid,
+    CrashRevealed,
+    CreditTaken,
+    Dropped,
+    GameEnded,
+    PremiumsPaid,
+    SharesSold,
+)
+from mogul.state import AUCTION, OVER, RUNNER_UP, WINNER, GameState, PlayerState
+
+
+class IllegalActionError(ValueError):
+    """An action the current player may not take now. The state is left unchanged."""
+
+    def __init__(self, state: GameState, action: object, legal: tuple[Action, ...]):
+        self.action = action
+        self.legal = legal
+        options = ", ".join(str(a) for a in legal) or "none (the game is over)"
+        who = "nobody" if state.current is None else state.players[state.current].name
+        super().__init__(
+            f"{action!s} is not legal now: it is {who}'s turn in phase {state.phase!r}. "
+            f"Legal actions: {options}."
+        )
+
+
+# --- small helpers -------------------------------------------------------------------------
+
+
+def _with_player(players: tuple[PlayerState, ...], seat: int, player: PlayerState):
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+def _next_in_auction(in_auction: tuple[int, ...], seat: int) -> int:
+    """The next seat clockwise after ``seat`` that is still in the auction."""
+    for s in in_auction:
+        if s > seat:
+            return s
+    return in_auction[0]
+
+
+def _without(unseen: tuple, card) -> tuple:
+    """The unseen shares once ``card`` has been revealed."""
+    i = unseen.index(card)
+    return unseen[:i] + unseen[i + 1 :]
+
+
+# --- phases 1 and 2: reveal and premiums ----------------------------------------------------
+
+
+def begin_round(state: GameState, start_player: int, events: list) -> GameState:
+    """Reveal the top card, pay premiums and open the auction at ``start_player``.
+
+    The crash card ends the game at once: no premiums, no auction.
+    """
+    card, deck = state.deck[0], state.deck[1:]
+    number = state.round + 1
+    if card.is_crash:
+        events.append(CrashRevealed(number))
+        over = state._replace(
+            deck=deck, revealed=card, round=number, phase=OVER, current=None,
+            start_player=start_player, pot=0, in_auction=(), dropped=(), credited=(),
+            winner=None, runner_up=None, winner_choice=None,
+        )
+        events.append(GameEnded(final_scores(over), winners(over)))
+        return over._replace(events=tuple(events))
+
+    events.append(CardRevealed(number, str(card)))
+    # Premiums: one point per owned share of the revealed company.
+    premiums = tuple([p.shares[card.company] for p in state.players])
+    players = tuple([p._replace(points=p.points + n) if n else p for p, n in zip(state.players, premiums, strict=True)])
+    events.append(PremiumsPaid(card.company, premiums))
+    return state._replace(
+        players=players, deck=deck, unseen=_without(state.unseen, card), revealed=card, round=number, phase=AUCTION,
+        current=start_player, start_player=start_player, pot=0,
+        in_auction=tuple(range(len(players))), dropped=(), credited=(),
+        winner=None, runner_up=None, winner_choice=None, events=tuple(events),
+    )
+
+
+# --- phase 3: the auction -------------------------------------------------------------------
+
+
+def can_take_credit(state: GameState, seat: int) -> bool:
+    """Credit needs the bank to hold the credit's chips and the edition's limit to allow it."""
+    edition = state.edition
+    if state.bank < edition.credit_chips:
+        return False
+    if edition.credit_limit == "once per game":
+        return state.players[seat].credits == 0
+    return seat not in state.credited  # once per auction
+
+
+def _auction_options(state: GameState) -> tuple[Action, ...]:
+    seat = state.current
+    # A player without chips must drop (or take a credit first).
+    return _AUCTION_OPTIONS[state.players[seat].chips > 0, can_take_credit(state, seat)]
+
+
+_AUCTION_OPTIONS = {
+    (True, True): (BID, DROP, CREDIT),
+    (True, False): (BID, DROP),
+    (False, True): (DROP, CREDIT),
+    (False, False): (DROP,),
+}
+
+
+def _bid(state: GameState) -> GameState:
+    seat = state.current
+    player = state.players[seat]
+    pot = state.pot + 1
+    return state._replace(
+        players=_with_player(state.players, seat, player._replace(chips=player.chips - 1)),
+        pot=pot,
+        current=_next_in_auction(state.in_auction, seat),
+        events=(ChipBid(seat, pot),),
+    )
+
+
+def _drop(state: GameState) -> GameState:
+    seat = state.current
+    player = state.players[seat]
+    players = _with_player(state.players, seat, player._replace(chips=player.chips + state.pot))
+    i = state.in_auction.index(seat)
+    still_in = state.in_auction[:i] + state.in_auction[i + 1 :]
+    events = (Dropped(seat, state.pot),)
+    if len(still_in) > 1:
+        return state._replace(
+            players=players, pot=0, in_auction=still_in, dropped=state.dropped + (seat,),
+            current=_next_in_auction(still_in, seat), events=events,
+        )
+    # One player left: the auction is over; the player who just dropped is the runner-up.
+    winner = still_in[0]
+    return state._replace(
+        players=players, pot=0, in_auction=still_in, dropped=state.dropped + (seat,),
+        phase=WINNER, current=winner, winner=winner, runner_up=seat,
+        events=events + (AuctionWon(winner, seat),),
+    )
+
+
+def _credit(state: GameState) -> GameState:
+    # Credit does not use up the turn: the same player then bids or drops.
+    seat = state.current
+    edition = state.edition
+    player = state.players[seat]
+    player = player._replace(
+        chips=player.chips + edition.credit_chips,
+        points=player.points - edition.credit_points,
+        credits=player.credits + 1,
+    )
+    return state._replace(
+        players=_with_player(state.players, seat, player),
+        bank=state.bank - edition.credit_chips,
+        credited=state.credited + (seat,),
+        events=(CreditTaken(seat, edition.credit_chips, edition.credit_points),),
+    )
+
+
+# --- phase 4: actions -----------------------------------------------------------------------
+
+
+def _sell_options(state: GameState, seat: int) -> tuple[Action, ...]:
+    owned = state.players[seat].shares[state.revealed.border]
+    if state.edition.sale == "all or none":
+        return (Sell(0), Sell(owned)) if owned else (Sell(0),)
+    return _SELL_OPTIONS[owned] if owned < len(_SELL_OPTIONS) else tuple(Sell(n) for n in range(owned + 1))
+
+
+_SELL_OPTIONS = tuple(tuple(Sell(n) for n in range(k + 1)) for k in range(32))
+
+
+def _take(state: GameState, seat: int) -> tuple[tuple[PlayerState, ...], CardTaken]:
+    """The seat places the revealed share in front of them."""
+    card = state.revealed
+    player = state.players[seat]
+    player = player._replace(shares=player.shares.add(card.company))
+    return _with_player(state.players, seat, player), CardTaken(seat, str(card))
+
+
+def _sell(state: GameState, seat: int, count: int) -> tuple[tuple[PlayerState, ...], Shares, SharesSold]:
+    """The seat sells ``count`` shares of the border colour; sold shares leave the game."""
+    company = state.revealed.border
+    # Each sold share pays the market value before the sale: shares held by all players.
+    price = state.market_value(company)
+    player = state.players[seat]
+    if count:
+        player = player._replace(
+            points=player.points + count * price, shares=player.shares.add(company, -count)
+        )
+    players = _with_player(state.players, seat, player)
+    return players, state.sold.add(company, count), SharesSold(seat, company, count, price)
+
+
+def _winner_acts(state: GameState, action: Action) -> GameState:
+    # The winner chooses one action; the runner-up then does the other one.
+    if type(action) is Take:
+        players, taken = _take(state, state.winner)
+        return state._replace(
+            players=players, phase=RUNNER_UP, current=state.runner_up, winner_choice="take",
+            events=(taken,),
+        )
+    players, sold, sale = _sell(state, state.winner, action.count)
+    return state._replace(
+        players=players, sold=sold, phase=RUNNER_UP, current=state.runner_up,
+        winner_choice="sell", events=(sale,),
+    )
+
+
+def _runner_up_acts(state: GameState, action: Action) -> GameState:
+    # The player who took the revealed share starts the next round.
+    if type(action) is Take:
+        players, taken = _take(state, state.runner_up)
+        return begin_round(state._replace(players=players), state.runner_up, [taken])
+    players, sold, sale = _sell(state, state.runner_up, action.count)
+    return begin_round(state._replace(players=players, sold=sold), state.winner, [sale])
+
+
+# --- the engine's two verbs -----------------------------------------------------------------
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The current player's options in a stable order (empty when the game is over).
+
+    Auction turn: ``Bid`` (with a chip), ``Drop``, ``Credit`` (where allowed).
+    Auction winner: ``Take`` and ``Sell(0..k)``. Runner-up: the other action only.
+    """
+    phase = state.phase
+    if phase == AUCTION:
+        return _auction_options(state)
+    if phase == WINNER:
+        return (TAKE,) + _sell_options(state, state.winner)
+    if phase == RUNNER_UP:
+        if state.winner_choice == "take":
+            return _sell_options(state, state.runner_up)
+        return (TAKE,)
+    return ()
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The new state after the current player's ``action``; the old state is untouched.
+
+    Raises ``IllegalActionError`` (naming the legal actions) for anything else.
+    """
+    kind = type(action)
+    if state.phase == AUCTION:
+        # Same tests as legal_actions, asked directly: this is the engine's hottest path.
+        seat = state.current
+        if kind is Bid and state.players[seat].chips > 0:
+            return _bid(state)
+        if kind is Drop:
+            return _drop(state)
+        if kind is Credit and can_take_credit(state, seat):
+            return _credit(state)
+    elif action in legal_actions(state):
+        if state.phase == WINNER:
+            return _winner_acts(state, action)
+        return _runner_up_acts(state, action)
+    raise IllegalActionError(state, action, legal_actions(state))
+
+
+# --- game end ---------------------------------------------------------------------------------
+
+
+def final_scores(state: GameState) -> tuple[int, ...]:
+    """Points plus one point per full 5 chips (shares are worthless after the crash)."""
+    per_point = state.edition.chips_per_point
+    return tuple(p.points + p.chips // per_point for p in state.players)
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """Most points wins; a tie goes to the most shares; a remaining tie is shared."""
+    ranking = [(score, p.shares.total) for score, p in zip(final_scores(state), state.players, strict=True)]
+    best = max(ranking)
+    return tuple(seat for seat, r in enumerate(ranking) if r == best)

@@ -1,0 +1,218 @@
+"""Game preparation: dealing a game from a seed, or setting up a scripted teaching scenario.
+
+With a seed the rulebook's preparation is followed, drawing chance in this order:
+
+1. the brown "S" shares are shuffled and one is dealt to each player; the rest join the pile;
+2. quick start only: one random non-S share of each company is shuffled and one dealt to each
+   player; the rest join the pile;
+3. the pile is shuffled and the crash card is shuffled into its last cards (classic: last 4,
+   so the crash lies uniformly in the last 5 positions);
+4. a start player is drawn.
+
+A scripted setup replaces any of these steps (``deck``, ``starting_shares``, ``start_player``,
+``chips``). A scripted ``deck`` is the whole draw pile in reveal order; it may be shorter than
+the box and must hold the crash card once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
+from mogul.editions import Edition
+from mogul.editions import edition as load_edition
+from mogul.events import GameStarted
+from mogul.rules import begin_round
+from mogul.state import AUCTION, GameState, PlayerState, Setup
+
+DEFAULT_NAMES = ("Ann", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal")
+
+
+def new_game(
+    edition: str | Edition = "classic",
+    players: int | Sequence[str] = 4,
+    seed: int | None = None,
+    *,
+    quick_start: bool = False,
+    deck: Sequence[str] | None = None,
+    starting_shares: Sequence[Sequence[str]] | None = None,
+    start_player: int | None = None,
+    chips: Sequence[int] | None = None,
+) -> GameState:
+    """Deal a new game and reveal its first card; the start player is then to act.
+
+    ``players`` is a count or a list of names. Anything not scripted is dealt from ``seed``
+    (a fresh seed is drawn and kept in ``state.setup`` when none is given), so the same seed
+    and the same actions always give the same game.
+    """
+    ed = load_edition(edition)
+    names = _player_names(ed, players)
+    n = len(names)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if quick_start:
+        limit = ed.options.get("quick_start", {}).get("max_players")
+        if limit is None:
+            raise ValueError(f"the {ed.name} edition has no quick-start option")
+        if n > limit:
+            raise ValueError(f"the quick start is for up to {limit} players; got {n}")
+        if starting_shares is not None:
+            raise ValueError("give either quick_start=True or scripted starting_shares, not both")
+
+    setup = Setup(
+        edition=ed.name,
+        players=names,
+        seed=seed,
+        quick_start=bool(quick_start),
+        deck=None if deck is None else tuple(str(c) for c in _as_list(deck, "deck")),
+        starting_shares=None
+        if starting_shares is None
+        else tuple(tuple(str(c) for c in _as_list(s, "starting shares")) for s in _as_list(starting_shares, "starting_shares")),
+        start_player=start_player,
+        chips=None if chips is None else tuple(_as_list(chips, "chips")),
+    )
+    return deal(ed, setup)
+
+
+def deal(ed: Edition, setup: Setup) -> GameState:
+    """Prepare the table described by ``setup`` (see the module docstring for the order)."""
+    rng = random.Random(setup.seed)
+    n = len(setup.players)
+    box = list(ed.cards)
+
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    if setup.starting_shares is not None:
+        if len(setup.starting_shares) != n:
+            raise ValueError(
+                f"starting_shares needs one list per player ({n}), got {len(setup.starting_shares)}"
+            )
+        for hand, cards in zip(hands, setup.starting_shares, strict=True):
+            hand.extend(_take_from_box(ed, box, text, prefer_starting=True, what="starting shares") for text in cards)
+    pile: list[Card | CrashCard] | None = None
+    if setup.deck is not None:
+        pile = _scripted_pile(ed, box, setup.deck)
+
+    if setup.starting_shares is None:
+        # 1. Each player gets one brown S share at random; the other S shares join the pile.
+        s_cards = [c for c in box if c.starting]
+        if len(s_cards) < n:
+            raise ValueError(
+                f"only {len(s_cards)} starting (S) shares are left for {n} players once the "
+                "scripted deck is taken out; give starting_shares as well"
+            )
+        rng.shuffle(s_cards)
+        for hand, card in zip(hands, s_cards, strict=False):
+            hand.append(card)
+            box.remove(card)
+        # 2. Quick start: one random non-S share of each company, one dealt per player.
+        if setup.quick_start:
+            extra = []
+            for company in ed.company_ids:
+                choices = [c for c in box if c.company == company and not c.starting]
+                extra.append(rng.choice(choices))
+            rng.shuffle(extra)
+            for hand, card in zip(hands, extra, strict=False):
+                hand.append(card)
+                box.remove(card)
+
+    if pile is None:
+        # 3. Shuffle the rest and mix the crash card into the last cards of the pile.
+        rng.shuffle(box)
+        cut = max(0, len(box) - ed.crash_shuffled_into_last)
+        bottom = box[cut:] + [CRASH]
+        rng.shuffle(bottom)
+        pile = box[:cut] + bottom
+
+    # 4. Choose a start player.
+    if setup.start_player is None:
+        start = rng.randrange(n)
+    else:
+        start = setup.start_player
+        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < n:
+            raise ValueError(f"start_player must be a seat number from 0 to {n - 1}, got {start!r}")
+
+    chips = _chips(ed, setup.chips, n)
+    companies = ed.company_ids
+    players = tuple(
+        PlayerState(name, c, 0, Shares.of(companies, hand))
+        for name, c, hand in zip(setup.players, chips, hands, strict=True)
+    )
+    table = GameState(
+        edition=ed, setup=setup, players=players, deck=tuple(pile), revealed=None, round=0,
+        phase=AUCTION, current=None, start_player=start, pot=0, bank=ed.chips_total - sum(chips),
+        in_auction=(), dropped=(), credited=(), winner=None, runner_up=None, winner_choice=None,
+        sold=Shares(companies), unseen=tuple(sorted(c for c in pile if not c.is_crash)), events=(),
+    )
+    started = GameStarted(
+        tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile)
+    )
+    return begin_round(table, start, [started])
+
+
+# --- checking scripted input -------------------------------------------------------------------
+
+
+def _as_list(value: object, what: str) -> list:
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise ValueError(f"{what} must be a list, got {value!r}")
+    return list(value)
+
+
+def _player_names(ed: Edition, players: int | Sequence[str]) -> tuple[str, ...]:
+    span = f"{ed.min_players} to {ed.max_players}"
+    if isinstance(players, bool):
+        raise ValueError(f"players must be a count ({span}) or a list of names, got {players!r}")
+    if isinstance(players, int):
+        if not ed.min_players <= players <= ed.max_players:
+            raise ValueError(f"the {ed.name} edition is for {span} players; got {players}")
+        return DEFAULT_NAMES[:players]
+    names = tuple(_as_list(players, "players"))
+    if not ed.min_players <= len(names) <= ed.max_players:
+        raise ValueError(f"the {ed.name} edition is for {span} players; got {len(names)} names")
+    if not all(isinstance(x, str) and x.strip() for x in names):
+        raise ValueError(f"player names must be non-empty text, got {list(names)!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"player names must differ from each other, got {list(names)!r}")
+    return names
+
+
+def _take_from_box(ed: Edition, box: list[Card], text: str, *, prefer_starting: bool, what: str) -> Card:
+    parsed = parse_card(text, ed.company_ids)
+    if parsed is CRASH:
+        raise ValueError(f"the crash card belongs in the deck, not in {what}")
+    company, border = parsed
+    matches = [c for c in box if c.company == company and c.border == border]
+    if not matches:
+        in_box = sum(1 for c in ed.cards if (c.company, c.border) == parsed)
+        if in_box == 0:
+            raise ValueError(f"there is no {text} card in the {ed.name} box (no share has its own colour as border)")
+        raise ValueError(f"too many {text} cards: the {ed.name} box has only {in_box}")
+    matches.sort(key=lambda c: c.starting != prefer_starting)
+    box.remove(matches[0])
+    return matches[0]
+
+
+def _scripted_pile(ed: Edition, box: list[Card], deck: Sequence[str]) -> list[Card | CrashCard]:
+    crashes = sum(1 for text in deck if isinstance(text, str) and text.strip().lower() == "crash")
+    if crashes != 1:
+        raise ValueError(f"a scripted deck must hold the crash card exactly once; it has {crashes}")
+    pile: list[Card | CrashCard] = []
+    for text in deck:
+        if text.strip().lower() == "crash":
+            pile.append(CRASH)
+        else:
+            pile.append(_take_from_box(ed, box, text, prefer_starting=False, what="the deck"))
+    return pile
+
+
+def _chips(ed: Edition, chips: Sequence[int] | None, n: int) -> tuple[int, ...]:
+    if chips is None:
+        return (ed.chips_per_player,) * n
+    if len(chips) != n or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in chips):
+        raise ValueError(f"chips must be {n} whole numbers >= 0 (one per player), got {list(chips)!r}")
+    if sum(chips) > ed.chips_total:
+        raise ValueError(f"the box holds {ed.chips_total} chips; the scripted chips add up to {sum(chips)}")
+    return tuple(chips)

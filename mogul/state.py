@@ -1,0 +1,293 @@
+"""Game states: immutable values for the table, and what one seat may see of it.
+
+A ``GameState`` never changes: ``state.apply(action)`` returns a new state, so undo, "what if"
+branches and widgets can keep old states around. The rules themselves live in ``mogul.rules``;
+the methods here only read the table or hand over to the rules.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from mogul.cards import Card, CrashCard, Shares
+from mogul.editions import Edition
+
+if TYPE_CHECKING:
+    from mogul.actions import Action
+    from mogul.events import Event
+
+# Phases of a round (see mogul.rules). Reveal and premiums happen inside ``apply``, so a
+# state waiting for a decision is always in one of these.
+AUCTION = "auction"  # phase 3: the current player bids, drops or takes a credit
+WINNER = "winner"  # phase 4: the auction winner takes the card or sells
+RUNNER_UP = "runner-up"  # phase 4: the runner-up does the other action
+OVER = "over"  # the crash was revealed
+
+
+def _generated_replace(cls: type) -> None:
+    """Give a NamedTuple class a generated ``_replace`` with one keyword per field.
+
+    The engine builds a new state on every step; NamedTuple's generic ``_replace`` (a dict
+    and a map per call) costs about twice as much as this straight-line version, which
+    behaves the same for keyword arguments.
+    """
+    fields = cls._fields
+    params = ", ".join(f"{f}=_KEEP" for f in fields)
+    values = ", ".join(f"self[{i}] if {f} is _KEEP else {f}" for i, f in enumerate(fields))
+    source = f"def _replace(self, *, {params}):\n    return _new(_cls, ({values},))\n"
+    namespace = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
+    exec(source, namespace)
+    cls._replace = namespace["_replace"]
+
+
+class Setup(NamedTuple):
+    """How a game was prepared: enough to deal the identical game again."""
+
+    edition: str
+    players: tuple[str, ...]
+    seed: int
+    quick_start: bool = False
+    deck: tuple[str, ...] | None = None
+    starting_shares: tuple[tuple[str, ...], ...] | None = None
+    start_player: int | None = None
+    chips: tuple[int, ...] | None = None
+
+
+class PlayerState(NamedTuple):
+    """One seat at the table."""
+
+    name: str
+    chips: int
+    points: int
+    shares: Shares
+    credits: int = 0  # credits taken so far this game
+    houses: tuple[str, ...] = ()  # 2013 edition: stations holding this player's branches
+
+
+class GameState(NamedTuple):
+    """The whole table between two decisions. Read it; never mutate it."""
+
+    edition: Edition
+    setup: Setup
+    players: tuple[PlayerState, ...]
+    deck: tuple[Card | CrashCard, ...]  # the draw pile, top card first (hidden from players)
+    revealed: Card | CrashCard | None  # the card of this round
+    round: int  # number of cards revealed so far
+    phase: str  # AUCTION, WINNER, RUNNER_UP or OVER
+    current: int | None  # seat to decide, None when the game is over
+    start_player: int
+    pot: int
+    bank: int
+    in_auction: tuple[int, ...]  # seats still bidding, in seat order
+    dropped: tuple[int, ...]  # seats that dropped this auction, in order
+    credited: tuple[int, ...]  # seats that took a credit this auction
+    winner: int | None  # auction winner, once the auction is over
+    runner_up: int | None  # last to drop, once the auction is over
+    winner_choice: str | None  # "take" or "sell", once the winner has acted
+    sold: Shares  # shares sold back to the box
+    unseen: tuple[Card, ...]  # the shares still in the draw pile, sorted (kept for cheap views)
+    events: tuple[Event, ...]  # what happened in the step that made this state
+
+    # --- whose turn ---------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        """Seat index whose decision it is; None when the game is over."""
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        """True once the crash card has been revealed."""
+        return self.phase == OVER
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Player names in seat order."""
+        return tuple(p.name for p in self.players)
+
+    # --- reading the table --------------------------------------------------------------
+    def market_value(self, company: str) -> int:
+        """Shares of ``company`` held by all players: the points one sold share pays."""
+        return sum(p.shares[company] for p in self.players)
+
+    def market_values(self) -> dict[str, int]:
+        """Market value of every company, in the edition's company order."""
+        return {c: self.market_value(c) for c in self.edition.company_ids}
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still in the draw pile, the crash card included."""
+        return len(self.deck)
+
+    # --- rules (delegated to mogul.rules) ----------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """The current player's options, in a stable order; empty when the game is over."""
+        return list(rules.legal_actions(self))
+
+    def apply(self, action: Action) -> GameState:
+        """The state after the current player's ``action``; raises ``IllegalActionError``."""
+        return rules.apply(self, action)
+
+    def final_scores(self) -> tuple[int, ...]:
+        """Points + 1 per 5 chips per seat (on a running game: what a crash now would leave)."""
+        return rules.final_scores(self)
+
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the best score after the tie-break (several if still tied)."""
+        return rules.winners(self)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` can see: everything on the table, but not the order of the draw pile."""
+        return PlayerView(
+            seat=seat,
+            edition=self.edition,
+            players=self.players,
+            revealed=self.revealed,
+            round=self.round,
+            phase=self.phase,
+            current=self.current,
+            start_player=self.start_player,
+            pot=self.pot,
+            bank=self.bank,
+            in_auction=self.in_auction,
+            dropped=self.dropped,
+            credited=self.credited,
+            winner=self.winner,
+            runner_up=self.runner_up,
+            winner_choice=self.winner_choice,
+            sold=self.sold,
+            unseen=self.unseen,
+            cards_left=len(self.deck),
+        )
+
+    # --- display ------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        if self.is_over:
+            return f"<GameState {self.edition.name}: over after {self.round} cards>"
+        who = self.players[self.current].name
+        return (
+            f"<GameState {self.edition.name}: round {self.round}, {self.revealed}, "
+            f"{self.phase}, {who} to act, pot {self.pot}>"
+        )
+
+    def describe_events(self) -> list[str]:
+        """The sentences for this step's events."""
+        return [e.text(self.names) for e in self.events]
+
+    def _repr_html_(self) -> str:
+        return state_html(self)
+
+
+_generated_replace(PlayerState)
+_generated_replace(GameState)
+
+
+class PlayerView(NamedTuple):
+    """One seat's view of the table: the draw pile is known only as a set of unseen cards.
+
+    Every chip movement is public in Mogul (bids, drops and credits happen on the table), so a
+    player with a perfect memory knows everyone's chips; the view shows them exactly.
+    """
+
+    seat: int
+    edition: Edition
+    players: tuple[PlayerState, ...]
+    revealed: Card | CrashCard | None
+    round: int
+    phase: str
+    current: int | None
+    start_player: int
+    pot: int
+    bank: int
+    in_auction: tuple[int, ...]
+    dropped: tuple[int, ...]
+    credited: tuple[int, ...]
+    winner: int | None
+    runner_up: int | None
+    winner_choice: str | None
+    sold: Shares
+    unseen: tuple[Card, ...]  # shares not yet revealed, sorted (their order is hidden)
+    cards_left: int  # draw pile size, crash card included
+
+    @property
+    def me(self) -> PlayerState:
+        """The viewing player's own seat."""
+        return self.players[self.seat]
+
+    def market_value(self, company: str) -> int:
+        """Shares of ``company`` held by all players: the points one sold share pays."""
+        return sum(p.shares[company] for p in self.players)
+
+    def crash_chance(self) -> float:
+        """Chance that the next card is the crash, under the edition's crash rule."""
+        window = self.edition.crash_shuffled_into_last + 1
+        return 1.0 / min(window, self.cards_left) if self.cards_left else 0.0
+
+
+# --- rendering -------------------------------------------------------------------------
+
+
+def share_badges(edition: Edition, shares: Shares) -> str:
+    """Shares as small coloured HTML badges with counts."""
+    out = []
+    for company in edition.companies:
+        n = shares[company.id]
+        if n:
+            out.append(
+                f'<span title="{html.escape(company.name)}" style="background:{company.colour};'
+                f'color:white;border-radius:4px;padding:1px 6px;margin-right:3px">'
+                f"{company.id} {n}</span>"
+            )
+    return "".join(out) or "&ndash;"
+
+
+def card_html(edition: Edition, card: Card | CrashCard | None) -> str:
+    """A card as a coloured box with a border of its border colour."""
+    if card is None:
+        return "&ndash;"
+    if card.is_crash:
+        return '<span style="background:black;color:white;padding:2px 8px">CRASH</span>'
+    fill = edition.company(card.company).colour
+    edge = edition.company(card.border).colour
+    return (
+        f'<span style="background:{fill};color:white;border:4px solid {edge};padding:1px 8px">'
+        f"{card.company} / border {card.border}</span>"
+    )
+
+
+def state_html(state: GameState, hide_chips: Sequence[int] = ()) -> str:
+    """The table as an HTML table: one row per player, then the revealed card and the pot."""
+    rows = []
+    for seat, p in enumerate(state.players):
+        marks = []
+        if seat == state.start_player:
+            marks.append("start")
+        if seat == state.current:
+            marks.append("to act")
+        if state.phase == AUCTION:
+            marks.append("in auction" if seat in state.in_auction else "dropped")
+        if seat == state.winner:
+            marks.append("winner")
+        if seat == state.runner_up:
+            marks.append("runner-up")
+        chips = "?" if seat in hide_chips else str(p.chips)
+        rows.append(
+            f"<tr><td>{html.escape(p.name)}</td><td>{chips}</td><td>{p.points}</td>"
+            f"<td>{p.points % state.edition.score_track}</td>"
+            f"<td>{share_badges(state.edition, p.shares)}</td><td>{', '.join(marks)}</td></tr>"
+        )
+    market = ", ".join(f"{c} {v}" for c, v in state.market_values().items())
+    return (
+        '<table class="mogul-table"><thead><tr><th>player</th><th>chips</th><th>points</th>'
+        "<th>track</th><th>shares</th><th></th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+        f"<p>Round {state.round} &middot; revealed: {card_html(state.edition, state.revealed)}"
+        f" &middot; pot {state.pot} &middot; bank {state.bank} &middot; phase: {state.phase}"
+        f" &middot; cards left {state.cards_left}</p><p>Market values: {market}</p>"
+    )
+
+
+# Imported last: the rules build states, and states hand their questions to the rules.
+from mogul import rules  # noqa: E402
