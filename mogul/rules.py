@@ -52,7 +52,10 @@ class IllegalActionError(ValueError):
 
 
 def _with_player(players: tuple[PlayerState, ...], seat: int, player: PlayerState):
-    return players[:seat] + (player,) + players[seat + 1 :]
+    """The players with ``seat`` replaced by ``player``."""
+    players = list(players)
+    players[seat] = player
+    return tuple(players)
 
 
 def _next_in_auction(in_auction: tuple[int, ...], seat: int) -> int:
@@ -115,12 +118,8 @@ def can_take_credit(state: GameState, seat: int) -> bool:
     return seat not in state.credited  # once per auction
 
 
-def _auction_options(state: GameState) -> tuple[Action, ...]:
-    seat = state.current
-    # A player without chips must drop (or take a credit first).
-    return _AUCTION_OPTIONS[state.players[seat].chips > 0, can_take_credit(state, seat)]
-
-
+# Auction turn options by (has a chip, may take credit). Without chips a player must drop
+# (or take a credit first).
 _AUCTION_OPTIONS = {
     (True, True): (BID, DROP, CREDIT),
     (True, False): (BID, DROP),
@@ -206,13 +205,12 @@ def _sell(state: GameState, seat: int, count: int) -> tuple[tuple[PlayerState, .
     company = state.revealed.border
     # Each sold share pays the market value before the sale: shares held by all players.
     price = state.market_value(company)
+    sale = SharesSold(seat, company, count, price)
+    if count == 0:
+        return state.players, state.sold, sale
     player = state.players[seat]
-    if count:
-        player = player._replace(
-            points=player.points + count * price, shares=player.shares.add(company, -count)
-        )
-    players = _with_player(state.players, seat, player)
-    return players, state.sold.add(company, count), SharesSold(seat, company, count, price)
+    player = player._replace(points=player.points + count * price, shares=player.shares.add(company, -count))
+    return _with_player(state.players, seat, player), state.sold.add(company, count), sale
 
 
 def _winner_acts(state: GameState, action: Action) -> GameState:
@@ -250,7 +248,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """
     phase = state.phase
     if phase == AUCTION:
-        return _auction_options(state)
+        seat = state.current
+        return _AUCTION_OPTIONS[state.players[seat].chips > 0, can_take_credit(state, seat)]
     if phase == WINNER:
         return (TAKE,) + _sell_options(state, state.winner)
     if phase == RUNNER_UP:

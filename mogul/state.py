@@ -27,16 +27,17 @@ OVER = "over"  # the crash was revealed
 
 
 def _generated_replace(cls: type) -> None:
-    """Give a NamedTuple class a generated ``_replace`` with one keyword per field.
+    """Give a NamedTuple class a generated ``_replace`` with one parameter per field.
 
-    The engine builds a new state on every step; NamedTuple's generic ``_replace`` (a dict
-    and a map per call) costs about twice as much as this straight-line version, which
-    behaves the same for keyword arguments.
+    The engine builds a new state on every step. NamedTuple's generic ``_replace`` (a dict and
+    a map per call) costs about twice as much as this straight-line version, which behaves the
+    same when called with keywords, as the engine always does.
     """
     fields = cls._fields
     params = ", ".join(f"{f}=_KEEP" for f in fields)
-    values = ", ".join(f"self[{i}] if {f} is _KEEP else {f}" for i, f in enumerate(fields))
-    source = f"def _replace(self, *, {params}):\n    return _new(_cls, ({values},))\n"
+    old = ", ".join(f"_{f}" for f in fields)
+    values = ", ".join(f"_{f} if {f} is _KEEP else {f}" for f in fields)
+    source = f"def _replace(self, {params}):\n    {old}, = self\n    return _new(_cls, ({values},))\n"
     namespace = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
     exec(source, namespace)
     cls._replace = namespace["_replace"]
@@ -109,7 +110,7 @@ class GameState(NamedTuple):
     # --- reading the table --------------------------------------------------------------
     def market_value(self, company: str) -> int:
         """Shares of ``company`` held by all players: the points one sold share pays."""
-        return sum(p.shares[company] for p in self.players)
+        return sum([p.shares[company] for p in self.players])
 
     def market_values(self) -> dict[str, int]:
         """Market value of every company, in the edition's company order."""
@@ -139,26 +140,12 @@ class GameState(NamedTuple):
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: everything on the table, but not the order of the draw pile."""
+        # Positional arguments, in PlayerView's field order: this runs at every bot decision.
         return PlayerView(
-            seat=seat,
-            edition=self.edition,
-            players=self.players,
-            revealed=self.revealed,
-            round=self.round,
-            phase=self.phase,
-            current=self.current,
-            start_player=self.start_player,
-            pot=self.pot,
-            bank=self.bank,
-            in_auction=self.in_auction,
-            dropped=self.dropped,
-            credited=self.credited,
-            winner=self.winner,
-            runner_up=self.runner_up,
-            winner_choice=self.winner_choice,
-            sold=self.sold,
-            unseen=self.unseen,
-            cards_left=len(self.deck),
+            seat, self.edition, self.players, self.revealed, self.round, self.phase,
+            self.current, self.start_player, self.pot, self.bank, self.in_auction, self.dropped,
+            self.credited, self.winner, self.runner_up, self.winner_choice, self.sold,
+            self.unseen, len(self.deck),
         )
 
     # --- display ------------------------------------------------------------------------
