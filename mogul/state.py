@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from mogul.cards import Card, CrashCard, Shares
 from mogul.editions import Edition
+from mogul.pile import next_crash_chance
 
 if TYPE_CHECKING:
     from mogul.actions import Action
@@ -207,9 +208,13 @@ class PlayerView(NamedTuple):
         return sum(p.shares[company] for p in self.players)
 
     def crash_chance(self) -> float:
-        """Chance that the next card is the crash, under the edition's crash rule."""
-        window = self.edition.crash_shuffled_into_last + 1
-        return 1.0 / min(window, self.cards_left) if self.cards_left else 0.0
+        """Chance that the next card is the crash, under the edition's crash rule.
+
+        The crash lies uniformly in the last ``window`` cards of the pile (classic: 5). Until the
+        pile is down to those cards the next card cannot be the crash; from then on the crash is
+        equally likely to be any of the cards left: 1/5, 1/4, 1/3, 1/2, 1.
+        """
+        return next_crash_chance(self)
 
 
 # --- rendering -------------------------------------------------------------------------
