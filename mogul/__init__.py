@@ -3,6 +3,9 @@
     >>> import mogul
     >>> s = mogul.new_game("classic", players=4, seed=7)
     >>> s = s.apply(mogul.Bid())
+
+Figures live in ``mogul.plots``, notebook apps in ``mogul.widgets``, the auction model in
+``mogul.auction`` and the share-value analysis in ``mogul.analysis``.
 """
 
 from mogul.actions import (
@@ -19,15 +22,32 @@ from mogul.actions import (
     Take,
     parse_action,
 )
+from mogul.bots import (
+    REGISTRY,
+    Bot,
+    MonteCarloBot,
+    RandomBot,
+    ThresholdBot,
+    ValueBot,
+    play,
+    play_out,
+)
 from mogul.cards import CRASH, Card, Shares, parse_card
+from mogul.determinize import determinize
 from mogul.editions import Edition, edition
+from mogul.record import GameRecord, narrate
 from mogul.rules import IllegalActionError, legal_actions
 from mogul.setup import new_game
+from mogul.simulate import Simulation, simulate
 from mogul.state import GameState, PlayerState, PlayerView, Setup
+from mogul.tournament import Tournament, tournament
 
 __all__ = [
-    "BID", "CRASH", "CREDIT", "DROP", "TAKE",
-    "Action", "Bid", "Branch", "Card", "Credit", "Drop", "Edition", "GameState",
-    "IllegalActionError", "PlayerState", "PlayerView", "Sell", "Setup", "Shares", "Take",
-    "edition", "legal_actions", "new_game", "parse_action", "parse_card",
+    "BID", "CRASH", "CREDIT", "DROP", "REGISTRY", "TAKE",
+    "Action", "Bid", "Bot", "Branch", "Card", "Credit", "Drop", "Edition", "GameRecord",
+    "GameState", "IllegalActionError", "MonteCarloBot", "PlayerState", "PlayerView",
+    "RandomBot", "Sell", "Setup", "Shares", "Simulation", "Take", "ThresholdBot",
+    "Tournament", "ValueBot",
+    "determinize", "edition", "legal_actions", "narrate", "new_game", "parse_action",
+    "parse_card", "play", "play_out", "simulate", "tournament",
 ]

@@ -1,0 +1,166 @@
+"""Strategy tournaments in the style of Axelrod's: every seating, many repetitions.
+
+    >>> from mogul.tournament import tournament
+    >>> t = tournament(["value", "threshold", "random"], repetitions=5, seed=1, progress=False)
+    >>> t.summary()  # doctest: +SKIP
+
+Each repetition plays one game for every ordered choice of ``players`` entrants, i.e. every
+seating of every line-up (with as many entrants as seats: all ``players!`` seatings), so no
+bot profits from a lucky seat. Every game has its own seeds, drawn up front from ``seed``,
+which makes the results identical on every executor.
+
+Entering your own bot: pass its class (or a function that builds it) in the list, next to
+registry names. It needs ``name`` and ``choose(view, legal_actions)``; if its ``__init__``
+takes ``seed``, it gets a fresh seed for each game.
+
+Executors: by default the games run in this process. ``workers=4`` runs them on a local
+process pool. Any ``concurrent.futures.Executor`` works, e.g. a Dask cluster::
+
+    from dask.distributed import Client
+    client = Client("tcp://scheduler:8786")   # or Client() for a local cluster
+    tournament([...], executor=client.get_executor())
+
+Pickling: a process pool sends each worker the bot *classes* by name, and the worker must
+import them. A class defined in a notebook (``__main__``) or a lambda works in-process and on
+Dask (cloudpickle ships the code itself). In a process pool a notebook class works only where
+workers are forked (Linux up to Python 3.13) and a lambda never does: save the class in a
+``.py`` file next to the notebook and import it from there (use ``functools.partial`` rather
+than a lambda for parameters). When a worker cannot load a bot, the error carries this advice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from itertools import permutations
+
+import numpy as np
+import pandas as pd
+
+from mogul.bots import BotSpec, bot_factory
+from mogul.editions import Edition
+from mogul.editions import edition as load_edition
+from mogul.simulate import entrant_names, plan_games, run_plans
+
+Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
+
+
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a win rate ``wins / games`` (95% by default).
+
+    Wilson (1927), "Probable inference, the law of succession, and statistical inference",
+    JASA 22. Unlike the textbook "p +- z * sqrt(p(1-p)/n)" it stays inside [0, 1] and keeps
+    its coverage for rates near 0 or 1 (Brown, Cai & DasGupta 2001, Statist. Sci. 16).
+    """
+    if games <= 0:
+        return (math.nan, math.nan)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z / (1 + z * z / games) * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)  # exact ends: no rounding dust
+    high = 1.0 if wins >= games else min(1.0, centre + half)
+    return (low, high)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Normal-approximation interval for a mean: mean +- z * standard error."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return (math.nan, math.nan)
+    half = z * x.std(ddof=1) / math.sqrt(len(x))
+    return (float(x.mean() - half), float(x.mean() + half))
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A finished tournament: the games table (one row per game and seat) and its summaries."""
+
+    games: pd.DataFrame
+    entrants: tuple[str, ...]
+    players: int
+    repetitions: int
+    seed: int
+
+    def summary(self) -> pd.DataFrame:
+        """Per bot: games, wins, win rate with 95% Wilson interval, mean score with 95% interval,
+        mean rank; best win rate first."""
+        rows = []
+        for bot in self.entrants:
+            mine = self.games[self.games["bot"] == bot]
+            wins, n = int(mine["won"].sum()), len(mine)
+            win_low, win_high = wilson_interval(wins, n)
+            score_low, score_high = mean_interval(mine["score"])
+            rows.append({
+                "bot": bot, "games": n, "wins": wins, "win_rate": wins / n if n else math.nan,
+                "win_low": win_low, "win_high": win_high, "mean_score": mine["score"].mean(),
+                "score_low": score_low, "score_high": score_high, "mean_rank": mine["rank"].mean(),
+            })
+        table = pd.DataFrame(rows).set_index("bot")
+        table = table.sort_values(["win_rate", "mean_score"], ascending=False, kind="stable")
+        table.attrs["players"] = self.players  # for the fair-share line of win_rate_figure
+        return table
+
+    def head_to_head(self) -> pd.DataFrame:
+        """Share of the shared games in which the row bot finished ahead of the column bot.
+
+        "Ahead" compares final ranks (score, then shares); a tie counts one half. The
+        diagonal is empty. Row + column = 1 for every pair that met. Bots are in the order
+        of ``summary()``.
+        """
+        ranks = self.games.pivot(index="game", columns="bot", values="rank")
+        order = list(self.summary().index)
+        table = pd.DataFrame(np.nan, index=order, columns=order)
+        for a in order:
+            for b in order:
+                if a == b or a not in ranks or b not in ranks:
+                    continue
+                both = ranks[[a, b]].dropna()
+                if len(both):
+                    ahead = (both[a] < both[b]).sum() + 0.5 * (both[a] == both[b]).sum()
+                    table.loc[a, b] = ahead / len(both)
+        table.index.name = "bot"
+        return table
+
+
+def schedule(entrants: int, players: int, repetitions: int) -> list[tuple[int, ...]]:
+    """Seatings in play order: every ordered choice of ``players`` entrants, per repetition."""
+    return [seating for _ in range(repetitions) for seating in permutations(range(entrants), players)]
+
+
+def tournament(
+    bots: Sequence[BotSpec],
+    players: int | None = None,
+    repetitions: int = 10,
+    seed: int = 0,
+    edition: str | Edition = "classic",
+    *,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
+) -> Tournament:
+    """Play every seating of the entrants ``repetitions`` times; return the results.
+
+    ``bots``: registry names, bot classes or bot factories, at least ``players`` of them;
+    the same name twice gets the suffix " 2". ``players`` defaults to the number of bots.
+    Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
+    ``executor`` / ``workers`` / ``progress``: see ``mogul.simulate.run_plans``.
+    """
+    ed = load_edition(edition)
+    factories = [bot_factory(spec) for spec in bots]
+    players = len(factories) if players is None else players
+    if not ed.min_players <= players <= ed.max_players:
+        raise ValueError(f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players; got {players}")
+    if len(factories) < players:
+        raise ValueError(f"{len(factories)} bots cannot fill {players} seats: give at least {players} bots")
+    if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
+        raise ValueError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
+    names = entrant_names(factories, unique=True)
+    plans = plan_games(seed, schedule(len(factories), players, repetitions))
+    frames = run_plans(
+        ed.name, factories, names, plans, ["games"],
+        executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
+    )
+    return Tournament(frames["games"], names, players, repetitions, seed)

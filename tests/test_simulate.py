@@ -1,0 +1,144 @@
+"""simulate(): the schema of its three tables, their consistency, and reproducibility."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pandas as pd
+import pytest
+
+import mogul
+from mogul.bots import RandomBot, ValueBot, bot_factory, play
+from mogul.simulate import GAMES_COLUMNS, Simulation, has_pyarrow, plan_games, seat_bots, simulate
+
+COMPANIES = ["brown", "green", "yellow", "blue", "pink"]
+ROUNDS_COLUMNS = (
+    ["game", "bot", "round", "card", "seat", "player", "points", "chips", "score"]
+    + [f"shares_{c}" for c in COMPANIES]
+    + [f"market_{c}" for c in COMPANIES]
+)
+AUCTIONS_COLUMNS = [
+    "game", "round", "card", "company", "border", "start_player", "bids", "credits", "drop_order",
+    "pot_path", "steps", "winner", "runner_up", "sold", "sale_price", "seller", "winner_choice",
+    "taker", "chips_paid",
+]
+
+
+@pytest.fixture(scope="module")
+def sim() -> Simulation:
+    return simulate("classic", ["random", "value", "threshold"], games=60, seed=3, players=4, progress=False)
+
+
+def test_games_table_schema(sim):
+    g = sim.games
+    assert list(g.columns) == GAMES_COLUMNS
+    assert len(g) == 60 * 4
+    assert g["game"].tolist() == [n for n in range(60) for _ in range(4)]
+    assert g["seat"].tolist() == [0, 1, 2, 3] * 60
+    assert g["bot"].tolist()[:4] == ["random", "value", "threshold-3", "random"]
+    for column in ["game", "seed", "seat", "bot_seed", "score", "rank", "points", "chips", "shares", "credits", "rounds"]:
+        assert pd.api.types.is_integer_dtype(g[column]), column
+    assert g["won"].dtype == bool
+    assert (g["won"] == (g["rank"] == 1)).all()
+    assert (g["score"] == g["points"] + g["chips"] // 5).all()
+    assert (g.groupby("game")["won"].sum() >= 1).all()
+
+
+def test_rounds_table_schema(sim):
+    r = sim.rounds
+    assert list(r.columns) == ROUNDS_COLUMNS
+    assert set(r["card"]) >= {"crash"}
+    per_game = r.groupby("game")["round"].max()
+    assert (per_game.values == sim.games.groupby("game")["rounds"].first().values).all()
+    assert len(r) == 4 * sim.games.groupby("game")["rounds"].first().sum()
+    final = r[r["card"] == "crash"].set_index(["game", "seat"])["score"]
+    assert (final.values == sim.games.set_index(["game", "seat"])["score"].values).all()
+
+
+def test_auctions_table_schema(sim):
+    a = sim.auctions
+    assert list(a.columns) == AUCTIONS_COLUMNS
+    # Every round but the crash has one auction.
+    counts = a.groupby("game").size()
+    assert (counts.values == sim.games.groupby("game")["rounds"].first().values - 1).all()
+    assert all(isinstance(b, tuple) and len(b) == 4 for b in a["bids"])
+    assert (a["chips_paid"] == a["bids"].map(sum)).all()
+    assert set(a["winner_choice"]) <= {"take", "sell"}
+    assert (a["winner"] != a["runner_up"]).all()
+
+
+def test_a_game_replays_from_its_seeds(sim):
+    row = sim.games[sim.games["game"] == 7]
+    bots = [bot_factory(spec)(seed) for spec, seed in zip(["random", "value", "threshold", "random"], row["bot_seed"], strict=True)]
+    final = play(mogul.new_game("classic", players=4, seed=int(row["seed"].iloc[0])), bots).replay()
+    assert list(final.final_scores()) == row["score"].tolist()
+
+
+def test_same_seed_same_tables_on_any_executor(sim):
+    with ThreadPoolExecutor(2) as pool:
+        again = simulate("classic", ["random", "value", "threshold"], games=60, seed=3, players=4,
+                         executor=pool, progress=False, chunk_size=7)
+    pd.testing.assert_frame_equal(again.games, sim.games)
+    pd.testing.assert_frame_equal(again.rounds, sim.rounds)
+    pd.testing.assert_frame_equal(again.auctions, sim.auctions)
+
+
+def test_same_seed_same_tables_on_a_process_pool():
+    one = simulate("classic", ["random", "value"], games=12, seed=5, players=3, progress=False)
+    two = simulate("classic", ["random", "value"], games=12, seed=5, players=3, workers=2, progress=False)
+    for name in ("games", "rounds", "auctions"):
+        pd.testing.assert_frame_equal(getattr(one, name), getattr(two, name))
+
+
+def test_other_seed_other_games(sim):
+    other = simulate("classic", ["random", "value", "threshold"], games=5, seed=4, players=4,
+                     tables=["games"], progress=False)
+    assert not other.games["seed"].isin(sim.games["seed"]).any()
+    assert other.rounds.empty and other.auctions.empty
+
+
+def test_student_classes_play(sim):
+    result = simulate("classic", [ValueBot, RandomBot, "random"], games=3, seed=1, progress=False)
+    assert result.games["bot"].tolist()[:3] == ["value", "random", "random"]
+
+
+def test_summary(sim):
+    summary = sim.summary()
+    assert list(summary.columns) == ["seats", "mean_score", "mean_rank", "win_rate"]
+    assert summary.loc["random", "seats"] == 120
+    assert summary.index[0] == "value"
+
+
+def test_save_csv(sim, tmp_path):
+    paths = sim.save(tmp_path / "run", format="csv")
+    assert [p.name for p in paths] == ["games.csv", "rounds.csv", "auctions.csv"]
+    back = pd.read_csv(paths[0])
+    assert back["score"].tolist() == sim.games["score"].tolist()
+    if not has_pyarrow():
+        assert sim.save(tmp_path / "auto")[0].suffix == ".csv"
+
+
+def test_plans_are_fixed_by_the_seed():
+    assert plan_games(1, [(0, 1, 2)] * 3) == plan_games(1, [(0, 1, 2)] * 3)
+    assert plan_games(1, [(0, 1, 2)] * 3)[:2] == plan_games(1, [(0, 1, 2)] * 2)
+
+
+def test_seat_bots_repeats_the_list():
+    assert seat_bots(["a", "b", "c"], 4) == ["a", "b", "c", "a"]
+    assert seat_bots(["a"], 3) == ["a", "a", "a"]
+    with pytest.raises(ValueError, match="at most one bot per seat"):
+        seat_bots(["a", "b", "c"], 2)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"games": 0}, "games"), ({"players": 7}, "3 to 6 players"), ({"bots": ["nobody"]}, "unknown bot"),
+     ({"tables": ["rounds"]}, "tables"), ({"workers": 0}, "workers"), ({"edition": "deluxe"}, "unknown edition")],
+)
+def test_bad_arguments_say_what_is_wrong(kwargs, message):
+    args = {"edition": "classic", "bots": ["random"], "games": 2, "seed": 0, "players": 3, "progress": False} | kwargs
+    with pytest.raises(ValueError, match=message):
+        simulate(**args)
+
+
+def test_workers_and_executor_together_are_refused():
+    with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="not both"):
+        simulate("classic", ["random"], 2, 0, players=3, executor=pool, workers=2, progress=False)
