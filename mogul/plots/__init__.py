@@ -1,0 +1,37 @@
+"""Plotly figure builders (data in, ``go.Figure`` out) and the kit template."""
+
+from mogul.plots.auction import (
+    convergence_figure,
+    mechanism_figure,
+    payoff_curve_figure,
+    pot_ladder_figure,
+)
+from mogul.plots.game import (
+    crash_hazard_figure,
+    distribution_figure,
+    game_pot_ladder_figure,
+    holdings_figure,
+    market_value_figure,
+    scores_figure,
+    share_value_figure,
+)
+from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS
+from mogul.plots.tournament import head_to_head_figure, win_rate_figure
+
+__all__ = [
+    "KIT_TEMPLATE",
+    "SEAT_COLOURS",
+    "convergence_figure",
+    "crash_hazard_figure",
+    "distribution_figure",
+    "game_pot_ladder_figure",
+    "head_to_head_figure",
+    "holdings_figure",
+    "market_value_figure",
+    "mechanism_figure",
+    "payoff_curve_figure",
+    "pot_ladder_figure",
+    "scores_figure",
+    "share_value_figure",
+    "win_rate_figure",
+]

@@ -1,0 +1,324 @@
+"""Figures for whole games and for many simulated games: data in, ``go.Figure`` out.
+
+The inputs are the kit's tables: ``GameRecord.rounds_table()`` (one row per round and
+player), ``GameRecord.auctions_table()`` (one row per auction), the state sequence of a game,
+and the frames of ``mogul.analysis``. Company colours are the companies' own
+(``edition.colours()``); seats use ``SEAT_COLOURS``. Floats are rounded so stored notebook
+outputs stay small and stable.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from mogul.auction import Step
+from mogul.editions import Edition, edition
+from mogul.events import CardRevealed, ChipBid, Dropped
+from mogul.plots.auction import pot_ladder_figure
+from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
+from mogul.state import GameState
+
+__all__ = [
+    "auction_steps",
+    "crash_hazard_figure",
+    "distribution_figure",
+    "game_pot_ladder_figure",
+    "holdings_figure",
+    "market_data",
+    "market_traces",
+    "market_value_figure",
+    "score_data",
+    "score_traces",
+    "scores_figure",
+    "share_value_figure",
+]
+
+
+def _edition(ed: Edition | str | None) -> Edition:
+    return edition("classic" if ed is None else ed)
+
+
+def _companies(rounds: pd.DataFrame) -> list[str]:
+    return [c.removeprefix("market_") for c in rounds.columns if c.startswith("market_")]
+
+
+# --- one game: market values, holdings, scores -------------------------------------------------
+
+
+def market_data(
+    rounds: pd.DataFrame, sales: pd.DataFrame | None = None, ed: Edition | str | None = None
+) -> dict:
+    """The numbers behind ``market_traces``, as plain lists.
+
+    Returns ``{"x": rounds, "values": {company: market values}, "sales": {"x", "y",
+    "colour", "text"}}``: the market value of each company as each auction opens, and one
+    entry per sale with ``sold > 0`` in ``sales`` (an auctions table), at the sale price.
+    """
+    ed = _edition(ed)
+    colours = ed.colours()
+    companies = _companies(rounds) or list(ed.company_ids)
+    per_round = rounds.drop_duplicates("round") if len(rounds) else None
+    data: dict = {
+        "x": rounded(per_round["round"]) if per_round is not None else [],
+        "values": {c: rounded(per_round[f"market_{c}"]) if per_round is not None else [] for c in companies},
+        "sales": {"x": [], "y": [], "colour": [], "text": []},
+    }  # fmt: skip
+    if sales is not None and len(sales) and "sold" in sales.columns:
+        names = dict(zip(rounds["seat"], rounds["player"], strict=False)) if len(rounds) else {}
+        marks = data["sales"]
+        for row in sales[sales["sold"] > 0].itertuples():
+            marks["x"].append(int(row.round))
+            marks["y"].append(int(row.sale_price))
+            marks["colour"].append(colours[row.border])
+            who = names.get(row.seller, f"seat {row.seller}")
+            marks["text"].append(f"{who} sells {row.sold} {row.border} at {row.sale_price}")
+    return data
+
+
+def market_traces(
+    rounds: pd.DataFrame, ed: Edition | str | None = None, sales: pd.DataFrame | None = None
+) -> list[go.Scatter]:
+    """One line per company (market value as each auction opens) and one trace of sales.
+
+    ``rounds`` is one game's rounds table; ``sales`` its auctions table (rows with
+    ``sold > 0`` become markers at the sale price, labelled with seller, count and price).
+    The sales trace is always there (maybe empty), so a live figure keeps its trace list.
+    """
+    ed = _edition(ed)
+    data = market_data(rounds, sales, ed)
+    traces = [
+        go.Scatter(
+            x=data["x"], y=values, name=ed.company(c).name, mode="lines+markers",
+            line={"color": ed.colours()[c], "shape": "hv"}, marker={"size": 5},
+            hovertemplate=f"{c}: %{{y}} shares held<extra>round %{{x}}</extra>",
+        )
+        for c, values in data["values"].items()
+    ]  # fmt: skip
+    marks = data["sales"]
+    traces.append(
+        go.Scatter(
+            x=marks["x"], y=marks["y"], name="sale", mode="markers", text=marks["text"],
+            marker={"symbol": "x", "size": 11, "color": marks["colour"], "line": {"width": 1, "color": "#222"}},
+            hovertemplate="%{text}<extra>round %{x}</extra>",
+        )
+    )  # fmt: skip
+    return traces
+
+
+def market_value_figure(
+    rounds: pd.DataFrame,
+    ed: Edition | str | None = None,
+    sales: pd.DataFrame | None = None,
+    title: str = "Market value per company",
+) -> go.Figure:
+    """Market value (shares held by all players) per company over the rounds, sales marked.
+
+    A take raises a company's value by one; a sale of n shares lowers it by n at the next round.
+    """
+    fig = go.Figure(market_traces(rounds, ed, sales))
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title, xaxis_title="round",
+        yaxis_title="market value (points per share)", height=360,
+    )  # fmt: skip
+    fig.update_yaxes(rangemode="tozero")
+    return fig
+
+
+def holdings_figure(
+    rounds: pd.DataFrame,
+    ed: Edition | str | None = None,
+    at_round: int | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """Shares held by each player, stacked by company, at one round (default: the last row)."""
+    ed = _edition(ed)
+    if at_round is None:
+        at_round = int(rounds["round"].max())
+    rows = rounds[rounds["round"] == at_round].drop_duplicates("seat", keep="last")
+    fig = go.Figure()
+    for c in _companies(rounds):
+        fig.add_bar(
+            x=list(rows["player"]), y=rounded(rows[f"shares_{c}"]), name=ed.company(c).name,
+            marker={"color": ed.colours()[c]}, hovertemplate=f"%{{x}}: %{{y}} {c}<extra></extra>",
+        )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, barmode="stack", title=title or f"Shares held, round {at_round}",
+        yaxis_title="shares", height=320,
+    )  # fmt: skip
+    return fig
+
+
+def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
+    """The numbers behind ``score_traces``: per seat ``seat``, ``player``, ``x`` (rounds),
+    ``score``, ``space`` (points modulo ``score_track``) and ``customdata`` (points, score,
+    space) per round."""
+    out = []
+    for seat, rows in rounds.groupby("seat", sort=True):
+        points, scores = [int(p) for p in rows["points"]], [int(s) for s in rows["score"]]
+        space = [p % score_track for p in points]
+        out.append({
+            "seat": int(seat), "player": str(rows["player"].iloc[0]), "x": rounded(rows["round"]),
+            "score": scores, "space": space,
+            "customdata": [list(row) for row in zip(points, scores, space, strict=True)],
+        })  # fmt: skip
+    return out
+
+
+def score_traces(rounds: pd.DataFrame, score_track: int = 32, track: bool = False) -> list[go.Scatter]:
+    """One line per player: score (points + chips // 5) over the rounds, or the track space.
+
+    The hover shows points, score and the space on the ``score_track``-space track (points
+    modulo the track length: the markers wrap around the board).
+    """
+    return [
+        go.Scatter(
+            x=d["x"], y=d["space"] if track else d["score"], name=d["player"], mode="lines+markers",
+            line={"color": SEAT_COLOURS[d["seat"] % len(SEAT_COLOURS)]}, marker={"size": 5},
+            customdata=d["customdata"],
+            hovertemplate="points %{customdata[0]}, score %{customdata[1]}, track space %{customdata[2]}"
+            "<extra>%{fullData.name}, round %{x}</extra>",
+        )
+        for d in score_data(rounds, score_track)
+    ]  # fmt: skip
+
+
+def scores_figure(
+    rounds: pd.DataFrame, score_track: int = 32, track: bool = False, title: str | None = None
+) -> go.Figure:
+    """Each player's score over the rounds; ``track=True`` plots the space on the score track."""
+    fig = go.Figure(score_traces(rounds, score_track, track))
+    label = f"track space (points mod {score_track})" if track else "score (points + chips // 5)"
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title or ("Score track" if track else "Scores"), xaxis_title="round",
+        yaxis_title=label, height=340,
+    )  # fmt: skip
+    if track:
+        fig.update_yaxes(range=[-0.5, score_track - 0.5])
+    return fig
+
+
+# --- one auction of a game ----------------------------------------------------------------------
+
+
+def auction_steps(states: Iterable[GameState], round_number: int) -> list[Step]:
+    """The moves of the auction of round ``round_number`` as ``mogul.auction.Step`` s.
+
+    Read from the states' events: each bid and each drop, with the pot before the move.
+    """
+    steps: list[Step] = []
+    current = None
+    for state in states:
+        for event in state.events:
+            kind = type(event)
+            if kind is CardRevealed:
+                current = event.round
+            elif current != round_number:
+                continue
+            elif kind is ChipBid:
+                steps.append(Step(event.seat, "bid", event.pot - 1))
+            elif kind is Dropped:
+                steps.append(Step(event.seat, "drop", event.chips))
+    return steps
+
+
+def game_pot_ladder_figure(
+    states: Sequence[GameState], round_number: int, title: str | None = None
+) -> go.Figure:
+    """The pot ladder of one auction of a game (``mogul.plots.auction.pot_ladder_figure``)."""
+    states = list(states)
+    names = states[0].names if states else None
+    return pot_ladder_figure(
+        auction_steps(states, round_number), names, title or f"The auction of round {round_number}"
+    )
+
+
+# --- the crash -------------------------------------------------------------------------------------
+
+
+def crash_hazard_figure(hazard: pd.DataFrame, title: str = "When will the crash come?") -> go.Figure:
+    """Bars: chance the crash is each remaining card; line: the hazard if the game gets there.
+
+    ``hazard`` is ``mogul.analysis.crash_hazard(state)``.
+    """
+    fig = go.Figure()
+    fig.add_bar(
+        x=rounded(hazard["round"]), y=rounded(hazard["p_crash"]), name="crash is this card",
+        marker={"color": "#999"}, hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+    )  # fmt: skip
+    fig.add_scatter(
+        x=rounded(hazard["round"]), y=rounded(hazard["hazard"]), name="crash now, if the game gets here",
+        mode="lines+markers", line={"color": "#b22222"}, hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+    )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title, xaxis_title="round (card revealed)", yaxis_title="chance",
+        height=320, legend={"orientation": "h", "y": -0.25},
+    )  # fmt: skip
+    fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
+    return fig
+
+
+# --- many games -------------------------------------------------------------------------------------
+
+
+def distribution_figure(
+    samples: Sequence[float] | Mapping[str, Sequence[float]],
+    title: str = "Distribution",
+    x_title: str = "value",
+) -> go.Figure:
+    """Share of samples at each whole value, as bars (one bar series per named group).
+
+    Values are rounded to whole numbers and counted, so the figure stores one number per
+    value, not one per sample.
+    """
+    groups = dict(samples) if isinstance(samples, Mapping) else {"all": samples}
+    fig = go.Figure()
+    for n, (label, values) in enumerate(groups.items()):
+        counts = Counter(round(float(v)) for v in values)
+        total = sum(counts.values()) or 1
+        xs = sorted(counts)
+        fig.add_bar(
+            x=xs, y=rounded(counts[x] / total for x in xs), name=str(label),
+            marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            hovertemplate="%{x}: %{y:.1%}<extra>" + str(label) + "</extra>",
+        )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title, xaxis_title=x_title, yaxis_title="share of samples",
+        barmode="overlay" if len(groups) > 1 else "group", height=320, showlegend=len(groups) > 1,
+    )  # fmt: skip
+    if len(groups) > 1:
+        fig.update_traces(opacity=0.6)
+    return fig
+
+
+def share_value_figure(
+    averages: pd.DataFrame,
+    ed: Edition | str | None = None,
+    columns: Sequence[str] = ("market_value", "premiums_to_come"),
+    title: str = "Selling now or holding to the crash (average over games)",
+) -> go.Figure:
+    """Average market value (solid) against premiums to come (dashed) per company and round.
+
+    ``averages`` is ``mogul.analysis.by_round(...)``. Where the solid line is above the dashed
+    one, a share sells for more than it is still expected to earn.
+    """
+    ed = _edition(ed)
+    styles = {"market_value": "solid", "premiums_to_come": "dash", "premiums_realized": "dot"}
+    labels = {"market_value": "market value", "premiums_to_come": "premiums to come",
+              "premiums_realized": "premiums realized"}  # fmt: skip
+    fig = go.Figure()
+    for c in dict.fromkeys(averages["company"]):
+        rows = averages[averages["company"] == c]
+        for column in columns:
+            fig.add_scatter(
+                x=rounded(rows["round"]), y=rounded(rows[column], 2), mode="lines",
+                name=f"{c}: {labels.get(column, column)}", legendgroup=c,
+                line={"color": ed.colours()[c], "dash": styles.get(column, "solid")},
+            )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title, xaxis_title="round", yaxis_title="points per share", height=400,
+    )  # fmt: skip
+    return fig

@@ -1,0 +1,51 @@
+"""The kit's own small plotly template: a few fonts, colours and margins.
+
+Figures pass ``template=KIT_TEMPLATE`` instead of plotly's built-in templates, so a figure
+stored in a notebook carries about a hundred bytes of styling that does not change with the
+plotly version.
+"""
+
+from collections.abc import Iterable
+
+import numpy as np
+import plotly.graph_objects as go
+
+__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "rounded"]
+
+SEAT_COLOURS = (
+    "#8c564b",
+    "#2ca02c",
+    "#d4a017",
+    "#1f77b4",
+    "#e377c2",
+    "#7f7f7f",
+    "#17becf",
+    "#bcbd22",
+)
+"""One colour per seat: the five Mogul companies (brown, green, yellow, blue, pink), then greys."""
+
+KIT_TEMPLATE = go.layout.Template(
+    layout={
+        "font": {"family": "Helvetica, Arial, sans-serif", "size": 13, "color": "#222"},
+        "colorway": list(SEAT_COLOURS),
+        "margin": {"l": 55, "r": 20, "t": 45, "b": 45},
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "xaxis": {"gridcolor": "#e5e5e5", "zeroline": False},
+        "yaxis": {"gridcolor": "#e5e5e5", "zeroline": False},
+    }
+)
+"""The kit template: pass ``template=KIT_TEMPLATE`` to every figure."""
+
+
+def rounded(values: Iterable, digits: int = 4) -> list:
+    """Plain Python numbers, floats rounded to ``digits`` (small, stable stored outputs)."""
+    out: list = []
+    for v in values:
+        if isinstance(v, str | None):
+            out.append(v)
+        elif isinstance(v, int | np.integer):
+            out.append(int(v))
+        else:
+            out.append(round(float(v), digits))
+    return out

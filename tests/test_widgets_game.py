@@ -1,0 +1,279 @@
+"""Game widgets without a browser: press buttons with ``.click()``, read states and HTML."""
+
+import random
+import re
+
+import pytest
+
+import mogul
+from mogul import BID, DROP, TAKE, Sell
+from mogul.record import GameRecord, rounds_table
+from mogul.widgets.game import GamePlayer, GameTable, ShareValueDashboard, action_label, table_html
+
+BOTS = ["value", "value", "value", "value"]
+
+
+def shown(app: GamePlayer) -> list[str]:
+    """The labels of the action buttons a human sees now."""
+    return [b.description for b in app.action_buttons.children]
+
+
+def press(app: GamePlayer, label: str) -> None:
+    """Click the one action button whose label starts with ``label``."""
+    (button,) = [b for b in app.action_buttons.children if b.description.startswith(label)]
+    button.click()
+
+
+def text(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+# --- GameTable --------------------------------------------------------------------------------
+
+
+def rulebook_state():
+    return mogul.new_game(
+        "classic", players=["Ann", "Ben", "Cai", "Dee"], seed=2002,
+        deck=["brown/green", "green/brown", "pink/blue", "crash"],
+        starting_shares=[["brown/yellow"], ["brown/blue"], ["brown/pink"], ["brown/blue"]],
+        start_player=0,
+    )  # fmt: skip
+
+
+def test_game_table_shows_players_market_card_pot_and_log():
+    s = rulebook_state().apply(BID).apply(BID).apply(DROP)  # Ann, Ben bid; Cai drops with 2
+    table = GameTable(s, log=s.describe_events())
+    page = text(table.value)
+    assert "Round 1" in page and "brown / border green" in page
+    assert "pot 0" in page  # Cai just emptied the pot
+    assert "still in: Ann, Ben, Dee" in page and "dropped: Cai" in page
+    assert "brown 4" in page  # market value of brown: four S shares on the table
+    assert "Cai drops and collects 2 chips." in page
+    # Cai's row: 8 chips, 1 point (the brown premium), track space 1, one brown share
+    row = re.search(r"Cai.*?</tr>", table.value).group(0)
+    assert re.findall(r"<td>([^<]*)</td>", row)[:3] == ["8", "1", "1"]
+    assert "background:#8b5a2b" in row  # the brown badge in the company's own colour
+
+
+def test_game_table_hides_chips_and_wraps_the_track():
+    s = rulebook_state()
+    s = s._replace(players=(s.players[0]._replace(points=35),) + s.players[1:])
+    page = table_html(s, hide_chips=[1, 2])
+    rows = re.findall(r"<tr style.*?</tr>", page)
+    cells = [re.findall(r"<td>([^<]*)</td>", r)[:3] for r in rows]
+    assert cells[0] == ["6", "35", "3"]  # 35 points: space 3 on the 32-space track
+    assert cells[1][0] == "?" and cells[2][0] == "?" and cells[3][0] == "6"
+
+
+def test_game_table_at_the_end_shows_final_scores():
+    final = GameRecord.load("rulebook-opening").replay()
+    page = text(table_html(final))
+    assert "Game over" in page
+    assert "Final scores: Ann 11, Ben 2, Cai 2, Dee 2. Winner: Ann." in page
+
+
+def test_action_labels():
+    s = rulebook_state()
+    assert [action_label(s, a) for a in s.legal_actions()] == [
+        "Bid 1 chip", "Drop (take 0)", "Credit (+2 chips, -2 points)",
+    ]  # fmt: skip
+    s, _ = mogul.record.narrate(s, [BID, BID, DROP, DROP, BID, DROP, TAKE, Sell(0), BID, DROP, DROP, DROP])
+    assert [action_label(s, a) for a in s.legal_actions()] == [
+        "Take green/brown", "Sell 0 brown", "Sell 1 brown (+5)", "Sell 2 brown (+10)",
+    ]  # fmt: skip
+
+
+# --- GamePlayer with bots only: the instructor's buttons ----------------------------------------
+
+
+def test_next_step_next_round_play_to_end_and_undo():
+    app = GamePlayer(BOTS, seed=5)
+    assert app.action_buttons.children == ()
+    assert "press <i>Next step</i>" in app.status.value
+    app.next_step_button.click()
+    assert len(app.history) == 2
+    app.next_round_button.click()
+    assert app.state.round == 2
+    assert "Round 2" in app.table.value
+    steps = len(app.history)
+    app.undo_button.click()
+    assert len(app.history) == steps - 1 and app.state.round == 1
+    app.play_to_end_button.click()
+    assert app.state.is_over
+    assert app.next_step_button.disabled and app.next_round_button.disabled
+    assert "Game over" in app.status.value and "Final scores" in app.table.value
+    # the same seed and the same (deterministic) bots give the same game
+    again = GamePlayer(BOTS, seed=5)
+    again.play_to_end_button.click()
+    assert again.state.final_scores() == app.state.final_scores()
+
+
+def test_one_name_per_seat():
+    with pytest.raises(ValueError, match="one name per seat"):
+        GamePlayer(BOTS, players=["Ann", "Ben"])
+
+
+def test_new_game_uses_the_seed_box():
+    app = GamePlayer(BOTS, seed=1)
+    app.seed_box.value = 42
+    app.new_game_button.click()
+    assert app.state.setup.seed == 42 and len(app.history) == 1
+    assert app.state == mogul.new_game("classic", players=4, seed=42)
+
+
+def test_scripted_setup_and_a_rulebook_round_by_labels():
+    app = GamePlayer(
+        ["human"] * 4, players=["Ann", "Ben", "Cai", "Dee"], seed=2002, hot_seat=False,
+        deck=["brown/green", "green/brown", "pink/blue", "crash"],
+        starting_shares=[["brown/yellow"], ["brown/blue"], ["brown/pink"], ["brown/blue"]],
+        start_player=0,
+    )  # fmt: skip
+    for label in ["Bid", "Bid", "Drop", "Drop", "Bid", "Drop", "Take", "Sell 0", "Bid", "Drop", "Drop", "Drop"]:
+        press(app, label)
+    assert shown(app) == ["Take green/brown", "Sell 0 brown", "Sell 1 brown (+5)", "Sell 2 brown (+10)"]
+    press(app, "Sell 2")
+    assert app.state.players[0].points == 11
+    assert "Ann sells 2 brown shares at 5 each: +10 points." in app.table.value
+
+
+# --- a human against bots ---------------------------------------------------------------------------
+
+
+def test_bots_move_on_their_own_until_the_human_must_decide():
+    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    assert app.state.current == 0
+    assert shown(app) == [action_label(app.state, a) for a in app.state.legal_actions()]
+    assert "your move" in app.status.value
+    assert app.next_step_button.disabled  # nothing for a bot to do
+    press(app, "Drop")
+    assert app.state.is_over or app.state.current == 0
+    assert any("Ann drops" in line for line in app.event_log(40))
+
+
+def test_undo_returns_to_the_human_decision_and_another_branch_can_be_tried():
+    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    before = app.state
+    press(app, "Bid")
+    assert app.state != before
+    app.undo_button.click()
+    assert app.state == before and len(app.actions) == len(app.history) - 1
+    assert shown(app)[0] == "Bid 1 chip"
+    press(app, "Drop")
+    assert app.history[len(app.history) - 1] != before
+    assert app.history[app.history.index(before) + 1].events[0].text(before.names).startswith("Ann drops")
+
+
+def play_by_mouse(app: GamePlayer, rng: random.Random) -> int:
+    """Play the human seat by clicking one of the buttons shown, until the game ends."""
+    clicks = 0
+    while not app.state.is_over:
+        buttons = app.action_buttons.children
+        assert buttons, "the human must always have a button to press"
+        rng.choice(buttons).click()
+        clicks += 1
+        assert clicks < 1000
+    return clicks
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3])
+def test_a_whole_game_against_three_bots_with_the_mouse_alone(seed):
+    # the set-up of notebook 03 (seed 3 there), dashboard and payoff curve included
+    app = GamePlayer(["human", "value", "value", "value"], seed=seed, payoff_curve=True)
+    ShareValueDashboard(app)
+    clicks = play_by_mouse(app, random.Random(seed))
+    assert clicks > 5
+    assert app.action_buttons.children == ()
+    final = app.state
+    # every step was a click or a bot move, and the game's record replays exactly
+    assert app.record().replay() == final
+    assert len(app.record().actions) == len(app.history) - 1
+    scores = ", ".join(f"{n} {s}" for n, s in zip(final.names, final.final_scores(), strict=True))
+    assert f"Final scores: {scores}." in text(app.table.value)
+
+
+def test_hot_seat_covers_the_table_between_two_humans():
+    app = GamePlayer(["human", "human", "value"], players=["Ann", "Ben", "Cai"], seed=11)
+    assert app.hot_seat
+    first = app.state.current
+    assert app.cover.layout.display is None and app.table.layout.display == "none"
+    assert f"Pass the laptop to {app.state.names[first]}" in app.cover_text.value
+    assert app.action_buttons.children == ()
+    app.ready_button.click()
+    assert app.cover.layout.display == "none" and app.table.layout.display is None
+    other = 1 - first
+    row = re.search(rf"{app.state.names[other]}.*?</tr>", app.table.value).group(0)
+    assert re.findall(r"<td>([^<]*)</td>", row)[0] == "?"  # the other human's chips are hidden
+    own = re.search(rf"{app.state.names[first]}.*?</tr>", app.table.value).group(0)
+    assert re.findall(r"<td>([^<]*)</td>", own)[0] == str(app.state.players[first].chips)
+    # play on until the other human is to act: the cover comes back
+    while app.state.current != other and not app.state.is_over:
+        if app.cover.layout.display is None:
+            app.ready_button.click()
+        app.action_buttons.children[0].click()
+    assert app.state.current == other
+    assert f"Pass the laptop to {app.state.names[other]}" in app.cover_text.value
+
+
+# --- the dashboard -------------------------------------------------------------------------------
+
+
+def test_dashboard_follows_the_player():
+    app = GamePlayer(BOTS, seed=8)
+    board = ShareValueDashboard(app)
+    market, sales = board.figure.data[0], board.figure.data[5]
+    assert list(market.y) == [app.state.market_value("brown")]
+    for _ in range(3):
+        app.next_round_button.click()
+    rounds = rounds_table(app.history)
+    brown = rounds.drop_duplicates("round")["market_brown"].tolist()
+    assert list(board.figure.data[0].y) == brown
+    assert list(board.figure.data[6].y) == rounds[rounds["seat"] == 0]["score"].tolist()
+    app.play_to_end_button.click()
+    sold = [e for s in app.history for e in s.events if type(e).__name__ == "SharesSold" and e.count]
+    assert len(board.figure.data[5].x) == len(sold)
+    assert sales is board.figure.data[5]
+
+
+def test_a_view_made_after_updates_draws_the_current_data():
+    # Plotly sends updates as one-off messages; the stored widget state must follow them, or a
+    # figure displayed after its game moved on (a Voila page, a reload) shows the first round.
+    app = GamePlayer(BOTS, seed=8, payoff_curve=False)
+    board = ShareValueDashboard(app)
+    app.next_round_button.click()
+    app.next_round_button.click()
+    stored = board.figure._widget_data
+    assert [list(t.get("y", ())) for t in stored] == [list(t.y) for t in board.figure.data]
+    human = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
+    assert list(human.curve._widget_data[0]["y"]) == list(human.curve.data[0].y)
+    assert human.curve._widget_layout["title"]["text"] == human.curve.layout.title.text
+
+
+def test_payoff_curve_for_the_human_seat():
+    from mogul.analysis import chain_payoff_curve
+
+    app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
+    assert app.curve_box.layout.display is None  # Ann is in an auction: the curve shows
+    curve = chain_payoff_curve(app.history, 0)
+    assert list(app.curve.data[0].y) == [round(v, 4) for v in curve["payoff"]]
+    assert list(app.curve.data[3].x) == [app.state.pot]
+    press(app, "Drop")  # Ann leaves; the bots play on until she must decide again
+    if app.state.phase == "auction":  # the next auction: a new curve
+        assert app.curve_box.layout.display is None
+        assert list(app.curve.data[0].y) == [round(v, 4) for v in chain_payoff_curve(app.history, 0)["payoff"]]
+    else:  # taking or selling: no curve
+        assert app.curve_box.layout.display == "none"
+
+
+def test_dashboard_redraws_only_when_a_card_is_revealed_or_shares_are_sold():
+    app = GamePlayer(BOTS, seed=8)
+    board = ShareValueDashboard(app)
+    app.next_step_button.click()  # an auction move: nothing the dashboard shows has changed
+    assert board._drawn is app.history[0]
+
+    def sold(state):
+        return any(type(e).__name__ == "SharesSold" and e.count for e in state.events)
+
+    while not sold(app.state):
+        app.next_step_button.click()
+    assert board._drawn is app.state
+    assert len(board.figure.data[5].x) == 1  # the sale is marked at once, not a round later
