@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean
+.PHONY: lab test lint notebooks bench clean browser e2e classroom
 
 PYTHON ?= python3
 VENV   := .venv
@@ -9,6 +9,15 @@ ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Headless use: make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=300
+# The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
+# Elsewhere: make CHROMIUM=/path/to/chromium e2e
+CHROMIUM ?= /usr/bin/chromium
+# make classroom: a notebook as a no-code Voila page. For a room of students use
+# CLASSROOM_IP=0.0.0.0 and give them this machine's address.
+CLASSROOM_NOTEBOOK ?= notebooks/03-play-against-bots.ipynb
+CLASSROOM_IP ?= 127.0.0.1
+CLASSROOM_PORT ?= 8866
+CLASSROOM_ARGS ?=
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +33,34 @@ test: $(STAMP)
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
+	$(MAKE) --no-print-directory e2e
+
+# Chromium for the browser tests: installed with apt-get when missing (as root), else a clear
+# message and a failing exit.
+browser:
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  echo "browser: $(CHROMIUM)"; \
+	elif [ "$(CHROMIUM)" = /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "browser: installing Debian's chromium package"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	    && test -x "$(CHROMIUM)"; \
+	else \
+	  echo "make browser: no Chromium at $(CHROMIUM); the browser tests need one." >&2; \
+	  echo "  Debian/Ubuntu, as root: apt-get update && apt-get install -y chromium" >&2; \
+	  echo "  Elsewhere: install Chromium, then make CHROMIUM=/path/to/chromium test" >&2; \
+	  exit 1; \
+	fi
+
+# JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially.
+# Screenshots land in screenshots/ (git-ignored).
+e2e: $(STAMP) browser
+	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
+
+# The play-against-bots notebook as a no-code page: students see the widgets, not the code.
+classroom: $(STAMP)
+	@echo "Classroom app: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (Ctrl-C stops it)"
+	$(BIN)/voila $(CLASSROOM_NOTEBOOK) --no-browser --Voila.ip=$(CLASSROOM_IP) \
+	  --port=$(CLASSROOM_PORT) $(CLASSROOM_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks

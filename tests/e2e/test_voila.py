@@ -1,0 +1,20 @@
+"""Notebook 03 as the Voila classroom app (``make classroom``): no code, the game plays."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+VOILA_CELL_ERROR = "There was an error when executing cell"
+
+
+def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
+    # Voila runs the notebook while it serves the page: the page loads once all cells ran.
+    page.goto(voila.app_url, timeout=120_000)
+    game.expect_rendered("the Voila app", timeout=60_000)
+    assert VOILA_CELL_ERROR not in page.content(), "a notebook cell failed in Voila"
+    code = page.locator(".jp-CodeCell .jp-InputArea, .jp-InputPrompt, .cm-editor")
+    assert code.count() == 0, "the classroom app shows code"
+
+    game.play_next_round()
+    game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
+    game.screenshot("voila-03-after-next-round.png")
