@@ -7,8 +7,6 @@ the methods here only read the table or hand over to the rules.
 
 from __future__ import annotations
 
-import html
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from mogul.cards import Card, CrashCard, Shares
@@ -164,7 +162,9 @@ class GameState(NamedTuple):
         return [e.text(self.names) for e in self.events]
 
     def _repr_html_(self) -> str:
-        return state_html(self)
+        from mogul.display import table_html  # display builds on state, so import it late
+
+        return table_html(self)
 
 
 _generated_replace(PlayerState)
@@ -215,70 +215,6 @@ class PlayerView(NamedTuple):
         equally likely to be any of the cards left: 1/5, 1/4, 1/3, 1/2, 1.
         """
         return next_crash_chance(self)
-
-
-# --- rendering -------------------------------------------------------------------------
-
-
-def share_badges(edition: Edition, shares: Shares) -> str:
-    """Shares as small coloured HTML badges with counts."""
-    out = []
-    for company in edition.companies:
-        n = shares[company.id]
-        if n:
-            out.append(
-                f'<span title="{html.escape(company.name)}" style="background:{company.colour};'
-                f'color:white;border-radius:4px;padding:1px 6px;margin-right:3px">'
-                f"{company.id} {n}</span>"
-            )
-    return "".join(out) or "&ndash;"
-
-
-def card_html(edition: Edition, card: Card | CrashCard | None) -> str:
-    """A card as a coloured box with a border of its border colour."""
-    if card is None:
-        return "&ndash;"
-    if card.is_crash:
-        return '<span style="background:black;color:white;padding:2px 8px">CRASH</span>'
-    fill = edition.company(card.company).colour
-    edge = edition.company(card.border).colour
-    return (
-        f'<span style="background:{fill};color:white;border:4px solid {edge};padding:1px 8px">'
-        f"{card.company} / border {card.border}</span>"
-    )
-
-
-def state_html(state: GameState, hide_chips: Sequence[int] = ()) -> str:
-    """The table as an HTML table: one row per player, then the revealed card and the pot."""
-    rows = []
-    for seat, p in enumerate(state.players):
-        marks = []
-        if seat == state.start_player:
-            marks.append("start")
-        if seat == state.current:
-            marks.append("to act")
-        if state.phase == AUCTION:
-            marks.append("in auction" if seat in state.in_auction else "dropped")
-        if seat == state.winner:
-            marks.append("winner")
-        if seat == state.runner_up:
-            marks.append("runner-up")
-        chips = "?" if seat in hide_chips else str(p.chips)
-        rows.append(
-            f"<tr><td>{html.escape(p.name)}</td><td>{chips}</td><td>{p.points}</td>"
-            f"<td>{p.points % state.edition.score_track}</td>"
-            f"<td>{share_badges(state.edition, p.shares)}</td><td>{', '.join(marks)}</td></tr>"
-        )
-    market = ", ".join(f"{c} {v}" for c, v in state.market_values().items())
-    return (
-        '<table class="mogul-table"><thead><tr><th>player</th><th>chips</th><th>points</th>'
-        "<th>track</th><th>shares</th><th></th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
-        f"<p>Round {state.round} &middot; revealed: {card_html(state.edition, state.revealed)}"
-        f" &middot; pot {state.pot} &middot; bank {state.bank} &middot; phase: {state.phase}"
-        f" &middot; cards left {state.cards_left}</p><p>Market values: {market}</p>"
-    )
 
 
 # Imported last: the rules build states, and states hand their questions to the rules.
