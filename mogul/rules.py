@@ -290,8 +290,13 @@ def final_scores(state: GameState) -> tuple[int, ...]:
     return tuple(p.points + p.chips // per_point for p in state.players)
 
 
+def standings(state: GameState) -> tuple[tuple[int, int], ...]:
+    """Each seat's ranking key: (score, shares held). Higher is better; equal keys share a place."""
+    return tuple((score, p.shares.total) for score, p in zip(final_scores(state), state.players, strict=True))
+
+
 def winners(state: GameState) -> tuple[int, ...]:
     """Most points wins; a tie goes to the most shares; a remaining tie is shared."""
-    ranking = [(score, p.shares.total) for score, p in zip(final_scores(state), state.players, strict=True)]
+    ranking = standings(state)
     best = max(ranking)
     return tuple(seat for seat, r in enumerate(ranking) if r == best)

@@ -45,6 +45,7 @@ from mogul.bots import BotFactory, BotSpec, bot_factory, bot_name, play
 from mogul.editions import Edition
 from mogul.editions import edition as load_edition
 from mogul.record import auctions_table, rounds_table
+from mogul.rules import standings
 from mogul.setup import new_game
 
 TABLES = ("games", "rounds", "auctions")
@@ -113,7 +114,7 @@ def play_job(job: Job) -> dict[str, pd.DataFrame]:
 
 def _game_rows(plan: GamePlan, names: Sequence[str], final: Any) -> list[dict[str, Any]]:
     scores = final.final_scores()
-    keys = [(score, p.shares.total) for score, p in zip(scores, final.players, strict=True)]
+    keys = standings(final)
     rows = []
     for seat, p in enumerate(final.players):
         rank = 1 + sum(other > keys[seat] for other in keys)
