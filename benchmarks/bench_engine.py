@@ -13,7 +13,7 @@ import statistics
 import time
 
 import mogul
-from mogul.bots import RandomBot, play
+from mogul.games.mogul.bots import RandomBot, play
 
 GAMES = 1_000
 RUNS = 5

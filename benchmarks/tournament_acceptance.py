@@ -22,7 +22,7 @@ import time
 
 import pandas as pd
 
-from mogul.tournament import Tournament, tournament
+from mogul.kit.tournament import Tournament, tournament
 
 
 def show(title: str, result: Tournament, seconds: float) -> None:

@@ -8,7 +8,7 @@ Figures live in ``mogul.plots``, notebook apps in ``mogul.widgets``, the auction
 ``mogul.auction`` and the share-value analysis in ``mogul.analysis``.
 """
 
-from mogul.actions import (
+from mogul.games.mogul.actions import (
     BID,
     CREDIT,
     DROP,
@@ -22,7 +22,7 @@ from mogul.actions import (
     Take,
     parse_action,
 )
-from mogul.bots import (
+from mogul.games.mogul.bots import (
     REGISTRY,
     Bot,
     MonteCarloBot,
@@ -32,15 +32,15 @@ from mogul.bots import (
     play,
     play_out,
 )
-from mogul.cards import CRASH, Card, Shares, parse_card
-from mogul.determinize import determinize
-from mogul.editions import Edition, edition
-from mogul.record import GameRecord, narrate
-from mogul.rules import IllegalActionError, legal_actions
-from mogul.setup import new_game
-from mogul.simulate import Simulation, simulate
-from mogul.state import GameState, PlayerState, PlayerView, Setup
-from mogul.tournament import Tournament, tournament
+from mogul.games.mogul.cards import CRASH, Card, Shares, parse_card
+from mogul.games.mogul.determinize import determinize
+from mogul.games.mogul.editions import Edition, edition
+from mogul.games.mogul.rules import IllegalActionError, legal_actions
+from mogul.games.mogul.setup import new_game
+from mogul.games.mogul.state import GameState, PlayerState, PlayerView, Setup
+from mogul.kit.record import GameRecord, narrate
+from mogul.kit.runner import Simulation, simulate
+from mogul.kit.tournament import Tournament, tournament
 
 __all__ = [
     "BID", "CRASH", "CREDIT", "DROP", "REGISTRY", "TAKE",

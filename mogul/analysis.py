@@ -38,9 +38,9 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from mogul.editions import Edition, edition
-from mogul.events import CardRevealed
-from mogul.pile import (
+from mogul.games.mogul.editions import Edition, edition
+from mogul.games.mogul.events import CardRevealed
+from mogul.games.mogul.pile import (
     cards_to_come,
     crash_window,
     expected_premiums,
@@ -48,7 +48,7 @@ from mogul.pile import (
     next_crash_chance,
     reveal_distribution,
 )
-from mogul.state import GameState, PlayerView
+from mogul.games.mogul.state import GameState, PlayerView
 
 __all__ = [
     "by_round",
@@ -201,7 +201,7 @@ def game_share_values(states: Sequence[GameState], game: int = 0) -> pd.DataFram
 def share_values(rounds: pd.DataFrame, ed: Edition | str = "classic") -> pd.DataFrame:
     """``game_share_values`` rows for many games at once, from their rounds tables.
 
-    ``rounds`` is ``mogul.simulate.simulate(...).rounds`` or a ``GameRecord.rounds_table()``
+    ``rounds`` is ``mogul.kit.runner.simulate(...).rounds`` or a ``GameRecord.rounds_table()``
     (a missing ``game`` column means one game). The unseen shares are worked out from the
     table: the box, minus the shares held as round 1 opens (the deal), minus the cards revealed
     so far. That holds for every game dealt from the full box (any seeded game); for a

@@ -63,7 +63,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import pandas as pd
 
-from mogul.pile import premium_outlook
+from mogul.games.mogul.pile import premium_outlook
 
 __all__ = [
     "MAX_SEATS",
@@ -1042,7 +1042,7 @@ def values_from_state(
     piles consistent with what the players see, and for each seat and place, it ends the
     auction at once with that seat in that place (the other places go to random other
     active seats; the pot and all chips stay where they are: the auction's chip flows are
-    the model's business), lets ``mogul.bots.ValueBot`` play every seat to the crash, and
+    the model's business), lets ``mogul.games.mogul.bots.ValueBot`` play every seat to the crash, and
     takes the seat's mean final score. Only differences between a seat's three values
     matter (adding a constant to all three changes nothing in the model), so these are
     expected final scores, not gains. With two seats left "out" cannot happen to them, and
@@ -1089,8 +1089,8 @@ def _rollout_values(state, rollouts: int, seed: int) -> tuple[tuple[float, float
     """Mean final scores after ending the auction with each seat in each place."""
     import random
 
-    from mogul.bots import ValueBot, play_out
-    from mogul.determinize import determinize
+    from mogul.games.mogul.bots import ValueBot, play_out
+    from mogul.games.mogul.determinize import determinize
 
     rng = random.Random(seed)
     n = len(state.players)

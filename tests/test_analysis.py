@@ -9,9 +9,9 @@ import pytest
 
 import mogul
 from mogul import analysis
-from mogul.bots import ValueBot, play
-from mogul.record import GameRecord
-from mogul.simulate import simulate
+from mogul.games.mogul.bots import ValueBot, play
+from mogul.kit.record import GameRecord
+from mogul.kit.runner import simulate
 
 
 def short_game():

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import mogul
-from mogul.bots import (
+from mogul.games.mogul.bots import (
     REGISTRY,
     BotFactory,
     MonteCarloBot,
@@ -25,7 +25,7 @@ from mogul.bots import (
     play_out,
     premium_outlook,
 )
-from mogul.determinize import crash_window, deal_hidden_pile, determinize
+from mogul.games.mogul.determinize import crash_window, deal_hidden_pile, determinize
 
 # Small settings so the contract runs fast; every other argument is the bot's default.
 FAST = {"mc": {"rollouts": 2}}
@@ -67,7 +67,7 @@ def test_registered_bot_is_documented(name):
     cls = REGISTRY[name]
     bot = build(name, 0)
     assert cls.__doc__ and cls.choose.__doc__
-    assert isinstance(bot, mogul.bots.Bot)
+    assert isinstance(bot, mogul.games.mogul.bots.Bot)
     assert isinstance(bot.name, str) and bot.name
     assert set(bot.traits) == {"stochastic", "lookahead"}
     assert all(isinstance(v, bool) for v in bot.traits.values())

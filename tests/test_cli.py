@@ -6,8 +6,8 @@ import sys
 import pandas as pd
 import pytest
 
-from mogul.__main__ import main
-from mogul.simulate import has_pyarrow
+from mogul.cli import main
+from mogul.kit.runner import has_pyarrow
 
 
 def test_simulate_writes_tables_and_prints_a_summary(tmp_path, capsys):

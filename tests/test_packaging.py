@@ -38,7 +38,7 @@ def test_wheel_installs_and_plays_a_game(tmp_path):
         rng = random.Random(1)
         while not s.is_over:
             s = s.apply(rng.choice(s.legal_actions()))
-        from mogul.record import GameRecord
+        from mogul.kit.record import GameRecord
         print(mogul.__file__)
         print(GameRecord.load("rulebook-opening").replay().final_scores())
         """

@@ -6,6 +6,7 @@ import pytest
 
 import mogul
 from mogul import analysis
+from mogul.kit.record import GameRecord
 from mogul.plots.game import (
     auction_steps,
     crash_hazard_figure,
@@ -17,7 +18,6 @@ from mogul.plots.game import (
     share_value_figure,
 )
 from mogul.plots.template import KIT_TEMPLATE
-from mogul.record import GameRecord
 
 CLASSIC = mogul.edition("classic")
 

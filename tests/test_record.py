@@ -5,8 +5,8 @@ import json
 import pytest
 
 import mogul
-from mogul.bots import RandomBot, play
-from mogul.record import GameRecord, narrate, sample_games
+from mogul.games.mogul.bots import RandomBot, play
+from mogul.kit.record import GameRecord, narrate, sample_games
 
 
 def random_record(players=4, seed=5):

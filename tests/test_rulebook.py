@@ -7,7 +7,13 @@ import pytest
 
 import mogul
 from mogul import BID, CREDIT, DROP, TAKE, IllegalActionError, Sell
-from mogul.events import CardRevealed, CrashRevealed, GameEnded, PremiumsPaid, SharesSold
+from mogul.games.mogul.events import (
+    CardRevealed,
+    CrashRevealed,
+    GameEnded,
+    PremiumsPaid,
+    SharesSold,
+)
 
 S_CARDS = [["brown/green"], ["brown/yellow"], ["brown/blue"], ["brown/pink"]]
 

@@ -3,7 +3,7 @@
 import pytest
 
 import mogul
-from mogul.cards import Shares
+from mogul.games.mogul.cards import Shares
 
 
 def test_classic_box_holds_31_shares_with_the_printed_counts():

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 import mogul
-from mogul.bots import RandomBot, ValueBot, bot_factory, play
-from mogul.simulate import GAMES_COLUMNS, Simulation, has_pyarrow, plan_games, seat_bots, simulate
+from mogul.games.mogul.bots import RandomBot, ValueBot, bot_factory, play
+from mogul.kit.runner import GAMES_COLUMNS, Simulation, has_pyarrow, plan_games, seat_bots, simulate
 
 COMPANIES = ["brown", "green", "yellow", "blue", "pink"]
 ROUNDS_COLUMNS = (

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mogul.bots import ThresholdBot
-from mogul.tournament import Tournament, mean_interval, schedule, tournament, wilson_interval
+from mogul.games.mogul.bots import ThresholdBot
+from mogul.kit.tournament import Tournament, mean_interval, schedule, tournament, wilson_interval
 
 LINEUP = ["value", "threshold", "random", "threshold:drop_at=1"]
 

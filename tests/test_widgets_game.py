@@ -7,7 +7,7 @@ import pytest
 
 import mogul
 from mogul import BID, DROP, TAKE, Sell
-from mogul.record import GameRecord, rounds_table
+from mogul.kit.record import GameRecord, rounds_table
 from mogul.widgets.game import GamePlayer, GameTable, ShareValueDashboard, action_label, table_html
 
 BOTS = ["value", "value", "value", "value"]
@@ -77,7 +77,7 @@ def test_action_labels():
     assert [action_label(s, a) for a in s.legal_actions()] == [
         "Bid 1 chip", "Drop (take 0)", "Credit (+2 chips, -2 points)",
     ]  # fmt: skip
-    s, _ = mogul.record.narrate(s, [BID, BID, DROP, DROP, BID, DROP, TAKE, Sell(0), BID, DROP, DROP, DROP])
+    s, _ = mogul.kit.record.narrate(s, [BID, BID, DROP, DROP, BID, DROP, TAKE, Sell(0), BID, DROP, DROP, DROP])
     assert [action_label(s, a) for a in s.legal_actions()] == [
         "Take green/brown", "Sell 0 brown", "Sell 1 brown (+5)", "Sell 2 brown (+10)",
     ]  # fmt: skip

@@ -16,11 +16,11 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from mogul.auction import Step
-from mogul.editions import Edition, edition
-from mogul.events import CardRevealed, ChipBid, Dropped
+from mogul.games.mogul.editions import Edition, edition
+from mogul.games.mogul.events import CardRevealed, ChipBid, Dropped
+from mogul.games.mogul.state import GameState
 from mogul.plots.auction import pot_ladder_figure
 from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
-from mogul.state import GameState
 
 __all__ = [
     "auction_steps",

@@ -25,17 +25,17 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from mogul.actions import Action, Bid, Credit, Drop, Sell, Take
 from mogul.analysis import chain_payoff_curve
-from mogul.bots import bot_factory, bot_name
-from mogul.display import table_html
-from mogul.events import CardRevealed, CrashRevealed, SharesSold
+from mogul.games.mogul.actions import Action, Bid, Credit, Drop, Sell, Take
+from mogul.games.mogul.bots import bot_factory, bot_name
+from mogul.games.mogul.display import table_html
+from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
+from mogul.games.mogul.setup import new_game
+from mogul.games.mogul.state import GameState
+from mogul.kit.record import GameRecord, auctions_table, rounds_table
 from mogul.plots.auction import payoff_curve_figure
 from mogul.plots.game import market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE, rounded
-from mogul.record import GameRecord, auctions_table, rounds_table
-from mogul.setup import new_game
-from mogul.state import GameState
 from mogul.widgets.live import keep_views_current
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Editions: the rule options and components of one printing, loaded from ``data/editions``.
 
-Rules are code (``mogul.rules``); the facts that differ between printings (cards, chips,
+Rules are code (``mogul.games.mogul.rules``); the facts that differ between printings (cards, chips,
 player range, crash placement, credit size) are data, so a user who owns a different printing
 can correct a JSON file without touching code.
 """
@@ -10,24 +10,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from mogul.cards import Card
+from mogul.games.mogul.cards import Card
+from mogul.kit.data import data_path
 
 # Edition name -> data file. Aliases let people type either the short or the long name.
 EDITION_FILES = {
     "classic": "classic-2002.json",
     "classic-2002": "classic-2002.json",
 }
-
-
-def data_path(*parts: str) -> Path:
-    """Path of a file under the kit's ``data/`` folder, from a checkout or an installed wheel."""
-    packaged = resources.files("mogul") / "data"
-    base = Path(str(packaged)) if packaged.is_dir() else Path(__file__).resolve().parent.parent / "data"
-    return base.joinpath(*parts)
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,15 @@ Each round has four phases:
    runner-up does the other action. Whoever took the share starts the next round.
 
 Phases 1 and 2 need no decision, so ``apply`` runs them as soon as a round ends. Game
-preparation (dealing) is in ``mogul.setup``. Where the rulebooks leave a choice, the kit's
+preparation (dealing) is in ``mogul.games.mogul.setup``. Where the rulebooks leave a choice, the kit's
 decision is written next to the code and in ``docs/rules-decisions.md``.
 """
 
 from __future__ import annotations
 
-from mogul.actions import BID, CREDIT, DROP, TAKE, Action, Bid, Credit, Drop, Sell, Take
-from mogul.cards import Shares
-from mogul.events import (
+from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Bid, Credit, Drop, Sell, Take
+from mogul.games.mogul.cards import Shares
+from mogul.games.mogul.events import (
     AuctionWon,
     CardRevealed,
     CardTaken,
@@ -31,7 +31,7 @@ from mogul.events import (
     PremiumsPaid,
     SharesSold,
 )
-from mogul.state import AUCTION, OVER, RUNNER_UP, WINNER, GameState, PlayerState
+from mogul.games.mogul.state import AUCTION, OVER, RUNNER_UP, WINNER, GameState, PlayerState
 
 
 class IllegalActionError(ValueError):

@@ -1,6 +1,6 @@
 """Strategy tournaments in the style of Axelrod's: every seating, many repetitions.
 
-    >>> from mogul.tournament import tournament
+    >>> from mogul.kit.tournament import tournament
     >>> t = tournament(["value", "threshold", "random"], repetitions=5, seed=1, progress=False)
     >>> t.summary()  # doctest: +SKIP
 
@@ -39,10 +39,10 @@ from itertools import permutations
 import numpy as np
 import pandas as pd
 
-from mogul.bots import BotSpec, bot_factory
-from mogul.editions import Edition
-from mogul.editions import edition as load_edition
-from mogul.simulate import entrant_names, plan_games, run_plans
+from mogul.games.mogul.bots import BotSpec, bot_factory
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.editions import edition as load_edition
+from mogul.kit.runner import entrant_names, plan_games, run_plans
 
 Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
 
@@ -146,7 +146,7 @@ def tournament(
     ``bots``: registry names, bot classes or bot factories, at least ``players`` of them;
     the same name twice gets the suffix " 2". ``players`` defaults to the number of bots.
     Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
-    ``executor`` / ``workers`` / ``progress``: see ``mogul.simulate.run_plans``.
+    ``executor`` / ``workers`` / ``progress``: see ``mogul.kit.runner.run_plans``.
     """
     ed = load_edition(edition)
     factories = [bot_factory(spec) for spec in bots]

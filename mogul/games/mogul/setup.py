@@ -19,12 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
-from mogul.editions import Edition
-from mogul.editions import edition as load_edition
-from mogul.events import GameStarted
-from mogul.rules import begin_round
-from mogul.state import AUCTION, GameState, PlayerState, Setup
+from mogul.games.mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.editions import edition as load_edition
+from mogul.games.mogul.events import GameStarted
+from mogul.games.mogul.rules import begin_round
+from mogul.games.mogul.state import AUCTION, GameState, PlayerState, Setup
 
 DEFAULT_NAMES = ("Ann", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal")
 

@@ -1,7 +1,7 @@
 """Game states: immutable values for the table, and what one seat may see of it.
 
 A ``GameState`` never changes: ``state.apply(action)`` returns a new state, so undo, "what if"
-branches and widgets can keep old states around. The rules themselves live in ``mogul.rules``;
+branches and widgets can keep old states around. The rules themselves live in ``mogul.games.mogul.rules``;
 the methods here only read the table or hand over to the rules.
 """
 
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from mogul.cards import Card, CrashCard, Shares
-from mogul.editions import Edition
-from mogul.pile import next_crash_chance
+from mogul.games.mogul.cards import Card, CrashCard, Shares
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.pile import next_crash_chance
 
 if TYPE_CHECKING:
-    from mogul.actions import Action
-    from mogul.events import Event
+    from mogul.games.mogul.actions import Action
+    from mogul.games.mogul.events import Event
 
-# Phases of a round (see mogul.rules). Reveal and premiums happen inside ``apply``, so a
+# Phases of a round (see mogul.games.mogul.rules). Reveal and premiums happen inside ``apply``, so a
 # state waiting for a decision is always in one of these.
 AUCTION = "auction"  # phase 3: the current player bids, drops or takes a credit
 WINNER = "winner"  # phase 4: the auction winner takes the card or sells
@@ -120,7 +120,7 @@ class GameState(NamedTuple):
         """Cards still in the draw pile, the crash card included."""
         return len(self.deck)
 
-    # --- rules (delegated to mogul.rules) ----------------------------------------------
+    # --- rules (delegated to mogul.games.mogul.rules) ----------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The current player's options, in a stable order; empty when the game is over."""
         return list(rules.legal_actions(self))
@@ -162,7 +162,9 @@ class GameState(NamedTuple):
         return [e.text(self.names) for e in self.events]
 
     def _repr_html_(self) -> str:
-        from mogul.display import table_html  # display builds on state, so import it late
+        from mogul.games.mogul.display import (
+            table_html,  # display builds on state, so import it late
+        )
 
         return table_html(self)
 
@@ -218,4 +220,4 @@ class PlayerView(NamedTuple):
 
 
 # Imported last: the rules build states, and states hand their questions to the rules.
-from mogul import rules  # noqa: E402
+from mogul.games.mogul import rules  # noqa: E402

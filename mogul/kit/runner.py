@@ -1,6 +1,6 @@
 """Many games at once: bots play, the results land in tidy pandas tables.
 
-    >>> from mogul.simulate import simulate
+    >>> from mogul.kit.runner import simulate
     >>> sim = simulate("classic", ["random", "value", "threshold"], games=20, seed=1, progress=False)
     >>> sim.games.groupby("bot")["won"].mean()  # doctest: +SKIP
 
@@ -24,7 +24,7 @@ Three tables, one row per observation (tidy data, Wickham 2014, J. Stat. Softw. 
 
 Every game is fixed by its seeds, which are drawn up front from ``seed``; games run in chunks
 on any ``concurrent.futures.Executor`` and are put back in order, so the same seed gives the
-same tables whatever the executor. ``mogul.tournament`` uses the same machinery.
+same tables whatever the executor. ``mogul.kit.tournament`` uses the same machinery.
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.bots import BotFactory, BotSpec, bot_factory, bot_name, play
-from mogul.editions import Edition
-from mogul.editions import edition as load_edition
-from mogul.record import auctions_table, rounds_table
-from mogul.rules import standings
-from mogul.setup import new_game
+from mogul.games.mogul.bots import BotFactory, BotSpec, bot_factory, bot_name, play
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.editions import edition as load_edition
+from mogul.games.mogul.rules import standings
+from mogul.games.mogul.setup import new_game
+from mogul.kit.record import auctions_table, rounds_table
 
 TABLES = ("games", "rounds", "auctions")
 GAMES_COLUMNS = [

@@ -9,11 +9,11 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from mogul.cards import Card, CrashCard
-from mogul.editions import Edition
-from mogul.pile import next_crash_chance
+from mogul.games.mogul.cards import Card, CrashCard
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.pile import next_crash_chance
+from mogul.games.mogul.state import AUCTION, GameState
 from mogul.plots.template import SEAT_COLOURS
-from mogul.state import AUCTION, GameState
 
 __all__ = ["card_html", "table_html"]
 

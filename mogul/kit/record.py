@@ -16,11 +16,18 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.actions import Action, parse_action
-from mogul.editions import data_path
-from mogul.events import AuctionWon, CardRevealed, ChipBid, CreditTaken, Dropped, SharesSold
-from mogul.setup import new_game
-from mogul.state import GameState, Setup
+from mogul.games.mogul.actions import Action, parse_action
+from mogul.games.mogul.events import (
+    AuctionWon,
+    CardRevealed,
+    ChipBid,
+    CreditTaken,
+    Dropped,
+    SharesSold,
+)
+from mogul.games.mogul.setup import new_game
+from mogul.games.mogul.state import GameState, Setup
+from mogul.kit.data import data_path
 
 FORMAT = "mogul-game-record"
 VERSION = 1

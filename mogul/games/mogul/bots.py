@@ -15,7 +15,7 @@ The kit's bots, from simplest to strongest:
 ========================  ====================================================================
 
 Every bot the kit ships is listed in ``REGISTRY``. A student's bot needs no registration: any
-class with ``name`` and ``choose`` can play (see ``mogul.tournament``).
+class with ``name`` and ``choose`` can play (see ``mogul.kit.tournament``).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from mogul.actions import BID, CREDIT, DROP, TAKE, Action, Sell
-from mogul.determinize import determinize
-from mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
-from mogul.record import GameRecord
-from mogul.setup import deal
-from mogul.state import AUCTION, GameState, PlayerView
+from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Sell
+from mogul.games.mogul.determinize import determinize
+from mogul.games.mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
+from mogul.games.mogul.setup import deal
+from mogul.games.mogul.state import AUCTION, GameState, PlayerView
+from mogul.kit.record import GameRecord
 
 
 @runtime_checkable
@@ -165,7 +165,7 @@ class MonteCarloBot:
     """Tries every legal action on many random piles and keeps the one that did best.
 
     Determinised rollouts ("flat Monte Carlo"): for each of ``rollouts`` deals it invents a
-    hidden pile consistent with its view (``mogul.determinize``: unseen shares shuffled, the
+    hidden pile consistent with its view (``mogul.games.mogul.determinize``: unseen shares shuffled, the
     crash card placed by the crash rule), then for every legal action plays the game to the
     end with ``rollout_policy`` in every seat. The same deals serve every action (common
     random numbers), so the comparison is fair. The score of a rollout is the bot's final

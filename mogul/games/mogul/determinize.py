@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 
-from mogul.cards import CRASH, Card, CrashCard
-from mogul.pile import crash_window
-from mogul.state import GameState, PlayerView, Setup
+from mogul.games.mogul.cards import CRASH, Card, CrashCard
+from mogul.games.mogul.pile import crash_window
+from mogul.games.mogul.state import GameState, PlayerView, Setup
 
 
 def deal_hidden_pile(view: PlayerView, rng: random.Random) -> tuple[Card | CrashCard, ...]:
