@@ -179,6 +179,24 @@ def _credit(state: GameState) -> GameState:
     )
 
 
+def settle_auction(state: GameState, winner: int, runner_up: int) -> GameState:
+    """The auction on the table decided at once: ``winner`` to act, ``runner_up`` second.
+
+    For analysis ("what if this seat won here?"), not for play: no chips move, the pot is
+    emptied, and every other seat still in counts as dropped before the runner-up.
+    """
+    if state.phase != AUCTION:
+        raise ValueError(f"settle_auction needs a state in the auction phase, not {state.phase!r}")
+    if winner == runner_up or not all(0 <= s < len(state.players) for s in (winner, runner_up)):
+        raise ValueError(f"winner and runner-up must be two different seats, got {winner} and {runner_up}")
+    others = tuple(s for s in state.in_auction if s not in (winner, runner_up))
+    dropped = tuple(s for s in state.dropped if s != runner_up) + others + (runner_up,)
+    return state._replace(
+        phase=WINNER, current=winner, winner=winner, runner_up=runner_up, pot=0, in_auction=(winner,),
+        dropped=dropped, credited=(), events=(),
+    )
+
+
 # --- phase 4: actions -----------------------------------------------------------------------
 
 
