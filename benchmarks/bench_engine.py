@@ -13,7 +13,8 @@ import statistics
 import time
 
 import mogul
-from mogul.games.mogul.bots import RandomBot, play
+from mogul.games.mogul.bots import RandomBot
+from mogul.kit.bots import play
 
 GAMES = 1_000
 RUNS = 5

@@ -1,13 +1,28 @@
-"""Mogul notebook kit: an exact rules engine for Michael Schacht's *Mogul*, bots, and analysis.
+"""Mogul notebook kit: exact rules engines for Michael Schacht's *Mogul*, bots, and analysis.
 
     >>> import mogul
     >>> s = mogul.new_game("classic", players=4, seed=7)
     >>> s = s.apply(mogul.Bid())
 
-Figures live in ``mogul.plots``, notebook apps in ``mogul.widgets``, the auction model in
-``mogul.auction`` and the share-value analysis in ``mogul.analysis``.
+The package in layers; each imports only from the layers above it in this list:
+
+``mogul.kit``
+    the game-agnostic layer: the state contract and ``IllegalActionError`` (``contract``),
+    game specs and the registry (``spec``), records (``record``), bots and ``play``
+    (``bots``), the game runner, simulations and tournaments (``runner``, ``simulate``,
+    ``tournament``) and game sessions (``session``). It never imports a game.
+``mogul.games``
+    one folder per game, each registering a ``GameSpec``: ``mogul.games.mogul`` (the 2002
+    classic rules; later the 2013 edition).
+``mogul.auction``, ``mogul.analysis``
+    the auction model and its equilibrium, share-value analysis.
+``mogul.plots``, ``mogul.widgets``, ``mogul.cli``
+    the faces: plotly figures, ipywidgets apps, the command line.
+
+``tests/test_architecture.py`` checks this direction.
 """
 
+from mogul import games as _games  # noqa: F401 - registers the games
 from mogul.games.mogul.actions import (
     BID,
     CREDIT,
@@ -22,32 +37,28 @@ from mogul.games.mogul.actions import (
     Take,
     parse_action,
 )
-from mogul.games.mogul.bots import (
-    REGISTRY,
-    Bot,
-    MonteCarloBot,
-    RandomBot,
-    ThresholdBot,
-    ValueBot,
-    play,
-    play_out,
-)
+from mogul.games.mogul.bots import REGISTRY, MonteCarloBot, ThresholdBot, ValueBot
 from mogul.games.mogul.cards import CRASH, Card, Shares, parse_card
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.editions import Edition, edition
-from mogul.games.mogul.rules import IllegalActionError, legal_actions
+from mogul.games.mogul.rules import legal_actions
 from mogul.games.mogul.setup import new_game
 from mogul.games.mogul.state import GameState, PlayerState, PlayerView, Setup
+from mogul.kit.bots import Bot, RandomBot, play, play_out
+from mogul.kit.contract import IllegalActionError
 from mogul.kit.record import GameRecord, narrate
-from mogul.kit.runner import Simulation, simulate
+from mogul.kit.session import GameSession
+from mogul.kit.simulate import Simulation, simulate
+from mogul.kit.spec import GameSpec, get_game, register, resolve
 from mogul.kit.tournament import Tournament, tournament
 
 __all__ = [
     "BID", "CRASH", "CREDIT", "DROP", "REGISTRY", "TAKE",
     "Action", "Bid", "Bot", "Branch", "Card", "Credit", "Drop", "Edition", "GameRecord",
-    "GameState", "IllegalActionError", "MonteCarloBot", "PlayerState", "PlayerView",
-    "RandomBot", "Sell", "Setup", "Shares", "Simulation", "Take", "ThresholdBot",
-    "Tournament", "ValueBot",
-    "determinize", "edition", "legal_actions", "narrate", "new_game", "parse_action",
-    "parse_card", "play", "play_out", "simulate", "tournament",
+    "GameSession", "GameSpec", "GameState", "IllegalActionError", "MonteCarloBot",
+    "PlayerState", "PlayerView", "RandomBot", "Sell", "Setup", "Shares", "Simulation", "Take",
+    "ThresholdBot", "Tournament", "ValueBot",
+    "determinize", "edition", "get_game", "legal_actions", "narrate", "new_game",
+    "parse_action", "parse_card", "play", "play_out", "register", "resolve", "simulate",
+    "tournament",
 ]

@@ -201,7 +201,7 @@ def game_share_values(states: Sequence[GameState], game: int = 0) -> pd.DataFram
 def share_values(rounds: pd.DataFrame, ed: Edition | str = "classic") -> pd.DataFrame:
     """``game_share_values`` rows for many games at once, from their rounds tables.
 
-    ``rounds`` is ``mogul.kit.runner.simulate(...).rounds`` or a ``GameRecord.rounds_table()``
+    ``rounds`` is ``mogul.kit.runner.simulate(...).rounds`` or a ``GameRecord.table("rounds")``
     (a missing ``game`` column means one game). The unseen shares are worked out from the
     table: the box, minus the shares held as round 1 opens (the deal), minus the cards revealed
     so far. That holds for every game dealt from the full box (any seeded game); for a
@@ -248,7 +248,7 @@ _SHARE_VALUE_COLUMNS = [
 def market_long(rounds: pd.DataFrame) -> pd.DataFrame:
     """A wide rounds table (``market_<company>`` columns) as long rows: game, round, company, value.
 
-    Accepts ``GameRecord.rounds_table()`` (one game) or many games' tables concatenated with a
+    Accepts ``GameRecord.table("rounds")`` (one game) or many games' tables concatenated with a
     ``game`` column. The final "crash" rows are dropped (no auction opens then).
     """
     df = rounds.copy()

@@ -3,8 +3,9 @@
     python -m mogul simulate --players 4 --games 10000 --bots random,value,threshold --seed 1 --out runs/
     python -m mogul tournament --bots random,threshold,value,mc:rollouts=8 --repetitions 5 --workers 2
 
-Bots are registry names, optionally with keyword arguments after colons
-(``threshold:drop_at=2``, ``mc:rollouts=50``), separated by commas.
+``--game`` picks any registered game or edition (default ``classic``). Bots are the game's
+bot names, optionally with keyword arguments after colons (``threshold:drop_at=2``,
+``mc:rollouts=50``), separated by commas.
 """
 
 from __future__ import annotations
@@ -17,31 +18,32 @@ from pathlib import Path
 
 import pandas as pd
 
-from mogul.games.mogul.bots import REGISTRY, bot_factory
-from mogul.games.mogul.editions import EDITION_FILES
-from mogul.kit.runner import TABLES, has_pyarrow, simulate
+from mogul.kit.bots import bot_factory
+from mogul.kit.simulate import has_pyarrow, simulate
+from mogul.kit.spec import GameSpec, names, resolve
 from mogul.kit.tournament import tournament
 
 
-def bot_list(text: str) -> list[str]:
-    """Parse ``"random,value,mc:rollouts=8"`` into bot specs, checking each one now."""
-    specs = [part.strip() for part in text.split(",") if part.strip()]
-    if not specs:
-        raise argparse.ArgumentTypeError("give at least one bot name")
-    for spec in specs:
-        try:
-            bot_factory(spec)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-    return specs
+def comma_list(text: str) -> list[str]:
+    """Parse ``"random,value,mc:rollouts=8"`` into its non-empty parts."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError("give at least one name")
+    return parts
 
 
-def table_list(text: str) -> list[str]:
-    """Parse ``"games,auctions"``: a comma-separated choice among the simulation's tables."""
-    tables = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [t for t in tables if t not in TABLES]
+def check_bots(spec: GameSpec, bots: Sequence[str]) -> None:
+    """Raise ``ValueError`` unless every bot spec names one of the game's bots."""
+    for bot in bots:
+        bot_factory(bot, spec.bots)
+
+
+def check_tables(spec: GameSpec, tables: Sequence[str]) -> list[str]:
+    """The tables to build: "games" first, then the game's own tables asked for."""
+    known = ["games", *spec.tables]
+    unknown = [t for t in tables if t not in known]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown table(s) {', '.join(unknown)}; choose from {', '.join(TABLES)}")
+        raise ValueError(f"unknown table(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     return ["games"] + [t for t in tables if t != "games"]
 
 
@@ -70,28 +72,29 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mogul", description="Simulate Mogul games between bots and run strategy tournaments."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament}")
-    bots_help = f"comma-separated bots: {', '.join(REGISTRY)} (options as name:key=value)"
+    bots_help = "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--edition", default="classic", choices=sorted(EDITION_FILES), help="rules edition")
+        p.add_argument("--game", "--edition", dest="game", default="classic", choices=names(),
+                       help="game or edition (default classic)")
         p.add_argument("--seed", type=integer, default=0, help="master seed (default 0)")
         p.add_argument("--workers", type=positive, default=None, help="run on a local process pool")
         p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     sim = commands.add_parser("simulate", help="play many games and write tidy tables")
-    sim.add_argument("--bots", type=bot_list, required=True, help=bots_help + "; repeated to fill the seats")
+    sim.add_argument("--bots", type=comma_list, required=True, help=bots_help + "; repeated to fill the seats")
     sim.add_argument("--players", type=positive, default=None, help="seats (default: one per bot)")
     sim.add_argument("--games", type=positive, default=1000, help="number of games (default 1000)")
     sim.add_argument("--out", default=None, help="folder for games/rounds/auctions tables")
     sim.add_argument("--format", choices=["csv", "parquet"], default=None,
                      help="file format (default: parquet when pyarrow is installed, else csv)")
-    sim.add_argument("--tables", type=table_list, default=list(TABLES),
-                     help="tables to build, e.g. games,auctions (default: all)")
+    sim.add_argument("--tables", type=comma_list, default=None,
+                     help="tables to build, e.g. games,auctions (default: all of the game's)")
     common(sim)
     sim.set_defaults(run=_simulate, command_parser=sim)
 
     tour = commands.add_parser("tournament", help="every seating, many repetitions; win rates with intervals")
-    tour.add_argument("--bots", type=bot_list, required=True, help=bots_help)
+    tour.add_argument("--bots", type=comma_list, required=True, help=bots_help)
     tour.add_argument("--players", type=positive, default=None, help="seats per game (default: one per bot)")
     tour.add_argument("--repetitions", type=positive, default=10, help="rounds of all seatings (default 10)")
     tour.add_argument("--out", default=None, help="folder for games, summary and head-to-head CSV files")
@@ -119,8 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _simulate(args: argparse.Namespace) -> None:
     if args.format == "parquet" and not has_pyarrow():
         raise ValueError("--format parquet needs pyarrow: pip install pyarrow")
+    spec, _ = resolve(args.game)
+    check_bots(spec, args.bots)
+    tables = None if args.tables is None else check_tables(spec, args.tables)
     sim = simulate(
-        args.edition, args.bots, args.games, args.seed, players=args.players, tables=args.tables,
+        args.game, args.bots, args.games, args.seed, players=args.players, tables=tables,
         workers=args.workers, progress=False if args.no_progress else None,
     )
     players = sim.games["seat"].nunique()
@@ -132,8 +138,9 @@ def _simulate(args: argparse.Namespace) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> None:
+    check_bots(resolve(args.game)[0], args.bots)
     result = tournament(
-        args.bots, args.players, args.repetitions, args.seed, args.edition,
+        args.bots, args.players, args.repetitions, args.seed, args.game,
         workers=args.workers, progress=False if args.no_progress else None,
     )
     print(f"{len(result.games) // result.players} games, {result.players} players, seed {args.seed}")

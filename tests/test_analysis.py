@@ -9,9 +9,10 @@ import pytest
 
 import mogul
 from mogul import analysis
-from mogul.games.mogul.bots import ValueBot, play
+from mogul.games.mogul.bots import ValueBot
+from mogul.kit.bots import play
 from mogul.kit.record import GameRecord
-from mogul.kit.runner import simulate
+from mogul.kit.simulate import simulate
 
 
 def short_game():
@@ -149,7 +150,7 @@ def test_game_share_values_on_the_rulebook_opening():
 def test_share_values_from_rounds_tables_match_the_states():
     record = play(mogul.new_game("classic", players=4, seed=21), [ValueBot() for _ in range(4)])
     exact = analysis.game_share_values(list(record.states()))
-    from_table = analysis.share_values(record.rounds_table())
+    from_table = analysis.share_values(record.table("rounds"))
     pd.testing.assert_frame_equal(from_table, exact)
 
 
@@ -168,7 +169,7 @@ def test_simulated_premiums_to_come_are_unbiased():
 
 
 def test_market_long_and_by_round():
-    rounds = GameRecord.load("rulebook-opening").rounds_table()
+    rounds = GameRecord.load("rulebook-opening").table("rounds")
     long = analysis.market_long(rounds)
     assert len(long) == 3 * 5  # rounds 1..3 (the crash row is dropped), five companies
     assert long[long["company"] == "brown"]["market_value"].tolist() == [4, 5, 3]

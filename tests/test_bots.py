@@ -18,14 +18,12 @@ from mogul.games.mogul.bots import (
     ThresholdBot,
     ValueBot,
     bot_factory,
-    bot_name,
     expected_reveals,
-    parse_bot_spec,
-    play,
     play_out,
     premium_outlook,
 )
 from mogul.games.mogul.determinize import crash_window, deal_hidden_pile, determinize
+from mogul.kit.bots import bot_name, parse_bot_spec, play
 
 # Small settings so the contract runs fast; every other argument is the bot's default.
 FAST = {"mc": {"rollouts": 2}}
@@ -67,7 +65,7 @@ def test_registered_bot_is_documented(name):
     cls = REGISTRY[name]
     bot = build(name, 0)
     assert cls.__doc__ and cls.choose.__doc__
-    assert isinstance(bot, mogul.games.mogul.bots.Bot)
+    assert isinstance(bot, mogul.kit.bots.Bot)
     assert isinstance(bot.name, str) and bot.name
     assert set(bot.traits) == {"stochastic", "lookahead"}
     assert all(isinstance(v, bool) for v in bot.traits.values())
@@ -248,7 +246,7 @@ def test_bot_factory_accepts_names_classes_and_factories():
 )
 def test_bad_bot_specs_say_what_is_wrong(spec, message):
     with pytest.raises(ValueError, match=message):
-        parse_bot_spec(spec)
+        parse_bot_spec(spec, REGISTRY)
 
 
 def test_a_bot_instance_is_refused():

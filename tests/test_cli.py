@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from mogul.cli import main
-from mogul.kit.runner import has_pyarrow
+from mogul.kit.simulate import has_pyarrow
 
 
 def test_simulate_writes_tables_and_prints_a_summary(tmp_path, capsys):

@@ -33,7 +33,7 @@ def by_name(fig: go.Figure, name: str):
 
 
 def test_market_value_figure_lines_colours_and_sales(opening):
-    fig = market_value_figure(opening.rounds_table(), CLASSIC, opening.auctions_table())
+    fig = market_value_figure(opening.table("rounds"), CLASSIC, opening.table("auctions"))
     assert fig.layout.template == KIT_TEMPLATE
     brown = by_name(fig, "Great Northern")
     assert list(brown.x) == [1, 2, 3, 4] and list(brown.y) == [4, 5, 3, 3]  # 4: the crash row
@@ -45,12 +45,12 @@ def test_market_value_figure_lines_colours_and_sales(opening):
 
 
 def test_market_value_figure_without_sales(opening):
-    fig = market_value_figure(opening.rounds_table())
+    fig = market_value_figure(opening.table("rounds"))
     assert list(by_name(fig, "sale").x) == []
 
 
 def test_holdings_figure_stacks_companies_per_player(opening):
-    fig = holdings_figure(opening.rounds_table(), CLASSIC)
+    fig = holdings_figure(opening.table("rounds"), CLASSIC)
     assert fig.layout.barmode == "stack" and fig.layout.title.text == "Shares held, round 4"
     assert list(by_name(fig, "Great Northern").x) == ["Ann", "Ben", "Cai", "Dee"]
     assert list(by_name(fig, "Great Northern").y) == [0, 1, 1, 1]  # Ann sold both of hers
@@ -98,7 +98,7 @@ def test_distribution_figure_counts_whole_values():
 
 
 def test_share_value_figure_and_a_small_json(opening):
-    avg = analysis.by_round(analysis.share_values(opening.rounds_table()))
+    avg = analysis.by_round(analysis.share_values(opening.table("rounds")))
     fig = share_value_figure(avg, CLASSIC)
     assert len(fig.data) == 2 * 5
     assert fig.data[0].name == "brown: market value" and fig.data[1].line.dash == "dash"

@@ -5,7 +5,8 @@ import json
 import pytest
 
 import mogul
-from mogul.games.mogul.bots import RandomBot, play
+from mogul.games.mogul.bots import RandomBot
+from mogul.kit.bots import play
 from mogul.kit.record import GameRecord, narrate, sample_games
 
 
@@ -77,12 +78,12 @@ def test_bad_records_are_refused_whole(change, message):
 def test_not_json_and_unknown_samples_say_so():
     with pytest.raises(ValueError, match="not valid JSON"):
         GameRecord.from_json("{actions: [bid]")
-    with pytest.raises(ValueError, match="no sample game 'nope'; samples: rulebook-opening"):
+    with pytest.raises(ValueError, match="no record file 'nope' and no sample game of that name; samples: rulebook-opening"):
         GameRecord.load("nope")
 
 
 def test_rounds_table_has_one_row_per_round_and_player():
-    table = GameRecord.load("rulebook-opening").rounds_table()
+    table = GameRecord.load("rulebook-opening").table("rounds")
     assert len(table) == 4 * 4  # rounds 1-3 at the auction's opening + the final table
     r2 = table[(table["round"] == 2) & (table["player"] == "Ann")].iloc[0]
     assert (r2.card, r2.points, r2.shares_brown, r2.market_brown) == ("green/brown", 1, 2, 5)
@@ -92,7 +93,7 @@ def test_rounds_table_has_one_row_per_round_and_player():
 
 
 def test_auctions_table_has_one_row_per_auction():
-    table = GameRecord.load("rulebook-opening").auctions_table()
+    table = GameRecord.load("rulebook-opening").table("auctions")
     assert list(table["card"]) == ["brown/green", "green/brown", "pink/blue"]
     first = table.iloc[0]
     assert first.bids == (2, 1, 0, 0) and first.chips_paid == 3
@@ -104,7 +105,7 @@ def test_auctions_table_has_one_row_per_auction():
 
 def test_auctions_table_chips_paid_matches_the_pot_flow():
     record = random_record(5, seed=12)
-    table = record.auctions_table()
+    table = record.table("auctions")
     assert len(table) == record.replay().round - 1  # every round but the crash
     assert (table["chips_paid"] == table["bids"].map(sum)).all()
 

@@ -6,8 +6,10 @@ import pandas as pd
 import pytest
 
 import mogul
-from mogul.games.mogul.bots import RandomBot, ValueBot, bot_factory, play
-from mogul.kit.runner import GAMES_COLUMNS, Simulation, has_pyarrow, plan_games, seat_bots, simulate
+from mogul.games.mogul.bots import RandomBot, ValueBot, bot_factory
+from mogul.kit.bots import play
+from mogul.kit.runner import GAMES_COLUMNS, plan_games
+from mogul.kit.simulate import Simulation, has_pyarrow, seat_bots, simulate
 
 COMPANIES = ["brown", "green", "yellow", "blue", "pink"]
 ROUNDS_COLUMNS = (
@@ -29,7 +31,7 @@ def sim() -> Simulation:
 
 def test_games_table_schema(sim):
     g = sim.games
-    assert list(g.columns) == GAMES_COLUMNS
+    assert list(g.columns) == [*GAMES_COLUMNS, "points", "chips", "shares", "credits", "rounds"]
     assert len(g) == 60 * 4
     assert g["game"].tolist() == [n for n in range(60) for _ in range(4)]
     assert g["seat"].tolist() == [0, 1, 2, 3] * 60
@@ -92,7 +94,7 @@ def test_other_seed_other_games(sim):
     other = simulate("classic", ["random", "value", "threshold"], games=5, seed=4, players=4,
                      tables=["games"], progress=False)
     assert not other.games["seed"].isin(sim.games["seed"]).any()
-    assert other.rounds.empty and other.auctions.empty
+    assert set(other.tables) == {"games"}
 
 
 def test_student_classes_play(sim):
@@ -131,10 +133,10 @@ def test_seat_bots_repeats_the_list():
 @pytest.mark.parametrize(
     "kwargs, message",
     [({"games": 0}, "games"), ({"players": 7}, "3 to 6 players"), ({"bots": ["nobody"]}, "unknown bot"),
-     ({"tables": ["rounds"]}, "tables"), ({"workers": 0}, "workers"), ({"edition": "deluxe"}, "unknown edition")],
+     ({"tables": ["rounds"]}, "tables"), ({"workers": 0}, "workers"), ({"game": "deluxe"}, "unknown game or edition")],
 )
 def test_bad_arguments_say_what_is_wrong(kwargs, message):
-    args = {"edition": "classic", "bots": ["random"], "games": 2, "seed": 0, "players": 3, "progress": False} | kwargs
+    args = {"game": "classic", "bots": ["random"], "games": 2, "seed": 0, "players": 3, "progress": False} | kwargs
     with pytest.raises(ValueError, match=message):
         simulate(**args)
 

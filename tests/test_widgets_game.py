@@ -7,7 +7,8 @@ import pytest
 
 import mogul
 from mogul import BID, DROP, TAKE, Sell
-from mogul.kit.record import GameRecord, rounds_table
+from mogul.games.mogul.tables import rounds_table
+from mogul.kit.record import GameRecord
 from mogul.widgets.game import GamePlayer, GameTable, ShareValueDashboard, action_label, table_html
 
 BOTS = ["value", "value", "value", "value"]

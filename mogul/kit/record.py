@@ -1,12 +1,23 @@
-"""Game records: the setup and the actions of a game, as JSON, replayable and as pandas tables.
+"""Game records for every game of the kit: setup + actions, as JSON, replayable, as tables.
 
-A record is the whole truth of a game: the setup (edition, players, seed, scripted cards) deals
-the identical table again, and the actions, applied in order, reproduce every state. Records
-are read only from JSON (never pickle), and a record that does not replay is refused whole.
+A record is the whole truth of a game: the setup (game, edition, players, seed, scripted
+parts) deals the identical table again, and the actions, applied in order, reproduce every
+state. Records are read only from JSON (never pickle) and checked whole before use: a record
+that is malformed, too big, or does not replay to its stored result is refused with an error
+that names the file and the field.
+
+Format (version 2)::
+
+    {"format": "mogul-game-record", "version": 2, "game": "mogul", "title": "...",
+     "notes": "...", "setup": {... the game's own ...}, "actions": ["bid", "drop", ...],
+     "result": {"scores": [...], "winners": [...], "log_sha256": "..."}}
+
+Version 1 records (the classic game, before other games joined the kit) are still read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -16,88 +27,99 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.games.mogul.actions import Action, parse_action
-from mogul.games.mogul.events import (
-    AuctionWon,
-    CardRevealed,
-    ChipBid,
-    CreditTaken,
-    Dropped,
-    SharesSold,
-)
-from mogul.games.mogul.setup import new_game
-from mogul.games.mogul.state import GameState, Setup
 from mogul.kit.data import data_path
+from mogul.kit.spec import GameSpec, resolve, spec_for
 
 FORMAT = "mogul-game-record"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
+MAX_BYTES = 2_000_000
+"""Largest record file read: a long 6-player game is about 10 kB."""
+MAX_ACTIONS = 20_000
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game as setup + actions. ``replay()`` rebuilds the final state exactly."""
+    """A game as setup + actions. ``replay()`` rebuilds the final state exactly.
 
-    setup: Setup
+    ``setup`` is the game's own setup object (``state.setup``); its ``edition`` names the
+    game. Build one from a first state with ``GameRecord.of(state, actions)``.
+    """
+
+    setup: Any
     actions: tuple[str, ...] = ()
     title: str = ""
     notes: str = ""
 
-    # --- replay -----------------------------------------------------------------------------
-    def initial_state(self) -> GameState:
-        """The table before the first decision (first card revealed, premiums paid)."""
-        setup = self.setup
-        return new_game(
-            setup.edition, list(setup.players), setup.seed, quick_start=setup.quick_start,
-            deck=setup.deck, starting_shares=setup.starting_shares,
-            start_player=setup.start_player, chips=setup.chips,
-        )
+    @classmethod
+    def of(cls, first: Any, actions: Sequence[Any] = (), title: str = "", notes: str = "") -> GameRecord:
+        """The record of the game that starts at ``first`` and goes on with ``actions``."""
+        return cls(first.setup, tuple(str(a) for a in actions), title, notes)
 
-    def states(self) -> Iterator[GameState]:
+    @property
+    def spec(self) -> GameSpec:
+        """The game this record belongs to."""
+        return resolve(self.setup.edition)[0]
+
+    @property
+    def game(self) -> str:
+        """The registry name of the game (``"mogul"``)."""
+        return self.spec.name
+
+    # --- replay -----------------------------------------------------------------------------
+    def initial_state(self) -> Any:
+        """The table before the first decision (for Mogul: first card revealed, premiums paid)."""
+        return self.spec.deal(self.setup)
+
+    def states(self) -> Iterator[Any]:
         """Every state from the first decision to the last, one per action (plus the first)."""
+        parse = self.spec.parse_action
         state = self.initial_state()
         yield state
         for number, text in enumerate(self.actions, start=1):
             try:
-                state = state.apply(parse_action(text))
+                state = state.apply(parse(text))
             except ValueError as err:
                 raise ValueError(f"action {number} of the record ({text!r}) cannot be played: {err}") from None
             yield state
 
-    def replay(self) -> GameState:
+    def replay(self) -> Any:
         """The state after the last recorded action."""
         state = None
         for state in self.states():  # noqa: B007 - we want the last one
             pass
         return state
 
-    def with_action(self, action: Action | str) -> GameRecord:
+    def with_action(self, action: Any) -> GameRecord:
         """This record with one more action (not checked until replay)."""
         return GameRecord(self.setup, self.actions + (str(action),), self.title, self.notes)
 
+    # --- tables -----------------------------------------------------------------------------
+    def table(self, name: str) -> pd.DataFrame:
+        """One of the game's tidy tables (Mogul: ``"rounds"``, ``"auctions"``)."""
+        tables = self.spec.tables
+        if name not in tables:
+            raise ValueError(f"the game {self.game!r} has no table {name!r}; its tables: {', '.join(tables)}")
+        return tables[name](list(self.states()))
+
+    def log(self) -> list[str]:
+        """Every event of the game as a sentence, in order."""
+        return [line for state in self.states() for line in state.describe_events()]
+
     # --- JSON -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data; includes the result when the game is over."""
-        final = self.replay()
-        data: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+        """Plain JSON-ready data; includes the result (and a check of the log) when the game is over."""
+        states = list(self.states())
+        final = states[-1]
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game}
         if self.title:
             data["title"] = self.title
         if self.notes:
             data["notes"] = self.notes
-        data["setup"] = {
-            "edition": self.setup.edition,
-            "players": list(self.setup.players),
-            "seed": self.setup.seed,
-            "quick_start": self.setup.quick_start,
-            "deck": None if self.setup.deck is None else list(self.setup.deck),
-            "starting_shares": None
-            if self.setup.starting_shares is None
-            else [list(s) for s in self.setup.starting_shares],
-            "start_player": self.setup.start_player,
-            "chips": None if self.setup.chips is None else list(self.setup.chips),
-        }
+        data["setup"] = self.spec.setup_to_json(self.setup)
         data["actions"] = list(self.actions)
         if final.is_over:
-            data["result"] = {"scores": list(final.final_scores()), "winners": list(final.winners())}
+            data["result"] = _result(states)
         return data
 
     def to_json(self) -> str:
@@ -109,95 +131,119 @@ class GameRecord:
         )
 
     def save(self, path: str | Path) -> Path:
-        """Write the record as JSON; returns the path."""
+        """Write the record as JSON (adding ``.json`` when the name has no suffix); returns the path."""
         path = Path(path)
+        if not path.suffix:
+            path = path.with_suffix(".json")
         path.write_text(self.to_json() + "\n", encoding="utf-8")
         return path
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        """Build a record from parsed JSON, checking it replays (and matches its result)."""
+        """Build a record from parsed JSON, checking it whole: fields, replay and stored result."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not a Mogul game record: expected an object with \"format\": \"{FORMAT}\"")
-        if data.get("version") != VERSION:
-            raise ValueError(f"unsupported record version {data.get('version')!r}; this kit reads version {VERSION}")
+        version = data.get("version")
+        if type(version) is not int or version not in READS:
+            raise ValueError(f"unsupported record version {version!r}; this kit reads versions {READS}")
+        known = {"format", "version", "game", "title", "notes", "setup", "actions", "result"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown record fields {unknown}; allowed: {sorted(known)}")
+        game = data.get("game", "mogul") if version == 1 else data.get("game")
+        if version == 2 and not isinstance(game, str):
+            raise ValueError("\"game\" must name the game, e.g. \"mogul\"")
+        for key in ("title", "notes"):
+            if not isinstance(data.get(key, ""), str):
+                raise ValueError(f"\"{key}\" must be text")
         raw = data.get("setup")
         if not isinstance(raw, dict):
             raise ValueError("game record has no \"setup\" object")
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise ValueError("game record \"actions\" must be a list of texts such as \"bid\" or \"sell 2\"")
-        unknown = set(raw) - set(Setup._fields)
-        if unknown:
-            raise ValueError(f"unknown setup fields {sorted(unknown)}; allowed: {list(Setup._fields)}")
-        if "edition" not in raw or "players" not in raw or "seed" not in raw:
-            raise ValueError("game record setup needs \"edition\", \"players\" and \"seed\"")
-        setup = _setup_from_json(raw)
+        if len(actions) > MAX_ACTIONS:
+            raise ValueError(f"game record has {len(actions)} actions; a record holds at most {MAX_ACTIONS}")
+        spec, _ = resolve(game)
+        if spec.name != game:
+            raise ValueError(f"\"game\" must be a game's name such as {spec.name!r}, not an edition")
+        setup = spec.setup_from_json(raw)
         record = cls(setup, tuple(actions), data.get("title", ""), data.get("notes", ""))
-        final = record.replay()  # raises on any bad action: never a half-loaded game
-        result = data.get("result")
-        if result is not None:
-            expected = {"scores": list(final.final_scores()), "winners": list(final.winners())}
-            if not final.is_over or result != expected:
-                raise ValueError(f"the record's result {result} does not match its replay {expected}")
+        states = list(record.states())  # raises on any bad action: never a half-loaded game
+        stored = data.get("result")
+        if stored is not None:
+            _check_result(stored, states)
         return record
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        """Parse a record from JSON text."""
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Parse a record from JSON text (at most ``MAX_BYTES``)."""
+        if len(text) > MAX_BYTES:
+            raise ValueError(f"game record is {len(text):,} bytes; records are at most {MAX_BYTES:,} bytes")
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as err:
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise ValueError(f"game record is not valid JSON: {err}") from None
+        except RecursionError:
+            raise ValueError("game record is nested too deeply to be a record") from None
         return cls.from_dict(data)
 
     @classmethod
     def load(cls, name_or_path: str | Path) -> GameRecord:
-        """Load a record from a JSON file, or a sample by name (see ``sample_games()``)."""
-        path = Path(name_or_path)
-        if not path.suffix:
-            path = data_path("games", f"{name_or_path}.json")
-            if not path.exists():
-                raise ValueError(f"no sample game {name_or_path!r}; samples: {', '.join(sample_games())}")
-        return cls.from_json(Path(path).read_text(encoding="utf-8"))
+        """Load a record from a JSON file, or a sample by name (see ``sample_games()``).
 
-    # --- tables -----------------------------------------------------------------------------
-    def rounds_table(self) -> pd.DataFrame:
-        """One row per round per player, read as the auction opens (after the premiums).
-
-        Columns: round, card, seat, player, points, chips, score (points + chips // 5), one
-        ``shares_<company>`` and one ``market_<company>`` column per company. A last row per
-        player (card "crash") holds the final table when the game is over.
+        Errors name the file: ``ValueError("my-game.json: ...")``.
         """
-        return rounds_table(self.states())
+        path = Path(name_or_path)
+        if not path.suffix and not path.exists():
+            sample = data_path("games", f"{name_or_path}.json")
+            if sample.exists():
+                path = sample
+            elif path.with_suffix(".json").exists():
+                path = path.with_suffix(".json")
+            else:
+                raise ValueError(f"no record file {str(name_or_path)!r} and no sample game of that name; samples: {', '.join(sample_games())}")
+        try:
+            size = path.stat().st_size
+            if size > MAX_BYTES:
+                raise ValueError(f"game record is {size:,} bytes; records are at most {MAX_BYTES:,} bytes")
+            raw = path.read_bytes()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(f"game record is not UTF-8 text ({err.reason} at byte {err.start})") from None
+            return cls.from_json(text)
+        except ValueError as err:
+            raise ValueError(f"{path.name}: {err}") from None
 
-    def auctions_table(self) -> pd.DataFrame:
-        """One row per auction: see ``auctions_table``."""
-        return auctions_table(self.states())
 
-    def log(self) -> list[str]:
-        """Every event of the game as a sentence, in order."""
-        return [line for state in self.states() for line in state.describe_events()]
+def _result(states: Sequence[Any]) -> dict[str, Any]:
+    final = states[-1]
+    return {"scores": list(final.final_scores()), "winners": list(final.winners()), "log_sha256": _log_digest(states)}
 
 
-def _setup_from_json(raw: dict[str, Any]) -> Setup:
-    def tup(x: Any) -> Any:
-        return tuple(x) if isinstance(x, list) else x
+def _log_digest(states: Sequence[Any]) -> str:
+    """A fingerprint of everything that happened: two different games never share one."""
+    text = "\n".join(line for state in states for line in state.describe_events())
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    shares = raw.get("starting_shares")
-    if isinstance(shares, list):
-        shares = tuple(tup(s) for s in shares)
-    players = raw["players"]
-    return Setup(
-        edition=raw["edition"],
-        players=tup(players),
-        seed=raw["seed"],
-        quick_start=bool(raw.get("quick_start", False)),
-        deck=tup(raw.get("deck")),
-        starting_shares=shares,
-        start_player=raw.get("start_player"),
-        chips=tup(raw.get("chips")),
-    )
+
+def _check_result(stored: Any, states: Sequence[Any]) -> None:
+    final = states[-1]
+    if not isinstance(stored, dict):
+        raise ValueError("\"result\" must be an object with \"scores\" and \"winners\"")
+    if not final.is_over:
+        raise ValueError(f"the record has a result {stored} but its actions stop before the game ends")
+    expected = _result(states)
+    if "log_sha256" not in stored:  # version 1 records carry no fingerprint
+        expected.pop("log_sha256")
+    if stored != expected:
+        first = next((i for i, k in enumerate(("scores", "winners", "log_sha256")) if stored.get(k) != expected.get(k)), 0)
+        what = ("scores", "winners", "log_sha256")[first]
+        raise ValueError(
+            f"the record's result {stored} does not match its replay {expected}: the {what} differ, "
+            "so the actions were changed after the game was saved"
+        )
 
 
 def sample_games() -> list[str]:
@@ -205,83 +251,11 @@ def sample_games() -> list[str]:
     return sorted(p.stem for p in data_path("games").glob("*.json"))
 
 
-def rounds_table(states: Iterator[GameState] | Sequence[GameState]) -> pd.DataFrame:
-    """Per round and player: points, chips, score, shares and market value per company."""
-    rows = []
-    last = None
-    for state in states:
-        last = state
-        if any(type(e) is CardRevealed for e in state.events):
-            rows.extend(_table_rows(state, str(state.revealed)))
-    if last is not None and last.is_over:
-        rows.extend(_table_rows(last, "crash"))
-    return pd.DataFrame(rows)
-
-
-def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
-    market = state.market_values()
-    scores = state.final_scores()
-    out = []
-    for seat, p in enumerate(state.players):
-        row: dict[str, Any] = {
-            "round": state.round, "card": card, "seat": seat, "player": p.name,
-            "points": p.points, "chips": p.chips, "score": scores[seat],
-        }
-        row.update({f"shares_{c}": n for c, n in p.shares.items()})
-        row.update({f"market_{c}": v for c, v in market.items()})
-        out.append(row)
-    return out
-
-
-def auctions_table(states: Iterator[GameState] | Sequence[GameState]) -> pd.DataFrame:
-    """One row per auction.
-
-    Columns: round, card, company, border, start_player, bids (per seat), credits (seats),
-    drop_order (seats), pot_path (the pot before each bid or drop), steps, chips_paid (all
-    bids), winner, runner_up, winner_choice ("take"/"sell"), sold (shares sold by whoever held
-    the sell right), sale_price, taker.
-    """
-    rows = []
-    row: dict[str, Any] | None = None
-    for state in states:
-        for event in state.events:
-            kind = type(event)
-            if kind is CardRevealed:
-                n = len(state.players)
-                row = {
-                    "round": event.round, "card": event.card, "company": state.revealed.company,
-                    "border": state.revealed.border, "start_player": state.start_player,
-                    "bids": [0] * n, "credits": [], "drop_order": [], "pot_path": [], "steps": 0,
-                }
-            elif row is None:
-                continue
-            elif kind is ChipBid:
-                row["bids"][event.seat] += 1
-                row["pot_path"].append(event.pot - 1)
-                row["steps"] += 1
-            elif kind is Dropped:
-                row["drop_order"].append(event.seat)
-                row["pot_path"].append(event.chips)
-                row["steps"] += 1
-            elif kind is CreditTaken:
-                row["credits"].append(event.seat)
-            elif kind is AuctionWon:
-                row.update(winner=event.winner, runner_up=event.runner_up)
-            elif kind is SharesSold:
-                row.update(sold=event.count, sale_price=event.price, seller=event.seat)
-                row["winner_choice"] = "sell" if event.seat == row.get("winner") else "take"
-                row["taker"] = row["runner_up"] if event.seat == row.get("winner") else row["winner"]
-                row["chips_paid"] = sum(row["bids"])
-                row.update({k: tuple(row[k]) for k in ("bids", "credits", "drop_order", "pot_path")})
-                rows.append(row)
-                row = None
-    return pd.DataFrame(rows)
-
-
-def narrate(state: GameState, actions: Sequence[Action | str]) -> tuple[GameState, list[str]]:
-    """Apply ``actions`` in order; return the final state and every step's events in words."""
+def narrate(state: Any, actions: Sequence[Any]) -> tuple[Any, list[str]]:
+    """Apply ``actions`` (objects or their texts) in order; return the final state and every step's events in words."""
+    parse = spec_for(state).parse_action
     lines: list[str] = []
     for action in actions:
-        state = state.apply(parse_action(action) if isinstance(action, str) else action)
+        state = state.apply(parse(action) if isinstance(action, str) else action)
         lines.extend(state.describe_events())
     return state, lines

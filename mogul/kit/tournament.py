@@ -35,14 +35,14 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mogul.games.mogul.bots import BotSpec, bot_factory
-from mogul.games.mogul.editions import Edition
-from mogul.games.mogul.editions import edition as load_edition
+from mogul.kit.bots import BotSpec, bot_factory
 from mogul.kit.runner import entrant_names, plan_games, run_plans
+from mogul.kit.spec import resolve
 
 Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
 
@@ -82,6 +82,8 @@ class Tournament:
     players: int
     repetitions: int
     seed: int
+    game: str = "mogul"
+    edition: str = "classic"
 
     def summary(self) -> pd.DataFrame:
         """Per bot: games, wins, win rate with 95% Wilson interval, mean score with 95% interval,
@@ -134,7 +136,7 @@ def tournament(
     players: int | None = None,
     repetitions: int = 10,
     seed: int = 0,
-    edition: str | Edition = "classic",
+    edition: Any = "classic",
     *,
     executor: Executor | None = None,
     workers: int | None = None,
@@ -143,16 +145,16 @@ def tournament(
 ) -> Tournament:
     """Play every seating of the entrants ``repetitions`` times; return the results.
 
-    ``bots``: registry names, bot classes or bot factories, at least ``players`` of them;
+    ``bots``: the game's bot names, bot classes or bot factories, at least ``players`` of them;
     the same name twice gets the suffix " 2". ``players`` defaults to the number of bots.
     Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
+    ``edition``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
     ``executor`` / ``workers`` / ``progress``: see ``mogul.kit.runner.run_plans``.
     """
-    ed = load_edition(edition)
-    factories = [bot_factory(spec) for spec in bots]
+    spec, edition = resolve(edition)
+    factories = [bot_factory(b, spec.bots) for b in bots]
     players = len(factories) if players is None else players
-    if not ed.min_players <= players <= ed.max_players:
-        raise ValueError(f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players; got {players}")
+    spec.check_players(edition, players)
     if len(factories) < players:
         raise ValueError(f"{len(factories)} bots cannot fill {players} seats: give at least {players} bots")
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
@@ -160,7 +162,7 @@ def tournament(
     names = entrant_names(factories, unique=True)
     plans = plan_games(seed, schedule(len(factories), players, repetitions))
     frames = run_plans(
-        ed.name, factories, names, plans, ["games"],
+        spec.name, edition, factories, names, plans, ["games"],
         executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
     )
-    return Tournament(frames["games"], names, players, repetitions, seed)
+    return Tournament(frames["games"], names, players, repetitions, seed, spec.name, edition)

@@ -1,7 +1,7 @@
 """Figures for whole games and for many simulated games: data in, ``go.Figure`` out.
 
-The inputs are the kit's tables: ``GameRecord.rounds_table()`` (one row per round and
-player), ``GameRecord.auctions_table()`` (one row per auction), the state sequence of a game,
+The inputs are the kit's tables: ``GameRecord.table("rounds")`` (one row per round and
+player), ``GameRecord.table("auctions")`` (one row per auction), the state sequence of a game,
 and the frames of ``mogul.analysis``. Company colours are the companies' own
 (``edition.colours()``); seats use ``SEAT_COLOURS``. Floats are rounded so stored notebook
 outputs stay small and stable.

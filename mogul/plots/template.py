@@ -10,19 +10,9 @@ from collections.abc import Iterable
 import numpy as np
 import plotly.graph_objects as go
 
-__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "rounded"]
+from mogul.kit.colours import SEAT_COLOURS
 
-SEAT_COLOURS = (
-    "#8c564b",
-    "#2ca02c",
-    "#d4a017",
-    "#1f77b4",
-    "#e377c2",
-    "#7f7f7f",
-    "#17becf",
-    "#bcbd22",
-)
-"""One colour per seat: the five Mogul companies (brown, green, yellow, blue, pink), then greys."""
+__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "rounded"]
 
 KIT_TEMPLATE = go.layout.Template(
     layout={

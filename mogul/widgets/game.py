@@ -26,13 +26,15 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from mogul.analysis import chain_payoff_curve
-from mogul.games.mogul.actions import Action, Bid, Credit, Drop, Sell, Take
-from mogul.games.mogul.bots import bot_factory, bot_name
-from mogul.games.mogul.display import table_html
+from mogul.games.mogul.actions import Action
+from mogul.games.mogul.bots import bot_factory
+from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
 from mogul.games.mogul.setup import new_game
 from mogul.games.mogul.state import GameState
-from mogul.kit.record import GameRecord, auctions_table, rounds_table
+from mogul.games.mogul.tables import auctions_table, rounds_table
+from mogul.kit.bots import bot_name
+from mogul.kit.record import GameRecord
 from mogul.plots.auction import payoff_curve_figure
 from mogul.plots.game import market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE, rounded
@@ -50,26 +52,6 @@ LOG_LINES = 12
 
 
 # --- rendering a state ----------------------------------------------------------------------------
-
-
-def action_label(state: GameState, action: Action) -> str:
-    """A button text for ``action`` in ``state``: "Bid", "Drop (take 3)", "Sell 2 blue (+10)"."""
-    kind = type(action)
-    if kind is Bid:
-        return "Bid 1 chip"
-    if kind is Drop:
-        return f"Drop (take {state.pot})"
-    if kind is Credit:
-        ed = state.edition
-        return f"Credit (+{ed.credit_chips} chips, -{ed.credit_points} points)"
-    if kind is Take:
-        return f"Take {state.revealed}"
-    if kind is Sell:
-        colour = state.revealed.border
-        if action.count == 0:
-            return f"Sell 0 {colour}"
-        return f"Sell {action.count} {colour} (+{action.count * state.market_value(colour)})"
-    return str(action)
 
 
 class GameTable(w.HTML):

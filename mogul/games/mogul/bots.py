@@ -20,46 +20,21 @@ class with ``name`` and ``choose`` can play (see ``mogul.kit.tournament``).
 
 from __future__ import annotations
 
-import inspect
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
 
-from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Sell
+from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Bid, Credit, Drop, Sell, Take
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
-from mogul.games.mogul.setup import deal
-from mogul.games.mogul.state import AUCTION, GameState, PlayerView
-from mogul.kit.record import GameRecord
+from mogul.games.mogul.state import AUCTION, PlayerView
+from mogul.kit import bots as kit
+from mogul.kit.bots import BotFactory, BotSpec, RandomBot, play_out
 
-
-@runtime_checkable
-class Bot(Protocol):
-    """What the kit asks of a player program."""
-
-    name: str
-
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """Pick one of ``legal_actions`` for the seat ``view.seat``."""
-        ...
+CLASSIC_ACTIONS = (Bid, Drop, Credit, Take, Sell)
+"""The options of the 2002 rules: bots that know only these are never offered anything else."""
 
 
 # --- the bots -------------------------------------------------------------------------------
-
-
-class RandomBot:
-    """Uniformly random over the legal actions: the baseline every strategy should beat."""
-
-    name = "random"
-    traits = {"stochastic": True, "lookahead": False}
-
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
-
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """Any legal action, each equally likely."""
-        return self.rng.choice(legal_actions)
 
 
 class ThresholdBot:
@@ -72,6 +47,7 @@ class ThresholdBot:
     """
 
     traits = {"stochastic": False, "lookahead": False}
+    understands = CLASSIC_ACTIONS
 
     def __init__(self, drop_at: int = 3, seed: int | None = None):
         if isinstance(drop_at, bool) or not isinstance(drop_at, int) or drop_at < 0:
@@ -86,7 +62,7 @@ class ThresholdBot:
             return BID if view.pot < self.drop_at and BID in legal_actions else DROP
         if TAKE in legal_actions:
             return TAKE
-        return max(legal_actions, key=lambda a: a.count)
+        return max((a for a in legal_actions if type(a) is Sell), key=lambda a: a.count)
 
 
 class ValueBot:
@@ -117,6 +93,7 @@ class ValueBot:
     """
 
     traits = {"stochastic": False, "lookahead": False}
+    understands = CLASSIC_ACTIONS
 
     def __init__(self, chip_value: float = 1.0, seed: int | None = None):
         self.chip_value = chip_value
@@ -181,6 +158,7 @@ class MonteCarloBot:
     """
 
     traits = {"stochastic": True, "lookahead": True}
+    understands = CLASSIC_ACTIONS
 
     def __init__(
         self, rollouts: int = 16, rollout_policy: BotSpec = "value", objective: str = "margin",
@@ -228,9 +206,9 @@ class MonteCarloBot:
         return options[values.index(max(values))]
 
 
-# --- building bots from names, classes and factories ------------------------------------------
+# --- the registry ----------------------------------------------------------------------------------
 
-# Every bot the kit ships, by name. Each entry builds a bot from keyword arguments and a seed.
+# Every bot the kit ships for Mogul, by name. Each entry builds a bot from keyword arguments and a seed.
 REGISTRY: dict[str, type] = {
     "random": RandomBot,
     "threshold": ThresholdBot,
@@ -238,137 +216,7 @@ REGISTRY: dict[str, type] = {
     "mc": MonteCarloBot,
 }
 
-BotSpec = str | Callable[..., Any]
-"""A bot as the kit accepts it: a registry name (``"value"``, ``"threshold:drop_at=3"``), a bot
-class (``MyBot``) or any callable that builds a bot (``functools.partial(ThresholdBot, 3)``)."""
-
-
-@dataclass(frozen=True)
-class BotFactory:
-    """Builds a fresh bot from a seed: ``factory(seed) -> Bot``.
-
-    ``make`` is called with ``seed=...`` when it accepts a seed, else with no seed (a
-    deterministic student bot may have no ``__init__`` at all). The factory pickles whenever
-    ``make`` does, i.e. when it is defined in an importable module.
-    """
-
-    make: Callable[..., Any]
-    kwargs: tuple[tuple[str, Any], ...] = ()
-    seeded: bool = True
-
-    def __call__(self, seed: int | None = None) -> Any:
-        kwargs = dict(self.kwargs)
-        return self.make(seed=seed, **kwargs) if self.seeded else self.make(**kwargs)
-
 
 def bot_factory(spec: BotSpec | BotFactory) -> BotFactory:
-    """Turn a registry name, a bot class or a factory into a ``BotFactory``.
-
-    Names may carry keyword arguments after colons: ``"threshold:drop_at=3"``,
-    ``"mc:rollouts=50:rollout_policy=random"``. Raises ``ValueError`` for unknown names and
-    ``TypeError`` for a bot instance (pass its class: every game needs fresh, seeded bots).
-    """
-    if isinstance(spec, BotFactory):
-        return spec
-    if isinstance(spec, str):
-        name, kwargs = parse_bot_spec(spec)
-        return BotFactory(REGISTRY[name], tuple(kwargs.items()), True)
-    if isinstance(spec, type) or (callable(spec) and not hasattr(spec, "choose")):
-        return BotFactory(spec, (), _accepts_seed(spec))
-    raise TypeError(
-        f"{spec!r} is a bot instance or not a bot at all; pass a registry name, a bot class "
-        "or a function that builds a bot, so that each game gets a fresh bot with its own seed"
-    )
-
-
-def parse_bot_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value:..."`` into a registry name and keyword arguments.
-
-    Values are read as integers, then floats, else kept as text.
-    """
-    name, *parts = text.strip().split(":")
-    name = name.strip().lower()
-    if name not in REGISTRY:
-        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(REGISTRY)}")
-    params = inspect.signature(REGISTRY[name]).parameters
-    kwargs: dict[str, Any] = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        key = key.strip()
-        if not sep or key not in params or key == "seed":
-            allowed = ", ".join(p for p in params if p != "seed") or "none"
-            raise ValueError(f"bad option {part!r} for bot {name!r}: write key=value; keys: {allowed}")
-        kwargs[key] = _number_or_text(value.strip())
-    try:
-        REGISTRY[name](**kwargs)  # check the values now, not in the middle of a run
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"bad options for bot {name!r}: {err}") from None
-    return name, kwargs
-
-
-def _number_or_text(value: str) -> int | float | str:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
-
-
-def _accepts_seed(make: Callable[..., Any]) -> bool:
-    try:
-        params = inspect.signature(make).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == "seed" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-
-
-def bot_name(bot: Any) -> str:
-    """A bot's ``name``, or its class name when it has none."""
-    return str(getattr(bot, "name", type(bot).__name__))
-
-
-# --- playing ---------------------------------------------------------------------------------
-
-
-def play(state: GameState, bots: Sequence[Bot], max_steps: int = 100_000) -> GameRecord:
-    """Let ``bots`` (one per seat) finish the game that starts at ``state``; return its record.
-
-    ``state`` must be a game's first decision (as ``new_game`` returns it), so the record holds
-    every action from the start.
-    """
-    if len(bots) != len(state.players):
-        raise ValueError(f"play needs one bot per seat: {len(state.players)} seats, {len(bots)} bots")
-    if state != deal(state.edition, state.setup):
-        raise ValueError(
-            "play() records a game from its first decision; to go on from a later state, "
-            "replay its record and continue with record.with_action(...)"
-        )
-    actions: list[str] = []
-    for _ in range(max_steps):
-        if state.is_over:
-            return GameRecord(state.setup, tuple(actions))
-        seat = state.current
-        legal = state.legal_actions()
-        action = bots[seat].choose(state.view(seat), legal)
-        state = state.apply(action)
-        actions.append(str(action))
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
-
-
-def play_out(state: GameState, bots: Sequence[Bot], max_steps: int = 100_000) -> GameState:
-    """Play ``state`` to the end with one bot per seat and return the final state.
-
-    Unlike ``play`` it starts anywhere, keeps no record and does not ask a bot when it has a
-    single legal action (fast, for rollouts).
-    """
-    for _ in range(max_steps):
-        if state.is_over:
-            return state
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state = state.apply(legal[0])
-        else:
-            seat = state.current
-            state = state.apply(bots[seat].choose(state.view(seat), legal))
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
+    """A ``BotFactory`` from a Mogul bot name (``"threshold:drop_at=3"``), a class or a factory."""
+    return kit.bot_factory(spec, REGISTRY)

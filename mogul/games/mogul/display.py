@@ -9,13 +9,14 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from mogul.games.mogul.actions import Action, Bid, Credit, Drop, Sell, Take
 from mogul.games.mogul.cards import Card, CrashCard
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.pile import next_crash_chance
 from mogul.games.mogul.state import AUCTION, GameState
-from mogul.plots.template import SEAT_COLOURS
+from mogul.kit.colours import SEAT_COLOURS
 
-__all__ = ["card_html", "table_html"]
+__all__ = ["action_label", "card_html", "table_html"]
 
 
 def card_html(edition: Edition, card: Card | CrashCard | None) -> str:
@@ -130,3 +131,23 @@ def table_html(
         )
     parts.append("</div>")
     return "".join(parts)
+
+
+def action_label(state: GameState, action: Action) -> str:
+    """A button text for ``action`` in ``state``: "Bid 1 chip", "Drop (take 3)", "Sell 2 blue (+10)"."""
+    kind = type(action)
+    if kind is Bid:
+        return "Bid 1 chip"
+    if kind is Drop:
+        return f"Drop (take {state.pot})"
+    if kind is Credit:
+        ed = state.edition
+        return f"Credit (+{ed.credit_chips} chips, -{ed.credit_points} points)"
+    if kind is Take:
+        return f"Take {state.revealed}"
+    if kind is Sell:
+        colour = state.revealed.border
+        if action.count == 0:
+            return f"Sell 0 {colour}"
+        return f"Sell {action.count} {colour} (+{action.count * state.market_value(colour)})"
+    return str(action)

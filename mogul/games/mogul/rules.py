@@ -32,21 +32,7 @@ from mogul.games.mogul.events import (
     SharesSold,
 )
 from mogul.games.mogul.state import AUCTION, OVER, RUNNER_UP, WINNER, GameState, PlayerState
-
-
-class IllegalActionError(ValueError):
-    """An action the current player may not take now. The state is left unchanged."""
-
-    def __init__(self, state: GameState, action: object, legal: tuple[Action, ...]):
-        self.action = action
-        self.legal = legal
-        options = ", ".join(str(a) for a in legal) or "none (the game is over)"
-        who = "nobody" if state.current is None else state.players[state.current].name
-        super().__init__(
-            f"{action!s} is not legal now: it is {who}'s turn in phase {state.phase!r}. "
-            f"Legal actions: {options}."
-        )
-
+from mogul.kit.contract import IllegalActionError
 
 # --- small helpers -------------------------------------------------------------------------
 
@@ -296,7 +282,7 @@ def apply(state: GameState, action: Action) -> GameState:
         if state.phase == WINNER:
             return _winner_acts(state, action)
         return _runner_up_acts(state, action)
-    raise IllegalActionError(state, action, legal_actions(state))
+    raise IllegalActionError.for_state(state, action, legal_actions(state))
 
 
 # --- game end ---------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ the box and must hold the crash card once.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from mogul.games.mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
 from mogul.games.mogul.editions import Edition
@@ -53,6 +54,8 @@ def new_game(
         seed = random.SystemRandom().randrange(2**32)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not isinstance(quick_start, bool):
+        raise ValueError(f"quick_start must be True or False, got {quick_start!r}")
     if quick_start:
         limit = ed.options.get("quick_start", {}).get("max_players")
         if limit is None:
@@ -66,7 +69,7 @@ def new_game(
         edition=ed.name,
         players=names,
         seed=seed,
-        quick_start=bool(quick_start),
+        quick_start=quick_start,
         deck=None if deck is None else tuple(str(c) for c in _as_list(deck, "deck")),
         starting_shares=None
         if starting_shares is None
@@ -150,6 +153,62 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile)
     )
     return begin_round(table, start, [started])
+
+
+# --- setups as JSON (for game records) --------------------------------------------------------
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    """A setup as plain JSON data (lists for tuples, null for "dealt from the seed")."""
+    def listed(x: Any) -> Any:
+        return None if x is None else [listed(v) if isinstance(v, tuple) else v for v in x]
+
+    return {
+        "edition": setup.edition, "players": list(setup.players), "seed": setup.seed,
+        "quick_start": setup.quick_start, "deck": listed(setup.deck),
+        "starting_shares": listed(setup.starting_shares), "start_player": setup.start_player,
+        "chips": listed(setup.chips),
+    }
+
+
+def setup_from_json(raw: Mapping[str, Any]) -> Setup:
+    """Read a setup from JSON data, checking every field; ``ValueError`` names the bad one."""
+    unknown = sorted(set(raw) - set(Setup._fields))
+    if unknown:
+        raise ValueError(f"unknown setup fields {unknown}; allowed: {list(Setup._fields)}")
+    missing = [k for k in ("edition", "players", "seed") if k not in raw]
+    if missing:
+        raise ValueError(f"game record setup needs \"edition\", \"players\" and \"seed\"; missing: {missing}")
+
+    def check(key: str, ok: bool, what: str) -> None:
+        if not ok:
+            raise ValueError(f"setup field \"{key}\" must be {what}, got {raw[key]!r}")
+
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    def texts(x: Any) -> bool:
+        return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+    check("edition", isinstance(raw["edition"], str), "an edition name such as \"classic\"")
+    check("players", texts(raw["players"]), "a list of player names")
+    check("seed", is_int(raw["seed"]), "a whole number (the seed that deals the game)")
+    optional = {
+        "quick_start": (lambda x: isinstance(x, bool), "true or false"),
+        "deck": (texts, "null or a list of cards such as \"green/brown\""),
+        "starting_shares": (lambda x: isinstance(x, list) and all(texts(h) for h in x), "null or one list of cards per player"),
+        "start_player": (is_int, "null or a seat number"),
+        "chips": (lambda x: isinstance(x, list) and all(is_int(c) for c in x), "null or one whole number per player"),
+    }
+    for key, (ok, what) in optional.items():
+        if raw.get(key) is not None:
+            check(key, ok(raw[key]), what)
+    state = new_game(
+        raw["edition"], raw["players"], raw["seed"], quick_start=raw.get("quick_start", False) or False,
+        deck=raw.get("deck"), starting_shares=raw.get("starting_shares"),
+        start_player=raw.get("start_player"), chips=raw.get("chips"),
+    )
+    return state.setup
 
 
 # --- checking scripted input -------------------------------------------------------------------

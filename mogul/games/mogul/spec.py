@@ -1,0 +1,54 @@
+"""Mogul as the generic layer sees it: one ``GameSpec`` for both editions, registered as "mogul"."""
+
+from __future__ import annotations
+
+from mogul.games.mogul.actions import parse_action
+from mogul.games.mogul.bots import REGISTRY
+from mogul.games.mogul.determinize import determinize
+from mogul.games.mogul.display import action_label, table_html
+from mogul.games.mogul.editions import EDITION_FILES, edition
+from mogul.games.mogul.rules import standings
+from mogul.games.mogul.setup import deal, new_game, setup_from_json, setup_to_json
+from mogul.games.mogul.state import GameState, Setup
+from mogul.games.mogul.tables import RESULT_COLUMNS, auctions_table, result_row, rounds_table
+from mogul.kit.spec import GameSpec, register
+
+
+def _player_range(name: str) -> tuple[int, int]:
+    ed = edition(name)
+    return ed.min_players, ed.max_players
+
+
+def _deal(setup: Setup) -> GameState:
+    return deal(edition(setup.edition), setup)
+
+
+def _stage(state: GameState) -> int:
+    return state.round
+
+
+_EDITIONS = tuple(dict.fromkeys(edition(name).name for name in EDITION_FILES))
+
+SPEC = register(GameSpec(
+    name="mogul",
+    title="Mogul (Michael Schacht)",
+    editions=_EDITIONS,
+    aliases={alias: edition(alias).name for alias in EDITION_FILES if alias not in _EDITIONS},
+    state_type=GameState,
+    player_range=_player_range,
+    new_game=new_game,
+    deal=_deal,
+    setup_to_json=setup_to_json,
+    setup_from_json=setup_from_json,
+    parse_action=parse_action,
+    bots=REGISTRY,
+    result_columns=RESULT_COLUMNS,
+    result_row=result_row,
+    standings=standings,
+    stage=_stage,
+    table_html=table_html,
+    action_label=action_label,
+    tables={"rounds": rounds_table, "auctions": auctions_table},
+    determinize=determinize,
+))
+"""The Mogul game spec (editions "classic"; later "rio-grande")."""

@@ -1,0 +1,155 @@
+"""Simulations: many games with the same bots in the same seats, as tidy pandas tables.
+
+    >>> from mogul.kit.simulate import simulate
+    >>> sim = simulate("classic", ["random", "value", "threshold"], games=20, seed=1, progress=False)
+    >>> sorted(sim.tables)
+    ['auctions', 'games', 'rounds']
+    >>> len(sim.games), sim.games["won"].sum() >= 20
+    (60, True)
+
+``sim.games`` is one row per game and seat; the game's own tables (Mogul: ``sim.rounds``,
+``sim.auctions``) follow. See ``mogul.kit.runner`` for the columns and the seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mogul.kit.bots import BotSpec, bot_factory
+from mogul.kit.runner import entrant_names, plan_games, run_plans
+from mogul.kit.spec import resolve
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The tables of a simulation: ``games`` and the game's own tables, by name.
+
+    Each table is also an attribute: ``sim.games``, ``sim.rounds``, ``sim.auctions``.
+    """
+
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    game: str = "mogul"
+    edition: str = "classic"
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        tables = self.__dict__.get("tables", {})
+        if name in tables:
+            return tables[name]
+        raise AttributeError(f"the simulation has no table {name!r}; its tables: {', '.join(tables)}")
+
+    def summary(self) -> pd.DataFrame:
+        """Per bot: seats played, mean score, mean rank and win rate (shared wins count)."""
+        by_bot = self.games.groupby("bot", sort=False)
+        table = pd.DataFrame({
+            "seats": by_bot.size(),
+            "mean_score": by_bot["score"].mean(),
+            "mean_rank": by_bot["rank"].mean(),
+            "win_rate": by_bot["won"].mean(),
+        })
+        return table.sort_values(["win_rate", "mean_score"], ascending=False)
+
+    def save(self, folder: str | Path, format: str | None = None) -> list[Path]:
+        """Write each non-empty table to ``folder`` as Parquet (with pyarrow) or CSV.
+
+        ``format`` is "parquet", "csv" or None (Parquet when pyarrow is installed). Tuple
+        columns (bids, pot_path ...) become lists in Parquet and text in CSV.
+        """
+        if format is None:
+            format = "parquet" if has_pyarrow() else "csv"
+        if format not in ("parquet", "csv"):
+            raise ValueError(f"format must be 'parquet' or 'csv', got {format!r}")
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, table in self.tables.items():
+            if table.empty:
+                continue
+            path = folder / f"{name}.{format}"
+            if format == "parquet":
+                _lists_for_parquet(table).to_parquet(path, index=False)
+            else:
+                table.to_csv(path, index=False)
+            paths.append(path)
+        return paths
+
+
+def has_pyarrow() -> bool:
+    """True when pyarrow (for Parquet files) is installed."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _lists_for_parquet(table: pd.DataFrame) -> pd.DataFrame:
+    table = table.copy()
+    for column in table.columns:
+        if table[column].dtype == object and isinstance(table[column].iloc[0], tuple):
+            table[column] = table[column].map(list)
+    return table
+
+
+def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:
+    """One bot per seat: ``bots`` repeated in turn to fill ``players`` seats."""
+    bots = list(bots)
+    if not bots:
+        raise ValueError("give at least one bot")
+    players = len(bots) if players is None else players
+    if len(bots) > players:
+        raise ValueError(f"{len(bots)} bots for {players} seats: give at most one bot per seat")
+    return [bots[i % len(bots)] for i in range(players)]
+
+
+def simulate(
+    game: Any,
+    bots: Sequence[BotSpec],
+    games: int = 100,
+    seed: int = 0,
+    *,
+    players: int | None = None,
+    tables: Sequence[str] | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
+) -> Simulation:
+    """Play ``games`` games with one bot per seat and return their tables.
+
+    ``game``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
+    ``bots``: the game's bot names (``"value"``, ``"threshold:drop_at=2"``), bot classes or
+    bot factories; with ``players`` larger than the list, the list is repeated to fill the
+    seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc, random). Each
+    game gets its own deal seed and bot seeds from ``seed``. ``tables`` picks which tables to
+    build: "games" and any of the game's own (default all; fewer is faster). See
+    ``mogul.kit.runner.run_plans`` for ``executor``, ``workers``, ``progress``, ``chunk_size``.
+    """
+    spec, edition = resolve(game)
+    _check_count(games, "games")
+    known = ("games", *spec.tables)
+    tables = known if tables is None else tuple(tables)
+    unknown = set(tables) - set(known)
+    if unknown or "games" not in tables:
+        raise ValueError(f"tables must include 'games' and may add {', '.join(map(repr, spec.tables))}; got {list(tables)}")
+    specs = seat_bots(bots, players)
+    spec.check_players(edition, len(specs))
+    factories = [bot_factory(s, spec.bots) for s in specs]
+    names = entrant_names(factories, unique=False)
+    seating = tuple(range(len(specs)))
+    plans = plan_games(seed, [seating] * games)
+    frames = run_plans(
+        spec.name, edition, factories, names, plans, [t for t in known if t in tables],
+        executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
+    )
+    return Simulation(frames, spec.name, edition)
+
+
+def _check_count(value: object, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{what} must be a whole number >= 1, got {value!r}")

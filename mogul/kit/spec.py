@@ -1,0 +1,141 @@
+"""Game specs and the registry: how the generic layer finds and handles each game.
+
+A ``GameSpec`` is a plain record of the functions the generic layer needs from one game
+(how to deal it, read and print its actions, make tidy tables of it, draw it, label its
+buttons, which bots it ships). Each game builds one and registers it; records, the runner,
+tournaments, the command line and sessions look games up by name:
+
+    >>> from mogul.kit.spec import resolve
+    >>> spec, edition = resolve("classic")      # an edition name ...
+    >>> spec.name, edition
+    ('mogul', 'classic')
+    >>> resolve("mogul")[1]                      # ... or a game name (its first edition)
+    'classic'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+
+@dataclass(frozen=True, eq=False)
+class GameSpec:
+    """Everything the generic layer needs to know about one game."""
+
+    name: str  # registry name, e.g. "mogul"
+    title: str  # for people, e.g. "Mogul (Michael Schacht)"
+    editions: tuple[str, ...]  # rule systems of this game; the first is the default
+    state_type: type  # the class of the game's states
+    player_range: Callable[[str], tuple[int, int]]  # edition -> (fewest, most) players
+    new_game: Callable[..., Any]  # new_game(edition, players, seed, **setup) -> first state
+    deal: Callable[[Any], Any]  # state.setup -> the same first state again
+    setup_to_json: Callable[[Any], dict[str, Any]]  # state.setup -> JSON-ready data
+    setup_from_json: Callable[[Mapping[str, Any]], Any]  # checked data -> a setup for deal
+    parse_action: Callable[[str], Any]  # "bid" -> Bid(); str(action) writes it back
+    bots: Mapping[str, type]  # the game's bots by registry name
+    result_columns: tuple[str, ...]  # the game's own columns of the games table
+    result_row: Callable[[Any, int], dict[str, Any]]  # (final state, seat) -> those columns
+    standings: Callable[[Any], tuple[Any, ...]]  # ranking key per seat (higher is better)
+    stage: Callable[[Any], int]  # the round (or turn) number: "Next round" waits for a change
+    table_html: Callable[..., str]  # table_html(state, hide_chips=(), log=(), labels=None)
+    action_label: Callable[[Any, Any], str]  # a button text for an action in a state
+    tables: Mapping[str, Callable[[Sequence[Any]], pd.DataFrame]] = field(default_factory=dict)
+    determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
+    aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
+
+    def edition(self, name: str | None = None) -> str:
+        """The canonical edition name for ``name`` (None: the default edition)."""
+        if name is None:
+            return self.editions[0]
+        key = str(name).lower()
+        key = self.aliases.get(key, key)
+        if key not in self.editions:
+            known = ", ".join([*self.editions, *self.aliases])
+            raise ValueError(f"the game {self.name!r} has no edition {name!r}; its editions: {known}")
+        return key
+
+    def check_players(self, edition: str, players: int) -> None:
+        """Raise ``ValueError`` unless ``players`` seats fit the edition."""
+        low, high = self.player_range(edition)
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise ValueError(f"the {edition} edition is for {low} to {high} players; got {players!r}")
+
+    def __repr__(self) -> str:
+        return f"GameSpec({self.name!r}, editions={list(self.editions)})"
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game to the registry (replacing one of the same name); returns it."""
+    clash = [e for e in [*spec.editions, *spec.aliases] if _owner(e) not in (None, spec.name)]
+    if clash:
+        raise ValueError(f"edition names {clash} already belong to another game")
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a game from the registry (for tests with throw-away games)."""
+    _GAMES.pop(name, None)
+
+
+def games() -> list[str]:
+    """Names of the registered games."""
+    return sorted(_GAMES)
+
+
+def names() -> list[str]:
+    """Every name ``resolve`` accepts: games, editions and their aliases."""
+    out = set(_GAMES)
+    for spec in _GAMES.values():
+        out.update(spec.editions)
+        out.update(spec.aliases)
+    return sorted(out)
+
+
+def get_game(name: str) -> GameSpec:
+    """The registered game called ``name``; ``ValueError`` lists the known games."""
+    if isinstance(name, str) and name.lower() in _GAMES:
+        return _GAMES[name.lower()]
+    raise ValueError(f"unknown game {name!r}; known games: {', '.join(games()) or 'none'}")
+
+
+def resolve(name: Any) -> tuple[GameSpec, str]:
+    """The game and canonical edition for a game or edition name (or an object with ``name``).
+
+    A game name stands for its default edition: ``resolve("mogul")`` is the classic edition.
+    """
+    if isinstance(name, GameSpec):
+        return name, name.editions[0]
+    text = getattr(name, "name", name)
+    if isinstance(text, str):
+        key = text.lower()
+        if key in _GAMES:
+            return _GAMES[key], _GAMES[key].editions[0]
+        owner = _owner(key)
+        if owner is not None:
+            spec = _GAMES[owner]
+            return spec, spec.edition(key)
+    raise ValueError(f"unknown game or edition {name!r}; known: {', '.join(names())}")
+
+
+def spec_for(state: Any) -> GameSpec:
+    """The registered game a state belongs to."""
+    for spec in _GAMES.values():
+        if isinstance(state, spec.state_type):
+            return spec
+    raise TypeError(f"{type(state).__name__} is not a state of a registered game ({', '.join(games())})")
+
+
+def _owner(edition: str) -> str | None:
+    for spec in _GAMES.values():
+        if edition in spec.editions or edition in spec.aliases:
+            return spec.name
+    return None
