@@ -100,7 +100,7 @@ class GameRecord:
         tables = self.spec.tables
         if name not in tables:
             raise ValueError(f"the game {self.game!r} has no table {name!r}; its tables: {', '.join(tables)}")
-        return tables[name](list(self.states()))
+        return pd.DataFrame(tables[name](list(self.states())))
 
     def log(self) -> list[str]:
         """Every event of the game as a sentence, in order."""

@@ -75,24 +75,25 @@ class Job:
 
 
 def play_job(job: Job) -> dict[str, pd.DataFrame]:
-    """Play a chunk of games; return the requested tables for it (rows in game order)."""
+    """Play a chunk of games; return the requested tables for it (rows in game order).
+
+    The game's own tables get ``game`` first, and ``bot`` next where they have a ``seat``.
+    """
     spec = get_game(job.game)
     games: list[dict[str, Any]] = []
-    extra: dict[str, list[pd.DataFrame]] = {name: [] for name in job.tables if name != "games"}
+    extra: dict[str, list[dict[str, Any]]] = {name: [] for name in job.tables if name != "games"}
     for plan in job.plans:
         state = spec.new_game(job.edition, len(plan.seating), plan.seed)
         bots = [job.factories[e](s) for e, s in zip(plan.seating, plan.bot_seeds, strict=True)]
         states, _ = play_states(state, bots)
         names = [job.names[e] for e in plan.seating]
         games.extend(game_rows(spec, plan, names, states[-1]))
-        for name, tables in extra.items():
-            table = spec.tables[name](states)
-            if "seat" in table:
-                table.insert(0, "bot", [names[s] for s in table["seat"]])
-            table.insert(0, "game", plan.game)
-            tables.append(table)
+        for name, rows in extra.items():
+            for row in spec.tables[name](states):
+                first = {"game": plan.game, "bot": names[row["seat"]]} if "seat" in row else {"game": plan.game}
+                rows.append(first | row)
     out = {"games": pd.DataFrame(games, columns=[*GAMES_COLUMNS, *spec.result_columns])}
-    out.update({name: pd.concat(tables, ignore_index=True) for name, tables in extra.items()})
+    out.update({name: pd.DataFrame(rows) for name, rows in extra.items()})
     return out
 
 

@@ -20,8 +20,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
 
 @dataclass(frozen=True, eq=False)
 class GameSpec:
@@ -44,7 +42,8 @@ class GameSpec:
     stage: Callable[[Any], int]  # the round (or turn) number: "Next round" waits for a change
     table_html: Callable[..., str]  # table_html(state, hide_chips=(), log=(), labels=None)
     action_label: Callable[[Any, Any], str]  # a button text for an action in a state
-    tables: Mapping[str, Callable[[Sequence[Any]], pd.DataFrame]] = field(default_factory=dict)
+    tables: Mapping[str, Callable[[Sequence[Any]], list[dict[str, Any]]]] = field(default_factory=dict)
+    """The game's tidy tables by name: each turns a game's states into rows (plain dicts)."""
     determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
     aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
 

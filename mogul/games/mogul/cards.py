@@ -115,6 +115,11 @@ class Shares(Mapping[str, int]):
         return f"Shares({inside})"
 
     @property
+    def counts(self) -> tuple[int, ...]:
+        """The counts in company order."""
+        return self._counts
+
+    @property
     def total(self) -> int:
         """All shares counted here."""
         return sum(self._counts)

@@ -10,7 +10,7 @@ from mogul.games.mogul.editions import EDITION_FILES, edition
 from mogul.games.mogul.rules import standings
 from mogul.games.mogul.setup import deal, new_game, setup_from_json, setup_to_json
 from mogul.games.mogul.state import GameState, Setup
-from mogul.games.mogul.tables import RESULT_COLUMNS, auctions_table, result_row, rounds_table
+from mogul.games.mogul.tables import RESULT_COLUMNS, auction_rows, result_row, round_rows
 from mogul.kit.spec import GameSpec, register
 
 
@@ -48,7 +48,7 @@ SPEC = register(GameSpec(
     stage=_stage,
     table_html=table_html,
     action_label=action_label,
-    tables={"rounds": rounds_table, "auctions": auctions_table},
+    tables={"rounds": round_rows, "auctions": auction_rows},
     determinize=determinize,
 ))
 """The Mogul game spec (editions "classic"; later "rio-grande")."""

@@ -40,30 +40,7 @@ def rounds_table(states: Iterable[GameState]) -> pd.DataFrame:
     ``shares_<company>`` and one ``market_<company>`` column per company. A last row per
     player (card "crash") holds the final table when the game is over.
     """
-    rows = []
-    last = None
-    for state in states:
-        last = state
-        if any(type(e) is CardRevealed for e in state.events):
-            rows.extend(_table_rows(state, str(state.revealed)))
-    if last is not None and last.is_over:
-        rows.extend(_table_rows(last, "crash"))
-    return pd.DataFrame(rows)
-
-
-def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
-    market = state.market_values()
-    scores = state.final_scores()
-    out = []
-    for seat, p in enumerate(state.players):
-        row: dict[str, Any] = {
-            "round": state.round, "card": card, "seat": seat, "player": p.name,
-            "points": p.points, "chips": p.chips, "score": scores[seat],
-        }
-        row.update({f"shares_{c}": n for c, n in p.shares.items()})
-        row.update({f"market_{c}": v for c, v in market.items()})
-        out.append(row)
-    return out
+    return pd.DataFrame(round_rows(states))
 
 
 def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
@@ -75,6 +52,41 @@ def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
     ("take"/"sell"), taker, chips_paid (all bids). A round still in its auction is left out;
     one whose action phase has begun is included with what is known so far.
     """
+    return pd.DataFrame(auction_rows(states))
+
+
+def round_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
+    """The rows of ``rounds_table`` as plain dicts (the runner builds one table of many games)."""
+    rows = []
+    last = None
+    for state in states:
+        last = state
+        if any(type(e) is CardRevealed for e in state.events):
+            rows.extend(_table_rows(state, str(state.revealed)))
+    if last is not None and last.is_over:
+        rows.extend(_table_rows(last, "crash"))
+    return rows
+
+
+def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
+    market = state.market_values()
+    scores = state.final_scores()
+    share_keys = [f"shares_{c}" for c in market]
+    market_keys = [f"market_{c}" for c in market]
+    out = []
+    for seat, p in enumerate(state.players):
+        row: dict[str, Any] = {
+            "round": state.round, "card": card, "seat": seat, "player": p.name,
+            "points": p.points, "chips": p.chips, "score": scores[seat],
+        }
+        row.update(zip(share_keys, p.shares.counts, strict=True))
+        row.update(zip(market_keys, market.values(), strict=True))
+        out.append(row)
+    return out
+
+
+def auction_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
+    """The rows of ``auctions_table`` as plain dicts."""
     rows = []
     row: dict[str, Any] | None = None
     for state in states:
@@ -108,7 +120,7 @@ def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
                 _note_choice(row, event.seat, "take")
     if row is not None and "winner_choice" in row:
         rows.append(_closed(row))
-    return pd.DataFrame(rows)
+    return rows
 
 
 def _opened(state: GameState, event: CardRevealed) -> dict[str, Any]:
