@@ -31,7 +31,7 @@ lab: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
 	$(MAKE) --no-print-directory e2e
 

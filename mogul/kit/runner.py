@@ -1,8 +1,8 @@
 """The game runner: many games of any registered game, bots in the seats, tidy pandas tables.
 
-    >>> from mogul.kit.runner import simulate
-    >>> sim = simulate("classic", ["random", "value", "threshold"], games=20, seed=1, progress=False)
-    >>> sim.games.groupby("bot")["won"].mean()  # doctest: +SKIP
+    >>> from mogul.kit.runner import plan_games
+    >>> [(p.game, len(p.bot_seeds)) for p in plan_games(1, [(0, 1, 2), (2, 1, 0)])]
+    [(0, 3), (1, 3)]
 
 Tables, one row per observation (tidy data, Wickham 2014, J. Stat. Softw. 59(10)):
 

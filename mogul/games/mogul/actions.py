@@ -50,6 +50,17 @@ class Sell:
 
     count: int
 
+    def __post_init__(self) -> None:
+        # Whole numbers only: Sell(1.0) or Sell(True) would leave float points or a bool count.
+        # Integer types of other libraries (numpy's int64) become plain ints.
+        count = self.count
+        if type(count) is not int:
+            if isinstance(count, bool) or not hasattr(count, "__index__"):
+                raise ValueError(f"Sell needs a whole number of shares, such as Sell(2); got {count!r}")
+            object.__setattr__(self, "count", count.__index__())
+        if self.count < 0:
+            raise ValueError(f"Sell needs a number of shares >= 0; got {self.count}")
+
     def __str__(self) -> str:
         return f"sell {self.count}"
 
@@ -63,6 +74,12 @@ class Branch:
 
     station: str
     move_from: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("station", "move_from"):
+            value = getattr(self, name)
+            if not (isinstance(value, str) and value.strip()) and not (name == "move_from" and value is None):
+                raise ValueError(f"Branch needs a station id as text for {name}, such as Branch('s7'); got {value!r}")
 
     def __str__(self) -> str:
         return f"branch {self.station}" + (f" from {self.move_from}" if self.move_from else "")

@@ -79,11 +79,12 @@ class Shares(Mapping[str, int]):
     __slots__ = ("_companies", "_counts", "_index")
 
     def __init__(self, companies: tuple[str, ...], counts: Iterable[int] | None = None):
-        self._companies = companies
-        self._index = _company_index(companies)
-        self._counts = tuple(counts) if counts is not None else (0,) * len(companies)
-        if len(self._counts) != len(companies):
-            raise ValueError(f"need one count per company {companies}, got {self._counts}")
+        values = tuple(counts) if counts is not None else (0,) * len(companies)
+        if len(values) != len(companies):
+            raise ValueError(f"need one count per company {companies}, got {values}")
+        _set(self, "_companies", companies)
+        _set(self, "_index", _company_index(companies))
+        _set(self, "_counts", values)
 
     @classmethod
     def of(cls, companies: tuple[str, ...], cards: Iterable[Card]) -> Shares:
@@ -110,6 +111,10 @@ class Shares(Mapping[str, int]):
     def __hash__(self) -> int:
         return hash((self._companies, self._counts))
 
+    def __setattr__(self, name: str, value: object) -> None:
+        # States share their Shares objects: a bot writing one would rewrite history.
+        raise AttributeError(f"Shares are read-only; use add() for a new count (tried to set {name!r})")
+
     def __repr__(self) -> str:
         inside = ", ".join(f"{c}={n}" for c, n in zip(self._companies, self._counts, strict=True) if n)
         return f"Shares({inside})"
@@ -132,9 +137,16 @@ class Shares(Mapping[str, int]):
             raise ValueError(f"cannot remove {-count} {company} shares from {self._counts[i]}")
         # Built without __init__: this runs on every take and sale.
         new = object.__new__(Shares)
-        new._companies, new._index = self._companies, self._index
-        new._counts = self._counts[:i] + (value,) + self._counts[i + 1 :]
+        _set(new, "_companies", self._companies)
+        _set(new, "_index", self._index)
+        _set(new, "_counts", self._counts[:i] + (value,) + self._counts[i + 1 :])
         return new
+
+    def __reduce__(self) -> tuple:
+        return (Shares, (self._companies, self._counts))
+
+
+_set = object.__setattr__
 
 
 @cache

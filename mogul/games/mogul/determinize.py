@@ -22,7 +22,7 @@ import random
 
 from mogul.games.mogul.cards import CRASH, Card, CrashCard
 from mogul.games.mogul.pile import crash_window
-from mogul.games.mogul.state import GameState, PlayerView, Setup
+from mogul.games.mogul.state import OVER, SEEN, GameState, PlayerView, Setup
 
 
 def deal_hidden_pile(view: PlayerView, rng: random.Random) -> tuple[Card | CrashCard, ...]:
@@ -46,27 +46,8 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     Only the pile order is invented; the table (players, pot, auction, revealed card ...) is
     the view's. The state's ``setup`` is a placeholder: it cannot deal this game again.
     """
-    if view.phase == "over":
+    if view.phase == OVER:
         raise ValueError("the game is over: there is no hidden pile left to deal")
-    return GameState(
-        edition=view.edition,
-        setup=Setup(view.edition.name, tuple(p.name for p in view.players), seed=0),
-        players=view.players,
-        deck=deal_hidden_pile(view, rng),
-        revealed=view.revealed,
-        round=view.round,
-        phase=view.phase,
-        current=view.current,
-        start_player=view.start_player,
-        pot=view.pot,
-        bank=view.bank,
-        in_auction=view.in_auction,
-        dropped=view.dropped,
-        credited=view.credited,
-        winner=view.winner,
-        runner_up=view.runner_up,
-        winner_choice=view.winner_choice,
-        sold=view.sold,
-        unseen=view.unseen,
-        events=(),
-    )
+    seen = {field: getattr(view, field) for field in SEEN}
+    placeholder = Setup(view.edition.name, tuple(p.name for p in view.players), seed=0)
+    return GameState(**seen, setup=placeholder, deck=deal_hidden_pile(view, rng), events=())

@@ -8,9 +8,11 @@ can correct a JSON file without touching code.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Literal, get_args
 
 from mogul.games.mogul.cards import Card
 from mogul.kit.data import data_path
@@ -20,6 +22,10 @@ EDITION_FILES = {
     "classic": "classic-2002.json",
     "classic-2002": "classic-2002.json",
 }
+
+
+CreditLimit = Literal["once per auction", "once per game"]
+SaleRule = Literal["any number", "all or none"]
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,11 @@ class Edition:
     crash_shuffled_into_last: int
     credit_chips: int
     credit_points: int
-    credit_limit: str  # "once per auction" or "once per game"
-    sale: str  # "any number" or "all or none"
+    credit_limit: CreditLimit
+    sale: SaleRule
     companies: tuple[Company, ...]
     cards: tuple[Card, ...]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # read-only
 
     @property
     def company_ids(self) -> tuple[str, ...]:
@@ -72,6 +78,16 @@ class Edition:
     def __repr__(self) -> str:
         return f"Edition({self.name!r})"
 
+    # An edition is a shared constant: copies and pickles are the loaded edition itself.
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (edition, (self.name,))
+
+    def __copy__(self) -> Edition:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Edition:
+        return self
+
 
 def _from_json(raw: dict[str, Any]) -> Edition:
     companies = tuple(
@@ -84,6 +100,10 @@ def _from_json(raw: dict[str, Any]) -> Edition:
         if c["company"] not in ids or c["border"] not in ids:
             raise ValueError(f"edition {raw['name']!r}: card {c} names an unknown company")
         cards.append(Card(c["company"], c["border"], bool(c.get("starting", False))))
+    for key, allowed in (("limit", CreditLimit), ("sale", SaleRule)):
+        value = raw["credit"]["limit"] if key == "limit" else raw["sale"]
+        if value not in get_args(allowed):
+            raise ValueError(f"edition {raw['name']!r}: {key} must be one of {get_args(allowed)}, got {value!r}")
     return Edition(
         name=raw["name"],
         title=raw["title"],
@@ -100,8 +120,17 @@ def _from_json(raw: dict[str, Any]) -> Edition:
         sale=raw["sale"],
         companies=companies,
         cards=tuple(cards),
-        options=raw.get("options", {}),
+        options=_frozen(raw.get("options", {})),
     )
+
+
+def _frozen(value: Any) -> Any:
+    """Read-only copies of nested dicts and lists: editions are shared by every game."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def edition(name: str | Edition) -> Edition:

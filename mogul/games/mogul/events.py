@@ -1,7 +1,7 @@
 """Events: past-tense records of what happened, for logs, widgets and tables.
 
-Every state carries the events of the step that made it (``state.events``). ``describe``
-turns an event into a sentence with the players' names.
+Every state carries the events of the step that made it (``state.events``); each event's
+``text(names)`` tells it as a sentence with the players' names.
 """
 
 from __future__ import annotations
@@ -157,7 +157,3 @@ Event = (
     | GameEnded
 )
 
-
-def describe(event: Event, names: Sequence[str]) -> str:
-    """One sentence for an event, using the players' names."""
-    return event.text(names)

@@ -19,7 +19,7 @@ from typing import Any
 
 def cards_to_come(table: Any) -> int:
     """Cards left in the pile, the crash included; 0 once the crash has come."""
-    return 0 if table.phase == "over" else table.cards_left
+    return 0 if table.is_over else table.cards_left
 
 
 def crash_window(table: Any) -> int:

@@ -18,7 +18,6 @@ decision is written next to the code and in ``docs/rules-decisions.md``.
 from __future__ import annotations
 
 from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Bid, Credit, Drop, Sell, Take
-from mogul.games.mogul.cards import Shares
 from mogul.games.mogul.events import (
     AuctionWon,
     CardRevealed,
@@ -196,49 +195,45 @@ def _sell_options(state: GameState, seat: int) -> tuple[Action, ...]:
 _SELL_OPTIONS = tuple(tuple(Sell(n) for n in range(k + 1)) for k in range(32))
 
 
-def _take(state: GameState, seat: int) -> tuple[tuple[PlayerState, ...], CardTaken]:
-    """The seat places the revealed share in front of them."""
-    card = state.revealed
+def _use_right(state: GameState, seat: int, action: Action) -> GameState:
+    """The seat uses its action right: ``Take`` the revealed share or ``Sell`` border shares."""
+    kind = type(action)
     player = state.players[seat]
-    player = player._replace(shares=player.shares.add(card.company))
-    return _with_player(state.players, seat, player), CardTaken(seat, str(card))
-
-
-def _sell(state: GameState, seat: int, count: int) -> tuple[tuple[PlayerState, ...], Shares, SharesSold]:
-    """The seat sells ``count`` shares of the border colour; sold shares leave the game."""
-    company = state.revealed.border
-    # Each sold share pays the market value before the sale: shares held by all players.
-    price = state.market_value(company)
-    sale = SharesSold(seat, company, count, price)
-    if count == 0:
-        return state.players, state.sold, sale
-    player = state.players[seat]
-    player = player._replace(points=player.points + count * price, shares=player.shares.add(company, -count))
-    return _with_player(state.players, seat, player), state.sold.add(company, count), sale
+    if kind is Take:
+        # The seat places the revealed share in front of them.
+        card = state.revealed
+        player = player._replace(shares=player.shares.add(card.company))
+        return state._replace(players=_with_player(state.players, seat, player), events=(CardTaken(seat, str(card)),))
+    if kind is Sell:
+        # Each sold share pays the market value before the sale (shares held by all players);
+        # sold shares leave the game.
+        company = state.revealed.border
+        price = state.market_value(company)
+        sale = SharesSold(seat, company, action.count, price)
+        if action.count == 0:
+            return state._replace(events=(sale,))
+        player = player._replace(
+            points=player.points + action.count * price, shares=player.shares.add(company, -action.count)
+        )
+        return state._replace(
+            players=_with_player(state.players, seat, player), sold=state.sold.add(company, action.count),
+            events=(sale,),
+        )
+    raise IllegalActionError.for_state(state, action, legal_actions(state))
 
 
 def _winner_acts(state: GameState, action: Action) -> GameState:
     # The winner chooses one action; the runner-up then does the other one.
-    if type(action) is Take:
-        players, taken = _take(state, state.winner)
-        return state._replace(
-            players=players, phase=RUNNER_UP, current=state.runner_up, winner_choice="take",
-            events=(taken,),
-        )
-    players, sold, sale = _sell(state, state.winner, action.count)
-    return state._replace(
-        players=players, sold=sold, phase=RUNNER_UP, current=state.runner_up,
-        winner_choice="sell", events=(sale,),
-    )
+    after = _use_right(state, state.winner, action)
+    choice = "take" if type(action) is Take else "sell"
+    return after._replace(phase=RUNNER_UP, current=state.runner_up, winner_choice=choice)
 
 
 def _runner_up_acts(state: GameState, action: Action) -> GameState:
     # The player who took the revealed share starts the next round.
-    if type(action) is Take:
-        players, taken = _take(state, state.runner_up)
-        return begin_round(state._replace(players=players), state.runner_up, [taken])
-    players, sold, sale = _sell(state, state.runner_up, action.count)
-    return begin_round(state._replace(players=players, sold=sold), state.winner, [sale])
+    after = _use_right(state, state.runner_up, action)
+    taker = state.runner_up if type(action) is Take else state.winner
+    return begin_round(after, taker, list(after.events))
 
 
 # --- the engine's two verbs -----------------------------------------------------------------

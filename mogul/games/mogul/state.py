@@ -7,6 +7,7 @@ the methods here only read the table or hand over to the rules.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from mogul.games.mogul.cards import Card, CrashCard, Shares
@@ -139,13 +140,7 @@ class GameState(NamedTuple):
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: everything on the table, but not the order of the draw pile."""
-        # Positional arguments, in PlayerView's field order: this runs at every bot decision.
-        return PlayerView(
-            seat, self.edition, self.players, self.revealed, self.round, self.phase,
-            self.current, self.start_player, self.pot, self.bank, self.in_auction, self.dropped,
-            self.credited, self.winner, self.runner_up, self.winner_choice, self.sold,
-            self.unseen, len(self.deck),
-        )
+        return PlayerView(seat, *_seen(self), len(self.deck))
 
     # --- display ------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -173,32 +168,35 @@ _generated_replace(PlayerState)
 _generated_replace(GameState)
 
 
-class PlayerView(NamedTuple):
-    """One seat's view of the table: the draw pile is known only as a set of unseen cards.
+HIDDEN = ("setup", "deck", "events")
+"""Fields of a ``GameState`` no player sees: how the game was dealt, the pile order, the last step."""
 
-    Every chip movement is public in Mogul (bids, drops and credits happen on the table), so a
-    player with a perfect memory knows everyone's chips; the view shows them exactly.
+SEEN = tuple(f for f in GameState._fields if f not in HIDDEN)
+"""Fields every player sees, in ``GameState`` order; a ``PlayerView`` has exactly these."""
+
+_seen = itemgetter(*(GameState._fields.index(f) for f in SEEN))
+
+_ViewFields = NamedTuple(
+    "_ViewFields",
+    [("seat", int), *((f, GameState.__annotations__[f]) for f in SEEN), ("cards_left", int)],
+)
+
+
+class PlayerView(_ViewFields):
+    """One seat's view of the table: the ``GameState`` without its hidden fields (``HIDDEN``).
+
+    ``seat`` is the viewer; ``unseen`` the shares not yet revealed (sorted: their order is
+    hidden); ``cards_left`` the size of the draw pile, crash card included. Every chip
+    movement is public in Mogul (bids, drops and credits happen on the table), so a player
+    with a perfect memory knows everyone's chips; the view shows them exactly.
     """
 
-    seat: int
-    edition: Edition
-    players: tuple[PlayerState, ...]
-    revealed: Card | CrashCard | None
-    round: int
-    phase: str
-    current: int | None
-    start_player: int
-    pot: int
-    bank: int
-    in_auction: tuple[int, ...]
-    dropped: tuple[int, ...]
-    credited: tuple[int, ...]
-    winner: int | None
-    runner_up: int | None
-    winner_choice: str | None
-    sold: Shares
-    unseen: tuple[Card, ...]  # shares not yet revealed, sorted (their order is hidden)
-    cards_left: int  # draw pile size, crash card included
+    __slots__ = ()
+
+    @property
+    def is_over(self) -> bool:
+        """True once the crash card has been revealed."""
+        return self.phase == OVER
 
     @property
     def me(self) -> PlayerState:
