@@ -119,8 +119,8 @@ def test_save_csv(sim, tmp_path):
 
 
 def test_plans_are_fixed_by_the_seed():
-    assert plan_games(1, [(0, 1, 2)] * 3) == plan_games(1, [(0, 1, 2)] * 3)
-    assert plan_games(1, [(0, 1, 2)] * 3)[:2] == plan_games(1, [(0, 1, 2)] * 2)
+    assert list(plan_games(1, [(0, 1, 2)] * 3)) == list(plan_games(1, [(0, 1, 2)] * 3))
+    assert list(plan_games(1, [(0, 1, 2)] * 3))[:2] == list(plan_games(1, [(0, 1, 2)] * 2))
 
 
 def test_seat_bots_repeats_the_list():

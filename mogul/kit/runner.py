@@ -16,30 +16,50 @@ the game's own tables -- ``GameSpec.tables``
     each with ``game`` first (and ``bot`` where the table has a ``seat`` column). Mogul:
     ``rounds`` (``mogul.games.mogul.tables.rounds_table``) and ``auctions``
     (``auctions_table``).
+``failures`` -- one row per bot failure (see ``mogul.kit.guard``)
+    game, seat, bot, step, reason (start, raised, timeout, illegal, crashed), detail, outcome
+    ("forfeit": the game is left out of every other table; "replaced": a fallback bot
+    finished it for the failing seat).
 
-Every game is fixed by its seeds, which are drawn up front from ``seed``; games run in chunks
-on any ``concurrent.futures.Executor`` and are put back in order, so the same seed gives the
-same tables whatever the executor. ``mogul.kit.tournament`` uses the same machinery.
+Every game is fixed by its seeds, drawn in game order from ``seed`` as the games are
+planned (lazily: a run of a hundred million games plans as it goes). Games run in chunks on
+any ``concurrent.futures.Executor`` and are put back in order, so the same seed gives the
+same tables whatever the executor. Interrupting a run (Ctrl-C, the notebook's stop button)
+stops it at once, worker processes included, and returns the games finished so far, marked
+``partial``. ``mogul.kit.simulate`` and ``mogul.kit.tournament`` use this machinery.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, fields
 from itertools import islice
 from typing import Any
 
 import pandas as pd
 
-from mogul.kit.bots import BotFactory, bot_name, play_states
+from mogul.kit.bots import BotFactory, BotSpec, bot_factory, bot_name, decide
+from mogul.kit.guard import (
+    MEMORY_LIMIT,
+    TIME_LIMIT,
+    BotFailure,
+    Failure,
+    Sandbox,
+    ask,
+    cap_memory,
+    describe,
+)
 from mogul.kit.spec import GameSpec, get_game
 
 GAMES_COLUMNS = ("game", "seed", "seat", "player", "bot", "bot_seed", "score", "rank", "won")
 """The games table's first columns, the same for every game."""
+FAILURE_COLUMNS = tuple(f.name for f in fields(Failure))
 
 
 @dataclass(frozen=True)
@@ -52,14 +72,88 @@ class GamePlan:
     bot_seeds: tuple[int, ...]
 
 
-def plan_games(seed: int, seatings: Sequence[tuple[int, ...]]) -> list[GamePlan]:
+def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GamePlan]:
     """Number the games and draw every seed from one ``random.Random(seed)``, in game order."""
     rng = random.Random(seed)
-    plans = []
     for game, seating in enumerate(seatings):
         deal_seed = rng.getrandbits(32)
-        plans.append(GamePlan(game, deal_seed, tuple(seating), tuple(rng.getrandbits(32) for _ in seating)))
-    return plans
+        yield GamePlan(game, deal_seed, tuple(seating), tuple(rng.getrandbits(32) for _ in seating))
+
+
+@dataclass(frozen=True)
+class Referee:
+    """How a run treats its bots (see ``mogul.kit.guard``).
+
+    ``time_limit``: seconds an untrusted bot may take for one decision (and to start).
+    ``sandbox``: run untrusted bots in processes of their own (stoppable, memory capped).
+    ``memory_limit``: bytes a sandboxed bot may use beyond its start. ``on_failure``:
+    "forfeit" (drop the game) or "replace" (``fallback``, one of the game's bots, finishes
+    it for the failing seat).
+    """
+
+    time_limit: float = TIME_LIMIT
+    sandbox: bool = True
+    memory_limit: int | None = MEMORY_LIMIT
+    on_failure: str = "forfeit"
+    fallback: str = "random"
+
+    def __post_init__(self) -> None:
+        limit = self.time_limit
+        if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < float("inf"):
+            raise ValueError(f"time_limit must be a number of seconds > 0, got {limit!r}")
+        if self.on_failure not in ("forfeit", "replace"):
+            raise ValueError(f"on_failure must be 'forfeit' or 'replace', got {self.on_failure!r}")
+        if not isinstance(self.sandbox, bool):
+            raise ValueError(f"sandbox must be True or False, got {self.sandbox!r}")
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot in a run: how to build it, its name, and whether it is one of the kit's own."""
+
+    factory: BotFactory
+    name: str
+    trusted: bool
+
+
+def entrants(
+    specs: Sequence[BotSpec], registry: Mapping[str, type], *, unique: bool, referee: Referee | None = None
+) -> tuple[Entrant, ...]:
+    """The run's entrants from bot specs. Registry names are trusted; anything else is not.
+
+    Names come from a bot built with seed 0 (an untrusted one in its sandbox, under the time
+    limit; a bot that cannot start keeps its class name and fails in every game). With
+    ``unique``, repeated names get " 2", " 3" ...
+    """
+    referee = referee or Referee()
+    out: list[Entrant] = []
+    for spec in specs:
+        factory = bot_factory(spec, registry)
+        trusted = isinstance(spec, str)
+        name = _start_name(factory, trusted, referee)
+        if unique and name in [e.name for e in out]:
+            taken = [e.name for e in out]
+            name = next(f"{name} {k}" for k in range(2, len(taken) + 2) if f"{name} {k}" not in taken)
+        out.append(Entrant(factory, name, trusted))
+    return tuple(out)
+
+
+def _start_name(factory: BotFactory, trusted: bool, referee: Referee) -> str:
+    fallback = getattr(factory.make, "__name__", "bot")
+    if trusted:
+        return bot_name(factory(0))
+    if referee.sandbox:
+        box = Sandbox(factory, referee.time_limit, referee.memory_limit)
+        try:
+            return box.new_game(0)
+        except BotFailure:
+            return fallback
+        finally:
+            box.close()
+    try:
+        return bot_name(factory(0))
+    except Exception:
+        return fallback
 
 
 @dataclass(frozen=True)
@@ -68,33 +162,133 @@ class Job:
 
     game: str
     edition: str
-    factories: tuple[BotFactory, ...]
-    names: tuple[str, ...]
+    entrants: tuple[Entrant, ...]
     plans: tuple[GamePlan, ...]
     tables: tuple[str, ...]
+    referee: Referee = Referee()
 
 
-def play_job(job: Job) -> dict[str, pd.DataFrame]:
-    """Play a chunk of games; return the requested tables for it (rows in game order).
+def play_job(job: Job, seats: _Seats | None = None) -> dict[str, pd.DataFrame]:
+    """Play a chunk of games; return the requested tables and the failures (rows in game order).
 
     The game's own tables get ``game`` first, and ``bot`` next where they have a ``seat``.
+    ``seats`` keeps sandboxed bots from one chunk to the next (in-process runs).
     """
     spec = get_game(job.game)
     games: list[dict[str, Any]] = []
+    failures: list[Failure] = []
     extra: dict[str, list[dict[str, Any]]] = {name: [] for name in job.tables if name != "games"}
-    for plan in job.plans:
-        state = spec.new_game(job.edition, len(plan.seating), plan.seed)
-        bots = [job.factories[e](s) for e, s in zip(plan.seating, plan.bot_seeds, strict=True)]
-        states, _ = play_states(state, bots)
-        names = [job.names[e] for e in plan.seating]
-        games.extend(game_rows(spec, plan, names, states[-1]))
-        for name, rows in extra.items():
-            for row in spec.tables[name](states):
-                first = {"game": plan.game, "bot": names[row["seat"]]} if "seat" in row else {"game": plan.game}
-                rows.append(first | row)
+    with nullcontext(seats) if seats is not None else _Seats(job) as seats:
+        for plan in job.plans:
+            state = spec.new_game(job.edition, len(plan.seating), plan.seed)
+            states, failed = _play_refereed(state, seats.for_game(plan, failures), plan, job, failures)
+            if failed:
+                continue  # forfeit: the game is left out of every table
+            names = [job.entrants[e].name for e in plan.seating]
+            games.extend(game_rows(spec, plan, names, states[-1]))
+            for name, rows in extra.items():
+                for row in spec.tables[name](states):
+                    first = {"game": plan.game, "bot": names[row["seat"]]} if "seat" in row else {"game": plan.game}
+                    rows.append(first | row)
     out = {"games": pd.DataFrame(games, columns=[*GAMES_COLUMNS, *spec.result_columns])}
     out.update({name: pd.DataFrame(rows) for name, rows in extra.items()})
+    out["failures"] = pd.DataFrame([asdict(f) for f in failures], columns=FAILURE_COLUMNS)
     return out
+
+
+class _InProcess:
+    """An untrusted bot run in the game's process: errors and illegal answers are caught."""
+
+    def __init__(self, bot: Any):
+        self.bot = bot
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        return ask(self.bot, view, legal)
+
+
+class _Seats:
+    """The bots of a job's games: trusted ones built directly, untrusted ones guarded."""
+
+    def __init__(self, job: Job):
+        self.job, self.spec = job, get_game(job.game)
+        # By entrant and copy (the same bot may sit in several seats): reused game after game.
+        self.boxes: dict[tuple[int, int], Sandbox] = {}
+
+    def __enter__(self) -> _Seats:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for box in self.boxes.values():
+            box.close()
+
+    def for_game(self, plan: GamePlan, failures: list[Failure]) -> list[Any]:
+        """One bot per seat for ``plan``; a bot that cannot start is a failure (seat None)."""
+        bots: list[Any] = []
+        for seat, (e, seed) in enumerate(zip(plan.seating, plan.bot_seeds, strict=True)):
+            entrant = self.job.entrants[e]
+            referee = self.job.referee
+            try:
+                if entrant.trusted:
+                    bots.append(entrant.factory(seed))
+                elif referee.sandbox:
+                    key = (e, plan.seating[:seat].count(e))
+                    if key not in self.boxes:
+                        self.boxes[key] = Sandbox(entrant.factory, referee.time_limit, referee.memory_limit)
+                    box = self.boxes[key]
+                    box.new_game(seed)
+                    bots.append(box)
+                else:
+                    bots.append(_InProcess(_built(entrant.factory, seed)))
+            except BotFailure as err:
+                bots.append(self._failed(plan, seat, err, failures))
+        return bots
+
+    def _failed(self, plan: GamePlan, seat: int, err: BotFailure, failures: list[Failure]) -> Any:
+        referee = self.job.referee
+        name = self.job.entrants[plan.seating[seat]].name
+        outcome = "replaced" if referee.on_failure == "replace" else "forfeit"
+        failures.append(Failure(plan.game, seat, name, 0, err.reason, err.detail, outcome))
+        return self.fallback(plan, seat) if outcome == "replaced" else None
+
+    def fallback(self, plan: GamePlan, seat: int) -> Any:
+        """The fallback bot for a failing seat, seeded from that seat's bot seed."""
+        return bot_factory(self.job.referee.fallback, self.spec.bots)(plan.bot_seeds[seat])
+
+
+def _built(factory: BotFactory, seed: int) -> Any:
+    try:
+        return factory(seed)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        raise BotFailure("start", describe(err)) from None
+
+
+def _play_refereed(
+    state: Any, bots: list[Any], plan: GamePlan, job: Job, failures: list[Failure], max_steps: int = 100_000
+) -> tuple[list[Any], bool]:
+    """Play one game; a failing bot forfeits it or is replaced. Returns (states, forfeited)."""
+    if any(b is None for b in bots):
+        return [state], True  # a bot failed to start and the game is forfeit
+    states = [state]
+    for step in range(max_steps):
+        if state.is_over:
+            return states, False
+        seat = state.current_player
+        legal = state.legal_actions()
+        try:
+            action = decide(bots[seat], state.view(seat), legal)
+        except BotFailure as err:
+            name = job.entrants[plan.seating[seat]].name
+            outcome = "replaced" if job.referee.on_failure == "replace" else "forfeit"
+            failures.append(Failure(plan.game, seat, name, step, err.reason, err.detail, outcome))
+            if outcome == "forfeit":
+                return states, True
+            bots[seat] = bot_factory(job.referee.fallback, get_game(job.game).bots)(plan.bot_seeds[seat])
+            action = decide(bots[seat], state.view(seat), legal)
+        state = state.apply(action)
+        states.append(state)
+    raise RuntimeError(f"game {plan.game} did not end within {max_steps} steps")
 
 
 def game_rows(spec: GameSpec, plan: GamePlan, names: Sequence[str], final: Any) -> list[dict[str, Any]]:
@@ -112,78 +306,126 @@ def game_rows(spec: GameSpec, plan: GamePlan, names: Sequence[str], final: Any) 
     return rows
 
 
-def entrant_names(factories: Sequence[BotFactory], unique: bool) -> tuple[str, ...]:
-    """The bots' names (built once with seed 0); with ``unique``, repeats get " 2", " 3" ..."""
-    names = []
-    for factory in factories:
-        name = bot_name(factory(0))
-        if unique and name in names:
-            name = next(f"{name} {k}" for k in range(2, len(names) + 2) if f"{name} {k}" not in names)
-        names.append(name)
-    return tuple(names)
+@dataclass(frozen=True)
+class Run:
+    """What a run returns: its tables (in game order), and whether it was interrupted."""
+
+    tables: dict[str, pd.DataFrame]
+    partial: bool = False
 
 
 def run_plans(
     game: str,
     edition: str,
-    factories: Sequence[BotFactory],
-    names: Sequence[str],
-    plans: Sequence[GamePlan],
+    entrants: Sequence[Entrant],
+    plans: Iterable[GamePlan],
+    total: int,
     tables: Sequence[str] = ("games",),
     *,
+    referee: Referee | None = None,
     executor: Executor | None = None,
     workers: int | None = None,
     progress: bool | None = None,
     chunk_size: int | None = None,
-) -> dict[str, pd.DataFrame]:
-    """Play ``plans`` in chunks, in-process or on an executor; tables in game order.
+) -> Run:
+    """Play ``total`` planned games in chunks, in-process or on an executor.
 
     ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
     ``client.get_executor()`` too). ``workers=N`` makes a local process pool of N workers
     for this run. Neither: games run in this process. ``progress``: None shows a bar only
-    for runs longer than two seconds, True always, False never.
+    for runs longer than two seconds, True always, False never. The tables returned are the
+    ``tables`` asked for plus ``failures``.
     """
     if executor is not None and workers is not None:
         raise ValueError("give either an executor or a number of workers, not both")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
-    size = chunk_size or max(1, min(100, math.ceil(len(plans) / 32)))
+    referee = referee or Referee()
+    size = chunk_size or max(1, min(100, math.ceil(total / 32)))
     chunks = iter(plans)
-    jobs = []
-    while batch := tuple(islice(chunks, size)):
-        jobs.append(Job(game, edition, tuple(factories), tuple(names), batch, tuple(tables)))
-
-    bar = _progress_bar(len(plans), progress)
+    jobs = (
+        Job(game, edition, tuple(entrants), batch, tuple(tables), referee)
+        for batch in iter(lambda: tuple(islice(chunks, size)), ())
+    )
+    bar = _progress_bar(total, progress)
+    results: dict[int, dict[str, pd.DataFrame]] = {}
+    partial = False
     try:
         if executor is None and (workers or 1) == 1:
-            results = []
-            for job in jobs:
-                results.append(play_job(job))
-                bar.update(len(job.plans))
+            first = Job(game, edition, tuple(entrants), (), tuple(tables), referee)
+            with _Seats(first) as seats:  # sandboxes live for the whole run
+                for i, job in enumerate(jobs):
+                    results[i] = play_job(job, seats)
+                    bar.update(len(job.plans))
         elif executor is not None:
-            results = _run_on(executor, jobs, bar)
+            partial = _run_on(executor, jobs, bar, results, in_flight=8)
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                results = _run_on(pool, jobs, bar)
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=cap_memory, initargs=(_worker_memory(referee),))
+            finished = False
+            try:
+                partial = _run_on(pool, jobs, bar, results, in_flight=2 * workers)
+                finished = not partial
+            finally:
+                if not finished:  # interrupted or failed: stop the workers now, not after their queue
+                    _stop_now(pool)
+                pool.shutdown(wait=finished, cancel_futures=True)
+    except KeyboardInterrupt:
+        partial = True
     finally:
         bar.close()
-    return {name: pd.concat([r[name] for r in results], ignore_index=True) for name in tables}
+    if partial:
+        done = sum(len(r["games"]["game"].unique()) for r in results.values())
+        print(f"Interrupted: kept the {done} games finished so far (results marked partial).", file=sys.stderr)
+    ordered = [results[i] for i in sorted(results)]
+    names = [*tables, "failures"]
+    if not ordered:
+        ordered = [play_job(Job(game, edition, tuple(entrants), (), tuple(tables), referee))]
+    return Run({name: _concat([r[name] for r in ordered]) for name in names}, partial)
 
 
-def _run_on(executor: Executor, jobs: Sequence[Job], bar: Any) -> list[dict[str, pd.DataFrame]]:
-    futures: dict[Future, int] = {executor.submit(play_job, job): i for i, job in enumerate(jobs)}
-    results: list[Any] = [None] * len(jobs)
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Frames in order; empty ones (chunks whose games were all forfeit) keep no say in the types."""
+    full = [f for f in frames if len(f)]
+    return pd.concat(full or frames[:1], ignore_index=True)
+
+
+def _run_on(
+    executor: Executor, jobs: Iterator[Job], bar: Any, results: dict[int, Any], in_flight: int
+) -> bool:
+    """Run jobs with at most ``in_flight`` submitted at once; True if interrupted."""
+    pending: dict[Future, tuple[int, Job]] = {}
+    numbered = enumerate(jobs)
     try:
-        for future in as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
-            bar.update(len(jobs[i].plans))
+        while True:
+            for i, job in islice(numbered, max(0, in_flight - len(pending))):
+                pending[executor.submit(play_job, job)] = (i, job)
+            if not pending:
+                return False
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                i, job = pending.pop(future)
+                results[i] = future.result()
+                bar.update(len(job.plans))
+    except KeyboardInterrupt:
+        for future in pending:
+            future.cancel()
+        return True
     except Exception as err:
-        for future in futures:
+        for future in pending:
             future.cancel()
         _explain_pickling(err)
         raise
-    return results
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's worker processes at once (their sandboxed bots die with them)."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.kill()
+
+
+def _worker_memory(referee: Referee) -> int | None:
+    """A pool worker's memory cap: room for the tables, plus a bot's when bots run in-process."""
+    return None if referee.memory_limit is None else referee.memory_limit + (2 << 30)
 
 
 def _explain_pickling(err: Exception) -> None:

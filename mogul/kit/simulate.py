@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from mogul.kit.bots import BotSpec, bot_factory
-from mogul.kit.runner import entrant_names, plan_games, run_plans
+from mogul.kit.bots import BotSpec
+from mogul.kit.guard import TIME_LIMIT
+from mogul.kit.runner import FAILURE_COLUMNS, Referee, entrants, plan_games, run_plans
 from mogul.kit.spec import resolve
 
 
@@ -36,6 +38,8 @@ class Simulation:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     game: str = "mogul"
     edition: str = "classic"
+    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=FAILURE_COLUMNS))
+    partial: bool = False  # True when the run was interrupted: the games finished so far
 
     def __getattr__(self, name: str) -> pd.DataFrame:
         tables = self.__dict__.get("tables", {})
@@ -119,6 +123,9 @@ def simulate(
     workers: int | None = None,
     progress: bool | None = None,
     chunk_size: int | None = None,
+    time_limit: float = TIME_LIMIT,
+    on_failure: str = "forfeit",
+    sandbox: bool = True,
 ) -> Simulation:
     """Play ``games`` games with one bot per seat and return their tables.
 
@@ -129,6 +136,11 @@ def simulate(
     game gets its own deal seed and bot seeds from ``seed``. ``tables`` picks which tables to
     build: "games" and any of the game's own (default all; fewer is faster). See
     ``mogul.kit.runner.run_plans`` for ``executor``, ``workers``, ``progress``, ``chunk_size``.
+
+    Bots other than the game's own are untrusted (``mogul.kit.guard``): each decision gets
+    ``time_limit`` seconds in a sandbox process (``sandbox=False``: in this process, with no
+    time limit); a failing bot forfeits the game or is replaced by a random bot
+    (``on_failure="replace"``), and ``sim.failures`` says who, where and why.
     """
     spec, edition = resolve(game)
     _check_count(games, "games")
@@ -139,15 +151,17 @@ def simulate(
         raise ValueError(f"tables must include 'games' and may add {', '.join(map(repr, spec.tables))}; got {list(tables)}")
     specs = seat_bots(bots, players)
     spec.check_players(edition, len(specs))
-    factories = [bot_factory(s, spec.bots) for s in specs]
-    names = entrant_names(factories, unique=False)
+    referee = Referee(time_limit=time_limit, sandbox=sandbox, on_failure=on_failure)
+    seated = entrants(specs, spec.bots, unique=False, referee=referee)
     seating = tuple(range(len(specs)))
-    plans = plan_games(seed, [seating] * games)
-    frames = run_plans(
-        spec.name, edition, factories, names, plans, [t for t in known if t in tables],
+    run = run_plans(
+        spec.name, edition, seated, plan_games(seed, repeat(seating, games)), games,
+        [t for t in known if t in tables], referee=referee,
         executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
     )
-    return Simulation(frames, spec.name, edition)
+    frames = dict(run.tables)
+    failures = frames.pop("failures")
+    return Simulation(frames, spec.name, edition, failures, run.partial)
 
 
 def _check_count(value: object, what: str) -> None:

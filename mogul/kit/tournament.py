@@ -31,17 +31,18 @@ than a lambda for parameters). When a worker cannot load a bot, the error carrie
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mogul.kit.bots import BotSpec, bot_factory
-from mogul.kit.runner import entrant_names, plan_games, run_plans
+from mogul.kit.bots import BotSpec
+from mogul.kit.guard import TIME_LIMIT
+from mogul.kit.runner import FAILURE_COLUMNS, Referee, entrants, plan_games, run_plans
 from mogul.kit.spec import resolve
 
 Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
@@ -84,6 +85,8 @@ class Tournament:
     seed: int
     game: str = "mogul"
     edition: str = "classic"
+    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=FAILURE_COLUMNS))
+    partial: bool = False  # True when the run was interrupted: the games finished so far
 
     def summary(self) -> pd.DataFrame:
         """Per bot: games, wins, win rate with 95% Wilson interval, mean score with 95% interval,
@@ -100,6 +103,8 @@ class Tournament:
                 "score_low": score_low, "score_high": score_high, "mean_rank": mine["rank"].mean(),
             })
         table = pd.DataFrame(rows).set_index("bot")
+        if len(self.failures):  # a column only when some bot failed, to name it beside its rate
+            table["failures"] = [int((self.failures["bot"] == bot).sum()) for bot in table.index]
         table = table.sort_values(["win_rate", "mean_score"], ascending=False, kind="stable")
         table.attrs["players"] = self.players  # for the fair-share line of win_rate_figure
         return table
@@ -128,7 +133,13 @@ class Tournament:
 
 def schedule(entrants: int, players: int, repetitions: int) -> list[tuple[int, ...]]:
     """Seatings in play order: every ordered choice of ``players`` entrants, per repetition."""
-    return [seating for _ in range(repetitions) for seating in permutations(range(entrants), players)]
+    return list(seatings(entrants, players, repetitions))
+
+
+def seatings(entrants: int, players: int, repetitions: int) -> Iterator[tuple[int, ...]]:
+    """``schedule`` one seating at a time (a long tournament is planned as it is played)."""
+    for _ in range(repetitions):
+        yield from permutations(range(entrants), players)
 
 
 def tournament(
@@ -142,6 +153,9 @@ def tournament(
     workers: int | None = None,
     progress: bool | None = None,
     chunk_size: int | None = None,
+    time_limit: float = TIME_LIMIT,
+    on_failure: str = "forfeit",
+    sandbox: bool = True,
 ) -> Tournament:
     """Play every seating of the entrants ``repetitions`` times; return the results.
 
@@ -150,19 +164,28 @@ def tournament(
     Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
     ``edition``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
     ``executor`` / ``workers`` / ``progress``: see ``mogul.kit.runner.run_plans``.
+
+    Student bots (anything but the game's own bot names) are untrusted: each decision gets
+    ``time_limit`` seconds in a sandbox process; a bot that raises, loops, answers something
+    illegal or cannot start forfeits that game (``on_failure="replace"``: a random bot
+    finishes it) and is named in ``t.failures``; every other game counts. See
+    ``mogul.kit.guard`` for what ``sandbox=False`` cannot prevent.
     """
     spec, edition = resolve(edition)
-    factories = [bot_factory(b, spec.bots) for b in bots]
-    players = len(factories) if players is None else players
+    players = len(bots) if players is None else players
     spec.check_players(edition, players)
-    if len(factories) < players:
-        raise ValueError(f"{len(factories)} bots cannot fill {players} seats: give at least {players} bots")
+    if len(bots) < players:
+        raise ValueError(f"{len(bots)} bots cannot fill {players} seats: give at least {players} bots")
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
         raise ValueError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
-    names = entrant_names(factories, unique=True)
-    plans = plan_games(seed, schedule(len(factories), players, repetitions))
-    frames = run_plans(
-        spec.name, edition, factories, names, plans, ["games"],
-        executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
+    referee = Referee(time_limit=time_limit, sandbox=sandbox, on_failure=on_failure)
+    entered = entrants(bots, spec.bots, unique=True, referee=referee)
+    total = math.perm(len(entered), players) * repetitions
+    run = run_plans(
+        spec.name, edition, entered, plan_games(seed, seatings(len(entered), players, repetitions)), total,
+        ["games"], referee=referee, executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
     )
-    return Tournament(frames["games"], names, players, repetitions, seed, spec.name, edition)
+    names = tuple(e.name for e in entered)
+    return Tournament(
+        run.tables["games"], names, players, repetitions, seed, spec.name, edition, run.tables["failures"], run.partial
+    )
