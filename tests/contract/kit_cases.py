@@ -7,7 +7,7 @@ the toy game of ``tests/toy_game.py``, which proves the contract is not written 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +69,3 @@ def _spec_of(case: Case) -> GameSpec:
 
     return toy_game.SPEC if case.game == toy_game.SPEC.name else registry.get_game(case.game)
 
-
-def walk(states: Sequence[Any], actions: Sequence[Any]) -> Iterator[tuple[int, Any, Any]]:
-    """(step, state, action taken there) for every decision of a played game."""
-    yield from zip(range(len(actions)), states, actions, strict=False)

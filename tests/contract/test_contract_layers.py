@@ -17,9 +17,9 @@ import toy_game
 from pandas.testing import assert_frame_equal
 
 from mogul.cli import main
-from mogul.kit.bots import RandomBot, play_states
+from mogul.kit.bots import RandomBot, bot_factory, play_states
 from mogul.kit.contract import IllegalActionError
-from mogul.kit.runner import GAMES_COLUMNS
+from mogul.kit.runner import GAMES_COLUMNS, plan_games, run_plans
 from mogul.kit.session import GameSession
 from mogul.kit.simulate import simulate
 from mogul.kit.tournament import tournament
@@ -50,6 +50,23 @@ def test_simulate_the_toy_game(toy):
     assert (turns.groupby("game")["added"].sum() == games.groupby("game")["target"].first()).all()
     summary = sim.summary()
     assert set(summary.index) == {"random", "perfect"} and (summary["seats"] == 6).all()
+
+
+def test_the_runner_seats_entrants_as_planned(toy):
+    factories = [bot_factory(name, toy.bots) for name in ("random", "perfect")]
+    plans = plan_games(8, [(0, 1), (1, 0), (1, 1)])
+    assert [p.game for p in plans] == [0, 1, 2] and len({p.seed for p in plans}) == 3
+    tables = run_plans("toy", "toy-race", factories, ["random", "perfect"], plans, ["games", "turns"],
+                       progress=False)
+    games = tables["games"]
+    assert games["bot"].tolist() == ["random", "perfect", "perfect", "random", "perfect", "perfect"]
+    assert games["seed"].tolist() == [p.seed for p in plans for _ in range(2)]
+    assert games["bot_seed"].tolist() == [s for p in plans for s in p.bot_seeds]
+    assert games.groupby("game")["rank"].apply(sorted).tolist() == [[1, 2]] * 3
+    seated = {0: ["random", "perfect"], 1: ["perfect", "random"], 2: ["perfect", "perfect"]}
+    turns = tables["turns"]
+    assert set(turns["game"]) == {0, 1, 2}
+    assert turns["bot"].tolist() == [seated[g][s] for g, s in zip(turns["game"], turns["seat"], strict=True)]
 
 
 def test_a_seed_reproduces_the_tables_on_any_executor(toy):
