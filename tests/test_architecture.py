@@ -67,12 +67,24 @@ def broken_rule(importer: str, target: str) -> str | None:
     if target == "mogul":
         return "the package root is the facade for users (it imports every game and layer)"
     if here == "kit":
-        return None if _within(target, "mogul.kit") else "mogul.kit imports no game and nothing above it"
+        return (
+            None
+            if _within(target, "mogul.kit")
+            else "mogul.kit imports no game and nothing above it"
+        )
     if here == "games":
-        return None if _within(target, "mogul.kit", "mogul.games") else "mogul.games registers games only"
+        return (
+            None
+            if _within(target, "mogul.kit", "mogul.games")
+            else "mogul.games registers games only"
+        )
     if here.startswith("game:"):
         own = "mogul.games." + here.removeprefix("game:")
-        return None if _within(target, "mogul.kit", own) else f"a game imports only mogul.kit and {own}"
+        return (
+            None
+            if _within(target, "mogul.kit", own)
+            else f"a game imports only mogul.kit and {own}"
+        )
     forbidden = {"auction": FACES, "analysis": FACES, "plots": FACES[1:], "widgets": FACES[2:]}
     if _within(target, *forbidden.get(here, ())):
         return f"mogul.{here} sits above {target}'s layer"
@@ -94,7 +106,8 @@ def imports_of(module: str, source: str, is_package: bool, known: Iterable[str])
     tree = ast.parse(source)
     lazy_nodes = {
         id(inner)
-        for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         for inner in ast.walk(fn)
     }
     base_package = module if is_package else module.rpartition(".")[0]
@@ -141,20 +154,36 @@ def violations(sources: Mapping[str, tuple[str, bool]]) -> list[str]:
 # --- the checker itself, on made-up modules ------------------------------------------------
 
 FAKE_KNOWN = {
-    "mogul": ("", True), "mogul.games": ("", True), "mogul.games.mogul": ("", True),
-    "mogul.games.other": ("", True), "mogul.kit": ("", True), "mogul.plots": ("", True),
+    "mogul": ("", True),
+    "mogul.games": ("", True),
+    "mogul.games.mogul": ("", True),
+    "mogul.games.other": ("", True),
+    "mogul.kit": ("", True),
+    "mogul.plots": ("", True),
 }
 
 BAD = {
-    "lazy import in the kit": ("mogul.kit.runner", "def f():\n    from mogul.games.mogul import rules\n"),
+    "lazy import in the kit": (
+        "mogul.kit.runner",
+        "def f():\n    from mogul.games.mogul import rules\n",
+    ),
     "kit imports the root": ("mogul.kit.spec", "import mogul\n"),
     "kit imports games via the root": ("mogul.kit.spec", "from mogul import games\n"),
     "kit imports a face": ("mogul.kit.session", "from mogul.widgets.game import GamePlayer\n"),
-    "kit, TYPE_CHECKING": ("mogul.kit.bots", "if TYPE_CHECKING:\n    from mogul.analysis import x\n"),
-    "game imports another game": ("mogul.games.mogul.bots", "from mogul.games.other.state import S\n"),
+    "kit, TYPE_CHECKING": (
+        "mogul.kit.bots",
+        "if TYPE_CHECKING:\n    from mogul.analysis import x\n",
+    ),
+    "game imports another game": (
+        "mogul.games.mogul.bots",
+        "from mogul.games.other.state import S\n",
+    ),
     "game imports the games package": ("mogul.games.mogul.spec", "from mogul.games import other\n"),
     "game imports analysis, relative": ("mogul.games.mogul.rules", "from ...analysis import x\n"),
-    "game, importlib": ("mogul.games.mogul.rules", "import importlib\nimportlib.import_module('mogul.plots')\n"),
+    "game, importlib": (
+        "mogul.games.mogul.rules",
+        "import importlib\nimportlib.import_module('mogul.plots')\n",
+    ),
     "auction imports plots": ("mogul.auction", "def f():\n    import mogul.plots.auction\n"),
     "analysis imports the cli": ("mogul.analysis", "from mogul.cli import main\n"),
     "plots import widgets": ("mogul.plots.game", "from mogul.widgets import live\n"),
@@ -162,14 +191,24 @@ BAD = {
 }
 
 GOOD = {
-    "kit imports kit": ("mogul.kit.record", "from mogul.kit.spec import resolve\nfrom . import bots\n"),
+    "kit imports kit": (
+        "mogul.kit.record",
+        "from mogul.kit.spec import resolve\nfrom . import bots\n",
+    ),
     "game imports its folder and the kit": (
-        "mogul.games.mogul.rules", "from mogul.games.mogul.state import S\nfrom .cards import C\nfrom mogul.kit import spec\n",
+        "mogul.games.mogul.rules",
+        "from mogul.games.mogul.state import S\nfrom .cards import C\nfrom mogul.kit import spec\n",
     ),
     "games package registers a game": ("mogul.games", "from mogul.games.mogul import spec\n"),
-    "analysis imports a game": ("mogul.analysis", "from mogul.games.mogul.state import GameState\n"),
+    "analysis imports a game": (
+        "mogul.analysis",
+        "from mogul.games.mogul.state import GameState\n",
+    ),
     "widgets import plots": ("mogul.widgets.game", "from mogul.plots.game import score_data\n"),
-    "root imports everything": ("mogul", "from mogul.games.mogul.bots import REGISTRY\nimport mogul.widgets\n"),
+    "root imports everything": (
+        "mogul",
+        "from mogul.games.mogul.bots import REGISTRY\nimport mogul.widgets\n",
+    ),
     "other packages": ("mogul.kit.runner", "import pandas\nfrom tqdm.auto import tqdm\n"),
 }
 
@@ -199,14 +238,18 @@ def test_the_checker_tells_lazy_imports_apart():
 
 def test_every_module_belongs_to_a_layer():
     modules = module_names(PACKAGE)
-    assert len(modules) > 30 and "mogul.kit.spec" in modules and "mogul.games.mogul.rules" in modules
+    assert (
+        len(modules) > 30 and "mogul.kit.spec" in modules and "mogul.games.mogul.rules" in modules
+    )
     for module in modules:
         layer(module)  # raises for a module of no layer
 
 
 def test_the_layers_import_in_one_direction():
     modules = module_names(PACKAGE)
-    sources = {m: (p.read_text(encoding="utf-8"), p.name == "__init__.py") for m, p in modules.items()}
+    sources = {
+        m: (p.read_text(encoding="utf-8"), p.name == "__init__.py") for m, p in modules.items()
+    }
     checked = sum(len(imports_of(m, s, pkg, sources)) for m, (s, pkg) in sources.items())
     assert checked > 100, f"only {checked} imports of mogul modules found; is the parser blind?"
     found = violations(sources)

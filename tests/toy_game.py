@@ -80,10 +80,16 @@ class RaceState:
             raise IllegalActionError.for_state(self, action, legal)
         seat, total = self.current, self.total + action.n
         done = total == self.target
-        said = f"{self.names[seat]} added {action.n}: total {total}" + (" = target." if done else ".")
+        said = f"{self.names[seat]} added {action.n}: total {total}" + (
+            " = target." if done else "."
+        )
         return replace(
-            self, total=total, turn=self.turn + 1, events=(said,),
-            current=None if done else (seat + 1) % len(self.names), winner=seat if done else None,
+            self,
+            total=total,
+            turn=self.turn + 1,
+            events=(said,),
+            current=None if done else (seat + 1) % len(self.names),
+            winner=seat if done else None,
         )
 
     def final_scores(self) -> tuple[int, ...]:
@@ -146,13 +152,17 @@ def table_html(state: RaceState, hide_chips=(), log=(), labels=None) -> str:
     notes = [f" ({x})" if x else "" for x in labels or [""] * len(state.names)]
     seats = ", ".join(html.escape(n + note) for n, note in zip(state.names, notes, strict=True))
     lines = "".join(f"<li>{html.escape(line)}</li>" for line in log)
-    return (f"<div class='toy-race'><p>Total {state.total} of {state.target}; {who} to move. "
-            f"Players: {seats}</p><ul>{lines}</ul></div>")
+    return (
+        f"<div class='toy-race'><p>Total {state.total} of {state.target}; {who} to move. "
+        f"Players: {seats}</p><ul>{lines}</ul></div>"
+    )
 
 
 def turns_table(states: Sequence[RaceState]) -> pd.DataFrame:
-    rows = [{"turn": b.turn, "seat": a.current, "added": b.total - a.total, "total": b.total}
-            for a, b in zip(states, states[1:], strict=False)]
+    rows = [
+        {"turn": b.turn, "seat": a.current, "added": b.total - a.total, "total": b.total}
+        for a, b in zip(states, states[1:], strict=False)
+    ]
     return pd.DataFrame(rows, columns=["turn", "seat", "added", "total"])
 
 
@@ -171,14 +181,23 @@ class PerfectBot:
 
 
 SPEC = GameSpec(
-    name="toy", title="Counting race (a toy game for the tests)", editions=(EDITION,),
-    state_type=RaceState, player_range=lambda edition: (2, 4), new_game=new_game, deal=deal,
+    name="toy",
+    title="Counting race (a toy game for the tests)",
+    editions=(EDITION,),
+    state_type=RaceState,
+    player_range=lambda edition: (2, 4),
+    new_game=new_game,
+    deal=deal,
     setup_to_json=lambda s: {"edition": s.edition, "players": list(s.players), "seed": s.seed},
-    setup_from_json=setup_from_json, parse_action=parse_action,
-    bots={"random": RandomBot, "perfect": PerfectBot}, result_columns=("target", "turns"),
+    setup_from_json=setup_from_json,
+    parse_action=parse_action,
+    bots={"random": RandomBot, "perfect": PerfectBot},
+    result_columns=("target", "turns"),
     result_row=lambda final, seat: {"target": final.target, "turns": final.turn},
-    standings=lambda state: state.final_scores(), stage=lambda state: state.turn // len(state.names),
-    table_html=table_html, action_label=lambda state, a: f"Add {a.n} (to {state.total + a.n})",
+    standings=lambda state: state.final_scores(),
+    stage=lambda state: state.turn // len(state.names),
+    table_html=table_html,
+    action_label=lambda state, a: f"Add {a.n} (to {state.total + a.n})",
     tables={"turns": turns_table},
 )
 

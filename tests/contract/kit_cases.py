@@ -68,4 +68,3 @@ def _spec_of(case: Case) -> GameSpec:
     import toy_game
 
     return toy_game.SPEC if case.game == toy_game.SPEC.name else registry.get_game(case.game)
-

@@ -29,7 +29,9 @@ class Watched:
         options = list(legal_actions)
         action = self.bot.choose(view, legal_actions)
         assert action in options, f"{self.where}: {self.name} chose {action!r}, offered {options}"
-        assert legal_actions == options, f"{self.where}: {self.name} changed the list it was offered"
+        assert legal_actions == options, (
+            f"{self.where}: {self.name} changed the list it was offered"
+        )
         self.decisions += 1
         return action
 
@@ -55,7 +57,11 @@ def test_bots_have_names_and_play_only_legal_moves(bot_case):
             assert states[-1].is_over
             mine = [a for s, a in zip(states, actions, strict=False) if s.current_player == seat]
             assert all(a in s.legal_actions() for s, a in zip(states, actions, strict=False))
-            asked = [s for s in states[:-1] if s.current_player == seat and offered(watched, s.legal_actions())]
+            asked = [
+                s
+                for s in states[:-1]
+                if s.current_player == seat and offered(watched, s.legal_actions())
+            ]
             assert watched.decisions == len(asked) <= len(mine), where
             decisions += watched.decisions
         assert decisions > 0, f"{case}: {name} was never asked to decide at {players} players"

@@ -24,7 +24,9 @@ def _rejects(state, twin, action, where):
         state.apply(action)
     err = caught.value
     assert isinstance(err, ValueError), "IllegalActionError is a ValueError"
-    assert err.action is action or err.action == action, f"{where}: the error names {err.action!r}, not {action!r}"
+    assert err.action is action or err.action == action, (
+        f"{where}: the error names {err.action!r}, not {action!r}"
+    )
     assert err.legal == tuple(legal), f"{where}: the error lists {err.legal}, legal is {legal}"
     assert str(action) in str(err), f"{where}: the message {str(err)!r} does not name {action!s}"
     assert state == twin, f"{where}: the illegal {action!r} changed the state"

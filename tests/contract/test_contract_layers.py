@@ -56,8 +56,15 @@ def test_the_runner_seats_entrants_as_planned(toy):
     factories = [bot_factory(name, toy.bots) for name in ("random", "perfect")]
     plans = plan_games(8, [(0, 1), (1, 0), (1, 1)])
     assert [p.game for p in plans] == [0, 1, 2] and len({p.seed for p in plans}) == 3
-    tables = run_plans("toy", "toy-race", factories, ["random", "perfect"], plans, ["games", "turns"],
-                       progress=False)
+    tables = run_plans(
+        "toy",
+        "toy-race",
+        factories,
+        ["random", "perfect"],
+        plans,
+        ["games", "turns"],
+        progress=False,
+    )
     games = tables["games"]
     assert games["bot"].tolist() == ["random", "perfect", "perfect", "random", "perfect", "perfect"]
     assert games["seed"].tolist() == [p.seed for p in plans for _ in range(2)]
@@ -66,14 +73,23 @@ def test_the_runner_seats_entrants_as_planned(toy):
     seated = {0: ["random", "perfect"], 1: ["perfect", "random"], 2: ["perfect", "perfect"]}
     turns = tables["turns"]
     assert set(turns["game"]) == {0, 1, 2}
-    assert turns["bot"].tolist() == [seated[g][s] for g, s in zip(turns["game"], turns["seat"], strict=True)]
+    assert turns["bot"].tolist() == [
+        seated[g][s] for g, s in zip(turns["game"], turns["seat"], strict=True)
+    ]
 
 
 def test_a_seed_reproduces_the_tables_on_any_executor(toy):
     one = simulate("toy", ["random", "random", "perfect"], games=8, seed=5, progress=False)
     with ThreadPoolExecutor(2) as pool:
-        two = simulate("toy", ["random", "random", "perfect"], games=8, seed=5, progress=False,
-                       executor=pool, chunk_size=3)
+        two = simulate(
+            "toy",
+            ["random", "random", "perfect"],
+            games=8,
+            seed=5,
+            progress=False,
+            executor=pool,
+            chunk_size=3,
+        )
     for name in ("games", "turns"):
         assert_frame_equal(one.tables[name], two.tables[name])
     other = simulate("toy", ["random", "random", "perfect"], games=8, seed=6, progress=False)
@@ -92,8 +108,14 @@ def test_the_perfect_player_wins_every_won_position(toy):
 
 
 def test_a_tournament_of_the_toy_game(toy):
-    result = tournament(["random", "perfect", "random"], players=2, repetitions=2, seed=4,
-                        edition="toy", progress=False)
+    result = tournament(
+        ["random", "perfect", "random"],
+        players=2,
+        repetitions=2,
+        seed=4,
+        edition="toy",
+        progress=False,
+    )
     assert (result.game, result.edition) == ("toy", "toy-race")
     assert result.entrants == ("random", "perfect", "random 2")
     assert len(result.games) == 3 * 2 * 2 * 2  # 6 seatings x 2 repetitions x 2 seats
@@ -106,8 +128,14 @@ def test_a_tournament_of_the_toy_game(toy):
         for b in result.entrants:
             if a != b:
                 assert h2h.loc[a, b] + h2h.loc[b, a] == pytest.approx(1.0)
-    again = tournament(["random", "perfect", "random"], players=2, repetitions=2, seed=4,
-                       edition="toy-race", progress=False)
+    again = tournament(
+        ["random", "perfect", "random"],
+        players=2,
+        repetitions=2,
+        seed=4,
+        edition="toy-race",
+        progress=False,
+    )
     assert_frame_equal(result.games, again.games)
 
 
@@ -151,8 +179,22 @@ def test_a_session_of_bots_plays_to_the_end_and_by_rounds(toy):
 
 def test_the_command_line_simulates_the_toy_game(toy, tmp_path, capsys):
     out = tmp_path / "runs"
-    argv = ["simulate", "--game", "toy", "--bots", "random,perfect", "--games", "5", "--seed", "9",
-            "--out", str(out), "--format", "csv", "--no-progress"]
+    argv = [
+        "simulate",
+        "--game",
+        "toy",
+        "--bots",
+        "random,perfect",
+        "--games",
+        "5",
+        "--seed",
+        "9",
+        "--out",
+        str(out),
+        "--format",
+        "csv",
+        "--no-progress",
+    ]
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert "5 games, 2 players, seed 9" in printed
@@ -165,11 +207,27 @@ def test_the_command_line_simulates_the_toy_game(toy, tmp_path, capsys):
 
 
 def test_the_command_line_runs_a_toy_tournament(toy, tmp_path, capsys):
-    argv = ["tournament", "--game", "toy-race", "--bots", "random,perfect", "--repetitions", "3",
-            "--seed", "1", "--out", str(tmp_path), "--no-progress"]
+    argv = [
+        "tournament",
+        "--game",
+        "toy-race",
+        "--bots",
+        "random,perfect",
+        "--repetitions",
+        "3",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+    ]
     assert main(argv) == 0
     assert "6 games, 2 players, seed 1" in capsys.readouterr().out
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv", "head_to_head.csv", "summary.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "games.csv",
+        "head_to_head.csv",
+        "summary.csv",
+    ]
     assert len(pd.read_csv(tmp_path / "games.csv")) == 12
 
 

@@ -37,7 +37,11 @@ def test_random_games_reach_the_end_at_every_player_count(case):
         assert len(final.names) == players == len(final.setup.players)
         scores, winners = final.final_scores(), final.winners()
         assert len(scores) == players and all(isinstance(s, int) for s in scores)
-        assert winners and set(winners) <= set(range(players)) and list(winners) == sorted(set(winners))
+        assert (
+            winners
+            and set(winners) <= set(range(players))
+            and list(winners) == sorted(set(winners))
+        )
 
 
 def test_every_state_answers_the_contract(case):
@@ -50,21 +54,29 @@ def test_every_state_answers_the_contract(case):
     stages = []
     for step, state in enumerate(states):
         where = f"{case}, {players} players, state {step}"
-        assert isinstance(state, contract.GameState), f"{where}: {type(state).__name__} misses a contract member"
+        assert isinstance(state, contract.GameState), (
+            f"{where}: {type(state).__name__} misses a contract member"
+        )
         assert isinstance(state, spec.state_type)
         legal = state.legal_actions()
         assert (state.current_player is None) == state.is_over == (legal == []), where
         if step < len(actions):
             assert actions[step] in legal, f"{where}: the bot's action {actions[step]} is not legal"
             assert state.current_player in range(players), where
-        assert len(set(map(str, legal))) == len(legal), f"{where}: two legal actions share a text {legal}"
+        assert len(set(map(str, legal))) == len(legal), (
+            f"{where}: two legal actions share a text {legal}"
+        )
         for action in legal:
-            assert spec.parse_action(str(action)) == action, f"{where}: {action!r} does not read back from {str(action)!r}"
+            assert spec.parse_action(str(action)) == action, (
+                f"{where}: {action!r} does not read back from {str(action)!r}"
+            )
             label = spec.action_label(state, action)
             assert isinstance(label, str) and label, f"{where}: empty button label for {action}"
         for seat in range(players):
             view = state.view(seat)
-            assert getattr(view, "seat", seat) == seat, f"{where}: view({seat}) is for seat {view.seat}"
+            assert getattr(view, "seat", seat) == seat, (
+                f"{where}: view({seat}) is for seat {view.seat}"
+            )
         events = state.describe_events()
         assert isinstance(events, list) and all(isinstance(e, str) and e for e in events), where
         assert step == 0 or events, f"{where}: the step that made this state reported no event"
@@ -78,10 +90,14 @@ def test_html_shows_every_player(case):
     states, _ = case.random_game(case.players[-1], seed=2)
     for state in (states[0], states[len(states) // 2], states[-1]):
         page = state._repr_html_()
-        drawn = case.spec.table_html(state, log=["a <logged> line"], labels=["you"] + [""] * (len(state.names) - 1))
+        drawn = case.spec.table_html(
+            state, log=["a <logged> line"], labels=["you"] + [""] * (len(state.names) - 1)
+        )
         for name in state.names:
             assert name in page and name in drawn, f"{case}: {name} missing from the HTML table"
-        assert "a &lt;logged&gt; line" in drawn and "<logged>" not in drawn, "log lines must be escaped"
+        assert "a &lt;logged&gt; line" in drawn and "<logged>" not in drawn, (
+            "log lines must be escaped"
+        )
         assert "you" in drawn
 
 
@@ -94,7 +110,9 @@ def test_winners_agree_with_standings_and_result_rows(case):
             keys = spec.standings(final)
             assert len(keys) == players
             top = tuple(seat for seat, key in enumerate(keys) if key == max(keys))
-            assert final.winners() == top, f"{case} seed {seed}: winners {final.winners()} but standings {keys}"
+            assert final.winners() == top, (
+                f"{case} seed {seed}: winners {final.winners()} but standings {keys}"
+            )
             for seat in range(players):
                 row = spec.result_row(final, seat)
                 assert tuple(row) == spec.result_columns, f"{case}: result_row keys {tuple(row)}"

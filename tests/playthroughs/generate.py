@@ -80,7 +80,9 @@ def state_lines(state: Any) -> list[str]:
     elif dataclasses.is_dataclass(state):
         fields = {f.name: getattr(state, f.name) for f in dataclasses.fields(state)}
     else:
-        raise TypeError(f"playthroughs write NamedTuple and dataclass states, not {type(state).__name__}")
+        raise TypeError(
+            f"playthroughs write NamedTuple and dataclass states, not {type(state).__name__}"
+        )
     return [f"{name}: {value!r}" for name, value in fields.items() if name not in LEFT_OUT]
 
 
@@ -91,7 +93,8 @@ def text(case: Playthrough) -> str:
     bots = [RandomBot(case.bot_seed(seat)) for seat in range(case.players)]
     states, actions = play_states(first, bots)
     lines = [
-        f"# Playthrough: {spec.title}, edition {case.edition}, {case.players} players, deal seed {case.seed}.",
+        f"# Playthrough of {spec.title}, edition {case.edition}.",
+        f"# {case.players} players, deal seed {case.seed}.",
         f"# Seat s is played by mogul.kit.bots.RandomBot(seed=100 * {case.seed} + s).",
         f"# Made by `{COMMAND}`; do not edit. A diff here is a change in the rules' behaviour.",
         f"game: {case.game!r}",
@@ -107,7 +110,11 @@ def text(case: Playthrough) -> str:
             lines.append(f"legal: {' | '.join(str(a) for a in state.legal_actions())}")
             lines.append(f"action: {actions[step]}")
     final = states[-1]
-    lines += ["", f"final_scores: {tuple(final.final_scores())!r}", f"winners: {tuple(final.winners())!r}"]
+    lines += [
+        "",
+        f"final_scores: {tuple(final.final_scores())!r}",
+        f"winners: {tuple(final.winners())!r}",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -19,24 +19,35 @@ CASES = playthroughs()
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.path.stem)
 def test_a_fresh_playthrough_matches_its_file(case, toy):
     if not case.path.exists():
-        pytest.fail(f"no playthrough file {case.path.name}; create it with `{COMMAND}` and commit it")
+        pytest.fail(
+            f"no playthrough file {case.path.name}; create it with `{COMMAND}` and commit it"
+        )
     golden = case.path.read_text(encoding="utf-8")
     fresh = text(case)
     if fresh != golden:
         diff = difflib.unified_diff(
-            golden.splitlines(), fresh.splitlines(), "golden " + case.path.name, "fresh", lineterm="", n=2
+            golden.splitlines(),
+            fresh.splitlines(),
+            "golden " + case.path.name,
+            "fresh",
+            lineterm="",
+            n=2,
         )
         shown = "\n".join(list(diff)[:60])
         pytest.fail(
-            f"{case.path.name} no longer matches a fresh playthrough (the rules behave differently). "
-            f"If the change is intended, run `{COMMAND}` and commit the files. First lines of the diff:\n{shown}"
+            f"{case.path.name} no longer matches a fresh playthrough (the rules behave "
+            f"differently). If the change is intended, run `{COMMAND}` and commit the files. "
+            f"First lines of the diff:\n{shown}"
         )
 
 
 def test_every_file_belongs_to_a_playthrough():
     expected = {case.path.name for case in CASES}
     stray = sorted(p.name for p in HERE.glob("*.txt") if p.name not in expected)
-    assert not stray, f"playthrough files of no current game or edition: {stray}; delete them or add them to CHOSEN"
+    assert not stray, (
+        f"playthrough files of no current game or edition: {stray}; "
+        "delete them or add them to CHOSEN in generate.py"
+    )
 
 
 def test_the_files_cover_the_chosen_games():
