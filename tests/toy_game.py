@@ -76,7 +76,8 @@ class RaceState:
 
     def apply(self, action: Any) -> RaceState:
         legal = self.legal_actions()
-        if action not in legal:
+        # Add(True) and Add(1.0) equal Add(1) but would be written "add True", "add 1.0".
+        if action not in legal or type(action.n) is not int:
             raise IllegalActionError.for_state(self, action, legal)
         seat, total = self.current, self.total + action.n
         done = total == self.target

@@ -5,15 +5,21 @@ that are illegal just now (actions that were legal elsewhere in the game, or ano
 raise ``IllegalActionError``, which says what was tried and what was legal; the state stays
 equal to a twin built separately and keeps its legal actions. A finished game refuses every
 action. The error crosses ``pickle`` intact (a process pool sends it back that way).
+
+Look-alike actions (a legal action with an int field given as ``True`` or ``1.0``, which
+compare equal to it) are either refused or written so that the record reads them back: an
+engine that takes ``Sell(1.0)`` and records "sell 1.0" saves games it cannot load.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import pytest
 
 from mogul.kit.contract import IllegalActionError
+from mogul.kit.record import GameRecord
 
 WRONG_TYPES = [None, object(), "bid", 1, ("add", 1)]
 
@@ -63,6 +69,43 @@ def test_another_games_actions_are_refused(case, toy):
     for step in (0, len(states) // 2):
         for action in foreign:
             _rejects(states[step], twins[step], action, f"{case}, state {step}")
+
+
+def lookalikes(action):
+    """Copies of a dataclass action with an int field as a bool or a float (equal to it)."""
+    if not dataclasses.is_dataclass(action):
+        return []
+    out = []
+    for field in dataclasses.fields(action):
+        value = getattr(action, field.name)
+        if type(value) is int:
+            others = [float(value)] + ([bool(value)] if value in (0, 1) else [])
+            out += [dataclasses.replace(action, **{field.name: other}) for other in others]
+    return out
+
+
+def test_lookalike_actions_are_refused_or_recorded_faithfully(case):
+    players = case.players[0]
+    states, actions = case.random_game(players, seed=34)
+    twins, _ = case.random_game(players, seed=34)
+    tried, wrong = 0, []
+    for step, action in enumerate(actions):
+        for other in lookalikes(action):
+            tried += 1
+            try:
+                states[step].apply(other)
+            except IllegalActionError:
+                assert states[step] == twins[step]
+                continue
+            record = GameRecord.of(states[0], [*actions[:step], other])
+            try:
+                GameRecord.from_json(record.to_json())
+            except ValueError as err:
+                wrong.append(f"state {step}: apply({other!r}) was accepted, then {err}")
+    if not any(lookalikes(a) for s in states for a in s.legal_actions()):
+        pytest.skip(f"{case}: no action has an int field to imitate")
+    assert tried > 0, f"{case}: the random game never took an action with an int field"
+    assert not wrong, f"{case}: {len(wrong)} look-alike actions accepted:\n" + "\n".join(wrong[:5])
 
 
 def test_a_finished_game_refuses_everything(case):
