@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom
+.PHONY: lab test lint notebooks bench clean browser e2e classroom playthroughs
 
 PYTHON ?= python3
 VENV   := .venv
@@ -68,6 +68,11 @@ lint: $(STAMP)
 notebooks: $(STAMP)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace *.ipynb
 	$(BIN)/nbstripout --keep-output --keep-count notebooks/*.ipynb
+
+# Rewrite the golden playthroughs in tests/playthroughs after an intended change of the rules;
+# commit them with the change (their diff shows what the change does to seeded games).
+playthroughs: $(STAMP)
+	$(BIN)/python tests/playthroughs/generate.py
 
 bench: $(STAMP)
 	for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
