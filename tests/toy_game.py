@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pandas as pd
 import pytest
 
 from mogul.kit.bots import RandomBot
@@ -159,12 +158,12 @@ def table_html(state: RaceState, hide_chips=(), log=(), labels=None) -> str:
     )
 
 
-def turns_table(states: Sequence[RaceState]) -> pd.DataFrame:
-    rows = [
+def turn_rows(states: Sequence[RaceState]) -> list[dict]:
+    """One row per turn: who added how much, and the total after it."""
+    return [
         {"turn": b.turn, "seat": a.current, "added": b.total - a.total, "total": b.total}
         for a, b in zip(states, states[1:], strict=False)
     ]
-    return pd.DataFrame(rows, columns=["turn", "seat", "added", "total"])
 
 
 class PerfectBot:
@@ -199,7 +198,7 @@ SPEC = GameSpec(
     stage=lambda state: state.turn // len(state.names),
     table_html=table_html,
     action_label=lambda state, a: f"Add {a.n} (to {state.total + a.n})",
-    tables={"turns": turns_table},
+    tables={"turns": turn_rows},
 )
 
 

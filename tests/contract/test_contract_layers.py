@@ -17,9 +17,9 @@ import toy_game
 from pandas.testing import assert_frame_equal
 
 from mogul.cli import main
-from mogul.kit.bots import RandomBot, bot_factory, play_states
+from mogul.kit.bots import RandomBot, play_states
 from mogul.kit.contract import IllegalActionError
-from mogul.kit.runner import GAMES_COLUMNS, plan_games, run_plans
+from mogul.kit.runner import GAMES_COLUMNS, entrants, plan_games, run_plans
 from mogul.kit.session import GameSession
 from mogul.kit.simulate import simulate
 from mogul.kit.tournament import tournament
@@ -53,18 +53,12 @@ def test_simulate_the_toy_game(toy):
 
 
 def test_the_runner_seats_entrants_as_planned(toy):
-    factories = [bot_factory(name, toy.bots) for name in ("random", "perfect")]
-    plans = plan_games(8, [(0, 1), (1, 0), (1, 1)])
+    seated_bots = entrants(["random", "perfect"], toy.bots, unique=True)
+    plans = list(plan_games(8, [(0, 1), (1, 0), (1, 1)]))
     assert [p.game for p in plans] == [0, 1, 2] and len({p.seed for p in plans}) == 3
-    tables = run_plans(
-        "toy",
-        "toy-race",
-        factories,
-        ["random", "perfect"],
-        plans,
-        ["games", "turns"],
-        progress=False,
-    )
+    run = run_plans("toy", "toy-race", seated_bots, plans, len(plans), ["games", "turns"], progress=False)
+    tables = run.tables
+    assert not run.partial and tables["failures"].empty
     games = tables["games"]
     assert games["bot"].tolist() == ["random", "perfect", "perfect", "random", "perfect", "perfect"]
     assert games["seed"].tolist() == [p.seed for p in plans for _ in range(2)]

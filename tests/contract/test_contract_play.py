@@ -122,8 +122,10 @@ def test_tables_are_built_from_a_games_states(case):
     states, actions = case.random_game(case.players[0], seed=4)
     assert case.spec.tables, f"{case}: a game should offer at least one tidy table"
     for name, build in case.spec.tables.items():
-        table = build(states)
-        assert isinstance(table, pd.DataFrame) and len(table.columns) > 0, f"{case}: table {name!r}"
+        rows = build(states)
+        assert isinstance(rows, list) and all(isinstance(r, dict) for r in rows), f"{case}: table {name!r}"
+        table = pd.DataFrame(rows)
+        assert len(table.columns) > 0, f"{case}: table {name!r}"
         assert len(table) > 0, f"{case}: table {name!r} is empty after {len(actions)} actions"
         if "seat" in table:
             assert set(table["seat"]) <= set(range(len(states[0].names)))

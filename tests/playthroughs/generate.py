@@ -1,11 +1,12 @@
-"""Write the golden playthrough files: seeded games, every state in full, one file per game.
+"""Write the golden playthrough files: seeded games, every state, one file per game.
 
     python tests/playthroughs/generate.py            # (re)write every file
     python tests/playthroughs/generate.py --check    # exit 1 when a file is missing or differs
 
 As OpenSpiel keeps its playthroughs: for every state of a game played by seeded RandomBots,
-the file lists the state field by field (``name: repr(value)``; the constant ``edition`` and
-``setup`` fields are left out, the header shows the setup once), the legal actions and the
+the file lists the state field by field (``name: repr(value)``; the first state in full, then
+only the fields that changed; the constant ``edition`` and ``setup`` fields are left out, the
+header shows the setup once), the legal actions and the
 action taken, and it ends with the final scores and winners. A change in the rules' behaviour
 shows up as a diff of these files; ``test_playthroughs.py`` compares fresh playthroughs
 with them. Every registered game and edition gets at least one file, and so does the toy game.
@@ -102,10 +103,14 @@ def text(case: Playthrough) -> str:
         f"setup: {json.dumps(spec.setup_to_json(first.setup), sort_keys=True)}",
         f"decisions: {len(actions)}",
     ]
+    before: list[str] = []
     for step, state in enumerate(states):
         lines.append("")
         lines.append(f"## state {step}" + (" (game over)" if state.is_over else ""))
-        lines.extend(state_lines(state))
+        now = state_lines(state)
+        # The first state in full, then only the fields that changed (the files stay small).
+        lines.extend(line for i, line in enumerate(now) if step == 0 or line != before[i])
+        before = now
         if step < len(actions):
             lines.append(f"legal: {' | '.join(str(a) for a in state.legal_actions())}")
             lines.append(f"action: {actions[step]}")
