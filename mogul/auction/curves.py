@@ -69,10 +69,20 @@ def payoff_curves(
     chip_value: float = 1.0,
     max_k: int | None = None,
     tie: str = "drop",
+    solution: Solution | None = None,
 ) -> dict[int, pd.DataFrame]:
-    """``payoff_curve`` (naive opponents) for every seat, sharing one equilibrium solve."""
+    """``payoff_curve`` (naive opponents) for every seat, sharing one equilibrium solve.
+
+    ``solution`` reuses ``solve(values, chips, start, chip_value, tie)`` if you have it.
+    """
     vals, chip_t = _check_inputs(values, chips, start, chip_value, tie)
-    base = solve(vals, chip_t, start, chip_value, tie)
+    if solution is None:
+        base = solve(vals, chip_t, start, chip_value, tie)
+    else:
+        same = (solution.values, solution.chips, solution.start, solution.chip_value, solution.tie)
+        if same != (vals, chip_t, start, float(chip_value), tie):
+            raise ValueError("solution must be solve(values, chips, start, chip_value, tie)")
+        base = solution
     top = sum(chip_t) if max_k is None else int(max_k)
     return {seat: _curve(base, seat, top, "naive", {}) for seat in range(len(vals))}
 

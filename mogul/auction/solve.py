@@ -122,18 +122,17 @@ class _Game:
         # After the mover at position p drops at pot j, the pot-0 state is
         # (rest[p], chips_after[p] - j // s): precomputed per p, the hot loop only subtracts.
         rest = [order[p + 1 :] + order[:p] for p in range(s)]
-        after = [tuple(c - (q < p) for q, c in enumerate(chips)) for p in range(s)]
-        chips_after = [a[p + 1 :] + a[:p] for p, a in enumerate(after)]
-        memo, tie_bid = self.memo, self.tie_bid
+        minus = tuple(c - 1 for c in chips)
+        chips_after = [chips[p + 1 :] + minus[:p] for p in range(s)]
+        memo, tie_bid, values = self.memo, self.tie_bid, self.values
         nxt = length  # the pot at which the next drop happens, seen from pot k
         nxt_cont: tuple[float, ...] | None = None  # continuation after that drop (lazy)
         bots = self.bots
         for k in range(length - 1, -1, -1):
             p = k % s
             seat = order[p]
-            bot = bots.get(seat) if bots else None
-            if bot is not None:
-                move = bot(seat, k, self._chips_at(order, chips, k))
+            if bots and seat in bots:
+                move = bots[seat](seat, k, self._chips_at(order, chips, k))
                 if move not in ("bid", "drop"):
                     raise ValueError(
                         f"bot for seat {seat} returned {move!r}; expected 'bid' or 'drop'"
@@ -144,20 +143,17 @@ class _Game:
                 if gap % s == 0:  # this seat is the one that drops next
                     later = drop_value[p] + cv * nxt
                 elif s == 2:  # the other seat drops next: this one wins
-                    later = self.values[seat][0]
+                    later = values[seat][0]
                 else:
                     if nxt_cont is None:
                         laps, pj = divmod(nxt, s)
-                        key_chips = (
-                            tuple(c - laps for c in chips_after[pj]) if laps else chips_after[pj]
+                        key = (
+                            rest[pj],
+                            tuple(c - laps for c in chips_after[pj]) if laps else chips_after[pj],
                         )
-                        found = memo.get(
-                            (rest[pj], key_chips)
-                        )  # no cap here: it costs more than it saves
+                        found = memo.get(key)  # no cap here: it costs more than it saves
                         if found is None:
-                            found = memo[rest[pj], key_chips] = self._solve_chain(
-                                rest[pj], key_chips
-                            )
+                            found = memo[key] = self._solve_chain(*key)
                         nxt_cont = found.value
                     later = nxt_cont[seat]
                 diff = later - cv * (1 + (gap - 1) // s) - (drop_value[p] + cv * k)
