@@ -8,12 +8,14 @@ turn an active seat either *bids* (puts one chip into the pot; only with a chip 
 drop. When one active seat is left it wins; the last seat to drop is the runner-up. The pot
 is empty when the auction ends, because the runner-up has just taken it.
 
-This is a war of attrition in which the losers are paid: every bid is a sunk cost for the
-bidder and a prize for whoever drops next (the mechanism of "No Thanks!"). For the war of
-attrition see Maynard Smith (1974), "The theory of games and the evolution of animal
-conflicts", J. Theor. Biol. 47; Bulow & Klemperer (1999), "The generalized war of
-attrition", AER 89; Krishna (2010), *Auction Theory*, 2nd ed., ch. 2-3 (all-pay and war of
-attrition auctions).
+Every bid is a chip for whoever drops next. With two seats left the duel is an ascending
+auction whose price goes to the *loser*: the dropper collects all bids, its own and the
+winner's. That is not a war of attrition, where every bid is lost by whoever makes it (Bulow
+& Klemperer (1999), "The generalized war of attrition", AER 89(1)); it is closer to
+dissolving a partnership, where the partner who leaves is paid (Cramton, Gibbons & Klemperer
+(1987), "Dissolving a partnership efficiently", Econometrica 55(3)), and to auctions in which
+losers receive part of the price (Engelbrecht-Wiggans (1994), "Auctions with
+price-proportional benefits to bidders", Games and Economic Behavior 6(3)).
 
 The model
 ---------
@@ -33,14 +35,21 @@ Proposition 99.2). The game is finite (every bid spends a chip) and has perfect 
 so backward induction gives a pure equilibrium; it is unique up to ties, and ties are broken
 by the ``tie`` rule (default: a seat that is indifferent drops).
 
-The modules: ``model`` (moves, outcomes, bots), ``solve`` (the equilibrium), ``curves``
-(payoff curves), ``private`` (private values), ``mechanisms`` (English and all-pay
-auctions), ``live`` (the auction of a live game).
+The modules: ``model`` (moves, outcomes, bots), ``solve`` (the equilibrium), ``regions``
+(exact regions over the chip value or a value, where a claim holds), ``curves`` (payoff
+curves), ``private`` (private values, epsilon-equilibria), ``mechanisms`` (English and
+all-pay auctions on the same values), ``live`` (the auction of a live game).
 """
 
 from mogul.auction.curves import payoff_curve, payoff_curves
 from mogul.auction.live import LiveAuction, chain_payoff_curve, values_from_state
-from mogul.auction.mechanisms import compare_mechanisms
+from mogul.auction.mechanisms import (
+    all_pay_dynamics,
+    all_pay_outcomes,
+    compare_mechanisms,
+    compare_over_seeds,
+    textbook_revenues,
+)
 from mogul.auction.model import (
     MAX_SEATS,
     MIN_SEATS,
@@ -56,9 +65,17 @@ from mogul.auction.private import (
     BestResponseResult,
     ValueDraw,
     best_response_dynamics,
+    deviation_gains,
     draw_values,
     threshold_outcomes,
     uniform_values,
+)
+from mogul.auction.regions import (
+    backward_induction_table,
+    chip_value_regions,
+    second_prize_sweep,
+    win_value_regions,
+    winner_map,
 )
 from mogul.auction.solve import Solution, solve
 
@@ -73,16 +90,26 @@ __all__ = [
     "Solution",
     "Step",
     "ValueDraw",
+    "all_pay_dynamics",
+    "all_pay_outcomes",
+    "backward_induction_table",
     "best_response_dynamics",
     "chain_payoff_curve",
+    "chip_value_regions",
     "compare_mechanisms",
+    "compare_over_seeds",
+    "deviation_gains",
     "draw_values",
     "payoff_curve",
     "payoff_curves",
     "play",
+    "second_prize_sweep",
     "solve",
+    "textbook_revenues",
     "threshold_bot",
     "threshold_outcomes",
     "uniform_values",
     "values_from_state",
+    "win_value_regions",
+    "winner_map",
 ]
