@@ -44,6 +44,7 @@ all-pay auctions on the same values), ``live`` (the auction of a live game).
 from mogul.auction.curves import payoff_curve, payoff_curves
 from mogul.auction.live import LiveAuction, chain_payoff_curve, values_from_state
 from mogul.auction.mechanisms import (
+    AllPayResult,
     all_pay_dynamics,
     all_pay_outcomes,
     compare_mechanisms,
@@ -82,6 +83,7 @@ from mogul.auction.solve import Solution, solve
 __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
+    "AllPayResult",
     "AuctionNode",
     "BestResponseResult",
     "Bot",
