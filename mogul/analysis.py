@@ -38,6 +38,9 @@ from math import comb
 import numpy as np
 import pandas as pd
 
+# chain_payoff_curve moved to mogul.auction; this re-export only bridges mogul.widgets.game and
+# its tests until they import it from mogul.auction (then delete it and its __all__ entry).
+from mogul.auction import chain_payoff_curve
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed
 from mogul.games.mogul.pile import (
@@ -138,37 +141,6 @@ def hold_or_sell(table: Table, seat: int | None = None) -> pd.DataFrame:
             "advice": "sell" if gain > 0 else "hold",
         })  # fmt: skip
     return pd.DataFrame(rows).set_index("company")
-
-
-# --- the auction on the table ------------------------------------------------------------------
-
-
-def chain_payoff_curve(
-    states: Sequence[GameState], seat: int, chip_value: float | None = None
-) -> pd.DataFrame | None:
-    """``seat``'s payoff curve for the auction on the table, from the start of the current chain.
-
-    A *chain* is the run of bids since the pot was last empty (the auction's start or the last
-    drop). From its first state the players still in play a fresh auction among themselves
-    (those who left are out for good), so ``mogul.auction.payoff_curve`` applies exactly: the
-    seat's payoff from "drop when the pot reaches k" while the others play the equilibrium,
-    with (win, second, out) values from ``mogul.auction.values_from_state`` (the table
-    heuristic; ``chip_value`` defaults to its end-of-game value). ``states`` is the game so
-    far, oldest first. Returns None unless the last state is an auction that ``seat`` is in.
-    The model has no credit (see ``mogul.auction``).
-    """
-    from mogul.auction import payoff_curve, values_from_state  # the auction model is optional here
-
-    now = states[-1]
-    if now.phase != "auction" or seat not in now.in_auction:
-        return None
-    start = next(s for s in reversed(states) if s.round == now.round and s.phase == "auction" and s.pot == 0)
-    live = values_from_state(start, chip_value=chip_value)
-    active = list(start.in_auction)
-    return payoff_curve(
-        [live.values[i] for i in active], [live.chips[i] for i in active], seat=active.index(seat),
-        start=active.index(start.current), chip_value=live.chip_value,
-    )  # fmt: skip
 
 
 # --- over whole games ------------------------------------------------------------------------

@@ -182,14 +182,14 @@ def test_market_long_and_by_round():
 
 
 def test_chain_payoff_curve_starts_where_the_pot_was_last_empty():
-    from mogul.auction import payoff_curve, values_from_state
+    from mogul.auction import chain_payoff_curve, payoff_curve, values_from_state
 
     states = list(GameRecord.load("rulebook-opening").states())[:5]  # bid, bid, Cai drops, Dee to act
     first = states[0]
     live = values_from_state(first)
     direct = payoff_curve(live.values, live.chips, seat=0, start=0, chip_value=live.chip_value)
-    pd.testing.assert_frame_equal(analysis.chain_payoff_curve(states[:1], 0), direct)
-    pd.testing.assert_frame_equal(analysis.chain_payoff_curve(states[:3], 0), direct)  # pot 2: same chain
+    pd.testing.assert_frame_equal(chain_payoff_curve(states[:1], 0), direct)
+    pd.testing.assert_frame_equal(chain_payoff_curve(states[:3], 0), direct)  # pot 2: same chain
     # after Cai's drop the chain restarts among Ann, Ben and Dee, Dee to move
     after = states[3]
     assert after.pot == 0 and after.in_auction == (0, 1, 3) and after.current == 3
@@ -198,8 +198,8 @@ def test_chain_payoff_curve_starts_where_the_pot_was_last_empty():
         [live.values[i] for i in (0, 1, 3)], [live.chips[i] for i in (0, 1, 3)], seat=2, start=2,
         chip_value=live.chip_value,
     )  # fmt: skip
-    pd.testing.assert_frame_equal(analysis.chain_payoff_curve(states[:4], 3), restart)
-    assert analysis.chain_payoff_curve(states[:4], 2) is None  # Cai has left this auction
+    pd.testing.assert_frame_equal(chain_payoff_curve(states[:4], 3), restart)
+    assert chain_payoff_curve(states[:4], 2) is None  # Cai has left this auction
 
 
 def test_nothing_is_left_to_come_once_the_crash_is_revealed():

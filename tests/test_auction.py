@@ -25,6 +25,7 @@ from mogul.auction import (
     uniform_values,
     values_from_state,
 )
+from mogul.auction.mechanisms import MEASURES
 from mogul.plots import (
     KIT_TEMPLATE,
     convergence_figure,
@@ -354,53 +355,58 @@ def test_vectorised_threshold_play_matches_play(n, data):
 
 @pytest.fixture(scope="module")
 def dynamics():
+    values = draw_values(uniform_values(win=(2, 10), second=(0, 3), step=1), 3, 60, seed=2)
+    return best_response_dynamics(values, [4, 4, 4], chip_value=1.0)
+
+
+def test_best_response_dynamics_reaches_a_fixed_point():
+    # one threshold for the whole auction, every improving type switching: a fixed point
     values = draw_values(uniform_values(win=(2, 10), second=(0, 3), step=1), 3, 120, seed=2)
-    return best_response_dynamics(values, [6, 6, 6], chip_value=1.0)
-
-
-def test_best_response_dynamics_reaches_a_fixed_point(dynamics):
-    assert dynamics.converged
-    assert list(dynamics.trace.columns) == [
+    fixed = best_response_dynamics(values, [6, 6, 6], by_seats_left=False, damping=1.0)
+    assert fixed.converged and fixed.thresholds.shape == (120, 3)
+    assert list(fixed.trace.columns) == [
         "iteration",
         "seat",
         "mean_threshold",
         "changed",
         "expected_payoff",
     ]
-    last = dynamics.trace[dynamics.trace.iteration == dynamics.trace.iteration.max()]
+    last = fixed.trace[fixed.trace.iteration == fixed.trace.iteration.max()]
     assert (last.changed == 0).all()
     # a fixed point: starting there, one more sweep changes nothing
     again = best_response_dynamics(
-        dynamics.values, [6, 6, 6], initial=dynamics.thresholds, max_iter=1
+        values, [6, 6, 6], initial=fixed.thresholds, max_iter=1, by_seats_left=False
     )
-    assert again.converged and (again.thresholds == dynamics.thresholds).all()
+    assert again.converged and (again.thresholds == fixed.thresholds).all()
     # reproducible
-    values = draw_values(uniform_values(win=(2, 10), second=(0, 3), step=1), 3, 120, seed=2)
-    assert (best_response_dynamics(values, [6, 6, 6]).thresholds == dynamics.thresholds).all()
+    same = best_response_dynamics(values, [6, 6, 6], by_seats_left=False, damping=1.0)
+    assert (same.thresholds == fixed.thresholds).all()
 
 
-def test_compare_mechanisms(dynamics):
-    table = compare_mechanisms(dynamics)
+def test_compare_mechanisms():
+    values = draw_values(uniform_values(win=(2, 10), second=(0, 3), step=1), 3, 40, seed=3)
+    table = compare_mechanisms(values, [3, 3, 3], ties=("drop", "bid"))
     assert list(table.index) == [
-        "mogul (private values)",
-        "mogul (complete information)",
+        "mogul, private values",
+        "mogul, complete information (tie: drop)",
+        "mogul, complete information (tie: bid)",
         "english",
         "all-pay",
     ]
-    assert list(table.columns) == [
-        "efficiency",
-        "winner_pays",
-        "droppers_net",
-        "runner_up_net",
-        "welfare",
-    ]
-    mogul = table.loc[["mogul (private values)", "mogul (complete information)"]]
+    assert list(table.columns) == [*MEASURES, "epsilon", "converged"]
+    mogul = table.iloc[:3]
     # in Mogul the chips stay at the table: what the winner pays, the droppers receive
-    assert np.allclose(mogul.winner_pays, mogul.droppers_net)
+    assert (
+        np.allclose(mogul.winner_pays, mogul.droppers_net) and (mogul.revenue.abs() < 1e-12).all()
+    )
+    assert np.allclose(mogul.welfare, mogul.bidders_surplus)
     assert table.loc["english", "droppers_net"] == 0  # the English winner pays the bank
-    assert table.loc["all-pay", "droppers_net"] <= 0  # all-pay losers pay too
-    assert (table.efficiency.between(0, 1)).all()
-    assert table.loc["all-pay", "efficiency"] >= 0.9  # monotone bids: the top value wins
+    assert table.loc["english", "revenue"] == table.loc["english", "winner_pays"]
+    assert table.loc["all-pay", "droppers_net"] < 0  # all-pay losers pay too
+    # welfare = bidders' surplus + the chips paid to the bank (chip value 1)
+    assert np.allclose(table.welfare, table.bidders_surplus + table.revenue)
+    assert (table.efficient.between(0, 1)).all()
+    assert (table.epsilon.iloc[1:3] == 0).all()
 
 
 # --------------------------------------------------------------------------- figures
@@ -416,7 +422,7 @@ def test_figures_use_the_kit_template_and_plain_rounded_data(dynamics):
         payoff_curve_figure(curves[0]),
         pot_ladder_figure(sol.path),
         convergence_figure(dynamics.trace),
-        mechanism_figure(compare_mechanisms(dynamics, complete_information=False)),
+        mechanism_figure(compare_mechanisms(dynamics.values[:20], [4, 4, 4], max_iter=3)),
     ]
     for fig in figs:
         assert fig.layout.template == go.layout.Template(KIT_TEMPLATE)

@@ -20,7 +20,11 @@ __all__ = [
     "payoff_curve_figure",
     "pot_ladder_figure",
     "seat_name",
+    "winner_regions_figure",
 ]
+
+_LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
+"""A legend in one row above the plot, so it never takes width from the plot."""
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
@@ -31,11 +35,12 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
 def payoff_curve_figure(
     curves: pd.DataFrame | Mapping[str, pd.DataFrame],
     title: str = "Payoff of 'drop when the pot reaches k'",
+    x_max: int | None = None,
 ) -> go.Figure:
     """Payoff against the threshold k, one line per curve, equilibrium payoffs dashed.
 
     ``curves`` is one ``payoff_curve`` DataFrame or a mapping label -> DataFrame. The best k
-    of each curve is marked.
+    of each curve is marked. ``x_max`` limits the k axis (e.g. to where the curves change).
     """
     named = {"payoff": curves} if isinstance(curves, pd.DataFrame) else dict(curves)
     fig = go.Figure()
@@ -57,9 +62,12 @@ def payoff_curve_figure(
             showlegend=False,
         )  # fmt: skip
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title="k (drop when the pot reaches k)",
-        yaxis_title="payoff (points)", height=380,
+        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"},
+        xaxis_title="k: drop when the pot reaches k", yaxis_title="payoff (points)", height=400,
+        legend=_LEGEND_ABOVE, margin={"t": 90},
     )  # fmt: skip
+    fig.update_xaxes(automargin=True, range=None if x_max is None else [-0.5, x_max + 0.5])
+    fig.update_yaxes(automargin=True)
     return fig
 
 
@@ -87,69 +95,126 @@ def pot_ladder_figure(
         x=bids, y=[pots[i] for i in bids], mode="markers", name="bid",
         marker={"color": [SEAT_COLOURS[path[i].seat % len(SEAT_COLOURS)] for i in bids], "size": 8},
         text=[seat_name(path[i].seat, names) for i in bids], hovertemplate="%{text} bids at pot %{y}<extra></extra>",
+        cliponaxis=False,
     )  # fmt: skip
     fig.add_scatter(
         x=drops, y=[pots[i] for i in drops], mode="markers+text", name="drop",
         marker={"color": [SEAT_COLOURS[path[i].seat % len(SEAT_COLOURS)] for i in drops], "size": 15,
                 "symbol": "triangle-down", "line": {"color": "#222", "width": 1}},
         text=[f"{seat_name(path[i].seat, names)} takes {pots[i]}" for i in drops], textposition="top center",
+        cliponaxis=False,
     )  # fmt: skip
     fig.update_layout(
         template=KIT_TEMPLATE, title=title, xaxis_title="move", yaxis_title="pot before the move",
         height=340, showlegend=False,
     )  # fmt: skip
-    fig.update_yaxes(rangemode="tozero")
+    top = max(pots, default=0)
+    fig.update_yaxes(range=[-0.8, top + 1.5], automargin=True)  # room for markers and labels
+    fig.update_xaxes(range=[-0.8, len(path) - 0.2], automargin=True)
     return fig
 
 
 def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics") -> go.Figure:
-    """Mean threshold per seat (top) and share of types that changed (bottom) per iteration.
+    """Mean threshold per seat (top) and share of types that switched (bottom) per sweep.
 
     ``trace`` is ``best_response_dynamics(...).trace``.
     """
     fig = make_subplots(
-        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.65, 0.35]
+        rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, row_heights=[0.6, 0.4]
     )
     for seat, rows in trace.groupby("seat"):
         colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
         x = rounded(rows["iteration"])
         fig.add_scatter(
-            x=x,
-            y=rounded(rows["mean_threshold"]),
-            name=f"seat {seat}",
-            line={"color": colour},
-            row=1,
-            col=1,
-        )
-        fig.add_scatter(
-            x=x, y=rounded(rows["changed"]), line={"color": colour}, showlegend=False, name=f"seat {seat}", row=2, col=1
+            x=x, y=rounded(rows["mean_threshold"]), name=f"seat {seat}", line={"color": colour},
+            row=1, col=1,
         )  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, title=title, height=420)
-    fig.update_yaxes(title_text="mean threshold k", row=1, col=1)
-    fig.update_yaxes(title_text="share changed", row=2, col=1)
-    fig.update_xaxes(title_text="iteration", dtick=1, row=2, col=1)
+        fig.add_scatter(
+            x=x, y=rounded(rows["changed"]), line={"color": colour}, showlegend=False,
+            name=f"seat {seat}", row=2, col=1,
+        )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"}, height=440,
+        legend=_LEGEND_ABOVE, margin={"t": 90},
+    )  # fmt: skip
+    fig.update_yaxes(title_text="mean threshold", automargin=True, row=1, col=1)
+    fig.update_yaxes(title_text="share switched", automargin=True, row=2, col=1)
+    fig.update_xaxes(title_text="sweep", row=2, col=1)
+    fig.update_xaxes(automargin=True)
     return fig
 
 
 def mechanism_figure(
     table: pd.DataFrame, title: str = "Four auctions on the same values"
 ) -> go.Figure:
-    """Bars per mechanism: efficiency, chips the winner pays, net chips to the droppers.
+    """Horizontal bars per mechanism: efficient share, welfare and revenue, with 95% intervals.
 
-    ``table`` is ``compare_mechanisms(...)`` (index: mechanism).
+    ``table`` is ``compare_over_seeds(...)`` (columns ``<measure>`` and ``<measure>_ci``) or
+    ``compare_mechanisms(...)`` (no intervals); its index names the mechanisms.
     """
     panels = [
-        ("efficiency", "efficiency"),
-        ("winner_pays", "winner pays (chips)"),
-        ("droppers_net", "droppers' net (chips)"),
+        ("efficient", "efficient allocations (share)"),
+        ("welfare", "welfare (points)"),
+        ("revenue", "chips to the bank"),
     ]
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[label for _, label in panels])
+    fig = make_subplots(
+        rows=1, cols=len(panels), shared_yaxes=True, horizontal_spacing=0.04,
+        subplot_titles=[label for _, label in panels],
+    )  # fmt: skip
     names = [str(x) for x in table.index]
     for col, (column, _) in enumerate(panels, start=1):
+        ci = table.get(f"{column}_ci")
         fig.add_bar(
-            x=names, y=rounded(table[column]), marker={"color": list(SEAT_COLOURS[: len(names)])},
-            showlegend=False, name=column, row=1, col=col,
+            y=names, x=rounded(table[column]), orientation="h", showlegend=False, name=column,
+            marker={"color": list(SEAT_COLOURS[: len(names)])},
+            error_x=None if ci is None else {"type": "data", "array": rounded(ci)},
+            row=1, col=col,
         )  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, title=title, height=380)
-    fig.update_xaxes(tickangle=-30)
+    fig.update_layout(
+        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"},
+        height=120 + 45 * len(names), margin={"t": 90},
+    )  # fmt: skip
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    fig.update_xaxes(automargin=True, rangemode="tozero")
+    return fig
+
+
+def winner_regions_figure(
+    regions: pd.DataFrame,
+    title: str = "Who wins, by chip value",
+    row_title: str = "value of winning",
+) -> go.Figure:
+    """The winner over chip value as exact intervals: one horizontal band per row.
+
+    ``regions`` is ``chip_value_regions(...)`` (one band) or ``winner_map(...)`` (one band per
+    ``win``). Single points (ties decided by the tie rule) are drawn as diamonds.
+    """
+    df = regions if "win" in regions.columns else regions.assign(win="")
+    fig = go.Figure()
+    for seat in sorted(df["winner"].unique()):
+        mine = df[df["winner"] == seat]
+        spans, points = mine[mine["low"] < mine["high"]], mine[mine["low"] == mine["high"]]
+        colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
+        fig.add_bar(
+            y=rounded(spans["win"]), x=rounded(spans["high"] - spans["low"]),
+            base=rounded(spans["low"]), orientation="h", name=f"seat {seat} wins",
+            marker={"color": colour, "line": {"width": 0}}, width=0.9 if len(df["win"].unique()) > 1 else 0.5,
+            customdata=rounded(spans["high"]),
+            hovertemplate="chip value %{base} to %{customdata}<extra></extra>",
+        )  # fmt: skip
+        if len(points):
+            fig.add_scatter(
+                y=rounded(points["win"]), x=rounded(points["low"]), mode="markers",
+                marker={"color": colour, "symbol": "diamond", "size": 9,
+                        "line": {"color": "#222", "width": 1}},
+                name=f"seat {seat} wins (tie point)", cliponaxis=False,
+            )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"},
+        barmode="overlay", bargap=0, height=420 if "win" in regions.columns else 240,
+        legend=_LEGEND_ABOVE, margin={"t": 90}, xaxis_title="chip value (points per chip)",
+        yaxis_title=row_title if "win" in regions.columns else None,
+    )  # fmt: skip
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True, showticklabels="win" in regions.columns)
     return fig

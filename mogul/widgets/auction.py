@@ -1,9 +1,10 @@
 """``AuctionExplorer``: sliders in, equilibrium path and payoff curves out, live.
 
-The app holds no rules: each change calls ``mogul.auction.solve`` and ``payoff_curve`` and
-writes the results into widget values (an ``HTML`` summary and two ``go.FigureWidget`` s),
-never into an ``Output`` widget, so nbval can compare the app's state and tests need no
-browser.
+The app holds no rules: each change calls ``mogul.auction.solve`` and ``payoff_curves`` (one
+solve shared) and writes the results into widget values (an ``HTML`` summary and two
+``go.FigureWidget`` s), never into an ``Output`` widget, so nbval can compare the app's state
+and tests need no browser. Sliders report only when released (``continuous_update=False``),
+so dragging does not queue one solve per pixel.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mogul.widgets.live import keep_views_current
 __all__ = ["AuctionExplorer"]
 
 MAX_EXPLORER_SEATS = 6
+MAX_EXPLORER_CHIPS = 20
 _DEFAULT_VALUES = ((10, 3, 0), (8, 2, 0), (6, 1, 0), (9, 4, 0), (7, 0, 0), (5, 2, 0))
 
 
@@ -44,12 +46,11 @@ class AuctionExplorer(w.VBox):
         values = list(values or _DEFAULT_VALUES)
         values += _DEFAULT_VALUES[len(values) :]
         style = {"description_width": "70px"}
-        self.seats = w.IntSlider(
-            seats, min=2, max=MAX_EXPLORER_SEATS, description="seats", style=style
-        )
-        self.chips = w.IntSlider(chips, min=0, max=20, description="chips", style=style)
+        calm = {"style": style, "continuous_update": False}
+        self.seats = w.IntSlider(seats, min=2, max=MAX_EXPLORER_SEATS, description="seats", **calm)
+        self.chips = w.IntSlider(chips, min=0, max=MAX_EXPLORER_CHIPS, description="chips", **calm)
         self.chip_value = w.FloatSlider(
-            chip_value, min=0.0, max=3.0, step=0.25, description="chip value", style=style
+            chip_value, min=0.0, max=3.0, step=0.25, description="chip value", **calm
         )
         self.start = w.Dropdown(
             options=list(range(seats)), value=start, description="start", style=style
@@ -57,7 +58,7 @@ class AuctionExplorer(w.VBox):
         self.value_sliders = [
             [
                 w.FloatSlider(float(values[i][j]), min=0.0, max=20.0, step=0.5, description=f"{label} {i}",
-                              style=style, layout=w.Layout(width="260px"))
+                              layout=w.Layout(width="260px"), **calm)
                 for j, label in enumerate(("win", "2nd", "out"))
             ]
             for i in range(MAX_EXPLORER_SEATS)
@@ -100,12 +101,14 @@ class AuctionExplorer(w.VBox):
         values, chips = self.values(), [self.chips.value] * n
         sol = solve(values, chips, self.start.value, self.chip_value.value)
         self.solution = sol
-        self.status.value = summary_html(sol)
         ladder = pot_ladder_figure(sol.path)
         with self.ladder.batch_update():
             for target, source in zip(self.ladder.data, ladder.data, strict=True):
                 target.update(x=source.x, y=source.y, text=source.text, marker=source.marker)
-        curves = payoff_curves(values, chips, self.start.value, self.chip_value.value)
+            self.ladder.layout.xaxis.range = ladder.layout.xaxis.range
+            self.ladder.layout.yaxis.range = ladder.layout.yaxis.range
+        curves = payoff_curves(values, chips, self.start.value, self.chip_value.value, solution=sol)
+        self.k_max = k_max = curve_reach(curves.values(), sol)
         with self.curves.batch_update():
             for i in range(MAX_EXPLORER_SEATS):
                 line, eq, best = self.curves.data[3 * i : 3 * i + 3]
@@ -114,13 +117,41 @@ class AuctionExplorer(w.VBox):
                     trace.visible = visible
                 if not visible:
                     continue
-                df = curves[i]
+                df = curves[i].iloc[: k_max + 1]
                 line.x, line.y = rounded(df["k"]), rounded(df["payoff"])
-                eq.x, eq.y = [0, int(df["k"].iloc[-1])], rounded([sol.payoffs[i]] * 2)
+                eq.x, eq.y = [0, k_max], rounded([sol.payoffs[i]] * 2)
                 k = int(df["payoff"].idxmax())
                 best.x, best.y = [k], rounded([df["payoff"][k]])
+            self.curves.layout.xaxis.range = [-0.5, k_max + 0.5]
+        self.status.value = summary_html(sol) + chips_note(sol, k_max)
         keep_views_current(self.ladder)
         keep_views_current(self.curves)
+
+
+def curve_reach(curves, sol) -> int:
+    """The k beyond which no payoff curve changes (at least the top pot of the equilibrium).
+
+    Past it every seat's curve is flat: a larger k only means "bid while you can" in a game
+    that is already over, so the k axis stops there instead of at seats x chips.
+    """
+    reach = max((st.pot for st in sol.path), default=0) + 1
+    for df in curves:
+        pay = df["payoff"].to_numpy()
+        moved = (pay != pay[-1]).nonzero()[0]
+        if moved.size:
+            reach = max(reach, int(moved[-1]) + 1)
+    return reach
+
+
+def chips_note(sol, k_max: int) -> str:
+    """Why the chips slider may stop mattering: how many chips the seats really use."""
+    most = max(sol.paid)
+    held = min(sol.chips)
+    return (
+        f"<div style='color:#555'>The most any seat bids is {most} chip"
+        f"{'' if most == 1 else 's'} (each holds at least {held}); the curves are flat beyond "
+        f"k = {k_max}, so the k axis stops there.</div>"
+    )
 
 
 def summary_html(sol) -> str:
