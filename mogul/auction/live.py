@@ -139,9 +139,10 @@ def _rollout_values(state, rollouts: int, seed: int) -> tuple[tuple[float, float
     """Mean final scores after ending the auction with each seat in each place."""
     import random
 
-    from mogul.games.mogul.bots import ValueBot, play_out
+    from mogul.games.mogul.bots import ValueBot
     from mogul.games.mogul.determinize import determinize
     from mogul.games.mogul.rules import settle_auction
+    from mogul.kit.bots import play_out
 
     rng = random.Random(seed)
     n = len(state.players)
