@@ -7,9 +7,10 @@ import pytest
 
 import mogul
 from mogul import BID, DROP, TAKE, Sell
+from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.tables import rounds_table
 from mogul.kit.record import GameRecord
-from mogul.widgets.game import GamePlayer, GameTable, ShareValueDashboard, action_label, table_html
+from mogul.widgets import GamePlayer, GameTable, ShareValueDashboard
 
 BOTS = ["value", "value", "value", "value"]
 
@@ -278,3 +279,56 @@ def test_dashboard_redraws_only_when_a_card_is_revealed_or_shares_are_sold():
         app.next_step_button.click()
     assert board._drawn is app.state
     assert len(board.figure.data[5].x) == 1  # the sale is marked at once, not a round later
+
+
+# --- the player is a view of a session ----------------------------------------------------------
+
+
+def test_the_player_is_a_view_of_its_session():
+    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    assert isinstance(app.session, mogul.GameSession)
+    assert app.history is app.session.history and app.state is app.session.state
+    app.session.act(mogul.DROP)  # a move made on the session shows in the widget
+    assert app.state is app.session.state and app.state.round == 2
+    assert "Round 2</b>" in app.table.value and app.table.state is app.state
+
+
+def test_seats_take_bot_classes_and_factories():
+    app = GamePlayer([mogul.ValueBot, "value", lambda seed: mogul.RandomBot(seed)], seed=4)
+    assert [type(b).__name__ for b in app.bots] == ["ValueBot", "ValueBot", "RandomBot"]
+    app.play_to_end_button.click()
+    assert app.state.is_over and app.record().replay() == app.state
+
+
+class Raises:
+    name = "raises"
+
+    def choose(self, view, legal):
+        raise RuntimeError("my bot is not finished")
+
+
+class Cheats:
+    name = "cheats"
+
+    def choose(self, view, legal):
+        return mogul.Sell(9)
+
+
+@pytest.mark.parametrize(("bot", "why"), [(Raises, "raised RuntimeError: my bot is not finished"),
+                                          (Cheats, "chose Sell(count=9), which is not legal now")])
+def test_a_failing_bot_is_shown_in_the_page_not_left_as_dead_buttons(bot, why):
+    app = GamePlayer([bot, "value", "value"], players=["Ann", "Ben", "Cai"], seed=1)
+    app.play_to_end_button.click()  # Ann's bot fails at its first real choice
+    assert app.session.bot_error and why in app.session.bot_error
+    assert "A bot failed." in app.status.value and why in html_text(app.status.value)
+    assert app.next_step_button.disabled and app.play_to_end_button.disabled
+    assert not app.state.is_over and app.state.current == 0
+    app.new_game_button.click()  # a new deal starts clean: the buttons answer again
+    assert app.session.bot_error is None and len(app.history) == 1
+    assert not app.next_step_button.disabled and "A bot failed" not in app.status.value
+
+
+def html_text(page: str) -> str:
+    import html
+
+    return html.unescape(text(page))
