@@ -6,6 +6,7 @@ import re
 import pytest
 
 import mogul
+import mogul.plots.game
 from mogul import BID, DROP, TAKE, Sell
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.tables import rounds_table
@@ -27,7 +28,12 @@ def press(app: GamePlayer, label: str) -> None:
 
 
 def text(html: str) -> str:
-    return re.sub(r"<[^>]+>", " ", html)
+    return re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", html))
+
+
+def numbers(row: str) -> list[str]:
+    """A table row's chips, points and score cells."""
+    return re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)
 
 
 # --- GameTable --------------------------------------------------------------------------------
@@ -51,20 +57,21 @@ def test_game_table_shows_players_market_card_pot_and_log():
     assert "still in: Ann, Ben, Dee" in page and "dropped: Cai" in page
     assert "brown 4" in page  # market value of brown: four S shares on the table
     assert "Cai drops and collects 2 chips." in page
-    # Cai's row: 8 chips, 1 point (the brown premium), track space 1, one brown share
+    # Cai's row: 8 chips, 1 point (the brown premium), score 1 + 8 // 5 = 2, one brown share
     row = re.search(r"Cai.*?</tr>", table.value).group(0)
-    assert re.findall(r"<td>([^<]*)</td>", row)[:3] == ["8", "1", "1"]
+    assert numbers(row) == ["8", "1", "2"]
     assert "background:#8b5a2b" in row  # the brown badge in the company's own colour
 
 
-def test_game_table_hides_chips_and_wraps_the_track():
+def test_game_table_hides_chips_and_shows_scores_as_scores():
     s = rulebook_state()
-    s = s._replace(players=(s.players[0]._replace(points=35),) + s.players[1:])
-    page = table_html(s, hide_chips=[1, 2])
-    rows = re.findall(r"<tr style.*?</tr>", page)
-    cells = [re.findall(r"<td>([^<]*)</td>", r)[:3] for r in rows]
-    assert cells[0] == ["6", "35", "3"]  # 35 points: space 3 on the 32-space track
-    assert cells[1][0] == "?" and cells[2][0] == "?" and cells[3][0] == "6"
+    players = (s.players[0]._replace(points=35), s.players[1]._replace(points=-2, chips=8)) + s.players[2:]
+    page = table_html(s._replace(players=players), hide_chips=[2])
+    cells = [numbers(r) for r in re.findall(r"<tr style.*?</tr>", page)]
+    assert cells[0] == ["6", "35", "36"]  # 35 points and 6 chips: score 36, not a track space
+    assert cells[1] == ["8", "-2", "-1"]  # after a credit: negative, never "30 on the track"
+    assert cells[2] == ["?", "1", "?"] and cells[3] == ["6", "1", "2"]  # hidden chips hide the score
+    assert "track" not in text(page)
 
 
 def test_game_table_at_the_end_shows_final_scores():
@@ -204,9 +211,9 @@ def test_hot_seat_covers_the_table_between_two_humans():
     assert app.cover.layout.display == "none" and app.table.layout.display is None
     other = 1 - first
     row = re.search(rf"{app.state.names[other]}.*?</tr>", app.table.value).group(0)
-    assert re.findall(r"<td>([^<]*)</td>", row)[0] == "?"  # the other human's chips are hidden
+    assert numbers(row)[0] == "?"  # the other human's chips are hidden
     own = re.search(rf"{app.state.names[first]}.*?</tr>", app.table.value).group(0)
-    assert re.findall(r"<td>([^<]*)</td>", own)[0] == str(app.state.players[first].chips)
+    assert numbers(own)[0] == str(app.state.players[first].chips)
     # play on until the other human is to act: the cover comes back
     while app.state.current != other and not app.state.is_over:
         if app.cover.layout.display is None:
@@ -332,3 +339,17 @@ def html_text(page: str) -> str:
     import html
 
     return html.unescape(text(page))
+
+
+def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
+    app = GamePlayer(BOTS, players=["Ann", "Ben", "Cai", "Dee"], seed=8, dashboard=True)
+    for _ in range(3):
+        app.next_step_button.click()
+    pots = [st.pot for st in mogul.plots.game.auction_steps(app.history, app.state.round)]
+    assert list(app.auction_chart.data[0].y) == pots and len(pots) == 3
+    assert app.auction_chart.layout.title.text == f"The auction of round {app.state.round}"
+    assert app.auction_chart._config == {"displayModeBar": False}  # no toolbar over the title
+    board = app.dashboard.figure
+    assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
+    assert board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
+    assert all(not b.icon for b in [app.next_step_button, app.undo_button, app.ready_button])

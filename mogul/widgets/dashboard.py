@@ -12,9 +12,9 @@ from plotly.subplots import make_subplots
 from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
 from mogul.games.mogul.state import GameState
 from mogul.games.mogul.tables import auctions_table, rounds_table
-from mogul.plots.game import market_data, market_traces, score_data, score_traces
+from mogul.plots.game import SCORE_TITLE, market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE
-from mogul.widgets.live import keep_views_current
+from mogul.widgets.live import keep_views_current, live_figure
 
 __all__ = ["ShareValueDashboard"]
 
@@ -22,14 +22,14 @@ __all__ = ["ShareValueDashboard"]
 class ShareValueDashboard(w.VBox):
     """Market value per company and scores over the rounds, live for a game.
 
-    ``figure`` is a ``go.FigureWidget`` with two panels: the company lines plus a "sale"
-    marker trace (left) and one score line per player (right). ``update(states)`` redraws
+    ``figure`` is a ``go.FigureWidget`` with two panels, each with its own legend: the
+    company lines plus a "sale" marker trace (top) and one score line per player (below). ``update(states)`` redraws
     it from any state sequence; ``follow(game)`` redraws after every change of a
     ``GamePlayer`` or a ``GameSession``. The panels read the table as each auction opens, so
     they only change when a card is revealed or shares are sold; other steps cost nothing.
     """
 
-    def __init__(self, game: Any = None, height: int = 360) -> None:
+    def __init__(self, game: Any = None, height: int = 520) -> None:
         self.figure: go.FigureWidget | None = None
         self.height = height
         self._drawn: GameState | None = None  # the last state that changed what is drawn
@@ -45,22 +45,27 @@ class ShareValueDashboard(w.VBox):
 
     def _build(self, states: Sequence[GameState]) -> None:
         ed = states[0].edition
-        fig = make_subplots(rows=1, cols=2, subplot_titles=("Market value per company", "Scores"),
-                            horizontal_spacing=0.1)  # fmt: skip
+        fig = make_subplots(rows=2, cols=1, subplot_titles=("Market value per company", "Scores"),
+                            vertical_spacing=0.28)  # fmt: skip
         first = rounds_table(states[:1])
         for trace in market_traces(first, ed):
             fig.add_trace(trace, row=1, col=1)
         for trace in score_traces(first, ed.score_track):
-            trace.showlegend = False
-            fig.add_trace(trace, row=1, col=2)
+            trace.legend = "legend2"  # players get their own legend, under their own panel
+            fig.add_trace(trace, row=2, col=1)
+        legend = {"orientation": "h", "x": 0, "xanchor": "left", "xref": "paper", "yanchor": "top", "font": {"size": 12},
+                  "title": {"side": "left"}}  # fmt: skip
         fig.update_layout(
-            template=KIT_TEMPLATE, height=self.height, legend={"orientation": "h", "y": -0.3},
-            margin={"b": 90},
+            template=KIT_TEMPLATE, height=self.height,
+            # under the market panel's tick labels; along the bottom of the figure
+            legend={**legend, "y": 0.56, "yref": "paper", "title": {**legend["title"], "text": "company"}},
+            legend2={**legend, "y": 0, "yanchor": "bottom", "yref": "container",
+                     "title": {**legend["title"], "text": "player"}},
         )  # fmt: skip
-        fig.update_xaxes(title_text="round")
+        fig.update_xaxes(title_text="round", row=2, col=1, title_standoff=4)
         fig.update_yaxes(title_text="points per share sold", rangemode="tozero", row=1, col=1)
-        fig.update_yaxes(title_text="points + chips // 5", row=1, col=2)
-        self.figure = go.FigureWidget(fig)
+        fig.update_yaxes(title_text=SCORE_TITLE, row=2, col=1)
+        self.figure = live_figure(fig)
         self.players = len(states[0].players)
         self.children = (self.figure,)
 

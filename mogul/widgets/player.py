@@ -26,12 +26,25 @@ from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN, GameSession
 from mogul.kit.spec import spec_for
 from mogul.plots.auction import payoff_curve_figure
+from mogul.plots.game import auction_steps, game_pot_ladder_figure
 from mogul.plots.template import rounded
-from mogul.widgets.live import keep_views_current
+from mogul.widgets.dashboard import ShareValueDashboard
+from mogul.widgets.live import keep_views_current, live_figure
 
 __all__ = ["HUMAN", "GamePlayer", "GameTable"]
 
-LOG_LINES = 12
+LOG_LINES = 8
+_CHART_HEIGHT = 300
+
+
+def _wrap() -> w.Layout:
+    """A row of controls that wraps onto more lines instead of shrinking its buttons."""
+    return w.Layout(flex_flow="row wrap", align_items="center", width="100%")
+
+
+def _column() -> w.Layout:
+    """One of the two columns: side by side from 2 x 400 px, else one above the other."""
+    return w.Layout(flex="1 1 400px", min_width="0", max_width="100%", margin="0 8px 0 0")
 
 
 class GameTable(w.HTML):
@@ -43,8 +56,9 @@ class GameTable(w.HTML):
         hide_chips: Sequence[int] = (),
         log: Sequence[str] = (),
         labels: Sequence[str] | None = None,
+        **kwargs: Any,
     ):
-        super().__init__()
+        super().__init__(**kwargs)
         self.state = state
         if state is not None:
             self.show(state, hide_chips, log, labels)
@@ -80,6 +94,10 @@ class GamePlayer(w.VBox):
       with two or more humans).
     * A bot that raises or answers with an illegal move stops the bots; the status line
       says which and why (``session.bot_error``), and Undo or New game go on from there.
+
+    Beside the table (below it on a phone), ``auction_chart`` follows the pot of the current
+    auction move by move; ``payoff_curve=True`` adds the human's payoff curve for it and
+    ``dashboard=True`` a ``ShareValueDashboard`` (market values and scores).
     """
 
     def __init__(
@@ -91,37 +109,44 @@ class GamePlayer(w.VBox):
         hot_seat: bool | None = None,
         autoplay: bool | None = None,
         payoff_curve: bool = False,
+        dashboard: bool = False,
         **setup: Any,
     ) -> None:
         self.session = GameSession(edition, seats, players, seed, autoplay, **setup)
         self.hot_seat = len(self.humans) > 1 if hot_seat is None else hot_seat
         self.viewer: int | None = None  # the human whose table is shown (hot seat)
 
-        button = {"layout": w.Layout(width="auto")}
-        self.next_step_button = w.Button(description="Next step", icon="step-forward", **button)
-        self.next_round_button = w.Button(description="Next round", icon="forward", **button)
-        self.play_to_end_button = w.Button(description="Play to end", icon="fast-forward", **button)
-        self.undo_button = w.Button(description="Undo", icon="undo", **button)
-        self.new_game_button = w.Button(description="New game", icon="refresh", **button)
-        self.seed_box = w.IntText(value=seed, description="seed", layout=w.Layout(width="160px"))
+        # Words, no icons: clearer, and no icon font fetched from the internet. Buttons size
+        # to their words ("auto") and rows wrap, so a phone never shortens a label to "...".
+        def button(text: str, **kwargs: Any) -> w.Button:
+            return w.Button(description=text, layout=w.Layout(width="auto", min_width="fit-content"), **kwargs)
+
+        self.next_step_button = button("Next step")
+        self.next_round_button = button("Next round")
+        self.play_to_end_button = button("Play to end")
+        self.undo_button = button("Undo")
+        self.new_game_button = button("New game")
+        self.seed_box = w.IntText(value=seed, description="seed", layout=w.Layout(width="150px"))
         self.autoplay = w.Checkbox(
             value=self.session.autoplay, description="bots move on their own",
             indent=False, layout=w.Layout(width="auto"),
         )  # fmt: skip
         self.status = w.HTML()
-        self.action_buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.action_buttons = w.HBox(layout=_wrap())
         self._pool: list[w.Button] = []
         self._pool_actions: dict[int, Any] = {}
         self.cover_text = w.HTML()
-        self.ready_button = w.Button(description="Show my table", button_style="warning", icon="eye")
+        self.ready_button = button("Show my table", button_style="warning")
         self.cover = w.VBox([self.cover_text, self.ready_button], layout=w.Layout(display="none"))
-        self.table = GameTable()
+        self.table = GameTable(layout=w.Layout(width="100%"))
+        self.auction_chart = live_figure(game_pot_ladder_figure([self.session.history[0]], 0), height=_CHART_HEIGHT)
+        self._auction_drawn: tuple | None = None
         self.curve: go.FigureWidget | None = None  # the human's payoff curve, if asked for
         self.curve_box = w.VBox(layout=w.Layout(display="none"))
         if payoff_curve:
-            self.curve = go.FigureWidget(_curve_figure())
-            self.curve.layout.height = 300
+            self.curve = live_figure(_curve_figure(), height=_CHART_HEIGHT)
             self.curve_box.children = (self.curve,)
+        self.dashboard = ShareValueDashboard(self.session) if dashboard else None
 
         self.next_step_button.on_click(lambda _: self.step())
         self.next_round_button.on_click(lambda _: self.next_round())
@@ -131,10 +156,17 @@ class GamePlayer(w.VBox):
         self.ready_button.on_click(lambda _: self._reveal_table())
         self.autoplay.observe(self._autoplay_changed, names="value")
         controls = w.HBox([self.next_step_button, self.next_round_button, self.play_to_end_button,
-                           self.undo_button, self.autoplay])  # fmt: skip
-        restart = w.HBox([self.seed_box, self.new_game_button])
-        parts = [self.status, controls, restart, self.action_buttons, self.cover, self.table]
-        super().__init__(parts + [self.curve_box])
+                           self.undo_button, self.autoplay, self.seed_box, self.new_game_button],
+                          layout=_wrap())  # fmt: skip
+        controls.add_class("mogul-controls")
+        # Two columns that fold into one on a narrow screen: the table under the buttons on the
+        # left, the live charts on the right (below the table on a phone).
+        left = w.VBox([self.action_buttons, self.cover, self.table], layout=_column())
+        charts = [self.auction_chart, self.curve_box] + ([self.dashboard] if self.dashboard else [])
+        right = w.VBox(charts, layout=_column())
+        right.add_class("mogul-charts")
+        body = w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))
+        super().__init__([self.status, controls, body], layout=w.Layout(width="100%"))
         self.add_class("mogul-game-player")  # a hook for the browser tests and for CSS
         self.session.on_change(lambda _: self.refresh())
         self.refresh()
@@ -255,6 +287,7 @@ class GamePlayer(w.VBox):
         else:
             self.table.value = session.spec.table_html(state, self._hidden_chips(), self.event_log(), self.labels())
             self.table.state = state
+        self._draw_auction()
         if self.curve is not None:
             self._draw_curve(state if deciding else None)
 
@@ -278,9 +311,24 @@ class GamePlayer(w.VBox):
             best.x, best.y = [k], rounded([top])
             now.x, now.y = [state.pot], rounded([top])
             self.curve.layout.title.text = (  # type: ignore[union-attr]
-                f"{state.names[state.current_player]}: payoff of 'drop when the pot reaches k' (pot now {state.pot})"
+                f"{state.names[state.current_player]}'s payoff of 'drop when the pot<br>reaches k' (pot now {state.pot})"
             )
         keep_views_current(self.curve)
+
+    def _draw_auction(self) -> None:
+        """Redraw the auction chart when the current auction's moves changed."""
+        state = self.state
+        steps = tuple(auction_steps(self.history, state.round))
+        if (state.round, steps) == self._auction_drawn:
+            return
+        self._auction_drawn = (state.round, steps)
+        fig = game_pot_ladder_figure(self.history, state.round)
+        chart = self.auction_chart
+        with chart.batch_update():
+            for live, new in zip(chart.data, fig.data, strict=True):
+                live.update(x=new.x, y=new.y, text=new.text, marker=new.marker, name=new.name)
+            chart.layout.title.text = fig.layout.title.text
+        keep_views_current(chart)
 
     def _show_actions(self, state: Any) -> None:
         legal = state.legal_actions() if state is not None else []
@@ -304,8 +352,9 @@ def _curve_figure() -> go.Figure:
     """An empty payoff-curve figure (line, equilibrium, best k) plus a "pot now" marker."""
     empty = pd.DataFrame({"k": [0], "payoff": [0.0], "equilibrium": [0.0]})
     fig = payoff_curve_figure(empty, title="Payoff of 'drop when the pot reaches k'")
+    fig.update_traces(cliponaxis=False)  # the best k and the pot marker sit on the axes at times
     fig.add_scatter(
-        x=[0], y=[0.0], mode="markers", name="pot now", showlegend=False,
+        x=[0], y=[0.0], mode="markers", name="pot now", showlegend=False, cliponaxis=False,
         marker={"symbol": "line-ns-open", "size": 30, "color": "#b22222", "line": {"width": 3}},
     )  # fmt: skip
     return fig
