@@ -249,9 +249,8 @@ def game_pot_ladder_figure(
     """
     states = list(states)
     names = states[0].names if states else None
-    fig = pot_ladder_figure(
-        auction_steps(states, round_number), names, title or f"The auction of round {round_number}"
-    )
+    steps = auction_steps(states, round_number)
+    fig = pot_ladder_figure(steps, names, title or f"The auction of round {round_number}")
     fig.update_traces(cliponaxis=False, showlegend=False)
     for seat, name in enumerate(names or ()):
         fig.add_scatter(
@@ -259,6 +258,7 @@ def game_pot_ladder_figure(
             marker={"color": SEAT_COLOURS[seat % len(SEAT_COLOURS)], "size": 9},
         )  # fmt: skip
     fig.update_layout(showlegend=True, xaxis_title="move in this auction", yaxis_title="pot before the move (chips)")
+    fig.update_xaxes(dtick=1, range=[-0.5, max(len(steps), 4) - 0.5])  # room for a short auction
     return fig
 
 

@@ -311,7 +311,7 @@ class GamePlayer(w.VBox):
             best.x, best.y = [k], rounded([top])
             now.x, now.y = [state.pot], rounded([top])
             self.curve.layout.title.text = (  # type: ignore[union-attr]
-                f"{state.names[state.current_player]}'s payoff of 'drop when the pot<br>reaches k' (pot now {state.pot})"
+                f"{state.names[state.current_player]}: payoff of dropping at pot k (now {state.pot})"
             )
         keep_views_current(self.curve)
 
@@ -328,6 +328,7 @@ class GamePlayer(w.VBox):
             for live, new in zip(chart.data, fig.data, strict=True):
                 live.update(x=new.x, y=new.y, text=new.text, marker=new.marker, name=new.name)
             chart.layout.title.text = fig.layout.title.text
+            chart.layout.xaxis.range = fig.layout.xaxis.range
         keep_views_current(chart)
 
     def _show_actions(self, state: Any) -> None:

@@ -52,6 +52,7 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1440, "height": 1400}
 # What `make classroom` passes to Voila (keep the two in step): the kit's template (no CDN
 # fetches) and progressive rendering (plotly's renderer gets real output models).
+VOILA_CELL_ERROR = "There was an error when executing cell"  # Voila's page when a cell failed
 CLASSROOM_VOILA_ARGS = ["--template=mogul", "--progressive_rendering=True"]
 SERVER_START_TIMEOUT = 90  # seconds
 
