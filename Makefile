@@ -13,7 +13,10 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
 # make classroom: a notebook as a no-code Voila page. For a room of students use
-# CLASSROOM_IP=0.0.0.0 and give them this machine's address.
+# CLASSROOM_IP=0.0.0.0 and give them this machine's address. The page uses the kit's Voila
+# template (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and
+# progressive rendering (without it Voila's static charts raise "r.setData is not a function").
+# tests/e2e/conftest.py serves the page with the same options.
 CLASSROOM_NOTEBOOK ?= notebooks/03-play-against-bots.ipynb
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
@@ -59,8 +62,9 @@ e2e: $(STAMP) browser
 # The play-against-bots notebook as a no-code page: students see the widgets, not the code.
 classroom: $(STAMP)
 	@echo "Classroom app: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila $(CLASSROOM_NOTEBOOK) --no-browser --Voila.ip=$(CLASSROOM_IP) \
-	  --port=$(CLASSROOM_PORT) $(CLASSROOM_ARGS)
+	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+	  $(BIN)/voila $(CLASSROOM_NOTEBOOK) --no-browser --Voila.ip=$(CLASSROOM_IP) \
+	  --port=$(CLASSROOM_PORT) --template=mogul --progressive_rendering=True $(CLASSROOM_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks

@@ -38,9 +38,6 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-# chain_payoff_curve moved to mogul.auction; this re-export only bridges mogul.widgets.game and
-# its tests until they import it from mogul.auction (then delete it and its __all__ entry).
-from mogul.auction import chain_payoff_curve
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed
 from mogul.games.mogul.pile import (
@@ -55,7 +52,6 @@ from mogul.games.mogul.state import GameState, PlayerView
 
 __all__ = [
     "by_round",
-    "chain_payoff_curve",
     "crash_hazard",
     "crash_window",
     "expected_premiums",

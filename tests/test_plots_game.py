@@ -35,7 +35,8 @@ def by_name(fig: go.Figure, name: str):
 def test_market_value_figure_lines_colours_and_sales(opening):
     fig = market_value_figure(opening.table("rounds"), CLASSIC, opening.table("auctions"))
     assert fig.layout.template == KIT_TEMPLATE
-    brown = by_name(fig, "Great Northern")
+    brown = by_name(fig, "brown")  # colour words, as on cards and buttons
+    assert "Great Northern" in brown.hovertemplate  # the railroad in the hover
     assert list(brown.x) == [1, 2, 3, 4] and list(brown.y) == [4, 5, 3, 3]  # 4: the crash row
     assert brown.line.color == CLASSIC.colours()["brown"]
     sale = by_name(fig, "sale")
@@ -52,11 +53,11 @@ def test_market_value_figure_without_sales(opening):
 def test_holdings_figure_stacks_companies_per_player(opening):
     fig = holdings_figure(opening.table("rounds"), CLASSIC)
     assert fig.layout.barmode == "stack" and fig.layout.title.text == "Shares held, round 4"
-    assert list(by_name(fig, "Great Northern").x) == ["Ann", "Ben", "Cai", "Dee"]
-    assert list(by_name(fig, "Great Northern").y) == [0, 1, 1, 1]  # Ann sold both of hers
-    assert list(by_name(fig, "Frisco").y) == [0, 0, 0, 1]
-    assert list(by_name(fig, "Union Pacific").y) == [0, 0, 1, 0]
-    assert by_name(fig, "Frisco").marker.color == CLASSIC.colours()["green"]
+    assert list(by_name(fig, "brown").x) == ["Ann", "Ben", "Cai", "Dee"]
+    assert list(by_name(fig, "brown").y) == [0, 1, 1, 1]  # Ann sold both of hers
+    assert list(by_name(fig, "green").y) == [0, 0, 0, 1]
+    assert list(by_name(fig, "pink").y) == [0, 0, 1, 0]
+    assert by_name(fig, "green").marker.color == CLASSIC.colours()["green"]
 
 
 def test_scores_figure_and_the_track():
@@ -100,6 +101,25 @@ def test_distribution_figure_counts_whole_values():
 def test_share_value_figure_and_a_small_json(opening):
     avg = analysis.by_round(analysis.share_values(opening.table("rounds")))
     fig = share_value_figure(avg, CLASSIC)
-    assert len(fig.data) == 2 * 5
-    assert fig.data[0].name == "brown: market value" and fig.data[1].line.dash == "dash"
+    assert len(fig.data) == 2 * 5 + 2  # two lines per company, and a key to the two line styles
+    assert fig.data[0].name == "brown" and fig.data[1].line.dash == "dash" and not fig.data[1].showlegend
+    assert [t.name for t in fig.data if t.showlegend is not False] == [*CLASSIC.company_ids, "market value", "premiums to come"]
     assert len(fig.to_json()) < 6000
+
+
+def test_scores_are_scores_and_the_track_says_it_wraps():
+    rounds = pd.DataFrame({
+        "round": [1, 2], "seat": [0, 0], "player": ["Cai"] * 2, "points": [0, -2], "score": [1, -1],
+    })  # fmt: skip
+    fig = scores_figure(rounds)
+    assert list(fig.data[0].y) == [1, -1]  # after a credit the score is negative, not 30
+    assert fig.layout.yaxis.title.text == "score (points, plus 1 per 5 chips)"
+    track = scores_figure(rounds, track=True)
+    assert list(track.data[0].y) == [0, 30] and "wraps around" in track.layout.yaxis.title.text
+
+
+def test_game_pot_ladder_has_a_legend_of_players(opening):
+    fig = game_pot_ladder_figure(list(opening.states()), 1)
+    legend = [t for t in fig.data if t.showlegend is not False]
+    assert [t.name for t in legend] == ["Ann", "Ben", "Cai", "Dee"]
+    assert all(t.cliponaxis is False for t in fig.data)

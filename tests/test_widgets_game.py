@@ -6,10 +6,12 @@ import re
 import pytest
 
 import mogul
+import mogul.plots.game
 from mogul import BID, DROP, TAKE, Sell
+from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.tables import rounds_table
 from mogul.kit.record import GameRecord
-from mogul.widgets.game import GamePlayer, GameTable, ShareValueDashboard, action_label, table_html
+from mogul.widgets import GamePlayer, GameTable, ShareValueDashboard
 
 BOTS = ["value", "value", "value", "value"]
 
@@ -26,7 +28,12 @@ def press(app: GamePlayer, label: str) -> None:
 
 
 def text(html: str) -> str:
-    return re.sub(r"<[^>]+>", " ", html)
+    return re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", html))
+
+
+def numbers(row: str) -> list[str]:
+    """A table row's chips, points and score cells."""
+    return re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)
 
 
 # --- GameTable --------------------------------------------------------------------------------
@@ -50,20 +57,21 @@ def test_game_table_shows_players_market_card_pot_and_log():
     assert "still in: Ann, Ben, Dee" in page and "dropped: Cai" in page
     assert "brown 4" in page  # market value of brown: four S shares on the table
     assert "Cai drops and collects 2 chips." in page
-    # Cai's row: 8 chips, 1 point (the brown premium), track space 1, one brown share
+    # Cai's row: 8 chips, 1 point (the brown premium), score 1 + 8 // 5 = 2, one brown share
     row = re.search(r"Cai.*?</tr>", table.value).group(0)
-    assert re.findall(r"<td>([^<]*)</td>", row)[:3] == ["8", "1", "1"]
+    assert numbers(row) == ["8", "1", "2"]
     assert "background:#8b5a2b" in row  # the brown badge in the company's own colour
 
 
-def test_game_table_hides_chips_and_wraps_the_track():
+def test_game_table_hides_chips_and_shows_scores_as_scores():
     s = rulebook_state()
-    s = s._replace(players=(s.players[0]._replace(points=35),) + s.players[1:])
-    page = table_html(s, hide_chips=[1, 2])
-    rows = re.findall(r"<tr style.*?</tr>", page)
-    cells = [re.findall(r"<td>([^<]*)</td>", r)[:3] for r in rows]
-    assert cells[0] == ["6", "35", "3"]  # 35 points: space 3 on the 32-space track
-    assert cells[1][0] == "?" and cells[2][0] == "?" and cells[3][0] == "6"
+    players = (s.players[0]._replace(points=35), s.players[1]._replace(points=-2, chips=8)) + s.players[2:]
+    page = table_html(s._replace(players=players), hide_chips=[2])
+    cells = [numbers(r) for r in re.findall(r"<tr style.*?</tr>", page)]
+    assert cells[0] == ["6", "35", "36"]  # 35 points and 6 chips: score 36, not a track space
+    assert cells[1] == ["8", "-2", "-1"]  # after a credit: negative, never "30 on the track"
+    assert cells[2] == ["?", "1", "?"] and cells[3] == ["6", "1", "2"]  # hidden chips hide the score
+    assert "track" not in text(page)
 
 
 def test_game_table_at_the_end_shows_final_scores():
@@ -203,9 +211,9 @@ def test_hot_seat_covers_the_table_between_two_humans():
     assert app.cover.layout.display == "none" and app.table.layout.display is None
     other = 1 - first
     row = re.search(rf"{app.state.names[other]}.*?</tr>", app.table.value).group(0)
-    assert re.findall(r"<td>([^<]*)</td>", row)[0] == "?"  # the other human's chips are hidden
+    assert numbers(row)[0] == "?"  # the other human's chips are hidden
     own = re.search(rf"{app.state.names[first]}.*?</tr>", app.table.value).group(0)
-    assert re.findall(r"<td>([^<]*)</td>", own)[0] == str(app.state.players[first].chips)
+    assert numbers(own)[0] == str(app.state.players[first].chips)
     # play on until the other human is to act: the cover comes back
     while app.state.current != other and not app.state.is_over:
         if app.cover.layout.display is None:
@@ -250,7 +258,7 @@ def test_a_view_made_after_updates_draws_the_current_data():
 
 
 def test_payoff_curve_for_the_human_seat():
-    from mogul.analysis import chain_payoff_curve
+    from mogul.auction import chain_payoff_curve
 
     app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
     assert app.curve_box.layout.display is None  # Ann is in an auction: the curve shows
@@ -278,3 +286,70 @@ def test_dashboard_redraws_only_when_a_card_is_revealed_or_shares_are_sold():
         app.next_step_button.click()
     assert board._drawn is app.state
     assert len(board.figure.data[5].x) == 1  # the sale is marked at once, not a round later
+
+
+# --- the player is a view of a session ----------------------------------------------------------
+
+
+def test_the_player_is_a_view_of_its_session():
+    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    assert isinstance(app.session, mogul.GameSession)
+    assert app.history is app.session.history and app.state is app.session.state
+    app.session.act(mogul.DROP)  # a move made on the session shows in the widget
+    assert app.state is app.session.state and app.state.round == 2
+    assert "Round 2</b>" in app.table.value and app.table.state is app.state
+
+
+def test_seats_take_bot_classes_and_factories():
+    app = GamePlayer([mogul.ValueBot, "value", lambda seed: mogul.RandomBot(seed)], seed=4)
+    assert [type(b).__name__ for b in app.bots] == ["ValueBot", "ValueBot", "RandomBot"]
+    app.play_to_end_button.click()
+    assert app.state.is_over and app.record().replay() == app.state
+
+
+class Raises:
+    name = "raises"
+
+    def choose(self, view, legal):
+        raise RuntimeError("my bot is not finished")
+
+
+class Cheats:
+    name = "cheats"
+
+    def choose(self, view, legal):
+        return mogul.Sell(9)
+
+
+@pytest.mark.parametrize(("bot", "why"), [(Raises, "raised RuntimeError: my bot is not finished"),
+                                          (Cheats, "chose Sell(count=9), which is not legal now")])
+def test_a_failing_bot_is_shown_in_the_page_not_left_as_dead_buttons(bot, why):
+    app = GamePlayer([bot, "value", "value"], players=["Ann", "Ben", "Cai"], seed=1)
+    app.play_to_end_button.click()  # Ann's bot fails at its first real choice
+    assert app.session.bot_error and why in app.session.bot_error
+    assert "A bot failed." in app.status.value and why in html_text(app.status.value)
+    assert app.next_step_button.disabled and app.play_to_end_button.disabled
+    assert not app.state.is_over and app.state.current == 0
+    app.new_game_button.click()  # a new deal starts clean: the buttons answer again
+    assert app.session.bot_error is None and len(app.history) == 1
+    assert not app.next_step_button.disabled and "A bot failed" not in app.status.value
+
+
+def html_text(page: str) -> str:
+    import html
+
+    return html.unescape(text(page))
+
+
+def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
+    app = GamePlayer(BOTS, players=["Ann", "Ben", "Cai", "Dee"], seed=8, dashboard=True)
+    for _ in range(3):
+        app.next_step_button.click()
+    pots = [st.pot for st in mogul.plots.game.auction_steps(app.history, app.state.round)]
+    assert list(app.auction_chart.data[0].y) == pots and len(pots) == 3
+    assert app.auction_chart.layout.title.text == f"The auction of round {app.state.round}"
+    assert app.auction_chart._config == {"displayModeBar": False}  # no toolbar over the title
+    board = app.dashboard.figure
+    assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
+    assert board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
+    assert all(not b.icon for b in [app.next_step_button, app.undo_button, app.ready_button])

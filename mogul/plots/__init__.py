@@ -5,6 +5,7 @@ from mogul.plots.auction import (
     mechanism_figure,
     payoff_curve_figure,
     pot_ladder_figure,
+    winner_regions_figure,
 )
 from mogul.plots.game import (
     crash_hazard_figure,
@@ -34,4 +35,5 @@ __all__ = [
     "scores_figure",
     "share_value_figure",
     "win_rate_figure",
+    "winner_regions_figure",
 ]

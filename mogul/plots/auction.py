@@ -68,6 +68,7 @@ def payoff_curve_figure(
     )  # fmt: skip
     fig.update_xaxes(automargin=True, range=None if x_max is None else [-0.5, x_max + 0.5])
     fig.update_yaxes(automargin=True)
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
     return fig
 
 
@@ -111,6 +112,7 @@ def pot_ladder_figure(
     top = max(pots, default=0)
     fig.update_yaxes(range=[-0.8, top + 1.5], automargin=True)  # room for markers and labels
     fig.update_xaxes(range=[-0.8, len(path) - 0.2], automargin=True)
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
     return fig
 
 
@@ -141,6 +143,7 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
     fig.update_yaxes(title_text="share switched", automargin=True, row=2, col=1)
     fig.update_xaxes(title_text="sweep", row=2, col=1)
     fig.update_xaxes(automargin=True)
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
     return fig
 
 
@@ -176,6 +179,7 @@ def mechanism_figure(
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(automargin=True, rangemode="tozero")
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
     return fig
 
 
@@ -217,4 +221,5 @@ def winner_regions_figure(
     )  # fmt: skip
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True, showticklabels="win" in regions.columns)
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
     return fig

@@ -2,9 +2,11 @@
 
 The inputs are the kit's tables: ``GameRecord.table("rounds")`` (one row per round and
 player), ``GameRecord.table("auctions")`` (one row per auction), the state sequence of a game,
-and the frames of ``mogul.analysis``. Company colours are the companies' own
-(``edition.colours()``); seats use ``SEAT_COLOURS``. Floats are rounded so stored notebook
-outputs stay small and stable.
+and the frames of ``mogul.analysis``. Companies are named by their colour words, as on the
+cards, buttons and tables ("brown"), with the railroad's name in the hover ("brown: Great
+Northern"), and drawn in their own colours (``edition.colours()``); players use
+``SEAT_COLOURS``, which are never a company's colour. Markers are not clipped at the axes.
+Floats are rounded so stored notebook outputs stay small and stable.
 """
 
 from __future__ import annotations
@@ -92,16 +94,16 @@ def market_traces(
     data = market_data(rounds, sales, ed)
     traces = [
         go.Scatter(
-            x=data["x"], y=values, name=ed.company(c).name, mode="lines+markers",
+            x=data["x"], y=values, name=c, mode="lines+markers", cliponaxis=False,
             line={"color": ed.colours()[c], "shape": "hv"}, marker={"size": 5},
-            hovertemplate=f"{c}: %{{y}} shares held<extra>round %{{x}}</extra>",
+            hovertemplate=f"{c} ({ed.company(c).name}): %{{y}} shares held<extra>round %{{x}}</extra>",
         )
         for c, values in data["values"].items()
     ]  # fmt: skip
     marks = data["sales"]
     traces.append(
         go.Scatter(
-            x=marks["x"], y=marks["y"], name="sale", mode="markers", text=marks["text"],
+            x=marks["x"], y=marks["y"], name="sale", mode="markers", text=marks["text"], cliponaxis=False,
             marker={"symbol": "x", "size": 11, "color": marks["colour"], "line": {"width": 1, "color": "#222"}},
             hovertemplate="%{text}<extra>round %{x}</extra>",
         )
@@ -122,7 +124,7 @@ def market_value_figure(
     fig = go.Figure(market_traces(rounds, ed, sales))
     fig.update_layout(
         template=KIT_TEMPLATE, title=title, xaxis_title="round",
-        yaxis_title="market value (points per share)", height=360,
+        yaxis_title="market value (points per share sold)", height=360,
     )  # fmt: skip
     fig.update_yaxes(rangemode="tozero")
     return fig
@@ -142,12 +144,12 @@ def holdings_figure(
     fig = go.Figure()
     for c in _companies(rounds):
         fig.add_bar(
-            x=list(rows["player"]), y=rounded(rows[f"shares_{c}"]), name=ed.company(c).name,
-            marker={"color": ed.colours()[c]}, hovertemplate=f"%{{x}}: %{{y}} {c}<extra></extra>",
+            x=list(rows["player"]), y=rounded(rows[f"shares_{c}"]), name=c,
+            marker={"color": ed.colours()[c]}, hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
         )  # fmt: skip
     fig.update_layout(
         template=KIT_TEMPLATE, barmode="stack", title=title or f"Shares held, round {at_round}",
-        yaxis_title="shares", height=320,
+        xaxis_title="player", yaxis_title="shares held", height=320,
     )  # fmt: skip
     return fig
 
@@ -168,8 +170,14 @@ def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
     return out
 
 
+SCORE_TITLE = "score (points, plus 1 per 5 chips)"
+"""The axis title of scores, in words."""
+
+
 def score_traces(rounds: pd.DataFrame, score_track: int = 32, track: bool = False) -> list[go.Scatter]:
-    """One line per player: score (points + chips // 5) over the rounds, or the track space.
+    """One line per player: the score (points plus one per five chips; negative after a
+    credit) over the rounds, or with ``track=True`` the space of the rulebook's wrap-around
+    score track.
 
     The hover shows points, score and the space on the ``score_track``-space track (points
     modulo the track length: the markers wrap around the board).
@@ -177,6 +185,7 @@ def score_traces(rounds: pd.DataFrame, score_track: int = 32, track: bool = Fals
     return [
         go.Scatter(
             x=d["x"], y=d["space"] if track else d["score"], name=d["player"], mode="lines+markers",
+            cliponaxis=False,
             line={"color": SEAT_COLOURS[d["seat"] % len(SEAT_COLOURS)]}, marker={"size": 5},
             customdata=d["customdata"],
             hovertemplate="points %{customdata[0]}, score %{customdata[1]}, track space %{customdata[2]}"
@@ -189,12 +198,17 @@ def score_traces(rounds: pd.DataFrame, score_track: int = 32, track: bool = Fals
 def scores_figure(
     rounds: pd.DataFrame, score_track: int = 32, track: bool = False, title: str | None = None
 ) -> go.Figure:
-    """Each player's score over the rounds; ``track=True`` plots the space on the score track."""
+    """Each player's score over the rounds (negative where negative).
+
+    ``track=True`` draws instead the space of each marker on the rulebook's
+    ``score_track``-space track, which wraps around: 35 points and 3 points share space 3,
+    and -2 points is space 30. Read scores from the default chart.
+    """
     fig = go.Figure(score_traces(rounds, score_track, track))
-    label = f"track space (points mod {score_track})" if track else "score (points + chips // 5)"
+    label = f"space on the {score_track}-space track (wraps around)" if track else SCORE_TITLE
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title or ("Score track" if track else "Scores"), xaxis_title="round",
-        yaxis_title=label, height=340,
+        template=KIT_TEMPLATE, title=title or ("Score track (wraps around)" if track else "Scores"),
+        xaxis_title="round", yaxis_title=label, height=340,
     )  # fmt: skip
     if track:
         fig.update_yaxes(range=[-0.5, score_track - 0.5])
@@ -228,12 +242,24 @@ def auction_steps(states: Iterable[GameState], round_number: int) -> list[Step]:
 def game_pot_ladder_figure(
     states: Sequence[GameState], round_number: int, title: str | None = None
 ) -> go.Figure:
-    """The pot ladder of one auction of a game (``mogul.plots.auction.pot_ladder_figure``)."""
+    """The pot ladder of one auction of a game (``mogul.plots.auction.pot_ladder_figure``).
+
+    Markers are coloured by player; a legend entry per player says whose colour is whose.
+    The figure always has three traces plus one per player, so a live chart keeps its traces.
+    """
     states = list(states)
     names = states[0].names if states else None
-    return pot_ladder_figure(
-        auction_steps(states, round_number), names, title or f"The auction of round {round_number}"
-    )
+    steps = auction_steps(states, round_number)
+    fig = pot_ladder_figure(steps, names, title or f"The auction of round {round_number}")
+    fig.update_traces(cliponaxis=False, showlegend=False)
+    for seat, name in enumerate(names or ()):
+        fig.add_scatter(
+            x=[None], y=[None], mode="markers", name=name, hoverinfo="skip", cliponaxis=False,
+            marker={"color": SEAT_COLOURS[seat % len(SEAT_COLOURS)], "size": 9},
+        )  # fmt: skip
+    fig.update_layout(showlegend=True, xaxis_title="move in this auction", yaxis_title="pot before the move (chips)")
+    fig.update_xaxes(dtick=1, range=[-0.5, max(len(steps), 4) - 0.5])  # room for a short auction
+    return fig
 
 
 # --- the crash -------------------------------------------------------------------------------------
@@ -252,10 +278,11 @@ def crash_hazard_figure(hazard: pd.DataFrame, title: str = "When will the crash 
     fig.add_scatter(
         x=rounded(hazard["round"]), y=rounded(hazard["hazard"]), name="crash now, if the game gets here",
         mode="lines+markers", line={"color": "#b22222"}, hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+        cliponaxis=False,
     )  # fmt: skip
     fig.update_layout(
         template=KIT_TEMPLATE, title=title, xaxis_title="round (card revealed)", yaxis_title="chance",
-        height=320, legend={"orientation": "h", "y": -0.25},
+        height=320,
     )  # fmt: skip
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     return fig
@@ -298,12 +325,13 @@ def share_value_figure(
     averages: pd.DataFrame,
     ed: Edition | str | None = None,
     columns: Sequence[str] = ("market_value", "premiums_to_come"),
-    title: str = "Selling now or holding to the crash (average over games)",
+    title: str = "Sell now or hold to the crash?",
 ) -> go.Figure:
     """Average market value (solid) against premiums to come (dashed) per company and round.
 
     ``averages`` is ``mogul.analysis.by_round(...)``. Where the solid line is above the dashed
-    one, a share sells for more than it is still expected to earn.
+    one, a share sells for more than it is still expected to earn. The legend names each
+    company once (click it to hide the company's lines) and shows what each line style means.
     """
     ed = _edition(ed)
     styles = {"market_value": "solid", "premiums_to_come": "dash", "premiums_realized": "dot"}
@@ -312,13 +340,20 @@ def share_value_figure(
     fig = go.Figure()
     for c in dict.fromkeys(averages["company"]):
         rows = averages[averages["company"] == c]
-        for column in columns:
+        for n, column in enumerate(columns):
+            label = labels.get(column, column)
             fig.add_scatter(
                 x=rounded(rows["round"]), y=rounded(rows[column], 2), mode="lines",
-                name=f"{c}: {labels.get(column, column)}", legendgroup=c,
+                name=c if n == 0 else f"{c}: {label}", legendgroup=c, showlegend=n == 0,
                 line={"color": ed.colours()[c], "dash": styles.get(column, "solid")},
+                hovertemplate=f"{c} ({ed.company(c).name}), round %{{x}}: %{{y}}<extra>{label}</extra>",
             )  # fmt: skip
+    for column in columns:  # a key to the line styles
+        fig.add_scatter(
+            x=[None], y=[None], mode="lines", name=labels.get(column, column), hoverinfo="skip",
+            line={"color": "#555", "dash": styles.get(column, "solid")},
+        )  # fmt: skip
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title="round", yaxis_title="points per share", height=400,
+        template=KIT_TEMPLATE, title=title, xaxis_title="round", yaxis_title="points per share", height=420,
     )  # fmt: skip
     return fig

@@ -18,11 +18,15 @@ KIT_TEMPLATE = go.layout.Template(
     layout={
         "font": {"family": "Helvetica, Arial, sans-serif", "size": 13, "color": "#222"},
         "colorway": list(SEAT_COLOURS),
-        "margin": {"l": 55, "r": 20, "t": 45, "b": 45},
-        "paper_bgcolor": "white",
-        "plot_bgcolor": "white",
-        "xaxis": {"gridcolor": "#e5e5e5", "zeroline": False},
-        "yaxis": {"gridcolor": "#e5e5e5", "zeroline": False},
+        # Small margins that tick labels, axis titles, the title and the legend push out as
+        # far as they need (automargin): nothing is clipped on a narrow screen.
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        # The title sits at the left, below a band kept free for plotly's toolbar (top right).
+        "title": {"x": 0, "y": 1, "yanchor": "top", "yref": "container", "pad": {"t": 30, "l": 8}, "automargin": True},
+        # Legends run along the bottom, so they never take the plot's width.
+        "legend": {"orientation": "h", "x": 0, "y": 0, "yref": "container"},
+        "xaxis": {"gridcolor": "#e5e5e5", "zeroline": False, "automargin": True},
+        "yaxis": {"gridcolor": "#e5e5e5", "zeroline": False, "automargin": True},
     }
 )
 """The kit template: pass ``template=KIT_TEMPLATE`` to every figure."""

@@ -5,6 +5,16 @@ from copy import deepcopy
 import plotly.graph_objects as go
 
 
+def live_figure(fig: go.Figure, height: int | None = None) -> go.FigureWidget:
+    """``fig`` as a ``go.FigureWidget`` for an app: no toolbar (it would cover the title on a
+    phone and offers nothing a class needs), ``height`` in pixels if given."""
+    live = go.FigureWidget(fig)
+    if height is not None:
+        live.layout.height = height
+    live._config = {"displayModeBar": False}
+    return live
+
+
 def keep_views_current(fig: go.FigureWidget) -> None:
     """Store a FigureWidget's current data and layout as its widget state.
 

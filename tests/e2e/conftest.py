@@ -50,6 +50,10 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 VIEWPORT = {"width": 1440, "height": 1400}
+# What `make classroom` passes to Voila (keep the two in step): the kit's template (no CDN
+# fetches) and progressive rendering (plotly's renderer gets real output models).
+VOILA_CELL_ERROR = "There was an error when executing cell"  # Voila's page when a cell failed
+CLASSROOM_VOILA_ARGS = ["--template=mogul", "--progressive_rendering=True"]
 SERVER_START_TIMEOUT = 90  # seconds
 
 
@@ -172,6 +176,8 @@ def jupyter_env(home: Path) -> dict[str, str]:
         "JUPYTERLAB_SETTINGS_DIR": str(settings),
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "lab-workspaces"),
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        # The kit's Voila template (share/jupyter/voila/templates/mogul), as make classroom.
+        "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])),
     }
     env.pop("JUPYTER_TOKEN", None)
     return env
@@ -228,6 +234,7 @@ def voila(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     argv = [
         sys.executable, "-m", "voila", str(notebook_dir / NOTEBOOK), "--no-browser",
         "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
+        *CLASSROOM_VOILA_ARGS,
     ]  # fmt: skip
     url = f"http://127.0.0.1:{port}/"
     server = Server("Voila", argv, notebook_dir, jupyter_env(home), home / "voila.log", url, url)

@@ -17,7 +17,11 @@ ALL_CELLS_RUN = """(n) => {
 
 
 def code_cells(notebook: Path) -> int:
-    return sum(cell["cell_type"] == "code" for cell in json.loads(notebook.read_text())["cells"])
+    """Code cells that show their input (a folded worked solution shows no prompt)."""
+    return sum(
+        cell["cell_type"] == "code" and not cell["metadata"].get("jupyter", {}).get("source_hidden")
+        for cell in json.loads(notebook.read_text())["cells"]
+    )
 
 
 def run_all_cells(page: Page) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from conftest import VOILA_CELL_ERROR
 from playwright.sync_api import Page
-
-VOILA_CELL_ERROR = "There was an error when executing cell"
 
 
 def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:

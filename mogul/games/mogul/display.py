@@ -14,9 +14,9 @@ from mogul.games.mogul.cards import Card, CrashCard
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.pile import next_crash_chance
 from mogul.games.mogul.state import AUCTION, GameState
-from mogul.kit.colours import SEAT_COLOURS
+from mogul.kit.colours import SEAT_COLOURS, readable_fill, text_colour
 
-__all__ = ["action_label", "card_html", "table_html"]
+__all__ = ["action_label", "badge_colours", "card_html", "table_html"]
 
 
 def card_html(edition: Edition, card: Card | CrashCard | None) -> str:
@@ -25,19 +25,33 @@ def card_html(edition: Edition, card: Card | CrashCard | None) -> str:
         return "&ndash;"
     if card.is_crash:
         return '<span style="background:black;color:white;padding:2px 8px">CRASH</span>'
-    fill = edition.company(card.company).colour
+    fill = readable_fill(edition.company(card.company).colour)
     edge = edition.company(card.border).colour
     return (
-        f'<span style="background:{fill};color:white;border:4px solid {edge};padding:1px 8px">'
+        f'<span title="{html.escape(edition.company(card.company).name)}" style="background:{fill};'
+        f'color:{text_colour(fill)};border:4px solid {edge};padding:1px 8px;white-space:nowrap">'
         f"{card.company} / border {card.border}</span>"
     )
 
 
+def badge_colours(colour: str, faded: bool = False) -> tuple[str, str]:
+    """(background, text) of a company badge: the company's colour, or white when ``faded``.
+
+    Both pass WCAG AA for text (contrast 4.5:1); a faded badge (a market value of 0) keeps
+    the company's colour as its border.
+    """
+    if faded:
+        return "#ffffff", "#444444"
+    fill = readable_fill(colour)
+    return fill, text_colour(fill)
+
+
 def _badge(colour: str, text: str, title: str = "", faded: bool = False) -> str:
-    fade = "opacity:0.4;" if faded else ""
+    fill, ink = badge_colours(colour, faded)
     return (
-        f'<span title="{html.escape(title)}" style="background:{colour};color:white;border-radius:4px;'
-        f'padding:1px 6px;margin-right:3px;white-space:nowrap;{fade}">{html.escape(text)}</span>'
+        f'<span title="{html.escape(title)}" style="background:{fill};color:{ink};border:1px solid {colour};'
+        f'border-radius:4px;padding:0 5px;margin:1px 3px 1px 0;display:inline-block;white-space:nowrap">'
+        f"{html.escape(text)}</span>"
     )
 
 
@@ -62,6 +76,28 @@ def _marks(state: GameState, seat: int) -> str:
     return ", ".join(marks)
 
 
+# The table reflows to one card per player when its box is narrow (a phone): a container
+# query, so it also holds in a narrow notebook column on a wide screen.
+_CSS = (
+    "<style>"
+    ".mogul-game{container-type:inline-size;font-family:Helvetica,Arial,sans-serif;line-height:1.4;"
+    "white-space:normal}"
+    ".mogul-game p{margin:4px 0}"
+    ".mogul-game table{border-collapse:collapse;width:100%}"
+    ".mogul-game th,.mogul-game td{padding:2px 8px;text-align:left;vertical-align:top}"
+    ".mogul-game td.num{text-align:right}"
+    "@container (max-width: 440px){"
+    ".mogul-game thead{display:none}"
+    ".mogul-game tr{display:block;padding:3px 0;border-bottom:1px solid #ddd}"
+    ".mogul-game td{display:inline-block;padding:1px 8px 1px 6px}"
+    ".mogul-game td.name,.mogul-game td.shares,.mogul-game td.notes{display:block}"
+    ".mogul-game td.notes:empty{display:none}"
+    ".mogul-game td[data-label]::before{content:attr(data-label) ' ';color:#555}"
+    "}"
+    "</style>"
+)
+
+
 def table_html(
     state: GameState,
     hide_chips: Sequence[int] = (),
@@ -70,12 +106,14 @@ def table_html(
 ) -> str:
     """A state as HTML: the card, the pot, a row per player, market values and the log.
 
-    ``hide_chips`` lists seats whose chips show as "?" (other humans in hot-seat mode);
-    ``labels`` adds a note after each name ("you", "value bot"); ``log`` is a list of
-    sentences (oldest first).
+    Each player's row shows chips, points and the score (points plus one per five chips,
+    negative after a credit), shares as badges (colour words; the railroad's name on hover)
+    and where they stand in the auction. ``hide_chips`` lists seats whose chips show as "?"
+    (other humans in hot-seat mode); ``labels`` adds a note after each name ("you", "value
+    bot"); ``log`` is a list of sentences (oldest first). On a narrow screen each player's
+    row becomes a card.
     """
     ed = state.edition
-    track = ed.score_track
     scores = state.final_scores()
     names = [html.escape(n) for n in state.names]
     if state.is_over:
@@ -90,28 +128,28 @@ def table_html(
     rows = []
     for seat, p in enumerate(state.players):
         here = seat == state.current
-        name = names[seat]
         note = f" <i>({html.escape(labels[seat])})</i>" if labels and labels[seat] else ""
         chips = "?" if seat in hide_chips else str(p.chips)
-        style = "background:#fff3c4;font-weight:bold" if here else ""
+        score = "?" if seat in hide_chips else str(scores[seat])
+        style = "background:#fff3c4;font-weight:bold;" if here else ""
         arrow = "&#9654; " if here else ""
-        final = f"<td>{scores[seat]}</td>" if state.is_over else ""
         rows.append(
-            f'<tr style="{style}"><td style="border-left:6px solid {SEAT_COLOURS[seat % len(SEAT_COLOURS)]}">'
-            f"{arrow}{name}{note}</td><td>{chips}</td><td>{p.points}</td><td>{p.points % track}</td>"
-            f"<td>{_shares_html(state, seat)}</td>{final}<td>{_marks(state, seat)}</td></tr>"
+            f'<tr style="{style}border-left:6px solid {SEAT_COLOURS[seat % len(SEAT_COLOURS)]}">'
+            f'<td class="name">{arrow}{names[seat]}{note}</td>'
+            f'<td class="num" data-label="chips">{chips}</td><td class="num" data-label="points">{p.points}</td>'
+            f'<td class="num" data-label="score">{score}</td><td class="shares">{_shares_html(state, seat)}</td>'
+            f'<td class="notes">{_marks(state, seat)}</td></tr>'
         )
-    final_head = "<th>score</th>" if state.is_over else ""
     market = "".join(
         _badge(c.colour, f"{c.id} {v}", c.name, faded=not v)
         for c, v in ((c, state.market_value(c.id)) for c in ed.companies)
     )
     parts = [
-        '<div class="mogul-game" style="font-family:Helvetica,Arial,sans-serif">',
-        "<style>.mogul-game th, .mogul-game td {padding: 2px 8px; text-align: left}</style>",
+        '<div class="mogul-game">',
+        _CSS,
         f"<p>{head}</p>",
-        '<table style="border-collapse:collapse"><thead><tr><th>player</th><th>chips</th>'
-        f"<th>points</th><th>track (of {track})</th><th>shares</th>{final_head}<th></th></tr></thead><tbody>",
+        '<table><thead><tr><th>player</th><th>chips</th><th>points</th>'
+        '<th title="points, plus one per 5 chips">score</th><th>shares</th><th></th></tr></thead><tbody>',
         "".join(rows),
         "</tbody></table>",
         f"<p>Market value (points per share sold): {market}</p>",

@@ -1,0 +1,113 @@
+"""Every figure the kit draws, built from small real data: for the layout tests.
+
+``FIGURES`` maps a case name to a function that builds the figure; ``BUILDERS`` names the
+public builder each case covers, so a test can check that every builder in ``mogul.plots``
+has a case. The live figures of the widgets are here too.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import plotly.graph_objects as go
+
+import mogul
+from mogul import analysis
+from mogul.auction import (
+    best_response_dynamics,
+    compare_mechanisms,
+    draw_values,
+    payoff_curves,
+    solve,
+    uniform_values,
+    winner_map,
+)
+from mogul.kit.record import GameRecord
+from mogul.plots import (
+    convergence_figure,
+    crash_hazard_figure,
+    distribution_figure,
+    game_pot_ladder_figure,
+    head_to_head_figure,
+    holdings_figure,
+    market_value_figure,
+    mechanism_figure,
+    payoff_curve_figure,
+    pot_ladder_figure,
+    scores_figure,
+    share_value_figure,
+    win_rate_figure,
+    winner_regions_figure,
+)
+from mogul.widgets import GamePlayer
+
+CLASSIC = mogul.edition("classic")
+VALUES = [(10, 3, 0), (8, 2, 0), (6, 1, 0)]
+
+
+@cache
+def game() -> GameRecord:
+    """A whole game of four value bots, with credits and sales (notebook 04's game)."""
+    return mogul.play(mogul.new_game("classic", players=4, seed=12), [mogul.ValueBot() for _ in range(4)])
+
+
+@cache
+def played() -> GamePlayer:
+    """A human seat against three bots, two rounds in: the play page's live charts."""
+    app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True)
+    app.act(mogul.BID)
+    return app
+
+
+@cache
+def contest() -> mogul.Tournament:
+    return mogul.tournament(["value", "threshold", "random"], repetitions=2, seed=1, progress=False)
+
+
+@cache
+def sample():
+    return draw_values(uniform_values(win=(2, 10), second=(0, 3), step=1), seats=3, samples=40, seed=1)
+
+
+@cache
+def dynamics():
+    return best_response_dynamics(sample(), chips=[4, 4, 4], chip_value=1.0)
+
+
+def _rounds():
+    return game().table("rounds")
+
+
+FIGURES = {
+    "market_value": lambda: market_value_figure(_rounds(), CLASSIC, game().table("auctions")),
+    "holdings": lambda: holdings_figure(_rounds(), CLASSIC),
+    "scores": lambda: scores_figure(_rounds()),
+    "score_track": lambda: scores_figure(_rounds(), track=True),
+    "game_pot_ladder": lambda: game_pot_ladder_figure(list(game().states()), 2),
+    "crash_hazard": lambda: crash_hazard_figure(analysis.crash_hazard(game().initial_state())),
+    "distribution": lambda: distribution_figure([3, 4, 4, 7], title="Scores", x_title="final score"),
+    "distributions": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}),
+    "share_value": lambda: share_value_figure(analysis.by_round(analysis.share_values(_rounds())), CLASSIC),
+    "win_rate": lambda: win_rate_figure(contest().summary()),
+    "head_to_head": lambda: head_to_head_figure(contest().head_to_head()),
+    "payoff_curve": lambda: payoff_curve_figure({f"seat {i}": df for i, df in payoff_curves(VALUES, [3, 3, 3]).items()}),
+    "pot_ladder": lambda: pot_ladder_figure(solve(VALUES, [3, 3, 3], start=0).path),
+    "convergence": lambda: convergence_figure(dynamics().trace),
+    "mechanism": lambda: mechanism_figure(compare_mechanisms(sample(), chips=[4, 4, 4])),
+    "live_dashboard": lambda: go.Figure(played().dashboard.figure),
+    "live_auction": lambda: go.Figure(played().auction_chart),
+    "live_payoff_curve": lambda: go.Figure(played().curve),
+    "winner_regions": lambda: winner_regions_figure(
+        winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
+    ),
+}
+
+BUILDERS = {
+    "market_value": "market_value_figure", "holdings": "holdings_figure", "scores": "scores_figure",
+    "game_pot_ladder": "game_pot_ladder_figure", "crash_hazard": "crash_hazard_figure",
+    "distribution": "distribution_figure", "share_value": "share_value_figure",
+    "win_rate": "win_rate_figure", "head_to_head": "head_to_head_figure",
+    "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
+    "convergence": "convergence_figure", "mechanism": "mechanism_figure",
+    "winner_regions": "winner_regions_figure",
+}  # fmt: skip
