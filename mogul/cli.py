@@ -11,15 +11,21 @@ bot names, optionally with keyword arguments after colons (``threshold:drop_at=2
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
 import sys
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from mogul.kit.bots import bot_factory
-from mogul.kit.simulate import has_pyarrow, simulate
+from mogul.kit.simulate import has_pyarrow, simulate, write_tables
 from mogul.kit.spec import GameSpec, names, resolve
 from mogul.kit.tournament import tournament
 
@@ -80,12 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=integer, default=0, help="master seed (default 0)")
         p.add_argument("--workers", type=positive, default=None, help="run on a local process pool")
         p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+        p.add_argument("--overwrite", action="store_true", help="replace an earlier run's files in --out")
 
     sim = commands.add_parser("simulate", help="play many games and write tidy tables")
     sim.add_argument("--bots", type=comma_list, required=True, help=bots_help + "; repeated to fill the seats")
     sim.add_argument("--players", type=positive, default=None, help="seats (default: one per bot)")
     sim.add_argument("--games", type=positive, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--out", default=None, help="folder for games/rounds/auctions tables")
+    sim.add_argument("--out", default=None, help="folder for games/rounds/auctions tables and a manifest")
     sim.add_argument("--format", choices=["csv", "parquet"], default=None,
                      help="file format (default: parquet when pyarrow is installed, else csv)")
     sim.add_argument("--tables", type=comma_list, default=None,
@@ -97,65 +104,161 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--bots", type=comma_list, required=True, help=bots_help)
     tour.add_argument("--players", type=positive, default=None, help="seats per game (default: one per bot)")
     tour.add_argument("--repetitions", type=positive, default=10, help="rounds of all seatings (default 10)")
-    tour.add_argument("--out", default=None, help="folder for games, summary and head-to-head CSV files")
+    tour.add_argument("--out", default=None, help="folder for games, summary and head-to-head CSV files and a manifest")
     common(tour)
     tour.set_defaults(run=_tournament, command_parser=tour)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (130 when interrupted: partial results)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
     try:
-        args.run(args)
+        partial = args.run(args)
+        print(f"done in {time.perf_counter() - started:.1f} s" + (" (interrupted: partial results)" if partial else ""))
     except (ValueError, TypeError, OSError) as err:
+        if isinstance(err, BrokenPipeError):
+            return _quiet_broken_pipe()
         args.command_parser.error(str(err))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    print(f"done in {time.perf_counter() - started:.1f} s")
+    return 130 if partial else 0
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader of our output went away (``| head``): the files are written; stop quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> None:
+# --- the output folder ----------------------------------------------------------------------
+
+MANIFEST = "manifest.json"
+OUTPUTS = ("games", "rounds", "auctions", "failures", "summary", "head_to_head")
+"""Table names the command line writes; ``--overwrite`` replaces exactly these (and the manifest)."""
+
+
+def prepare_out(folder: str | None, overwrite: bool) -> Path | None:
+    """Check ``--out`` before any game is played: a writable folder without an earlier run's tables.
+
+    Returns the folder (created if needed), or None without ``--out``.
+    """
+    if folder is None:
+        return None
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {folder}: this is a file, not a folder")
+    earlier = _earlier_results(path)
+    if earlier and not overwrite:
+        names = ", ".join(p.name for p in earlier)
+        raise ValueError(
+            f"--out {folder} already holds an earlier run's results ({names}); "
+            "pass --overwrite to replace them, or choose another folder"
+        )
+    path.mkdir(parents=True, exist_ok=True)
+    probe = path / ".mogul-write-check"
+    probe.write_text("")  # raises OSError now, not after the games, if the folder is read-only
+    probe.unlink()
+    return path
+
+
+def _earlier_results(path: Path) -> list[Path]:
+    if not path.is_dir():
+        return []
+    return sorted(p for p in path.iterdir() if p.name == MANIFEST or (p.stem in OUTPUTS and p.suffix in (".csv", ".parquet")))
+
+
+def save_run(folder: Path, tables: dict[str, pd.DataFrame], args: argparse.Namespace, facts: dict[str, Any]) -> list[Path]:
+    """Replace an earlier run's files, write the tables (each complete or not at all), then the manifest."""
+    for old in _earlier_results(folder):
+        old.unlink()
+    paths = write_tables(folder, tables, getattr(args, "format", None) or "csv")
+    manifest = {
+        "command": "python -m mogul " + " ".join(args.argv),
+        **facts,
+        "tables": {p.stem: p.name for p in paths},
+        "versions": _versions(),
+        "written": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    temporary = folder / f".{MANIFEST}.partial"
+    temporary.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, folder / MANIFEST)
+    return [*paths, folder / MANIFEST]
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for package in ("mogul-kit", "numpy", "pandas"):
+        try:
+            out[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            out[package] = "not installed"
+    return out
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+def _simulate(args: argparse.Namespace) -> bool:
     if args.format == "parquet" and not has_pyarrow():
         raise ValueError("--format parquet needs pyarrow: pip install pyarrow")
-    spec, _ = resolve(args.game)
+    spec, edition = resolve(args.game)
     check_bots(spec, args.bots)
     tables = None if args.tables is None else check_tables(spec, args.tables)
+    out = prepare_out(args.out, args.overwrite)
     sim = simulate(
         args.game, args.bots, args.games, args.seed, players=args.players, tables=tables,
         workers=args.workers, progress=False if args.no_progress else None,
     )
-    players = sim.games["seat"].nunique()
-    print(f"{args.games} games, {players} players, seed {args.seed}")
+    finished = int(sim.games["game"].nunique()) if len(sim.games) else 0
+    if out is not None:  # the files first: a closed pipe on stdout must not lose them
+        facts = {
+            "game": spec.name, "edition": edition, "seed": args.seed, "bots": args.bots,
+            "games_planned": args.games, "games_finished": finished, "partial": sim.partial,
+            "failures": len(sim.failures),
+        }
+        failures = {"failures": sim.failures} if len(sim.failures) else {}
+        written = save_run(out, {**sim.tables, **failures}, args, facts)
+    players = sim.games["seat"].nunique() if len(sim.games) else args.players
+    print(f"{finished} games, {players} players, seed {args.seed}" + (" (partial)" if sim.partial else ""))
     print(_fmt(sim.summary()))
-    if args.out:
-        for path in sim.save(args.out, args.format):
-            print(f"wrote {path}")
+    if out is not None:
+        print("wrote " + ", ".join(str(p) for p in written))
+    return sim.partial
 
 
-def _tournament(args: argparse.Namespace) -> None:
-    check_bots(resolve(args.game)[0], args.bots)
+def _tournament(args: argparse.Namespace) -> bool:
+    spec, edition = resolve(args.game)
+    check_bots(spec, args.bots)
+    out = prepare_out(args.out, args.overwrite)
     result = tournament(
         args.bots, args.players, args.repetitions, args.seed, args.game,
         workers=args.workers, progress=False if args.no_progress else None,
     )
-    print(f"{len(result.games) // result.players} games, {result.players} players, seed {args.seed}")
+    finished = len(result.games) // result.players
+    if out is not None:
+        facts = {
+            "game": spec.name, "edition": edition, "seed": args.seed, "bots": args.bots,
+            "players": result.players, "repetitions": args.repetitions, "games_finished": finished,
+            "partial": result.partial, "failures": len(result.failures),
+        }
+        tables = {"games": result.games, "summary": result.summary(), "head_to_head": result.head_to_head()}
+        if len(result.failures):
+            tables["failures"] = result.failures
+        written = save_run(out, tables, args, facts)
+    print(f"{finished} games, {result.players} players, seed {args.seed}" + (" (partial)" if result.partial else ""))
     print(_fmt(result.summary()))
     print("\nhead to head (row finished ahead of column):")
     print(_fmt(result.head_to_head()))
-    if args.out:
-        folder = Path(args.out)
-        folder.mkdir(parents=True, exist_ok=True)
-        result.games.to_csv(folder / "games.csv", index=False)
-        result.summary().to_csv(folder / "summary.csv")
-        result.head_to_head().to_csv(folder / "head_to_head.csv")
-        print(f"wrote {folder / 'games.csv'}, summary.csv, head_to_head.csv")
+    if out is not None:
+        print("wrote " + ", ".join(str(p) for p in written))
+    return result.partial
 
 
 def _fmt(table: pd.DataFrame) -> str:
-    return table.to_string(float_format=lambda x: f"{x:.3f}")
-
+    return table.to_string(float_format=lambda x: f"{x:.3f}", na_rep="-")

@@ -1,9 +1,13 @@
 """The command line: both commands work, and bad arguments give usage, never a traceback."""
 
+import json
+import signal
 import subprocess
 import sys
+import time
 
 import pandas as pd
+import psutil
 import pytest
 
 from mogul.cli import main
@@ -25,7 +29,7 @@ def test_simulate_writes_tables_and_prints_a_summary(tmp_path, capsys):
 def test_simulate_only_some_tables(tmp_path):
     assert main(["simulate", "--bots", "random,random,value", "--games", "2", "--tables", "auctions",
                  "--out", str(tmp_path), "--no-progress", "--format", "csv"]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["auctions.csv", "games.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["auctions.csv", "games.csv", "manifest.json"]
 
 
 def test_tournament_prints_results_and_head_to_head(tmp_path, capsys):
@@ -97,3 +101,70 @@ def test_python_dash_m_mogul():
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2
     assert "unknown bot 'nobody'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# --- output safety: nothing computed for nothing, nothing half-written, nothing stale ---------
+
+
+def run_cli(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "mogul", *args], capture_output=True, text=True, **kwargs)
+
+
+def test_out_is_checked_before_any_game_runs(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    started = time.perf_counter()
+    result = run_cli("simulate", "--bots", "random", "--players", "3", "--games", "100000", "--out", str(blocker))
+    assert result.returncode == 2 and "this is a file, not a folder" in result.stderr
+    assert time.perf_counter() - started < 10  # refused at once, not after 100,000 games
+
+
+def test_an_earlier_run_is_refused_unless_overwritten(tmp_path, capsys):
+    first = ["simulate", "--bots", "random,random,value", "--games", "2", "--out", str(tmp_path),
+             "--no-progress", "--format", "csv"]
+    assert main(first) == 0
+    with pytest.raises(SystemExit):
+        main(["simulate", "--bots", "random,random,value", "--games", "2", "--tables", "games",
+              "--out", str(tmp_path), "--no-progress", "--format", "csv"])
+    assert "already holds an earlier run's results" in capsys.readouterr().err
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["simulate", "--bots", "random,random,value", "--games", "2", "--tables", "games",
+                 "--out", str(tmp_path), "--no-progress", "--format", "csv", "--overwrite"]) == 0
+    # The stale rounds and auctions tables of the first run are gone; the user's file stays.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv", "manifest.json", "notes.txt"]
+
+
+def test_the_manifest_says_what_was_run(tmp_path):
+    assert main(["tournament", "--bots", "random,threshold,value", "--repetitions", "1", "--seed", "4",
+                 "--no-progress", "--out", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["command"].startswith("python -m mogul tournament --bots random,threshold,value")
+    assert (manifest["seed"], manifest["games_finished"], manifest["partial"]) == (4, 6, False)
+    assert manifest["tables"] == {"games": "games.csv", "summary": "summary.csv", "head_to_head": "head_to_head.csv"}
+    assert {"python", "mogul-kit", "pandas", "numpy"} <= set(manifest["versions"])
+    assert not list(tmp_path.glob(".*partial"))
+
+
+def test_a_broken_pipe_keeps_the_files(tmp_path):
+    shell = (f"{sys.executable} -m mogul simulate --bots random,value,threshold --games 30 --no-progress "
+             f"--format csv --out {tmp_path} | head -1")
+    result = subprocess.run(shell, shell=True, capture_output=True, text=True)
+    assert result.stdout.startswith("30 games") and "Traceback" not in result.stderr
+    assert len(pd.read_csv(tmp_path / "games.csv")) == 90 and (tmp_path / "manifest.json").exists()
+
+
+def test_interrupting_the_cli_saves_the_games_so_far_marked_partial(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "mogul", "simulate", "--bots", "random,value,threshold",
+                             "--games", "100000000", "--workers", "2", "--no-progress", "--format", "csv",
+                             "--tables", "games", "--out", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)  # start-up, then a few chunks of games (planned lazily: no 100-million-game plan)
+    assert psutil.Process(proc.pid).memory_info().rss < 1_000_000_000
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["partial"] is True and manifest["games_planned"] == 100_000_000
+    games = pd.read_csv(tmp_path / "games.csv")
+    assert manifest["games_finished"] == games["game"].nunique() > 0
+    assert "interrupted: partial results" in out

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -62,25 +63,36 @@ class Simulation:
         """Write each non-empty table to ``folder`` as Parquet (with pyarrow) or CSV.
 
         ``format`` is "parquet", "csv" or None (Parquet when pyarrow is installed). Tuple
-        columns (bids, pot_path ...) become lists in Parquet and text in CSV.
+        columns (bids, pot_path ...) become lists in Parquet and text in CSV. Each file is
+        written under a temporary name and renamed when complete: an interrupted save never
+        leaves a truncated table under its real name.
         """
-        if format is None:
-            format = "parquet" if has_pyarrow() else "csv"
-        if format not in ("parquet", "csv"):
-            raise ValueError(f"format must be 'parquet' or 'csv', got {format!r}")
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, table in self.tables.items():
-            if table.empty:
-                continue
-            path = folder / f"{name}.{format}"
+        tables = {**self.tables, "failures": self.failures}
+        return write_tables(folder, {k: v for k, v in tables.items() if not v.empty}, format)
+
+
+def write_tables(folder: str | Path, tables: dict[str, pd.DataFrame], format: str | None = None) -> list[Path]:
+    """Write ``tables`` to ``folder/<name>.<format>``, each complete or not at all."""
+    if format is None:
+        format = "parquet" if has_pyarrow() else "csv"
+    if format not in ("parquet", "csv"):
+        raise ValueError(f"format must be 'parquet' or 'csv', got {format!r}")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, table in tables.items():
+        path = folder / f"{name}.{format}"
+        temporary = folder / f".{name}.{format}.partial"
+        try:
             if format == "parquet":
-                _lists_for_parquet(table).to_parquet(path, index=False)
+                _lists_for_parquet(table).to_parquet(temporary, index=table.index.name is not None)
             else:
-                table.to_csv(path, index=False)
-            paths.append(path)
-        return paths
+                table.to_csv(temporary, index=table.index.name is not None)
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        paths.append(path)
+    return paths
 
 
 def has_pyarrow() -> bool:
