@@ -192,7 +192,7 @@ def test_the_command_line_simulates_the_toy_game(toy, tmp_path, capsys):
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert "5 games, 2 players, seed 9" in printed
-    assert sorted(p.name for p in out.iterdir()) == ["games.csv", "turns.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["games.csv", "manifest.json", "turns.csv"]
     games = pd.read_csv(out / "games.csv")
     assert list(games.columns) == [*GAMES_COLUMNS, "target", "turns"] and len(games) == 10
     same = simulate("toy", ["random", "perfect"], games=5, seed=9, progress=False).games
@@ -219,6 +219,7 @@ def test_the_command_line_runs_a_toy_tournament(toy, tmp_path, capsys):
     assert "6 games, 2 players, seed 1" in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "games.csv",
+        "manifest.json",
         "head_to_head.csv",
         "summary.csv",
     ]
