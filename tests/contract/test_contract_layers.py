@@ -219,8 +219,8 @@ def test_the_command_line_runs_a_toy_tournament(toy, tmp_path, capsys):
     assert "6 games, 2 players, seed 1" in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "games.csv",
-        "manifest.json",
         "head_to_head.csv",
+        "manifest.json",
         "summary.csv",
     ]
     assert len(pd.read_csv(tmp_path / "games.csv")) == 12
