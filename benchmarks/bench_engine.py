@@ -13,8 +13,7 @@ import statistics
 import time
 
 import mogul
-from mogul.games.mogul.bots import RandomBot
-from mogul.kit.bots import play
+from mogul.kit.bots import RandomBot, play
 
 GAMES = 1_000
 RUNS = 5

@@ -156,22 +156,34 @@ def bot_name(bot: Any) -> str:
 # --- playing ---------------------------------------------------------------------------------
 
 
-def play_states(state: Any, bots: Sequence[Any], max_steps: int = 100_000) -> tuple[list[Any], list[Any]]:
+def play_states(
+    state: Any, bots: Sequence[Any], max_steps: int = 100_000, keep_states: bool = True
+) -> tuple[list[Any], list[Any]]:
     """Let ``bots`` (one per seat) finish the game from ``state``: (states, actions).
 
-    ``states[0]`` is ``state`` and ``actions[i]`` leads from ``states[i]`` to ``states[i+1]``.
-    Every decision is asked for, a forced one too, so the actions are a full record.
+    ``states[0]`` is ``state`` and ``actions[i]`` leads from ``states[i]`` to ``states[i+1]``;
+    with ``keep_states=False`` only the first and the last state are kept (faster: the
+    garbage collector has fewer live objects to walk). Every decision is asked for, a forced
+    one too, so the actions are a full record.
     """
     if len(bots) != len(state.names):
         raise ValueError(f"play needs one bot per seat: {len(state.names)} seats, {len(bots)} bots")
+    # What each bot understands, looked up once (this loop runs for every decision).
+    kinds = [getattr(bot, "understands", None) for bot in bots]
     states, actions = [state], []
     for _ in range(max_steps):
         if state.is_over:
+            if not keep_states:
+                states.append(state)  # the last state beside the first
             return states, actions
         seat = state.current_player
-        action = decide(bots[seat], state.view(seat), state.legal_actions())
+        legal = state.legal_actions()
+        known = kinds[seat]
+        options = legal if known is None else [a for a in legal if type(a) in known]
+        action = bots[seat].choose(state.view(seat), options) if options else legal[0]
         state = state.apply(action)
-        states.append(state)
+        if keep_states:
+            states.append(state)
         actions.append(action)
     raise RuntimeError(f"the game did not end within {max_steps} steps")
 
@@ -189,8 +201,8 @@ def play(state: Any, bots: Sequence[Any], max_steps: int = 100_000) -> Any:
             "play() records a game from its first decision; to go on from a later state, "
             "replay its record and continue with record.with_action(...)"
         )
-    states, actions = play_states(state, bots, max_steps)
-    return GameRecord.of(states[0], actions)
+    _, actions = play_states(state, bots, max_steps, keep_states=False)
+    return GameRecord.of(state, actions)
 
 
 def play_out(state: Any, bots: Sequence[Any], max_steps: int = 100_000) -> Any:

@@ -140,7 +140,8 @@ class GameState(NamedTuple):
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: everything on the table, but not the order of the draw pile."""
-        return PlayerView(seat, *_seen(self), len(self.deck))
+        # One tuple, built directly: this runs at every bot decision.
+        return _new_tuple(PlayerView, (seat, *_seen(self), len(self.deck)))
 
     # --- display ------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -175,6 +176,7 @@ SEEN = tuple(f for f in GameState._fields if f not in HIDDEN)
 """Fields every player sees, in ``GameState`` order; a ``PlayerView`` has exactly these."""
 
 _seen = itemgetter(*(GameState._fields.index(f) for f in SEEN))
+_new_tuple = tuple.__new__
 
 _ViewFields = NamedTuple(
     "_ViewFields",
