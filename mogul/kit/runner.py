@@ -181,7 +181,7 @@ def play_job(job: Job, seats: _Seats | None = None) -> dict[str, pd.DataFrame]:
     with nullcontext(seats) if seats is not None else _Seats(job) as seats:
         for plan in job.plans:
             state = spec.new_game(job.edition, len(plan.seating), plan.seed)
-            states, failed = _play_refereed(state, seats.for_game(plan, failures), plan, job, failures)
+            states, failed = _play_refereed(state, seats, plan, failures)
             if failed:
                 continue  # forfeit: the game is left out of every table
             names = [job.entrants[e].name for e in plan.seating]
@@ -240,19 +240,18 @@ class _Seats:
                 else:
                     bots.append(_InProcess(_built(entrant.factory, seed)))
             except BotFailure as err:
-                bots.append(self._failed(plan, seat, err, failures))
+                bots.append(self.failed(plan, seat, 0, err, failures))
         return bots
 
-    def _failed(self, plan: GamePlan, seat: int, err: BotFailure, failures: list[Failure]) -> Any:
+    def failed(self, plan: GamePlan, seat: int, step: int, err: BotFailure, failures: list[Failure]) -> Any:
+        """Note a failure; return the fallback bot that takes the seat over, or None (forfeit)."""
         referee = self.job.referee
         name = self.job.entrants[plan.seating[seat]].name
         outcome = "replaced" if referee.on_failure == "replace" else "forfeit"
-        failures.append(Failure(plan.game, seat, name, 0, err.reason, err.detail, outcome))
-        return self.fallback(plan, seat) if outcome == "replaced" else None
-
-    def fallback(self, plan: GamePlan, seat: int) -> Any:
-        """The fallback bot for a failing seat, seeded from that seat's bot seed."""
-        return bot_factory(self.job.referee.fallback, self.spec.bots)(plan.bot_seeds[seat])
+        failures.append(Failure(plan.game, seat, name, step, err.reason, err.detail, outcome))
+        if outcome == "forfeit":
+            return None
+        return bot_factory(referee.fallback, self.spec.bots)(plan.bot_seeds[seat])
 
 
 def _built(factory: BotFactory, seed: int) -> Any:
@@ -265,9 +264,10 @@ def _built(factory: BotFactory, seed: int) -> Any:
 
 
 def _play_refereed(
-    state: Any, bots: list[Any], plan: GamePlan, job: Job, failures: list[Failure], max_steps: int = 100_000
+    state: Any, seats: _Seats, plan: GamePlan, failures: list[Failure], max_steps: int = 100_000
 ) -> tuple[list[Any], bool]:
     """Play one game; a failing bot forfeits it or is replaced. Returns (states, forfeited)."""
+    bots = seats.for_game(plan, failures)
     if any(b is None for b in bots):
         return [state], True  # a bot failed to start and the game is forfeit
     states = [state]
@@ -279,12 +279,9 @@ def _play_refereed(
         try:
             action = decide(bots[seat], state.view(seat), legal)
         except BotFailure as err:
-            name = job.entrants[plan.seating[seat]].name
-            outcome = "replaced" if job.referee.on_failure == "replace" else "forfeit"
-            failures.append(Failure(plan.game, seat, name, step, err.reason, err.detail, outcome))
-            if outcome == "forfeit":
+            bots[seat] = seats.failed(plan, seat, step, err, failures)
+            if bots[seat] is None:
                 return states, True
-            bots[seat] = bot_factory(job.referee.fallback, get_game(job.game).bots)(plan.bot_seeds[seat])
             action = decide(bots[seat], state.view(seat), legal)
         state = state.apply(action)
         states.append(state)
