@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 from copy import deepcopy
 from functools import cache
+from typing import Any
 
 import plotly.graph_objects as go
 import traitlets
@@ -36,8 +37,8 @@ __all__ = ["LiveFigureWidget", "keep_views_current", "live_figure"]
 # start budget, so it only starts plotly's import and returns; ``render`` waits for it. The
 # import is cached on the page by a hash of the bundle, so each page compiles plotly.js once.
 # Plotly's own ``initialize`` (which keeps the model's ``_widget_data`` / ``_widget_layout`` up
-# to date for views created later) runs as soon as the bundle is there; until then the kit's
-# ``keep_views_current`` sends the whole current figure as state after each update.
+# to date for views created later) runs as soon as the bundle is there; until then, and anyway,
+# LiveFigureWidget stores the whole current figure as state after each update.
 LOADER_ESM = """
 const PAGE_CACHE = "__mogulPlotlyWidget";
 
@@ -85,8 +86,9 @@ def _plotly_bundle() -> tuple[str, str]:
 class LiveFigureWidget(go.FigureWidget):
     """A ``go.FigureWidget`` whose front end starts within anywidget's budget on a busy page.
 
-    Same Python API and widget state as plotly's class; only how the browser loads plotly's
-    code differs (see the module docstring).
+    Same Python API and widget state as plotly's class, with two differences: the browser loads
+    plotly's code once per page (see the module docstring), and every update is also stored as
+    the widget's state (what ``keep_views_current`` does), so callers need not do it.
     """
 
     _esm = LOADER_ESM
@@ -101,6 +103,46 @@ class LiveFigureWidget(go.FigureWidget):
     def _default_plotly_esm_id(self) -> str:
         return _plotly_bundle()[1]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._live = True  # from now on every update is also stored as state
+
+    def _store_views_state(self) -> None:
+        if getattr(self, "_live", False):
+            keep_views_current(self)
+
+    # Plotly sends each update as a one-off message (``_py2js_*``, set and reset at once) that
+    # only views existing at that moment apply. Storing the whole figure as state after each
+    # one makes every update something the front end can re-read: a view drawn later (or the
+    # model while plotly's code is still loading) gets the current figure.
+    def _send_relayout_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_relayout_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_restyle_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_restyle_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_update_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_update_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_addTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802 (plotly's name)
+        super()._send_addTraces_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_deleteTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        super()._send_deleteTraces_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_moveTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        super()._send_moveTraces_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_animate_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_animate_msg(*args, **kwargs)
+        self._store_views_state()
+
 
 def live_figure(fig: go.Figure, height: int | None = None) -> LiveFigureWidget:
     """``fig`` as a live figure widget for an app: no toolbar (it would cover the title on a
@@ -114,6 +156,9 @@ def live_figure(fig: go.Figure, height: int | None = None) -> LiveFigureWidget:
 
 def keep_views_current(fig: go.FigureWidget) -> None:
     """Store a FigureWidget's current data and layout as its widget state.
+
+    ``LiveFigureWidget`` does this after every update by itself; call it after updating a plain
+    ``go.FigureWidget``.
 
     Plotly sends an update (``batch_update``, ``trace.x = ...``) to the browser as a one-off
     message and keeps the widget state from when the figure was built. A view created later
