@@ -10,15 +10,18 @@ it gives every model 2 s from its creation to get through that import (``Runtime
 front end: ``AbortSignal.timeout(2e3)`` rejects the model's ``ready`` promise with "Failed to
 initialize model."). ``AnyModel._handle_comm_msg`` awaits ``ready`` before it handles any message
 from the kernel; once ``ready`` has been rejected it stays rejected, so every later state update
-of that figure is dropped without a trace (the kernel connection swallows the error), while the
-view still draws whatever state the model was created with. A page with ten figures under load
+of that figure is dropped without a trace (the kernel connection's message chain in
+@jupyterlab/services only logs "Canceled future" errors), while the view still draws whatever
+state the model was created with. The chain is serial, too: while a model waits to start, every
+kernel message of the page waits with it. A page with ten figures under load
 misses the budget for some of them: the chart shows an empty plot, or the round the page was
 loaded at, and never follows the game.
 
 ``LiveFigureWidget`` (what ``live_figure`` returns) removes that work from the budget: its
 ``_esm`` is a small loader that starts at once, and plotly's bundle travels as ordinary state
-(``_plotly_esm``) that the loader imports once per page, shared by all live figures, when a view
-is drawn. Nothing slow is left between the model's creation and its ``ready``.
+(``_plotly_esm``) that the loader imports once per page, shared by all live figures, without
+making the model wait for it (a view waits instead). Nothing slow is left between the model's
+creation and its ``ready``.
 """
 
 from __future__ import annotations
