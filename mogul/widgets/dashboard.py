@@ -14,7 +14,7 @@ from mogul.games.mogul.state import GameState
 from mogul.games.mogul.tables import auctions_table, rounds_table
 from mogul.plots.game import SCORE_TITLE, market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE
-from mogul.widgets.live import keep_views_current, live_figure
+from mogul.widgets.live import live_figure
 
 __all__ = ["ShareValueDashboard"]
 
@@ -94,7 +94,6 @@ class ShareValueDashboard(w.VBox):
             sales.x, sales.y, sales.text, sales.marker.color = marks["x"], marks["y"], marks["text"], marks["colour"]
             for line, d in zip(self.figure.data[len(lines) + 1 :], scores, strict=True):
                 line.x, line.y, line.customdata = d["x"], d["score"], d["customdata"]
-        keep_views_current(self.figure)
 
 
 def _last_change(states: Sequence[GameState]) -> GameState:

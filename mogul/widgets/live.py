@@ -1,14 +1,156 @@
-"""Keeping live plotly figures right in every view of a widget."""
+"""Keeping live plotly figures right in every view of a widget.
 
+Why the kit does not use a plain ``go.FigureWidget`` for its live charts
+-------------------------------------------------------------------------
+Plotly 7.1's ``FigureWidget`` is an anywidget whose front-end code (``_esm``) is plotly's whole
+widget bundle, about 4.9 MB of JavaScript with plotly.js inside, sent in every figure's widget
+state. anywidget 0.11 imports each figure's ``_esm`` from a blob URL of its own, so the browser
+compiles and runs plotly.js once per figure (about 0.8 s each in Chromium on two busy cores), and
+it gives every model 2 s from its creation to get through that import (``Runtime`` in anywidget's
+front end: ``AbortSignal.timeout(2e3)`` rejects the model's ``ready`` promise with "Failed to
+initialize model."). ``AnyModel._handle_comm_msg`` awaits ``ready`` before it handles any message
+from the kernel; once ``ready`` has been rejected it stays rejected, so every later state update
+of that figure is dropped without a trace (the kernel connection's message chain in
+@jupyterlab/services only logs "Canceled future" errors), while the view still draws whatever
+state the model was created with. The chain is serial, too: while a model waits to start, every
+kernel message of the page waits with it. A page with ten figures under load
+misses the budget for some of them: the chart shows an empty plot, or the round the page was
+loaded at, and never follows the game.
+
+``LiveFigureWidget`` (what ``live_figure`` returns) removes that work from the budget: its
+``_esm`` is a small loader that starts at once, and plotly's bundle travels as ordinary state
+(``_plotly_esm``) that the loader imports once per page, shared by all live figures, without
+making the model wait for it (a view waits instead). Nothing slow is left between the model's
+creation and its ``ready``.
+"""
+
+from __future__ import annotations
+
+import hashlib
 from copy import deepcopy
+from functools import cache
+from typing import Any
 
 import plotly.graph_objects as go
+import traitlets
+
+__all__ = ["LiveFigureWidget", "keep_views_current", "live_figure"]
+
+# The front end of a LiveFigureWidget. anywidget awaits ``initialize`` inside the model's 2 s
+# start budget, so it only starts plotly's import and returns; ``render`` waits for it. The
+# import is cached on the page by a hash of the bundle, so each page compiles plotly.js once.
+# Plotly's own ``initialize`` (which keeps the model's ``_widget_data`` / ``_widget_layout`` up
+# to date for views created later) runs as soon as the bundle is there; until then, and anyway,
+# LiveFigureWidget stores the whole current figure as state after each update.
+LOADER_ESM = """
+const PAGE_CACHE = "__mogulPlotlyWidget";
+
+function plotlyWidgetModule(model) {
+  const cache = (globalThis[PAGE_CACHE] ??= new Map());
+  const id = model.get("_plotly_esm_id");
+  if (!cache.has(id)) {
+    const url = URL.createObjectURL(
+      new Blob([model.get("_plotly_esm")], { type: "text/javascript" }),
+    );
+    const loading = import(/* webpackIgnore: true */ url);
+    loading.finally(() => URL.revokeObjectURL(url)).catch(() => {});
+    cache.set(id, loading);
+  }
+  return cache.get(id);
+}
+
+export default () => {
+  let plotly; // this model's plotly widget, once the bundle is loaded
+  return {
+    initialize({ model }) {
+      plotly = plotlyWidgetModule(model).then(async (mod) => {
+        const widget = typeof mod.default === "function" ? await mod.default() : mod.default;
+        await widget.initialize?.({ model });
+        return widget;
+      });
+      plotly.catch((error) => console.error("[mogul] plotly's widget code did not load", error));
+    },
+    async render({ model, el }) {
+      const widget = await plotly;
+      return widget.render({ model, el });
+    },
+  };
+};
+"""
 
 
-def live_figure(fig: go.Figure, height: int | None = None) -> go.FigureWidget:
-    """``fig`` as a ``go.FigureWidget`` for an app: no toolbar (it would cover the title on a
+@cache
+def _plotly_bundle() -> tuple[str, str]:
+    """Plotly's widget bundle (what ``go.FigureWidget`` sends as ``_esm``) and a short hash."""
+    text = str(go.FigureWidget._esm)
+    return text, hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class LiveFigureWidget(go.FigureWidget):
+    """A ``go.FigureWidget`` whose front end starts within anywidget's budget on a busy page.
+
+    Same Python API and widget state as plotly's class, with two differences: the browser loads
+    plotly's code once per page (see the module docstring), and every update is also stored as
+    the widget's state (what ``keep_views_current`` does), so callers need not do it.
+    """
+
+    _esm = LOADER_ESM
+    _plotly_esm = traitlets.Unicode().tag(sync=True)
+    _plotly_esm_id = traitlets.Unicode().tag(sync=True)
+
+    @traitlets.default("_plotly_esm")
+    def _default_plotly_esm(self) -> str:
+        return _plotly_bundle()[0]
+
+    @traitlets.default("_plotly_esm_id")
+    def _default_plotly_esm_id(self) -> str:
+        return _plotly_bundle()[1]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._live = True  # from now on every update is also stored as state
+
+    def _store_views_state(self) -> None:
+        if getattr(self, "_live", False):
+            keep_views_current(self)
+
+    # Plotly sends each update as a one-off message (``_py2js_*``, set and reset at once) that
+    # only views existing at that moment apply. Storing the whole figure as state after each
+    # one makes every update something the front end can re-read: a view drawn later (or the
+    # model while plotly's code is still loading) gets the current figure.
+    def _send_relayout_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_relayout_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_restyle_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_restyle_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_update_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_update_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_addTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802 (plotly's name)
+        super()._send_addTraces_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_deleteTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        super()._send_deleteTraces_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_moveTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        super()._send_moveTraces_msg(*args, **kwargs)
+        self._store_views_state()
+
+    def _send_animate_msg(self, *args: Any, **kwargs: Any) -> None:
+        super()._send_animate_msg(*args, **kwargs)
+        self._store_views_state()
+
+
+def live_figure(fig: go.Figure, height: int | None = None) -> LiveFigureWidget:
+    """``fig`` as a live figure widget for an app: no toolbar (it would cover the title on a
     phone and offers nothing a class needs), ``height`` in pixels if given."""
-    live = go.FigureWidget(fig)
+    live = LiveFigureWidget(fig)
     if height is not None:
         live.layout.height = height
     live._config = {"displayModeBar": False}
@@ -17,6 +159,9 @@ def live_figure(fig: go.Figure, height: int | None = None) -> go.FigureWidget:
 
 def keep_views_current(fig: go.FigureWidget) -> None:
     """Store a FigureWidget's current data and layout as its widget state.
+
+    ``LiveFigureWidget`` does this after every update by itself; call it after updating a plain
+    ``go.FigureWidget``.
 
     Plotly sends an update (``batch_update``, ``trace.x = ...``) to the browser as a one-off
     message and keeps the widget state from when the figure was built. A view created later

@@ -29,7 +29,7 @@ from mogul.plots.auction import payoff_curve_figure
 from mogul.plots.game import auction_steps, game_pot_ladder_figure
 from mogul.plots.template import rounded
 from mogul.widgets.dashboard import ShareValueDashboard
-from mogul.widgets.live import keep_views_current, live_figure
+from mogul.widgets.live import live_figure
 
 __all__ = ["HUMAN", "GamePlayer", "GameTable"]
 
@@ -313,7 +313,6 @@ class GamePlayer(w.VBox):
             self.curve.layout.title.text = (  # type: ignore[union-attr]
                 f"{state.names[state.current_player]}: payoff of dropping at pot k (now {state.pot})"
             )
-        keep_views_current(self.curve)
 
     def _draw_auction(self) -> None:
         """Redraw the auction chart when the current auction's moves changed."""
@@ -329,7 +328,6 @@ class GamePlayer(w.VBox):
                 live.update(x=new.x, y=new.y, text=new.text, marker=new.marker, name=new.name)
             chart.layout.title.text = fig.layout.title.text
             chart.layout.xaxis.range = fig.layout.xaxis.range
-        keep_views_current(chart)
 
     def _show_actions(self, state: Any) -> None:
         legal = state.legal_actions() if state is not None else []

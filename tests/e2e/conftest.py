@@ -324,6 +324,7 @@ class GameView:
         self.next_round = self.player.get_by_role("button", name="Next round").first
         self.table = self.player.locator(".mogul-game").first
         self.chart = page.locator(".mogul-dashboard .js-plotly-plot").first
+        self.auction_chart = self.player.locator(".js-plotly-plot").first  # the player's own chart
 
     def _diagnosis(self) -> str:
         """What the first output shows instead, and the browser's errors (first lines, counted)."""
@@ -336,7 +337,26 @@ class GameView:
             shown = "(no output)"
         errors = Counter(m.strip().splitlines()[0][:200] for m in self.console if m.strip())
         listed = "\n".join(f"  {n} x {m}" for m, n in errors.most_common(8)) or "  (none)"
-        return f"The first output shows: {shown}\nBrowser errors:\n{listed}"
+        return f"The first output shows: {shown}\nCharts: {self.charts()}\nBrowser errors:\n{listed}"
+
+    def charts(self) -> str:
+        """What each plotly chart on the page holds: traces, points and title (for failures).
+
+        A live chart whose widget model failed to start shows no traces (the data came after
+        the model was created) or an old round; anywidget reports no error the page can see.
+        """
+        try:
+            return self.page.evaluate(
+                """() => Array.from(document.querySelectorAll('.js-plotly-plot'), gd => {
+                     const data = gd.data || [], layout = gd.layout || {};
+                     const title = (layout.title && layout.title.text)
+                       || (layout.annotations || []).map(a => a.text).join(' / ');
+                     const points = data.reduce((n, t) => n + (t.x ? t.x.length : 0), 0);
+                     return `${data.length} traces, ${points} points, "${title || ''}"`;
+                   }).join('; ')"""
+            )
+        except Exception as error:  # the page may be gone
+            return f"(not read: {error})"
 
     def expect_rendered(self, where: str, timeout: float = 30_000) -> None:
         """The player's buttons, its table and a drawn plotly chart are on screen."""
@@ -396,8 +416,18 @@ class GameView:
             )  # fmt: skip
         except Exception:
             raise AssertionError(
-                f"The chart did not follow the round ({points_before} points)."
+                f"The chart did not follow the round ({points_before} points).\n{self._diagnosis()}"
             ) from None
+        if round_after is not None:
+            try:
+                self.page.wait_for_function(
+                    "([gd, text]) => ((gd.layout.title || {}).text || '').includes(text)",
+                    arg=[self.auction_chart.element_handle(), f"round {round_after}"], timeout=30_000,
+                )  # fmt: skip
+            except Exception:
+                raise AssertionError(
+                    f"The auction chart did not move on to round {round_after}.\n{self._diagnosis()}"
+                ) from None
         return before, after
 
     def screenshot(self, name: str, full_page: bool = False) -> Path:

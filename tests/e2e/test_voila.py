@@ -14,6 +14,12 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
     code = page.locator(".jp-CodeCell .jp-InputArea, .jp-InputPrompt, .cm-editor")
     assert code.count() == 0, "the classroom app shows code"
 
+    # The live charts load plotly's widget code once for the page (mogul/widgets/live.py), so
+    # their models start within anywidget's 2 s budget; this also shows the server runs this
+    # checkout's mogul.
+    loads = page.evaluate("() => globalThis.__mogulPlotlyWidget ? globalThis.__mogulPlotlyWidget.size : 0")
+    assert loads == 1, f"plotly's widget code was loaded {loads} times for the page's live charts"
+
     game.play_next_round()
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("voila-03-after-next-round.png")

@@ -1,0 +1,81 @@
+"""``LiveFigureWidget``: the kit's live charts start in the browser within anywidget's budget.
+
+anywidget drops every kernel message of a model whose front end has not started within 2 s of
+its creation, so a live chart whose ``_esm`` is plotly's 4.9 MB bundle can stay stale on a busy
+page (see ``mogul/widgets/live.py``). These tests pin what makes the start cheap; the browser
+tests in ``tests/e2e`` check that the page really loads plotly once and the charts follow.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+
+from mogul.widgets import GamePlayer, ShareValueDashboard
+from mogul.widgets.live import LOADER_ESM, LiveFigureWidget, keep_views_current, live_figure
+
+
+def _scatter(ys=(1, 2, 3)) -> go.Figure:
+    return go.Figure(go.Scatter(x=list(range(len(ys))), y=list(ys)), layout={"title": {"text": "t"}})
+
+
+def test_the_front_end_code_is_a_small_loader_and_plotly_travels_as_state():
+    fig = live_figure(_scatter(), height=250)
+    state = fig.get_state()
+    assert isinstance(fig, go.FigureWidget)
+    assert state["_esm"] == LOADER_ESM and len(state["_esm"]) < 5_000  # imported within the budget
+    assert state["_plotly_esm"] == str(go.FigureWidget._esm)  # plotly's own widget bundle
+    assert len(state["_plotly_esm"]) > 1_000_000
+    assert re.fullmatch(r"[0-9a-f]{16}", state["_plotly_esm_id"])
+    assert state["_config"] == {"displayModeBar": False}
+    assert state["_widget_layout"]["height"] == 250
+
+
+def test_every_live_figure_names_the_same_bundle_so_a_page_loads_it_once():
+    ids = {live_figure(_scatter()).get_state()["_plotly_esm_id"] for _ in range(3)}
+    assert len(ids) == 1
+
+
+def test_the_loader_awaits_nothing_before_the_model_is_ready():
+    # anywidget awaits `initialize` inside the start budget: it must only start the import.
+    initialize = LOADER_ESM[LOADER_ESM.index("initialize(") : LOADER_ESM.index("render(")]
+    assert "await" not in initialize.split("=>", 1)[0]
+    assert "plotlyWidgetModule(model)" in initialize
+    assert "globalThis[PAGE_CACHE]" in LOADER_ESM  # one import per page, shared by all figures
+    assert "export default" in LOADER_ESM
+
+
+def test_every_update_is_stored_as_state_for_views_drawn_later():
+    fig = live_figure(_scatter())
+    with fig.batch_update():
+        fig.data[0].y = (4, 5, 6)
+        fig.layout.title.text = "batch"
+    state = fig.get_state()
+    assert list(state["_widget_data"][0]["y"]) == [4, 5, 6]
+    assert state["_widget_layout"]["title"]["text"] == "batch"
+    fig.data[0].x = (7, 8, 9)  # outside a batch: a restyle message
+    fig.layout.xaxis.range = [0, 10]  # a relayout message
+    fig.add_scatter(y=[1])  # addTraces
+    state = fig.get_state()
+    assert list(state["_widget_data"][0]["x"]) == [7, 8, 9]
+    assert list(state["_widget_layout"]["xaxis"]["range"]) == [0, 10]
+    assert len(state["_widget_data"]) == 2
+    fig.data = fig.data[:1]  # deleteTraces
+    assert len(fig.get_state()["_widget_data"]) == 1
+
+
+def test_keep_views_current_stores_a_plain_figure_widgets_updates():
+    fig = go.FigureWidget(_scatter())
+    fig.data[0].y = (4, 5, 6)
+    assert list(fig.get_state()["_widget_data"][0]["y"]) == [1, 2, 3]  # plotly's one-off message
+    keep_views_current(fig)
+    assert list(fig.get_state()["_widget_data"][0]["y"]) == [4, 5, 6]
+
+
+def test_the_apps_live_charts_are_live_figure_widgets():
+    player = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True)
+    assert isinstance(player.auction_chart, LiveFigureWidget)
+    assert isinstance(player.curve, LiveFigureWidget)
+    assert isinstance(player.dashboard, ShareValueDashboard)
+    assert isinstance(player.dashboard.figure, LiveFigureWidget)
