@@ -116,7 +116,7 @@ def test_out_is_checked_before_any_game_runs(tmp_path):
     started = time.perf_counter()
     result = run_cli("simulate", "--bots", "random", "--players", "3", "--games", "100000", "--out", str(blocker))
     assert result.returncode == 2 and "this is a file, not a folder" in result.stderr
-    assert time.perf_counter() - started < 10  # refused at once, not after 100,000 games
+    assert time.perf_counter() - started < 40  # refused at once, not after 100,000 games (minutes)
 
 
 def test_an_earlier_run_is_refused_unless_overwritten(tmp_path, capsys):

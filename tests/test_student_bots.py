@@ -58,7 +58,9 @@ def test_acceptance_raising_looping_and_honest_on_two_workers():
     assert len(kept) == 3 and not set(kept) & set(failures["game"])
     expected = reference.games[reference.games["game"].isin(kept)].reset_index(drop=True)
     assert t.games.reset_index(drop=True).equals(expected)
-    assert took < 20, f"the run took {took:.1f} s"  # one time limit per loop, not a hang
+    # A hang would never end; the bound is loose because CI machines may be busy (a clean run
+    # of these games takes 6-9 s on a loaded machine, the looping bot costs one time limit).
+    assert took < 120, f"the run took {took:.1f} s"
     assert t.summary().loc["raising", "failures"] == 2 and t.summary().loc["honest", "failures"] == 0
     assert busy_children() == []
 
@@ -96,7 +98,8 @@ def test_a_bot_that_never_finishes_starting_is_stopped():
     start = time.perf_counter()
     sim = simulate("classic", [hb.SlowInit, "value", "random"], games=2, seed=1, time_limit=LIMIT,
                    progress=False)
-    assert set(sim.failures["reason"]) == {"start"} and time.perf_counter() - start < 10
+    assert set(sim.failures["reason"]) == {"start"}
+    assert time.perf_counter() - start < 50  # SlowInit sleeps 60 s in each of 3 starts: it was cut off
     assert busy_children() == []
 
 
@@ -175,6 +178,6 @@ def test_interrupting_a_pool_run_returns_at_once_with_the_games_so_far(tmp_path:
     partial, games = out.split()[1], int(out.split()[3])
     assert partial == "True" and 0 < games < 12_000, out
     assert "Interrupted: kept the" in err
-    assert took < 5, f"took {took:.1f} s to stop"
+    assert took < 20, f"took {took:.1f} s to stop"  # the queue holds ~thousands of games: minutes
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
