@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import ipywidgets as w
+import plotly.graph_objects as go
 
 from mogul.auction import payoff_curves, solve
 from mogul.plots.auction import payoff_curve_figure, pot_ladder_figure
 from mogul.plots.template import SEAT_COLOURS, rounded
-from mogul.widgets.live import LiveFigureWidget, keep_views_current
+from mogul.widgets.live import keep_views_current
 
 __all__ = ["AuctionExplorer"]
 
@@ -64,9 +65,8 @@ class AuctionExplorer(w.VBox):
         ]  # fmt: skip
         self.value_rows = [w.HBox(row) for row in self.value_sliders]
         self.status = w.HTML()
-        # Live figures: plotly's code loads once per page, outside anywidget's start budget.
-        self.ladder = LiveFigureWidget(pot_ladder_figure([]))
-        self.curves = LiveFigureWidget(
+        self.ladder = go.FigureWidget(pot_ladder_figure([]))
+        self.curves = go.FigureWidget(
             payoff_curve_figure({f"seat {i}": _empty() for i in range(MAX_EXPLORER_SEATS)})
         )
         controls = w.HBox([w.VBox([self.seats, self.chips]), w.VBox([self.chip_value, self.start])])
