@@ -85,6 +85,16 @@ def checked(action: Any, legal: Any) -> Any:
     return action
 
 
+def build(factory: Any, seed: int | None) -> Any:
+    """A fresh bot, ``factory(seed)``; a bot that cannot start is ``BotFailure("start", ...)``."""
+    try:
+        return factory(seed)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # SystemExit too
+        raise BotFailure("start", describe(err)) from None
+
+
 def ask(bot: Any, view: Any, legal: list[Any]) -> Any:
     """The bot's legal decision, in this process; failures become ``BotFailure``."""
     options = offered(bot, legal)
@@ -200,13 +210,14 @@ def serve(fd: int) -> None:
             return
         try:
             if message[0] == "new":
-                bot = factory(message[1])
+                bot = build(factory, message[1])
                 reply: tuple = ("ok", bot_name(bot))
             else:
                 _, view, legal = message
-                options = offered(bot, legal)
-                reply = ("ok", bot.choose(view, options) if options else legal[0])
-        except BaseException as err:  # noqa: BLE001 - everything a bot does is reported
+                reply = ("ok", ask(bot, view, legal))  # the same checks as in the game's process
+        except BotFailure as err:
+            reply = ("error", err.reason, err.detail)
+        except BaseException as err:  # noqa: BLE001 - a bot whose name raises, say
             reply = ("error", "start" if message[0] == "new" else "raised", describe(err))
         try:
             conn.send(reply)

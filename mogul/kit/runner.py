@@ -52,8 +52,8 @@ from mogul.kit.guard import (
     Failure,
     Sandbox,
     ask,
+    build,
     cap_memory,
-    describe,
 )
 from mogul.kit.spec import GameSpec, get_game
 
@@ -151,7 +151,7 @@ def _start_name(factory: BotFactory, trusted: bool, referee: Referee) -> str:
         finally:
             box.close()
     try:
-        return bot_name(factory(0))
+        return bot_name(build(factory, 0))
     except Exception:
         return fallback
 
@@ -238,7 +238,7 @@ class _Seats:
                     box.new_game(seed)
                     bots.append(box)
                 else:
-                    bots.append(_InProcess(_built(entrant.factory, seed)))
+                    bots.append(_InProcess(build(entrant.factory, seed)))
             except BotFailure as err:
                 bots.append(self.failed(plan, seat, 0, err, failures))
         return bots
@@ -252,15 +252,6 @@ class _Seats:
         if outcome == "forfeit":
             return None
         return bot_factory(referee.fallback, self.spec.bots)(plan.bot_seeds[seat])
-
-
-def _built(factory: BotFactory, seed: int) -> Any:
-    try:
-        return factory(seed)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as err:
-        raise BotFailure("start", describe(err)) from None
 
 
 def _play_refereed(
