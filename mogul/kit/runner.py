@@ -32,6 +32,7 @@ stops it at once, worker processes included, and returns the games finished so f
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -348,6 +349,7 @@ def run_plans(
         elif executor is not None:
             partial = _run_on(executor, jobs, bar, results, in_flight=8)
         else:
+            _check_picklable(entrants)
             pool = ProcessPoolExecutor(max_workers=workers, initializer=cap_memory, initargs=(_worker_memory(referee),))
             finished = False
             try:
@@ -401,6 +403,19 @@ def _run_on(
     except Exception as err:
         for future in pending:
             future.cancel()
+        _explain_pickling(err)
+        raise
+
+
+def _check_picklable(entrants: Sequence[Entrant]) -> None:
+    """Refuse bots a process pool cannot receive, before a pool exists.
+
+    Every job carries the same entrants. Left to the pool, the failure happens in its feeder
+    thread, once per submitted job, and breaks the pool under the jobs still queued.
+    """
+    try:
+        pickle.dumps(tuple(entrants))
+    except Exception as err:
         _explain_pickling(err)
         raise
 
