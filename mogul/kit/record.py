@@ -238,8 +238,7 @@ def _check_result(stored: Any, states: Sequence[Any]) -> None:
     if "log_sha256" not in stored:  # version 1 records carry no fingerprint
         expected.pop("log_sha256")
     if stored != expected:
-        first = next((i for i, k in enumerate(("scores", "winners", "log_sha256")) if stored.get(k) != expected.get(k)), 0)
-        what = ("scores", "winners", "log_sha256")[first]
+        what = next(k for k in (*expected, *stored) if stored.get(k) != expected.get(k))
         raise ValueError(
             f"the record's result {stored} does not match its replay {expected}: the {what} differ, "
             "so the actions were changed after the game was saved"
