@@ -54,6 +54,7 @@ class Setup(NamedTuple):
     starting_shares: tuple[tuple[str, ...], ...] | None = None
     start_player: int | None = None
     chips: tuple[int, ...] | None = None
+    houses: tuple[tuple[str, ...], ...] | None = None  # 2013: branches already placed, per seat
 
 
 class PlayerState(NamedTuple):
