@@ -354,3 +354,41 @@ def test_the_kit_bots_play_the_edition_to_the_end(bot):
         return
     final = mogul.play_out(s, [factory(seat) for seat in range(3)])
     assert final.is_over and len(final.final_scores()) == 3
+
+
+def test_the_auctions_table_says_who_built_where():
+    states = [_santa_fe_sale()]
+    for action in (BID, DROP, DROP, Branch("BL3"), TAKE):
+        states.append(states[-1].apply(action))
+    row = mogul.games.mogul.tables.auctions_table(states).iloc[0]
+    assert (row["winner_choice"], row["branch"], row["brancher"], row["taker"]) == ("branch", "BL3", 0, 2)
+
+
+def test_a_view_and_its_determinised_pile_keep_the_houses_and_the_crash_rule():
+    import random
+
+    s = mogul.new_game("rio-grande", players=3, seed=8, houses=[["BL1"], ["GR-BR"], []])
+    view = s.view(1)
+    assert view.players[1].houses == ("GR-BR",)
+    guess = mogul.determinize(view, random.Random(1))
+    assert guess.players == s.players and len(guess.deck) == len(s.deck)
+    crash = next(i for i, c in enumerate(guess.deck) if c.is_crash)
+    assert crash >= len(guess.deck) - 4  # uniformly in the last 4 cards
+    # Once the pile is down to four cards, the next card is the crash with chance 1/4.
+    late = s._replace(deck=s.deck[-4:], unseen=tuple(sorted(c for c in s.deck[-4:] if not c.is_crash)))
+    assert late.view(0).crash_chance() == 1 / 4
+
+
+def test_a_session_plays_a_branch_and_records_it():
+    session = mogul.GameSession(
+        "rio-grande", seats=["human"] * 3, seed=1, deck=["yellow/blue", "crash"],
+        starting_shares=[["blue/brown", "blue/pink"], [], []], start_player=0,
+    )
+    for action in (BID, DROP, DROP):
+        session.act(action)
+    assert session.action_label(Branch("BL3")) == "Branch at BL3"
+    session.act(Branch("BL3"))
+    session.act(TAKE)
+    assert session.state.is_over and session.state.players[0].houses == ("BL3",)
+    assert session.record().replay() == session.state
+    assert "Ann founds a branch at BL3 (blue line)." in session.event_log(20)
