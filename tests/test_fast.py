@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import mogul
@@ -19,6 +20,7 @@ from mogul.games.mogul import fast
 from mogul.games.mogul.bots import MonteCarloBot, bot_factory
 from mogul.games.mogul.determinize import determinize
 from mogul.kit.bots import RandomBot, play_out, play_states
+from mogul.kit.simulate import simulate
 
 
 def final_table(state) -> tuple:
@@ -176,3 +178,33 @@ def test_what_the_fast_simulator_refuses():
     over = readable_finish(mogul.new_game("classic", 3, 1), ["value"] * 3)
     with pytest.raises(ValueError, match="game is over"):
         fast.encode(over)
+
+
+def test_montecarlo_bot_values_are_the_same_in_both_engines():
+    state = mogul.new_game("classic", 4, 12)
+    for _ in range(25):
+        state = state.apply(state.legal_actions()[0])
+    view, legal = state.view(state.current), state.legal_actions()
+    quick = MonteCarloBot(rollouts=12, seed=3).action_values(view, legal)
+    reference = MonteCarloBot(rollouts=12, seed=3, engine="readable").action_values(view, legal)
+    assert quick == reference and len(set(quick)) > 1
+    with pytest.raises(ValueError, match="engine must be"):
+        MonteCarloBot(engine="numba")
+
+
+def test_simulate_with_the_fast_engine_gives_the_readable_games_table():
+    bots = ["value", "threshold:drop_at=2", "value:chip_value=0.5"]
+    readable = simulate("classic", bots, games=60, seed=4, players=4, tables=["games"], progress=False)
+    quick = simulate("classic", bots, games=60, seed=4, players=4, engine="fast")
+    pd.testing.assert_frame_equal(readable.games, quick.games, check_dtype=False)
+    assert list(quick.tables) == ["games"]
+
+
+def test_simulate_falls_back_to_the_readable_engine_with_a_warning():
+    with pytest.warns(UserWarning, match="does not play the classic edition with bots"):
+        sim = simulate("classic", ["random", "mc:rollouts=1"], games=2, seed=1, players=3, engine="fast", progress=False)
+    assert len(sim.games) == 6
+    with pytest.warns(UserWarning, match="only the games table"):
+        simulate("classic", ["random"], games=1, players=3, engine="fast", tables=["games", "rounds"], progress=False)
+    with pytest.raises(ValueError, match="engine must be 'readable' or 'fast'"):
+        simulate("classic", ["random"], games=1, players=3, engine="numba")

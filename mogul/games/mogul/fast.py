@@ -714,8 +714,13 @@ def rollouts(
 
 def pile_codes(state: GameState) -> np.ndarray:
     """The pile of a full state as (2, PILE) company and border codes (for ``rollouts(piles=)``)."""
-    t = encode(state)[0]
-    return np.stack([t["pile_company"], t["pile_border"]])
+    index = {c: i for i, c in enumerate(state.edition.company_ids)}
+    out = np.full((2, PILE), CRASH, np.int64)
+    top = PILE - len(state.deck)
+    for i, card in enumerate(state.deck):
+        if not card.is_crash:
+            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
+    return out
 
 
 def new_seed(rng: random.Random) -> int:
