@@ -33,6 +33,7 @@ from mogul.plots import (
     market_value_figure,
     mechanism_figure,
     payoff_curve_figure,
+    position_analysis_figure,
     pot_ladder_figure,
     scores_figure,
     share_value_figure,
@@ -74,6 +75,13 @@ def dynamics():
     return best_response_dynamics(sample(), chips=[4, 4, 4], chip_value=1.0)
 
 
+@cache
+def _position():
+    """The analysis of an auction turn in the middle of notebook 04's game."""
+    states = list(game().states())
+    return analysis.analyse_position(states[len(states) // 2], rollouts=200, seed=1)
+
+
 def _rounds():
     return game().table("rounds")
 
@@ -100,6 +108,7 @@ FIGURES = {
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
     ),
+    "position_analysis": lambda: position_analysis_figure(_position(), chosen=_position()["action"].iloc[0]),
 }
 
 BUILDERS = {
@@ -109,5 +118,5 @@ BUILDERS = {
     "win_rate": "win_rate_figure", "head_to_head": "head_to_head_figure",
     "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
     "convergence": "convergence_figure", "mechanism": "mechanism_figure",
-    "winner_regions": "winner_regions_figure",
+    "winner_regions": "winner_regions_figure", "position_analysis": "position_analysis_figure",
 }  # fmt: skip

@@ -1,5 +1,6 @@
 """Plotly figure builders (data in, ``go.Figure`` out) and the kit template."""
 
+from mogul.plots.analysis import position_analysis_figure
 from mogul.plots.auction import (
     convergence_figure,
     mechanism_figure,
@@ -31,6 +32,7 @@ __all__ = [
     "market_value_figure",
     "mechanism_figure",
     "payoff_curve_figure",
+    "position_analysis_figure",
     "pot_ladder_figure",
     "scores_figure",
     "share_value_figure",

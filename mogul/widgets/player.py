@@ -28,6 +28,7 @@ from mogul.kit.spec import spec_for
 from mogul.plots.auction import payoff_curve_figure
 from mogul.plots.game import auction_steps, game_pot_ladder_figure
 from mogul.plots.template import rounded
+from mogul.widgets.analysis import PositionAnalysis
 from mogul.widgets.dashboard import ShareValueDashboard
 from mogul.widgets.live import live_figure
 
@@ -97,7 +98,8 @@ class GamePlayer(w.VBox):
 
     Beside the table (below it on a phone), ``auction_chart`` follows the pot of the current
     auction move by move; ``payoff_curve=True`` adds the human's payoff curve for it and
-    ``dashboard=True`` a ``ShareValueDashboard`` (market values and scores).
+    ``dashboard=True`` a ``ShareValueDashboard`` (market values and scores), ``analysis=True``
+    a ``PositionAnalysis`` ("analyse this position" for the human seats).
     """
 
     def __init__(
@@ -110,6 +112,7 @@ class GamePlayer(w.VBox):
         autoplay: bool | None = None,
         payoff_curve: bool = False,
         dashboard: bool = False,
+        analysis: bool = False,
         **setup: Any,
     ) -> None:
         self.session = GameSession(edition, seats, players, seed, autoplay, **setup)
@@ -147,6 +150,7 @@ class GamePlayer(w.VBox):
             self.curve = live_figure(_curve_figure(), height=_CHART_HEIGHT)
             self.curve_box.children = (self.curve,)
         self.dashboard = ShareValueDashboard(self.session) if dashboard else None
+        self.analysis = PositionAnalysis(self.session) if analysis else None
 
         self.next_step_button.on_click(lambda _: self.step())
         self.next_round_button.on_click(lambda _: self.next_round())
@@ -162,7 +166,7 @@ class GamePlayer(w.VBox):
         # Two columns that fold into one on a narrow screen: the table under the buttons on the
         # left, the live charts on the right (below the table on a phone).
         left = w.VBox([self.action_buttons, self.cover, self.table], layout=_column())
-        charts = [self.auction_chart, self.curve_box] + ([self.dashboard] if self.dashboard else [])
+        charts = [self.auction_chart, self.curve_box] + [x for x in (self.dashboard, self.analysis) if x]
         right = w.VBox(charts, layout=_column())
         right.add_class("mogul-charts")
         body = w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))

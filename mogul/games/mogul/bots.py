@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from mogul.games.mogul.actions import (
     BID,
     CREDIT,
@@ -210,6 +212,12 @@ class MonteCarloBot:
     J. Heuristics 3: one step of policy improvement over the rollout policy.
     It tries a credit only when it has no chips left (a credit trades points for chips it
     does not need yet), and a decision with a single option costs nothing.
+
+    ``engine="auto"`` plays the rollouts in the batch simulator (``mogul.games.mogul.fast``)
+    when it plays the edition and the rollout policy (random, threshold or value bots in the
+    classic game), else in the readable engine (``engine="readable"``: always). The piles
+    are the same either way, so with a deterministic rollout policy both engines give the
+    same values and the same choice; the batch simulator is about a hundred times faster.
     """
 
     traits = {"stochastic": True, "lookahead": True}
@@ -217,13 +225,16 @@ class MonteCarloBot:
 
     def __init__(
         self, rollouts: int = 16, rollout_policy: BotSpec = "value", objective: str = "margin",
-        seed: int | None = None,
+        seed: int | None = None, engine: str = "auto",
     ):
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
             raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
         if objective not in ("margin", "score"):
             raise ValueError(f"objective must be 'margin' or 'score', got {objective!r}")
+        if engine not in ("auto", "readable"):
+            raise ValueError(f"engine must be 'auto' or 'readable', got {engine!r}")
         self.objective = objective
+        self.engine = engine
         self.rollouts = rollouts
         self.policy = bot_factory(rollout_policy)
         self.rng = random.Random(seed)
@@ -233,6 +244,10 @@ class MonteCarloBot:
 
     def action_values(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[float]:
         """Mean rollout score of each action (own score, minus the best other with "margin")."""
+        if self.engine == "auto":
+            values = self._fast_action_values(view, legal_actions)
+            if values is not None:
+                return values
         totals = [0.0] * len(legal_actions)
         seats = range(len(view.players))
         for _ in range(self.rollouts):
@@ -244,6 +259,27 @@ class MonteCarloBot:
                 totals[i] += scores[view.seat]
                 if self.objective == "margin":
                     totals[i] -= max(s for seat, s in enumerate(scores) if seat != view.seat)
+        return [t / self.rollouts for t in totals]
+
+    def _fast_action_values(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[float] | None:
+        """``action_values`` on the same piles in the batch simulator; None where it cannot play."""
+        from mogul.games.mogul import fast  # compiled code: loaded when first needed
+
+        policy = fast.bot_policy(self.policy)
+        if policy is None or view.edition.name != "classic":
+            return None
+        seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
+        piles = [fast.pile_codes(determinize(view, random.Random(seed))) for seed in seeds]
+        scores, _ = fast.rollouts(
+            view, legal_actions, self.rollouts, [self.policy] * len(view.players), seed=seeds[0] >> 1,
+            piles=np.stack(piles),
+        )  # fmt: skip
+        totals = [0.0] * len(legal_actions)
+        for rollout in scores.tolist():  # summed in the order of the readable loop
+            for i, final in enumerate(rollout):
+                totals[i] += final[view.seat]
+                if self.objective == "margin":
+                    totals[i] -= max(s for seat, s in enumerate(final) if seat != view.seat)
         return [t / self.rollouts for t in totals]
 
     def candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
