@@ -392,3 +392,15 @@ def test_a_session_plays_a_branch_and_records_it():
     assert session.state.is_over and session.state.players[0].houses == ("BL3",)
     assert session.record().replay() == session.state
     assert "Ann founds a branch at BL3 (blue line)." in session.event_log(20)
+
+
+def test_value_bot_beats_random_play_in_the_edition():
+    # ValueBot in seat (game % 3) against two RandomBots, 30 deals: it should win most games.
+    wins = 0
+    for game in range(30):
+        seat = game % 3
+        bots = [mogul.RandomBot(100 * game + s) for s in range(3)]
+        bots[seat] = mogul.ValueBot()
+        final = mogul.play_out(mogul.new_game("rio-grande", players=3, seed=game), bots)
+        wins += seat in final.winners()
+    assert wins >= 20, wins
