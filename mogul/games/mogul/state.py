@@ -87,7 +87,7 @@ class GameState(NamedTuple):
     credited: tuple[int, ...]  # seats that took a credit this auction
     winner: int | None  # auction winner, once the auction is over
     runner_up: int | None  # last to drop, once the auction is over
-    winner_choice: str | None  # "take" or "sell", once the winner has acted
+    winner_choice: str | None  # "take", "sell" or (2013) "branch", once the winner has acted
     sold: Shares  # shares sold back to the box
     unseen: tuple[Card, ...]  # the shares still in the draw pile, sorted (kept for cheap views)
     events: tuple[Event, ...]  # what happened in the step that made this state
