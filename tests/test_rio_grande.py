@@ -404,3 +404,11 @@ def test_value_bot_beats_random_play_in_the_edition():
         final = mogul.play_out(mogul.new_game("rio-grande", players=3, seed=game), bots)
         wins += seat in final.winners()
     assert wins >= 20, wins
+
+
+def test_the_score_in_parts_hides_the_chips_of_hidden_seats():
+    s = mogul.new_game("rio-grande", players=3, seed=2, chips=[10, 6, 6])
+    shown = table_html(s)
+    hidden = table_html(s, hide_chips=[0])
+    assert '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">2</td>' in shown
+    assert '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">?</td>' in hidden

@@ -182,7 +182,7 @@ def table_html(
         table = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
         parts.append(f"<p><b>Final scores: {table}. Winner: {best}.</b></p>")
     if branches:
-        parts.append(_bonus_table(state, names))
+        parts.append(_bonus_table(state, names, hide_chips))
     if log:
         items = "".join(f"<li>{html.escape(line)}</li>" for line in log)
         parts.append(
@@ -192,13 +192,16 @@ def table_html(
     return "".join(parts)
 
 
-def _bonus_table(state: GameState, names: Sequence[str]) -> str:
-    """The score in parts (2013): points on the track and each end bonus."""
-    cells = "".join(
-        f"<tr><td>{n}</td><td class=\"num\">{b.points}</td><td class=\"num\">{b.branches}</td>"
-        f"<td class=\"num\">{b.shares}</td><td class=\"num\">{b.chips}</td><td class=\"num\"><b>{b.total}</b></td></tr>"
-        for n, b in zip(names, state.score_breakdown(), strict=True)
-    )
+def _bonus_table(state: GameState, names: Sequence[str], hide_chips: Sequence[int]) -> str:
+    """The score in parts (2013): points on the track and each end bonus ("?" for hidden chips)."""
+    rows = []
+    for seat, (n, b) in enumerate(zip(names, state.score_breakdown(), strict=True)):
+        chips, total = ("?", "?") if seat in hide_chips else (b.chips, b.total)
+        rows.append(
+            f'<tr><td>{n}</td><td class="num">{b.points}</td><td class="num">{b.branches}</td>'
+            f'<td class="num">{b.shares}</td><td class="num">{chips}</td><td class="num"><b>{total}</b></td></tr>'
+        )
+    cells = "".join(rows)
     when = "Final score" if state.is_over else "Score if the crash came now"
     return (
         f"<details><summary>{when}, in parts</summary><table><thead><tr><th>player</th><th>points</th>"
