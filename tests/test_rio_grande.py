@@ -412,3 +412,12 @@ def test_the_score_in_parts_hides_the_chips_of_hidden_seats():
     hidden = table_html(s, hide_chips=[0])
     assert '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">2</td>' in shown
     assert '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">?</td>' in hidden
+
+
+def test_the_rounds_table_follows_the_houses_and_their_bonus():
+    s = mogul.new_game("rio-grande", players=3, seed=1, houses=[["BL1", "BL2"], [], ["BL-PI"]])
+    assert "Houses already on the map: Ann: BL1, BL2; Cai: BL-PI." in s.describe_events()
+    rows = mogul.games.mogul.tables.rounds_table([s])
+    assert list(rows["houses"]) == [2, 0, 1] and list(rows["branches"]) == [4, 0, 2]
+    classic = mogul.games.mogul.tables.rounds_table([mogul.new_game("classic", players=3, seed=1)])
+    assert "houses" not in classic.columns

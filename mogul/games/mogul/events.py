@@ -28,6 +28,16 @@ class GameStarted(NamedTuple):
         )
 
 
+class HousesPlaced(NamedTuple):
+    """2013 teaching scenarios: branches already on the map when the game starts."""
+
+    houses: tuple[tuple[str, ...], ...]  # station ids per seat
+
+    def text(self, names: Sequence[str]) -> str:
+        placed = "; ".join(f"{n}: {', '.join(h)}" for n, h in zip(names, self.houses, strict=True) if h)
+        return f"Houses already on the map: {placed}."
+
+
 class CardRevealed(NamedTuple):
     """Phase 1: the top card of the draw pile is turned face up."""
 
@@ -182,6 +192,7 @@ class GameEnded(NamedTuple):
 
 Event = (
     GameStarted
+    | HousesPlaced
     | CardRevealed
     | PremiumsPaid
     | ChipBid

@@ -27,7 +27,7 @@ from typing import Any
 from mogul.games.mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
-from mogul.games.mogul.events import GameStarted
+from mogul.games.mogul.events import GameStarted, HousesPlaced
 from mogul.games.mogul.rules import begin_round
 from mogul.games.mogul.state import AUCTION, GameState, PlayerState, Setup
 
@@ -172,10 +172,10 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         in_auction=(), dropped=(), credited=(), winner=None, runner_up=None, winner_choice=None,
         sold=Shares(companies), unseen=tuple(sorted(c for c in pile if not c.is_crash)), events=(),
     )
-    started = GameStarted(
-        tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile)
-    )
-    return begin_round(table, start, [started])
+    started = [GameStarted(tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile))]
+    if setup.houses is not None:
+        started.append(HousesPlaced(houses))
+    return begin_round(table, start, started)
 
 
 # --- setups as JSON (for game records) --------------------------------------------------------

@@ -37,9 +37,11 @@ def result_row(final: GameState, seat: int) -> dict[str, Any]:
 def rounds_table(states: Iterable[GameState]) -> pd.DataFrame:
     """One row per round per player, read as the auction opens (after the premiums).
 
-    Columns: round, card, seat, player, points, chips, score (points + 1 per 5 chips), one
-    ``shares_<company>`` and one ``market_<company>`` column per company. A last row per
-    player (card "crash") holds the final table when the game is over.
+    Columns: round, card, seat, player, points, chips, score (points + 1 per 5 chips; 2013:
+    plus the end bonuses, as if the crash came now), one ``shares_<company>`` and one
+    ``market_<company>`` column per company; 2013 games add houses (on the map) and branches
+    (their end bonus). A last row per player (card "crash") holds the final table when the
+    game is over.
     """
     return pd.DataFrame(round_rows(states))
 
@@ -73,6 +75,7 @@ def round_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
 def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
     market = state.market_values()
     scores = state.final_scores()
+    parts = state.score_breakdown() if state.edition.houses_per_player else None
     share_keys = [f"shares_{c}" for c in market]
     market_keys = [f"market_{c}" for c in market]
     out = []
@@ -83,6 +86,8 @@ def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
         }
         row.update(zip(share_keys, p.shares.counts, strict=True))
         row.update(zip(market_keys, market.values(), strict=True))
+        if parts is not None:
+            row.update(houses=len(p.houses), branches=parts[seat].branches)
         out.append(row)
     return out
 
