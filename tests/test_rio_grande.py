@@ -21,7 +21,7 @@ from mogul.games.mogul.events import (
     GameEnded,
     SharesSold,
 )
-from mogul.games.mogul.network import branch_points, free_stations
+from mogul.games.mogul.network import branch_points, free_stations, station_owners
 from mogul.kit.data import data_path
 from mogul.kit.record import GameRecord
 
@@ -188,6 +188,7 @@ def test_a_taken_station_is_never_offered():
     branches = [a.station for a in s.legal_actions() if type(a) is Branch]
     assert branches == ["YE-BL", "BL2", "BL3", "BL4", "BL5"]
     assert free_stations(s, "pink") == ("PI1", "PI2", "PI3", "PI4", "PI5", "PI-GR")
+    assert station_owners(s) == {"BL1": 1, "BL-PI": 2}
     with pytest.raises(IllegalActionError, match="branch BL1"):
         s.apply(Branch("BL1"))
 
