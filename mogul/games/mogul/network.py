@@ -7,6 +7,12 @@ one line score ``h * h`` (three on the blue line: 3 + 3 + 3 = 9), and a house on
 interchange counts on both of its lines.
 
 The functions take anything that shows the table: a ``GameState`` or a seat's ``PlayerView``.
+
+    >>> from mogul.games.mogul.editions import edition
+    >>> branch_points(edition("rio-grande"), ["BL1", "BL2", "BL3"])
+    9
+    >>> branch_points(edition("rio-grande"), ["BL1", "BL-PI", "PI1"])  # BL-PI: blue and pink
+    8
 """
 
 from __future__ import annotations
