@@ -422,3 +422,13 @@ def test_the_rounds_table_follows_the_houses_and_their_bonus():
     assert list(rows["houses"]) == [2, 0, 1] and list(rows["branches"]) == [4, 0, 2]
     classic = mogul.games.mogul.tables.rounds_table([mogul.new_game("classic", players=3, seed=1)])
     assert "houses" not in classic.columns
+
+
+def test_a_scripted_deck_that_uses_a_setup_card_share_asks_for_starting_shares():
+    # The box has one green/yellow share, and the setup card gives it to the second position.
+    with pytest.raises(ValueError, match="green/yellow cards: the rio-grande box has only 1; the setup card"):
+        mogul.new_game("rio-grande", players=3, seed=1, deck=["green/yellow", "crash"])
+    s = mogul.new_game(
+        "rio-grande", players=3, seed=1, deck=["green/yellow", "crash"], starting_shares=[[], [], []]
+    )
+    assert str(s.revealed) == "green/yellow"

@@ -275,7 +275,8 @@ def _take_from_box(ed: Edition, box: list[Card], text: str, *, prefer_starting: 
         in_box = sum(1 for c in ed.cards if (c.company, c.border) == parsed)
         if in_box == 0:
             raise ValueError(f"there is no {text} card in the {ed.name} box (no share has its own colour as border)")
-        raise ValueError(f"too many {text} cards: the {ed.name} box has only {in_box}")
+        hint = "; the setup card needs it too, so give starting_shares as well" if what == "the setup card" else ""
+        raise ValueError(f"too many {text} cards: the {ed.name} box has only {in_box}{hint}")
     matches.sort(key=lambda c: c.starting != prefer_starting)
     box.remove(matches[0])
     return matches[0]
