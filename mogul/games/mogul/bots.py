@@ -90,7 +90,7 @@ class ThresholdBot:
     The simplest lesson of Mogul's auction: dropping out pays the whole pot, so a player
     only has to decide how big a pot is worth more than the card. This bot ignores the card:
     as the winner it takes the share, as the runner-up it sells all it may. It never takes
-    a credit.
+    a credit, and in the 2013 edition it never founds a branch.
     """
 
     traits = {"stochastic": False, "lookahead": False}
