@@ -32,6 +32,7 @@ from mogul.plots import (
     holdings_figure,
     market_value_figure,
     mechanism_figure,
+    network_figure,
     payoff_curve_figure,
     pot_ladder_figure,
     scores_figure,
@@ -57,6 +58,12 @@ def played() -> GamePlayer:
     app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True)
     app.act(mogul.BID)
     return app
+
+
+def rio_grande_table():
+    """A 2013 table with houses on the map, one of them on an interchange."""
+    houses = [["BR1", "GR-BR", "BR3"], ["YE2", "BL2"], [], ["BL-PI"]]
+    return mogul.new_game("rio-grande", players=4, seed=7, houses=houses)
 
 
 @cache
@@ -97,6 +104,7 @@ FIGURES = {
     "live_dashboard": lambda: go.Figure(played().dashboard.figure),
     "live_auction": lambda: go.Figure(played().auction_chart),
     "live_payoff_curve": lambda: go.Figure(played().curve),
+    "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
     ),
@@ -109,5 +117,5 @@ BUILDERS = {
     "win_rate": "win_rate_figure", "head_to_head": "head_to_head_figure",
     "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
     "convergence": "convergence_figure", "mechanism": "mechanism_figure",
-    "winner_regions": "winner_regions_figure",
+    "winner_regions": "winner_regions_figure", "network": "network_figure",
 }  # fmt: skip

@@ -16,6 +16,7 @@ from mogul.plots.game import (
     scores_figure,
     share_value_figure,
 )
+from mogul.plots.network import network_figure
 from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS
 from mogul.plots.tournament import head_to_head_figure, win_rate_figure
 
@@ -30,6 +31,7 @@ __all__ = [
     "holdings_figure",
     "market_value_figure",
     "mechanism_figure",
+    "network_figure",
     "payoff_curve_figure",
     "pot_ladder_figure",
     "scores_figure",
