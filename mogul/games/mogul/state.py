@@ -139,6 +139,10 @@ class GameState(NamedTuple):
         """Seats with the best score after the tie-break (several if still tied)."""
         return rules.winners(self)
 
+    def score_breakdown(self) -> tuple[rules.ScoreBreakdown, ...]:
+        """Each seat's final score in parts: points, branches, shares, chips and the total."""
+        return rules.score_breakdown(self)
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: everything on the table, but not the order of the draw pile."""
         # One tuple, built directly: this runs at every bot decision.
