@@ -353,3 +353,47 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
     assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
     assert board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
     assert all(not b.icon for b in [app.next_step_button, app.undo_button, app.ready_button])
+
+
+# --- the 2013 edition: the railway map and the branch buttons ----------------------------------
+
+
+def to_sell_right(app: GamePlayer) -> None:
+    """Press the human's first button until they hold the sell right on a line with free stations."""
+    while not any(type(a) is mogul.Branch for a in app.state.legal_actions()):
+        app.action_buttons.children[0].click()
+
+
+def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map_follows():
+    app = GamePlayer(["human", "value", "value", "value"], players=["Ann", "Ben", "Cai", "Dee"], seed=7,
+                     edition="rio-grande")  # fmt: skip
+    live = app.network_map
+    assert live is not None and live in app.children[2].children[1].children  # beside the table
+    assert live.layout.title.text == "Network: 0 of 30 stations taken"
+    to_sell_right(app)
+    state = app.state
+    free = [s for s in state.edition.lines["pink"] if not any(s in p.houses for p in state.players)]
+    assert str(state.revealed) == "yellow/pink" and state.current_player == 0 and len(free) == 7
+    labels = [app.session.action_label(mogul.Branch(s)) for s in free]
+    assert [label for label in shown(app) if label in labels] == labels  # one button per free station
+    assert shown(app)[:2] == ["Sell 0 pink", "Sell 1 pink (+2)"]
+    choices = [t for t in live.data if t.name == "free now"][0]
+    assert choices.text == tuple(free) and live.layout.title.text == "Ann may branch on pink: 7 free"
+
+    press(app, app.session.action_label(mogul.Branch("PI3")))  # the bots move on to Ann's next bid
+    assert [p.houses for p in app.state.players] == [("PI3",), (), (), ()] and app.last_house() == "PI3"
+    assert "Ann founds a branch at PI3 (pink line)." in app.event_log()
+    by_name = {t.name: t for t in live.data}
+    pi3 = state.edition.stations["PI3"]
+    assert (by_name["Ann"].x, by_name["Ann"].y) == ((pi3.x,), (pi3.y,))
+    assert by_name["last house"].text == ("PI3",) and by_name["last house"].showlegend
+    assert by_name["free now"].x == () and by_name["free now"].showlegend is False  # Ann bids now
+    assert live.layout.title.text == "Network: 1 of 30 stations taken"
+    assert live._widget_data[7]["x"] == [pi3.x]  # stored as state too: a view drawn later agrees
+    app.undo()
+    assert [t.text for t in live.data if t.name == "free now"] == [tuple(free)] and app.last_house() is None
+
+
+def test_the_classic_player_has_no_map():
+    app = GamePlayer(BOTS, seed=2)
+    assert app.network_map is None and app.last_house() is None
