@@ -36,6 +36,8 @@ from mogul.plots import (
     payoff_curve_figure,
     pot_ladder_figure,
     scores_figure,
+    sell_right_figure,
+    sell_right_use_figure,
     share_value_figure,
     win_rate_figure,
     winner_regions_figure,
@@ -64,6 +66,17 @@ def rio_grande_table():
     """A 2013 table with houses on the map, one of them on an interchange."""
     houses = [["BR1", "GR-BR", "BR3"], ["YE2", "BL2"], [], ["BL-PI"]]
     return mogul.new_game("rio-grande", players=4, seed=7, houses=houses)
+
+
+@cache
+def editions_compared():
+    """A few games of each edition with value bots (notebook 06 plays more)."""
+    return analysis.compare_editions(["value"], games=8, seed=1)
+
+
+def _rio_grande_uses():
+    uses = editions_compared()["uses"]
+    return uses[uses["edition"] == "rio-grande"]
 
 
 @cache
@@ -105,6 +118,8 @@ FIGURES = {
     "live_auction": lambda: go.Figure(played().auction_chart),
     "live_payoff_curve": lambda: go.Figure(played().curve),
     "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),
+    "sell_right": lambda: sell_right_figure(analysis.sell_right_by_fill(_rio_grande_uses())),
+    "sell_right_use": lambda: sell_right_use_figure(analysis.edition_summary(editions_compared())),
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
     ),
@@ -118,4 +133,5 @@ BUILDERS = {
     "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
     "convergence": "convergence_figure", "mechanism": "mechanism_figure",
     "winner_regions": "winner_regions_figure", "network": "network_figure",
+    "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
 }  # fmt: skip

@@ -126,3 +126,23 @@ def test_bad_arguments_say_what_is_allowed():
         next(a.play_games("rio-grande", ["value"], games=0))
     with pytest.raises(ValueError, match="unknown game or edition 'rio'"):
         next(a.play_games("rio", ["value"], games=1))
+
+
+def test_the_sell_right_figures_show_the_tables():
+    from mogul.plots import sell_right_figure, sell_right_use_figure
+
+    uses = pd.DataFrame({
+        "houses_on_map": [0, 2, 3, 7], "sell_value": [0, 4, 6, 9], "branch_value": [3, 1, 5, 2],
+        "free": [7, 6, 5, 2], "choice": ["branch", "sell", "branch", "nothing"],
+    })  # fmt: skip
+    fig = sell_right_figure(a.sell_right_by_fill(uses))
+    sell, branch, best = fig.data
+    assert (sell.name, branch.name, best.name) == ("sell all", "best branch", "the better of the two")
+    assert sell.x == (0, 3, 6) and sell.y == (2, 6, 9) and branch.y == (2, 5, 2) and best.y == (3.5, 6, 9)
+    assert sell.text[0] == "2 uses, branch chosen 50%"
+    summary = pd.DataFrame({"sell": [0.4, 0.3], "branch": [0.0, 0.65], "nothing": [0.6, 0.05]},
+                           index=pd.Index(["classic", "rio-grande"], name="edition"))  # fmt: skip
+    bars = sell_right_use_figure(summary)
+    assert [t.name for t in bars.data] == ["sell", "branch", "nothing"]
+    assert bars.data[1].x == (0.0, 0.65) and bars.data[1].y == ("classic", "rio-grande")
+    assert bars.data[1].text == ("0%", "65%") and bars.layout.barmode == "stack"

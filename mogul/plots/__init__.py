@@ -7,6 +7,7 @@ from mogul.plots.auction import (
     pot_ladder_figure,
     winner_regions_figure,
 )
+from mogul.plots.editions import sell_right_figure, sell_right_use_figure
 from mogul.plots.game import (
     crash_hazard_figure,
     distribution_figure,
@@ -35,6 +36,8 @@ __all__ = [
     "payoff_curve_figure",
     "pot_ladder_figure",
     "scores_figure",
+    "sell_right_figure",
+    "sell_right_use_figure",
     "share_value_figure",
     "win_rate_figure",
     "winner_regions_figure",
