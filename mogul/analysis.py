@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mogul.games.mogul.actions import Branch, Take
+from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed
 from mogul.games.mogul.network import branch_gain
@@ -74,6 +74,7 @@ __all__ = [
     "play_games",
     "reveal_distribution",
     "sell_right_by_fill",
+    "sell_right_options",
     "sell_right_uses",
     "share_values",
 ]
@@ -279,6 +280,31 @@ SELL_RIGHT_COLUMNS = (
     "sell_value", "branch_value", "choice", "station", "won_game",
 )  # fmt: skip
 """Columns of ``sell_right_uses``: one row per auction whose sell right was used."""
+
+
+def sell_right_options(state: GameState) -> pd.DataFrame:
+    """The sell right's options of the player to act, each valued in end points (see above).
+
+    One row per option, best first (ties in the game's order): ``action`` (its text, as in
+    records), ``kind`` ("sell", "branch" or "nothing") and ``value``. Empty when the player to
+    act holds no sell right.
+    """
+    rows = []
+    if state.phase in (WINNER, RUNNER_UP):
+        ed = state.edition
+        seat = state.current_player
+        player = state.players[seat]
+        price = state.market_value(state.revealed.border) - ed.share_bonus
+        for action in state.legal_actions():
+            kind = type(action)
+            if kind is Branch:
+                value = branch_gain(ed, player.houses, action.station, action.move_from)
+                rows.append({"action": str(action), "kind": "branch", "value": value})
+            elif kind is Sell:
+                kind_name = "sell" if action.count else "nothing"
+                rows.append({"action": str(action), "kind": kind_name, "value": action.count * price})
+    table = pd.DataFrame(rows, columns=["action", "kind", "value"])
+    return table.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def sell_right_uses(states: Sequence[GameState], actions: Sequence[Any], game: int = 0) -> pd.DataFrame:

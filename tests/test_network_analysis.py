@@ -146,3 +146,17 @@ def test_the_sell_right_figures_show_the_tables():
     assert [t.name for t in bars.data] == ["sell", "branch", "nothing"]
     assert bars.data[1].x == (0.0, 0.65) and bars.data[1].y == ("classic", "rio-grande")
     assert bars.data[1].text == ("0%", "65%") and bars.layout.barmode == "stack"
+
+
+def test_sell_right_options_valued_in_end_points():
+    s = branch_scenario().apply(BID).apply(DROP).apply(DROP)  # Ann won: take, sell or branch
+    options = a.sell_right_options(s)
+    assert options.to_dict("records") == [
+        {"action": "sell 2", "kind": "sell", "value": 6},  # 2 x (4 - 1)
+        {"action": "branch YE-BL", "kind": "branch", "value": 6},  # blue 3rd house 5 + yellow 1st 1
+        {"action": "branch BL3", "kind": "branch", "value": 5},
+        {"action": "branch BL4", "kind": "branch", "value": 5},
+        {"action": "branch BL5", "kind": "branch", "value": 5},
+        {"action": "sell 0", "kind": "nothing", "value": 0},
+    ]
+    assert a.sell_right_options(branch_scenario()).empty  # an auction turn: no sell right
