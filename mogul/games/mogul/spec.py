@@ -51,4 +51,4 @@ SPEC = register(GameSpec(
     tables={"rounds": round_rows, "auctions": auction_rows},
     determinize=determinize,
 ))
-"""The Mogul game spec (editions "classic"; later "rio-grande")."""
+"""The Mogul game spec (editions "classic" and "rio-grande")."""

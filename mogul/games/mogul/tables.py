@@ -13,6 +13,7 @@ import pandas as pd
 
 from mogul.games.mogul.events import (
     AuctionWon,
+    BranchFounded,
     CardRevealed,
     CardTaken,
     ChipBid,
@@ -49,7 +50,8 @@ def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
     Columns: round, card, company, border, start_player, bids (chips bid per seat), credits
     (seats), drop_order (seats), pot_path (the pot before each bid or drop), steps, winner,
     runner_up, sold, sale_price, seller (of whoever used the sell right), winner_choice
-    ("take"/"sell"), taker, chips_paid (all bids). A round still in its auction is left out;
+    ("take"/"sell", 2013 also "branch"), taker, chips_paid (all bids). 2013 games add branch
+    (the station) and brancher (the seat) in rounds where a branch was founded. A round still in its auction is left out;
     one whose action phase has begun is included with what is known so far.
     """
     return pd.DataFrame(auction_rows(states))
@@ -118,6 +120,9 @@ def auction_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
             elif kind is CardTaken:
                 row["taker"] = event.seat
                 _note_choice(row, event.seat, "take")
+            elif kind is BranchFounded:
+                row.update(branch=event.station, brancher=event.seat)
+                _note_choice(row, event.seat, "branch")
     if row is not None and "winner_choice" in row:
         rows.append(_closed(row))
     return rows
@@ -134,20 +139,20 @@ def _opened(state: GameState, event: CardRevealed) -> dict[str, Any]:
 def _note_choice(row: dict[str, Any], seat: int, action: str) -> None:
     """The first action after the auction is the winner's: it fixes the winner's choice."""
     if "winner_choice" not in row:
-        other = "take" if action == "sell" else "sell"
+        other = "sell" if action == "take" else "take"
         row["winner_choice"] = action if seat == row["winner"] else other
 
 
 _COLUMNS = (
     "round", "card", "company", "border", "start_player", "bids", "credits", "drop_order",
     "pot_path", "steps", "winner", "runner_up", "sold", "sale_price", "seller", "winner_choice",
-    "taker", "chips_paid",
+    "taker", "chips_paid", "branch", "brancher",
 )
 
 
 def _closed(row: dict[str, Any]) -> dict[str, Any]:
     row["chips_paid"] = sum(row["bids"])
     if "taker" not in row and "winner" in row:  # the sell right was used; the other takes
-        row["taker"] = row["runner_up"] if row["winner_choice"] == "sell" else row["winner"]
+        row["taker"] = row["winner"] if row["winner_choice"] == "take" else row["runner_up"]
     row.update({k: tuple(row[k]) for k in ("bids", "credits", "drop_order", "pot_path")})
     return {k: row[k] for k in _COLUMNS if k in row}
