@@ -53,7 +53,7 @@ from mogul.games.mogul.pile import (
 )
 from mogul.games.mogul.state import RUNNER_UP, WINNER, GameState, PlayerView
 from mogul.kit.bots import bot_factory, play_states
-from mogul.kit.simulate import seat_bots
+from mogul.kit.simulate import seat_bots, simulate
 from mogul.kit.spec import resolve
 
 __all__ = [
@@ -62,7 +62,6 @@ __all__ = [
     "compare_editions",
     "crash_hazard",
     "crash_window",
-    "edition_games",
     "edition_summary",
     "expected_premiums",
     "expected_reveals",
@@ -75,8 +74,10 @@ __all__ = [
     "reveal_distribution",
     "sell_right_by_fill",
     "sell_right_options",
+    "sell_right_table",
     "sell_right_uses",
     "share_values",
+    "uses_from_auctions",
 ]
 
 Table = GameState | PlayerView
@@ -367,32 +368,34 @@ def play_games(
         yield play_states(state, seated)
 
 
-def edition_games(
+def sell_right_table(
     game: str, bots: Sequence[Any], games: int = 100, seed: int = 0, players: int | None = None
-) -> dict[str, pd.DataFrame]:
-    """Tables of ``games`` simulated games of one edition (see ``play_games``).
+) -> pd.DataFrame:
+    """``sell_right_uses`` of ``games`` games played by ``play_games``, in one table."""
+    parts = [sell_right_uses(states, actions, g) for g, (states, actions) in enumerate(play_games(game, bots, games, seed, players))]
+    return pd.concat(parts, ignore_index=True)
 
-    ``"games"``: one row per game (``edition``, ``game``, ``cards``: cards revealed with the
-    crash, ``auctions``, ``winning_score``, ``winners``); ``"auctions"``: one row per auction
-    (``edition``, ``game``, ``round``, ``steps``: bids and drops); ``"uses"``: the sell right's
-    uses (``sell_right_uses``) with an ``edition`` column.
+
+def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """Who used the sell right of each auction, and how, from a simulation's tables.
+
+    ``auctions`` and ``games`` are ``sim.auctions`` and ``sim.games`` of ``mogul.simulate``.
+    The winner used the sell right unless they took the card; then the runner-up did.
+    Columns: ``game``, ``round``, ``seat``, ``role``, ``choice`` ("sell" when shares were sold,
+    "branch" when a house was placed, else "nothing") and ``won_game``.
     """
-    spec, edition_name = resolve(game)
-    rows, auctions, uses = [], [], []
-    for g, (states, actions) in enumerate(play_games(game, bots, games, seed, players)):
-        final = states[-1]
-        steps = [(r["round"], r["steps"]) for r in spec.tables["auctions"](states)]
-        rows.append({
-            "edition": edition_name, "game": g, "cards": final.round, "auctions": len(steps),
-            "winning_score": max(final.final_scores()), "winners": len(final.winners()),
-        })  # fmt: skip
-        auctions.extend({"edition": edition_name, "game": g, "round": r, "steps": s} for r, s in steps)
-        uses.append(sell_right_uses(states, actions, g).assign(edition=edition_name))
-    return {
-        "games": pd.DataFrame(rows),
-        "auctions": pd.DataFrame(auctions, columns=["edition", "game", "round", "steps"]),
-        "uses": pd.concat(uses, ignore_index=True),
-    }
+    took = auctions["winner_choice"] == "take"
+    branch = auctions["branch"].notna() if "branch" in auctions else pd.Series(False, index=auctions.index)
+    sold = auctions["sold"].fillna(0) > 0
+    uses = pd.DataFrame({
+        "game": auctions["game"], "round": auctions["round"],
+        "seat": auctions["runner_up"].where(took, auctions["winner"]).astype(int),
+        "role": took.map({True: "runner-up", False: "winner"}),
+        "choice": ["branch" if b else "sell" if s else "nothing" for b, s in zip(branch, sold, strict=True)],
+    })  # fmt: skip
+    won = set(zip(games.loc[games["won"], "game"], games.loc[games["won"], "seat"], strict=True))
+    uses["won_game"] = [(g, s) in won for g, s in zip(uses["game"], uses["seat"], strict=True)]
+    return uses
 
 
 def compare_editions(
@@ -401,10 +404,29 @@ def compare_editions(
     seed: int = 0,
     players: int = 4,
     editions: Sequence[str] = ("classic", "rio-grande"),
+    **simulate_options: Any,
 ) -> dict[str, pd.DataFrame]:
-    """``edition_games`` for each edition with the same bots, seats and seeds, tables stacked."""
-    parts = [edition_games(e, bots, games, seed, players) for e in editions]
-    return {name: pd.concat([p[name] for p in parts], ignore_index=True) for name in parts[0]}
+    """Simulate each edition with the same bots in the same seats (``mogul.simulate``).
+
+    Returns three tables with an ``edition`` column: ``"games"``, one row per game (``cards``:
+    cards revealed with the crash; ``auctions``; ``winning_score``; ``winners``: seats that
+    share the win); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
+    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``). Other keywords
+    go to ``mogul.simulate`` (``workers``, ``executor`` ...).
+    """
+    out: dict[str, list[pd.DataFrame]] = {"games": [], "auctions": [], "uses": []}
+    for name in editions:
+        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions"),
+                       progress=False, **simulate_options)  # fmt: skip
+        _, canonical = resolve(name)
+        by_game = sim.games.groupby("game")
+        out["games"].append(pd.DataFrame({
+            "edition": canonical, "cards": by_game["rounds"].first(), "auctions": sim.auctions.groupby("game").size(),
+            "winning_score": by_game["score"].max(), "winners": by_game["won"].sum(),
+        }).reset_index())  # fmt: skip
+        out["auctions"].append(sim.auctions[["game", "round", "steps"]].assign(edition=canonical))
+        out["uses"].append(uses_from_auctions(sim.auctions, sim.games).assign(edition=canonical))
+    return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
 
 
 def edition_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:

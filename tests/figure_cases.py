@@ -74,9 +74,9 @@ def editions_compared():
     return analysis.compare_editions(["value"], games=8, seed=1)
 
 
+@cache
 def _rio_grande_uses():
-    uses = editions_compared()["uses"]
-    return uses[uses["edition"] == "rio-grande"]
+    return analysis.sell_right_table("rio-grande", ["value"], games=8, seed=1, players=4)
 
 
 @cache

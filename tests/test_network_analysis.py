@@ -97,8 +97,36 @@ def test_compare_editions_same_bots_both_editions(compared):
     assert len(uses) == len(auctions) == games["auctions"].sum()
     assert set(uses.loc[uses["edition"] == "classic", "choice"]) <= {"sell", "nothing"}
     assert (uses.loc[uses["edition"] == "rio-grande", "choice"] == "branch").any()
-    again = a.compare_editions(["value"], games=12, seed=1, players=4)
-    pd.testing.assert_frame_equal(again["uses"], uses)  # fixed seeds: the same games
+    sim = mogul.simulate("rio-grande", ["value"], games=12, seed=1, players=4, progress=False)
+    rg = games[games["edition"] == "rio-grande"]
+    assert rg["winning_score"].tolist() == sim.games.groupby("game")["score"].max().tolist()
+    assert compared["auctions"].query("edition == 'rio-grande'")["steps"].tolist() == sim.auctions["steps"].tolist()
+
+
+def test_uses_from_auctions_worked_by_hand():
+    # four auctions of game 0: the winner sells; takes and the runner-up branches; branches;
+    # takes and the runner-up sells none. Seat 2 won the game.
+    auctions = pd.DataFrame({
+        "game": [0, 0, 0, 0], "round": [1, 2, 3, 4], "winner": [1, 2, 3, 0], "runner_up": [2, 0, 1, 3],
+        "winner_choice": ["sell", "take", "branch", "take"], "sold": [2, None, None, 0],
+        "branch": [None, "BL1", "YE2", None],
+    })  # fmt: skip
+    games = pd.DataFrame({"game": [0, 0, 0, 0], "seat": [0, 1, 2, 3], "won": [False, False, True, False]})
+    uses = a.uses_from_auctions(auctions, games)
+    assert uses[["seat", "role", "choice", "won_game"]].values.tolist() == [
+        [1, "winner", "sell", False], [0, "runner-up", "branch", False],
+        [3, "winner", "branch", False], [3, "runner-up", "nothing", False],
+    ]  # fmt: skip
+    auctions.loc[0, "winner"] = 2
+    assert a.uses_from_auctions(auctions, games)["won_game"].tolist() == [True, False, False, False]
+
+
+def test_sell_right_table_plays_the_same_games_again():
+    first = a.sell_right_table("rio-grande", ["value"], games=3, seed=5, players=3)
+    assert first.equals(a.sell_right_table("rio-grande", ["value"], games=3, seed=5, players=3))
+    assert first["game"].unique().tolist() == [0, 1, 2]
+    assert (first.loc[first["choice"] == "branch", "free"] > 0).all()
+    assert (first["houses_on_map"] <= 18).all()  # 3 players x 6 houses
 
 
 def test_edition_summary_real_values(compared):
