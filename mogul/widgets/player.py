@@ -360,7 +360,9 @@ class GamePlayer(w.VBox):
         """Redraw the railway map when the houses, the choices or the last house changed."""
         state = self.state
         last = self.last_house()
-        key = (tuple(p.houses for p in state.players), tuple(branch_choices(state)), last, state.names)
+        choices = tuple(branch_choices(state))
+        # the winner and then the runner-up may see the same choices: the title names who decides
+        key = (tuple(p.houses for p in state.players), choices, last, state.current_player if choices else None)
         if key == self._map_drawn:
             return
         self._map_drawn = key
