@@ -73,7 +73,8 @@ def test_lines_stations_and_interchanges():
 def test_houses_in_seat_colours_one_trace_per_player():
     fig = network_figure(mini_state([("a", "X"), (), ("d",)]))
     ann, ben, cai = (trace(fig, n) for n in ("Ann", "Ben", "Cai"))
-    assert (ann.x, ann.y) == ((0, 2), (2, 2)) and ben.x == () and (cai.x, cai.y) == ((2,), (3,))
+    assert (ann.x, ann.y) == ((0, 2), (2, 2)) and (cai.x, cai.y) == ((2,), (3,))
+    assert ben.x == (None,)  # no house yet: one empty point keeps Ben in the legend
     assert [t.marker.color for t in (ann, ben, cai)] == list(SEAT_COLOURS[:3])
     assert ann.text == ("Ann's house at a (brown)", "Ann's house at X (brown, blue)")
     assert fig.layout.title.text == "Network: 3 of 5 stations taken"
@@ -84,7 +85,7 @@ def test_choices_of_the_sell_right_are_ringed_and_named():
     assert branch_choices(state) == ["c", "d"]
     fig = network_figure(state)
     free = trace(fig, "free now")
-    assert free.text == ("c", "d") and (free.x, free.y) == ((2, 2), (1, 3)) and free.showlegend
+    assert free.text == ("c", "d") and (free.x, free.y) == ((2, 2), (1, 3))
     assert fig.layout.title.text == "Ben may branch on blue: 2 free"
     # with all houses out a move names the same destination once per house it could come from
     moves = mini_state([(), (), ()], legal=[Branch("c", "a"), Branch("c", "b"), Branch("d", "a")])
@@ -94,11 +95,14 @@ def test_choices_of_the_sell_right_are_ringed_and_named():
 def test_highlight_rings_the_last_house_and_nothing_else():
     fig = network_figure(mini_state([("a",), (), ()]), highlight="a")
     last = trace(fig, "last house")
-    assert (last.x, last.y, last.text) == ((0,), (2,), ("a",)) and last.showlegend
+    assert (last.x, last.y, last.text) == ((0,), (2,), ("a",))
     assert last.marker.size > trace(fig, "free now").marker.size
     quiet = network_figure(mini_state([(), (), ()]))
-    assert trace(quiet, "last house").x == () and trace(quiet, "last house").showlegend is False
-    assert trace(quiet, "free now").showlegend is False
+    assert trace(quiet, "last house").x == (None,) and trace(quiet, "free now").x == (None,)
+    # every trace but the plain stations has its legend entry from the start: the legend keeps its size
+    assert [t.name for t in quiet.data if t.showlegend is not False] == [
+        "brown", "blue", "interchange", "Ann", "Ben", "Cai", "free now", "last house",
+    ]
 
 
 def test_bad_highlight_and_maps_without_stations_say_what_is_wrong():
@@ -138,6 +142,6 @@ def test_the_rio_grande_map_five_lines_thirty_stations_five_interchanges():
         "GR-BR: green / brown", "BR-YE: brown / yellow", "YE-BL: yellow / blue", "BL-PI: blue / pink", "PI-GR: pink / green",
     }  # fmt: skip
     houses = [trace(fig, n) for n in state.names]
-    assert [len(t.x) for t in houses] == [2, 1, 0, 1]
+    assert [len([x for x in t.x if x is not None]) for t in houses] == [2, 1, 0, 1]
     assert (trace(fig, "last house").x, trace(fig, "last house").y) == ((0,), (-3,))  # BL-PI
     assert fig.layout.title.text == "Network: 4 of 30 stations taken"

@@ -12,7 +12,9 @@ state of the map:
 * ``highlight`` (say, the house placed or moved last) gets a larger heavy ring.
 
 ``network_data`` gives the numbers behind the figure as plain lists, so a live figure can be
-updated in place; the trace list is the same for every state of a game.
+updated in place; the trace list is the same for every state of a game. A trace with no
+point yet holds one empty point (``None``), so its legend entry is there from the start: the
+legend keeps its size while the game goes on (a live figure does not grow).
 """
 
 from __future__ import annotations
@@ -86,6 +88,11 @@ def network_data(state: Any, highlight: str | Iterable[str] | None = None) -> di
     return {"houses": houses, "choices": points(choices), "highlight": points(marked), "title": title}
 
 
+def _keyed(values: list) -> list:
+    """``values``, or one empty point so that plotly keeps the trace's legend entry."""
+    return values if values else [None]
+
+
 def network_figure(
     state: Any, highlight: str | Iterable[str] | None = None, height: int = 420
 ) -> go.Figure:
@@ -120,21 +127,21 @@ def network_figure(
         )  # fmt: skip
     for seat, houses in enumerate(data["houses"]):
         fig.add_scatter(
-            x=houses["x"], y=houses["y"], mode="markers", name=houses["name"], cliponaxis=False,
+            x=_keyed(houses["x"]), y=_keyed(houses["y"]), mode="markers", name=houses["name"], cliponaxis=False,
             marker={"symbol": "square", "size": 13, "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                     "line": {"color": "#ffffff", "width": 1.5}},
             text=houses["hover"], hovertemplate="%{text}<extra></extra>",
         )  # fmt: skip
     choices, marked = data["choices"], data["highlight"]
     fig.add_scatter(
-        x=choices["x"], y=choices["y"], text=choices["text"], mode="markers+text", name="free now",
-        showlegend=bool(choices["x"]), cliponaxis=False, textposition="top center",
+        x=_keyed(choices["x"]), y=_keyed(choices["y"]), text=choices["text"], mode="markers+text",
+        name="free now", cliponaxis=False, textposition="top center",
         textfont={"size": 12, "color": MARK}, hovertemplate="branch on %{text}<extra></extra>",
         marker={"symbol": "circle-open", "size": 23, "color": MARK, "line": {"width": 2}},
     )  # fmt: skip
     fig.add_scatter(
-        x=marked["x"], y=marked["y"], text=marked["text"], mode="markers", name="last house",
-        showlegend=bool(marked["x"]), cliponaxis=False, hovertemplate="%{text}<extra></extra>",
+        x=_keyed(marked["x"]), y=_keyed(marked["y"]), text=marked["text"], mode="markers", name="last house",
+        cliponaxis=False, hovertemplate="%{text}<extra></extra>",
         marker={"symbol": "circle-open", "size": 31, "color": MARK, "line": {"width": 4}},
     )  # fmt: skip
     xs = [st.x for st in stations.values()]

@@ -36,7 +36,7 @@ __all__ = ["HUMAN", "GamePlayer", "GameTable"]
 
 LOG_LINES = 8
 _CHART_HEIGHT = 300
-_MAP_HEIGHT = 420
+_MAP_HEIGHT = 460
 
 
 def _wrap() -> w.Layout:
@@ -370,7 +370,7 @@ class GamePlayer(w.VBox):
         live = self.network_map
         with live.batch_update():  # type: ignore[union-attr]
             for trace, new in zip(live.data, fig.data, strict=True):  # type: ignore[union-attr]
-                trace.update(x=new.x, y=new.y, text=new.text, name=new.name, showlegend=new.showlegend)
+                trace.update(x=new.x, y=new.y, text=new.text, name=new.name)
             live.layout.title.text = fig.layout.title.text  # type: ignore[union-attr]
 
     def _show_actions(self, state: Any) -> None:
