@@ -27,6 +27,10 @@ the crash* earns the premiums to come; selling later needs the sell right again,
 card with that border colour before the crash (``next_sale_chance``) and winning it or coming
 second. ``hold_or_sell`` compares selling now with holding to the crash, which is what holding
 is worth if no second chance to sell comes.
+
+The last section weighs the 2013 edition's sell right (sell all, or found a branch) in end
+points (``sell_right_options``, ``sell_right_uses``, ``sell_right_by_fill``) and compares the
+two editions over simulated games (``compare_editions``, ``edition_summary``).
 """
 
 from __future__ import annotations
