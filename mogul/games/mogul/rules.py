@@ -24,6 +24,7 @@ Where the rulebooks leave a choice, the kit's decision is written next to the co
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from mogul.games.mogul.actions import (
@@ -232,8 +233,14 @@ def _branch_options(state: GameState, seat: int) -> tuple[Branch, ...]:
     free = free_stations(state, state.revealed.border)
     houses = state.players[seat].houses
     if len(houses) < state.edition.houses_per_player:
-        return tuple(Branch(station) for station in free)
-    return tuple(Branch(station, move_from=old) for station in free for old in houses)
+        return tuple(_branch(station, None) for station in free)
+    return tuple(_branch(station, old) for station in free for old in houses)
+
+
+@cache
+def _branch(station: str, move_from: str | None) -> Branch:
+    # One shared instance per option, as for the other actions: legal_actions runs often.
+    return Branch(station, move_from)
 
 
 def _use_right(state: GameState, seat: int, action: Action) -> GameState:

@@ -129,11 +129,14 @@ def auction_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
 
 
 def _opened(state: GameState, event: CardRevealed) -> dict[str, Any]:
-    return {
+    row = {
         "round": event.round, "card": event.card, "company": state.revealed.company,
         "border": state.revealed.border, "start_player": state.start_player,
         "bids": [0] * len(state.players), "credits": [], "drop_order": [], "pot_path": [], "steps": 0,
     }
+    if state.edition.houses_per_player:  # 2013: the columns exist even before the first branch
+        row.update(branch=None, brancher=None)
+    return row
 
 
 def _note_choice(row: dict[str, Any], seat: int, action: str) -> None:
