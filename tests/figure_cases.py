@@ -32,10 +32,13 @@ from mogul.plots import (
     holdings_figure,
     market_value_figure,
     mechanism_figure,
+    network_figure,
     payoff_curve_figure,
     position_analysis_figure,
     pot_ladder_figure,
     scores_figure,
+    sell_right_figure,
+    sell_right_use_figure,
     share_value_figure,
     win_rate_figure,
     winner_regions_figure,
@@ -58,6 +61,23 @@ def played() -> GamePlayer:
     app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True)
     app.act(mogul.BID)
     return app
+
+
+def rio_grande_table():
+    """A 2013 table with houses on the map, one of them on an interchange."""
+    houses = [["BR1", "GR-BR", "BR3"], ["YE2", "BL2"], [], ["BL-PI"]]
+    return mogul.new_game("rio-grande", players=4, seed=7, houses=houses)
+
+
+@cache
+def editions_compared():
+    """A few games of each edition with value bots (notebook 06 plays more)."""
+    return analysis.compare_editions(["value"], games=8, seed=1)
+
+
+@cache
+def _rio_grande_uses():
+    return analysis.sell_right_table("rio-grande", ["value"], games=8, seed=1, players=4)
 
 
 @cache
@@ -105,6 +125,9 @@ FIGURES = {
     "live_dashboard": lambda: go.Figure(played().dashboard.figure),
     "live_auction": lambda: go.Figure(played().auction_chart),
     "live_payoff_curve": lambda: go.Figure(played().curve),
+    "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),
+    "sell_right": lambda: sell_right_figure(analysis.sell_right_by_fill(_rio_grande_uses())),
+    "sell_right_use": lambda: sell_right_use_figure(analysis.edition_summary(editions_compared())),
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
     ),
@@ -119,4 +142,6 @@ BUILDERS = {
     "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
     "convergence": "convergence_figure", "mechanism": "mechanism_figure",
     "winner_regions": "winner_regions_figure", "position_analysis": "position_analysis_figure",
+    "network": "network_figure",
+    "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
 }  # fmt: skip

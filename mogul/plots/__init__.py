@@ -8,6 +8,7 @@ from mogul.plots.auction import (
     pot_ladder_figure,
     winner_regions_figure,
 )
+from mogul.plots.editions import sell_right_figure, sell_right_use_figure
 from mogul.plots.game import (
     crash_hazard_figure,
     distribution_figure,
@@ -17,6 +18,7 @@ from mogul.plots.game import (
     scores_figure,
     share_value_figure,
 )
+from mogul.plots.network import network_figure
 from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS
 from mogul.plots.tournament import head_to_head_figure, win_rate_figure
 
@@ -31,10 +33,13 @@ __all__ = [
     "holdings_figure",
     "market_value_figure",
     "mechanism_figure",
+    "network_figure",
     "payoff_curve_figure",
     "position_analysis_figure",
     "pot_ladder_figure",
     "scores_figure",
+    "sell_right_figure",
+    "sell_right_use_figure",
     "share_value_figure",
     "win_rate_figure",
     "winner_regions_figure",
