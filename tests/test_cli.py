@@ -1,7 +1,6 @@
 """The command line: both commands work, and bad arguments give usage, never a traceback."""
 
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -9,6 +8,7 @@ import time
 import pandas as pd
 import psutil
 import pytest
+from running import Watched
 
 from mogul.cli import main
 from mogul.kit.simulate import has_pyarrow
@@ -154,14 +154,13 @@ def test_a_broken_pipe_keeps_the_files(tmp_path):
 
 
 def test_interrupting_the_cli_saves_the_games_so_far_marked_partial(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "mogul", "simulate", "--bots", "random,value,threshold",
-                             "--games", "100000000", "--workers", "2", "--no-progress", "--format", "csv",
-                             "--tables", "games", "--out", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)  # start-up, then a few chunks of games (planned lazily: no 100-million-game plan)
-    assert psutil.Process(proc.pid).memory_info().rss < 1_000_000_000
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    run = Watched([sys.executable, "-m", "mogul", "simulate", "--bots", "random,value,threshold",
+                   "--games", "100000000", "--workers", "2", "--format", "csv",
+                   "--tables", "games", "--out", str(tmp_path)])
+    run.wait_for_games(1)  # planned lazily: no 100-million-game plan before the first game
+    assert psutil.Process(run.proc.pid).memory_info().rss < 1_000_000_000
+    out, err = run.interrupt(timeout=60)
+    proc = run.proc
     assert proc.returncode == 130, err
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["partial"] is True and manifest["games_planned"] == 100_000_000

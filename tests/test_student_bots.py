@@ -6,8 +6,6 @@ and nothing it does reaches the game's state or the next game.
 """
 
 import os
-import signal
-import subprocess
 import sys
 import textwrap
 import time
@@ -16,6 +14,7 @@ from pathlib import Path
 import hostile_bots as hb
 import psutil
 import pytest
+from running import Watched
 
 import mogul
 from mogul import simulate, tournament
@@ -158,7 +157,7 @@ sys.path.insert(0, {tests!r})
 import hostile_bots as hb
 from mogul import tournament
 t = tournament(["value", hb.Honest, "random", "threshold"], players=4, repetitions=500, seed=1,
-               workers=2, chunk_size=2, progress=False)
+               workers=2, chunk_size=2, progress=True)
 print("partial", t.partial, "games", t.games["game"].nunique(), flush=True)
 """
 
@@ -166,15 +165,13 @@ print("partial", t.partial, "games", t.games["game"].nunique(), flush=True)
 def test_interrupting_a_pool_run_returns_at_once_with_the_games_so_far(tmp_path: Path):
     script = tmp_path / "run.py"
     script.write_text(textwrap.dedent(INTERRUPTED.format(tests=str(Path(__file__).parent))))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    time.sleep(6)  # imports, then a few chunks of games
-    children = psutil.Process(proc.pid).children(recursive=True)
+    run = Watched([sys.executable, str(script)], env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    run.wait_for_games(4)  # the pool runs and chunks come back: interrupt now
+    children = psutil.Process(run.proc.pid).children(recursive=True)
     sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = run.interrupt(timeout=60)
     took = time.perf_counter() - sent
-    assert proc.returncode == 0, err
+    assert run.proc.returncode == 0, err
     partial, games = out.split()[1], int(out.split()[3])
     assert partial == "True" and 0 < games < 12_000, out
     assert "Interrupted: kept the" in err
