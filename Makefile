@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom playthroughs
+.PHONY: lab test lint notebooks bench clean browser e2e classroom lecturer postgres playthroughs
 
 PYTHON ?= python3
 VENV   := .venv
@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_ARGS)
 
-test: $(STAMP)
+test: $(STAMP) postgres
 	$(BIN)/ruff check mogul tests benchmarks notebooks
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
@@ -52,6 +52,21 @@ browser:
 	  echo "  Debian/Ubuntu, as root: apt-get update && apt-get install -y chromium" >&2; \
 	  echo "  Elsewhere: install Chromium, then make CHROMIUM=/path/to/chromium test" >&2; \
 	  exit 1; \
+	fi
+
+# PostgreSQL's server programs for the classroom store's tests (tests/classroom starts a server
+# of its own in a temporary folder): Debian's postgresql package, installed with apt-get when
+# missing (as root); elsewhere the tests skip with a message saying what to install.
+postgres:
+	@if command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "postgres: server programs found"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "postgres: installing Debian's postgresql package"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+	  echo "make postgres: no PostgreSQL server programs (initdb, pg_ctl); the PostgreSQL store" >&2; \
+	  echo "  tests will be skipped. Debian/Ubuntu, as root: apt-get install -y postgresql" >&2; \
+	  echo "  Elsewhere: install PostgreSQL and put its bin folder on PATH (or MOGUL_PG_BIN)." >&2; \
 	fi
 
 # JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially.

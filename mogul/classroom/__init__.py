@@ -1,0 +1,12 @@
+"""The classroom: students play each other from their own devices; the lecturer watches.
+
+* ``store``: tables, seats and every action in SQLite or PostgreSQL (``TableStore``);
+* ``export``: a session's records (JSON) and tidy tables (CSV), and loading them back;
+* ``debrief``: the class's real bids beside the auction's equilibrium;
+* ``student`` and ``lecturer``: the pages' widgets (the faces of this layer);
+* ``pages/``: the two notebooks that Voila serves (``make classroom``, ``make lecturer``).
+"""
+
+from mogul.classroom.store import ClassroomError, TableInfo, TableStore, Ticket
+
+__all__ = ["ClassroomError", "TableInfo", "TableStore", "Ticket"]
