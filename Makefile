@@ -12,15 +12,24 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
-# make classroom: a notebook as a no-code Voila page. For a room of students use
-# CLASSROOM_IP=0.0.0.0 and give them this machine's address. The page uses the kit's Voila
-# template (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and
-# progressive rendering (without it Voila's static charts raise "r.setData is not a function").
-# tests/e2e/conftest.py serves the page with the same options.
-CLASSROOM_NOTEBOOK ?= notebooks/03-play-against-bots.ipynb
+# make classroom: the student page of the classroom (mogul/classroom/pages/student.ipynb) as
+# a no-code Voila page; make lecturer: the lecturer's dashboard beside it. Both use the table
+# store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL). For a room of
+# students use CLASSROOM_IP=0.0.0.0 and give them this machine's address. The pages use the
+# kit's Voila template (share/jupyter/voila/templates/mogul: nothing fetched from the
+# internet) and progressive rendering (without it Voila's static charts raise "r.setData is
+# not a function"); preheated kernels make a page appear at once. tests/e2e/conftest.py
+# serves the pages with the same options.
+CLASSROOM_NOTEBOOK ?= mogul/classroom/pages/student.ipynb
+LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
+CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
-CLASSROOM_ARGS ?=
+LECTURER_PORT ?= 8867
+CLASSROOM_ARGS ?= --preheat_kernel=True --VoilaConfiguration.default_pool_size=4
+VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+  MOGUL_CLASSROOM="$(CLASSROOM_DB)" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) \
+  --template=mogul --progressive_rendering=True
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -74,12 +83,15 @@ postgres:
 e2e: $(STAMP) browser
 	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
 
-# The play-against-bots notebook as a no-code page: students see the widgets, not the code.
+# The student page: students open http://<this machine>:8866/ and type a table code and a name.
 classroom: $(STAMP)
-	@echo "Classroom app: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (Ctrl-C stops it)"
-	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-	  $(BIN)/voila $(CLASSROOM_NOTEBOOK) --no-browser --Voila.ip=$(CLASSROOM_IP) \
-	  --port=$(CLASSROOM_PORT) --template=mogul --progressive_rendering=True $(CLASSROOM_ARGS)
+	@echo "Student page: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
+	$(VOILA_PAGE) $(CLASSROOM_NOTEBOOK) --port=$(CLASSROOM_PORT) $(CLASSROOM_ARGS)
+
+# The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
+lecturer: $(STAMP)
+	@echo "Lecturer page: http://$(CLASSROOM_IP):$(LECTURER_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
+	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks

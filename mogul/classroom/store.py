@@ -404,6 +404,50 @@ class TableStore:
             self._bump(conn, row, status=moves[row.status])
         return self.info(code)
 
+    def restore_table(self, code: str, session: str, record: GameRecord, kinds: Sequence[str],
+                      status: str | None = None, fill: str | None = None) -> TableInfo:  # fmt: skip
+        """Put a recorded game back at a table (loading an exported session).
+
+        ``kinds`` gives each seat's kind (``"human"`` or a bot spec); the names come from the
+        record. ``status`` defaults to "over" for a finished game, else "ended".
+        """
+        code = normal_code(code)
+        if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code):
+            raise ValueError(f"a table code has {CODE_LENGTH} letters and digits from {CODE_ALPHABET}; got {code!r}")
+        spec = record.spec
+        states = list(record.states())  # a record that does not replay is refused here, whole
+        first, final = states[0], states[-1]
+        if len(kinds) != len(first.names):
+            raise ValueError(f"give one seat kind per player: {len(first.names)} players, {len(kinds)} kinds")
+        for kind in set(kinds) - {HUMAN}:
+            bot_factory(kind, spec.bots)
+        status = status or (OVER if final.is_over else ENDED)
+        if status not in STATUSES or status == WAITING:
+            raise ValueError(f"a restored table is playing, paused, ended or over; got {status!r}")
+        if status == OVER and not final.is_over:
+            raise ValueError("the record stops before the game ends, so the table cannot be over")
+        setup = json.dumps(spec.setup_to_json(first.setup), sort_keys=True)
+        now = time.time()
+        try:
+            with self._write() as (conn, _):
+                table_id = conn.execute(sa.insert(TABLES).values(
+                    code=code, session=str(session)[:80], game=spec.name, edition=first.setup.edition,
+                    seed=first.setup.seed, fill=fill or next(iter(spec.bots)), status=status,
+                    step=len(record.actions), version=1, setup=setup, created=now, updated=now,
+                )).inserted_primary_key[0]  # fmt: skip
+                conn.execute(sa.insert(SEATS), [
+                    {"table_id": table_id, "seat": i, "kind": kind, "name": name}
+                    for i, (kind, name) in enumerate(zip(kinds, first.names, strict=True))
+                ])  # fmt: skip
+                if record.actions:
+                    conn.execute(sa.insert(ACTIONS), [
+                        {"table_id": table_id, "step": i, "seat": states[i].current_player, "action": text, "at": now}
+                        for i, text in enumerate(record.actions)
+                    ])  # fmt: skip
+        except sa.exc.IntegrityError:
+            raise ValueError(f"the store already has a table {pretty_code(code)}") from None
+        return self.info(code)
+
     # --- students: seats and moves ---------------------------------------------------------------
     def join(self, code: str, name: str, key: str | None = None) -> Ticket:
         """Take the first free seat at table ``code`` under ``name``; returns the seat's ticket.
