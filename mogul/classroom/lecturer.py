@@ -81,10 +81,12 @@ class TableCard(w.VBox):
     def __init__(self, dashboard: LecturerDashboard, code: str):
         self.dashboard, self.code = dashboard, code
         self.view = w.HTML()
-        small = w.Layout(width="auto")
-        self.start_button = w.Button(description="Start now", tooltip="free seats get bots", layout=small)
-        self.pause_button = w.Button(description="Pause", layout=small)
-        self.end_button = w.Button(description="End", button_style="danger", layout=small)
+        def small() -> w.Layout:  # one layout per button: hiding one must not hide all
+            return w.Layout(width="auto")
+
+        self.start_button = w.Button(description="Start now", tooltip="free seats get bots", layout=small())
+        self.pause_button = w.Button(description="Pause", layout=small())
+        self.end_button = w.Button(description="End", button_style="danger", layout=small())
         self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
         self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
         self.end_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.end(code)))

@@ -174,6 +174,7 @@ def test_the_dashboard_creates_tables_and_follows_them_live(store, tmp_path):
     info = store.info(code)
     assert info.status == PLAYING and info.names == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
     assert "round 1" in card.view.value and "pot" in card.view.value and "&#9654; Ann" in card.view.value
+    assert card.start_button.layout.display == "none" and card.pause_button.layout.display != "none"
     card.pause_button.click()
     assert store.info(code).status == PAUSED and card.pause_button.description == "Resume"
     card.pause_button.click()
