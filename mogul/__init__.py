@@ -20,8 +20,8 @@ The package in layers; each imports only from the layers above it in this list:
     the faces: plotly figures, ipywidgets apps, the command line.
 ``mogul.classroom``
     students play each other from their own devices: the table store and the debrief use
-    ``mogul.kit`` and ``mogul.auction`` (no faces); its pages' widgets (``student``,
-    ``lecturer``) sit with the faces. Nothing else imports the classroom.
+    ``mogul.kit`` and ``mogul.auction`` (no faces); its pages' widgets and figures (``student``,
+    ``lecturer``, ``figures``) sit with the faces. Nothing else imports the classroom.
 
 ``tests/test_architecture.py`` checks this direction.
 """

@@ -12,7 +12,7 @@ at the top, inside functions (lazy imports), under ``TYPE_CHECKING``, relative i
   ``mogul.cli``; ``mogul.plots`` no ``mogul.widgets``, ``mogul.cli``; ``mogul.widgets`` no
   ``mogul.cli``; and no module but ``mogul.__main__`` imports the package root's facade;
 * ``mogul.classroom`` (the store, exports, debrief) imports no face; its pages' widgets
-  (``mogul.classroom.student``, ``mogul.classroom.lecturer``) sit with the faces and import
+  and figures (``student``, ``lecturer``, ``figures``) sit with the faces and import
   no ``mogul.cli``; nothing but the classroom (and the command line) imports the classroom.
 
 The checker is tested on small made-up modules first, so a rule that stopped matching would
@@ -30,7 +30,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mogul"
 FACES = ("mogul.plots", "mogul.widgets", "mogul.cli")
-CLASSROOM_FACES = ("mogul.classroom.student", "mogul.classroom.lecturer")
+CLASSROOM_FACES = ("mogul.classroom.student", "mogul.classroom.lecturer", "mogul.classroom.figures")
 
 
 @dataclass(frozen=True)

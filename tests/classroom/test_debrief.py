@@ -116,3 +116,24 @@ def test_share_values_per_table(sample):
         rounds = store.history(code)[-1].round
         assert set(frame["company"]) == {"brown", "pink", "blue", "green", "yellow"}
         assert frame["round"].max() == rounds - 1  # the crash round has no reveal row
+
+
+def test_the_debrief_figures(sample):
+    from mogul.classroom.figures import cost_figure, drop_points_figure
+
+    store, session = sample
+    bids = debrief.bids(store, session)
+    fig = drop_points_figure(bids)
+    names = [t.name for t in fig.data]
+    assert names == ["best response", "under-bid", "over-bid", "as the model says"]
+    shown = bids.dropna(subset=["real_drop", "best_drop"])
+    assert sum(int(n) for t in fig.data[:-1] for n in t.text) == len(shown)  # each auction once
+    above = {"best response": 0, "over-bid": 1, "under-bid": -1}  # real drop against best response
+    for trace in fig.data[:-1]:
+        assert {(y > x) - (y < x) for x, y in zip(trace.x, trace.y, strict=True)} == {above[trace.name]}
+    eq = drop_points_figure(bids, against="equilibrium_drop")
+    assert "equilibrium" in eq.layout.title.text
+    with pytest.raises(ValueError, match="against"):
+        drop_points_figure(bids, against="cost")
+    bars = cost_figure(debrief.bidders(bids)).data[0]
+    assert len(bars.y) == 12 and list(bars.x) == sorted(bars.x) and bars.y[-1].startswith("Hana")
