@@ -18,18 +18,22 @@ CHROMIUM ?= /usr/bin/chromium
 # students use CLASSROOM_IP=0.0.0.0 and give them this machine's address. The pages use the
 # kit's Voila template (share/jupyter/voila/templates/mogul: nothing fetched from the
 # internet) and progressive rendering (without it Voila's static charts raise "r.setData is
-# not a function"); preheated kernels make a page appear at once. tests/e2e/conftest.py
-# serves the pages with the same options.
+# not a function"). tests/e2e/test_classroom.py serves the pages with the same options.
 CLASSROOM_NOTEBOOK ?= mogul/classroom/pages/student.ipynb
 LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
 LECTURER_PORT ?= 8867
-CLASSROOM_ARGS ?= --preheat_kernel=True --VoilaConfiguration.default_pool_size=4
+CLASSROOM_ARGS ?=
+# CLASSROOM_POOL=30: start 30 student kernels before the class arrives (each page then opens at
+# once; see benchmarks/bench_classroom.py). Voila refuses preheated kernels together with
+# progressive rendering, so that mode switches it off: the student page draws no charts.
+CLASSROOM_POOL ?= 0
+CLASSROOM_KERNELS = $(if $(filter 0,$(CLASSROOM_POOL)),--progressive_rendering=True,--preheat_kernel=True \
+  --VoilaConfiguration.default_pool_size=$(CLASSROOM_POOL))
 VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-  MOGUL_CLASSROOM="$(CLASSROOM_DB)" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) \
-  --template=mogul --progressive_rendering=True
+  MOGUL_CLASSROOM="$(CLASSROOM_DB)" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -86,12 +90,12 @@ e2e: $(STAMP) browser
 # The student page: students open http://<this machine>:8866/ and type a table code and a name.
 classroom: $(STAMP)
 	@echo "Student page: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
-	$(VOILA_PAGE) $(CLASSROOM_NOTEBOOK) --port=$(CLASSROOM_PORT) $(CLASSROOM_ARGS)
+	$(VOILA_PAGE) $(CLASSROOM_NOTEBOOK) --port=$(CLASSROOM_PORT) $(CLASSROOM_KERNELS) $(CLASSROOM_ARGS)
 
 # The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
 lecturer: $(STAMP)
 	@echo "Lecturer page: http://$(CLASSROOM_IP):$(LECTURER_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
-	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT)
+	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT) --progressive_rendering=True
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks
