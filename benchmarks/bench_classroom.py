@@ -84,11 +84,13 @@ def wait_for_pool(proc: subprocess.Popen, pool: int, timeout: float = 600) -> fl
     """Wait until ``pool`` preheated kernels exist and the server's processes are idle; seconds."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
-        procs = [proc, *psutil.Process(proc.pid).children(recursive=True)]
+        server = psutil.Process(proc.pid)
+        procs = [server, *server.children(recursive=True)]
         kernels = [p for p in procs if "ipykernel" in " ".join(p.cmdline())]
-        busy = sum(p.cpu_percent(interval=None) for p in procs)
+        for p in procs:
+            p.cpu_percent(interval=None)  # starts the measurement
         time.sleep(1.0)
-        busy = sum(p.cpu_percent(interval=None) for p in procs)
+        busy = sum(p.cpu_percent(interval=None) for p in procs)  # percent of one core, last second
         if len(kernels) >= pool and busy < 15:
             return time.monotonic() - t0
     raise RuntimeError(f"the {pool} preheated kernels were not ready within {timeout} s")
@@ -117,6 +119,24 @@ def kernel_memory(proc: subprocess.Popen) -> list[tuple[float, float]]:
         except psutil.Error:
             pass
     return out
+
+
+def cpu_seconds(proc: subprocess.Popen) -> tuple[float, float]:
+    """CPU seconds used so far by (the server and its kernels, everything else we started:
+    the browser). Processes that ended are not counted."""
+
+    def used(procs: list[psutil.Process]) -> float:
+        total = 0.0
+        for p in procs:
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+
+    server = psutil.Process(proc.pid)
+    ours = {p.pid for p in [server, *server.children(recursive=True)]}
+    mine = psutil.Process().children(recursive=True)
+    return used([psutil.Process(pid) for pid in ours]), used([p for p in mine if p.pid not in ours])
 
 
 def summary(label: str, values: list[float]) -> str:
@@ -200,6 +220,7 @@ async def main(tables: int, seats: int, moves: int, pool: int, arrival: float, t
             async with async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 t0 = time.perf_counter()
+                cpu_start = cpu_seconds(proc)
                 n = tables * seats
                 opened = await asyncio.gather(*(
                     open_student(browser, url, code, f"S{t}-{s}", arrival * (t * seats + s) / n)
@@ -208,15 +229,23 @@ async def main(tables: int, seats: int, moves: int, pool: int, arrival: float, t
                 print(f"{len(opened)} sessions joined in {time.perf_counter() - t0:.1f} s "
                       f"({tables} tables x {seats} seats arriving over {arrival:g} s, "
                       + (f"{pool} preheated kernels)" if pool else "kernels started on arrival, as make classroom)"))  # fmt: skip
+                cpu_joined = cpu_seconds(proc)
+                print(f"CPU while arriving: server and kernels {cpu_joined[0] - cpu_start[0]:.1f} s, "
+                      f"browser {cpu_joined[1] - cpu_start[1]:.1f} s")  # fmt: skip
                 print(summary("page to join form", [o[1] for o in opened]))
                 print(summary("Join to table     ", [o[2] for o in opened]))
                 seen: list[float] = []
                 pages = [o[0] for o in opened]
+                cpu0 = cpu_seconds(proc)
                 t1 = time.perf_counter()
                 await asyncio.gather(*(play_table(pages[t * seats : (t + 1) * seats], moves, think, seen) for t in range(tables)))
                 print(f"{tables * moves} clicks at {tables} tables at once (think time {think:g} s) "
                       f"in {time.perf_counter() - t1:.1f} s")
                 print(summary("click to other seats seeing it", seen))
+                cpu1 = cpu_seconds(proc)
+                wall = time.perf_counter() - t1
+                print(f"CPU while playing: server and kernels {cpu1[0] - cpu0[0]:.1f} s, browser "
+                      f"{cpu1[1] - cpu0[1]:.1f} s, in {wall:.1f} s on {psutil.cpu_count()} cores")  # fmt: skip
                 memory = kernel_memory(proc)
                 if memory:
                     uss = [m[0] for m in memory]

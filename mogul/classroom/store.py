@@ -190,6 +190,9 @@ def _engine(url: str) -> sa.Engine:
         dbapi_connection.isolation_level = None
         if url not in ("sqlite://", "sqlite:///:memory:"):
             dbapi_connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+            # A commit survives any crash of a kernel or the server (not a power cut) without
+            # waiting for the disk: a click's write stays short with a room full of pages.
+            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
         dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
     @sa.event.listens_for(engine, "begin")

@@ -220,3 +220,28 @@ def test_export_and_load_round_trip(store, tmp_path):
         load_session(folder)
     with pytest.raises(ValueError, match="no tables"):
         export_session(store, "nobody", tmp_path)
+
+
+def test_the_pages_build_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOGUL_CLASSROOM", str(tmp_path / "class.sqlite"))
+    monkeypatch.setenv("QUERY_STRING", "table=abcd-efgh&x=1")
+    app = StudentApp.for_page()  # no event loop here: it does not poll on its own
+    assert app.code_box.value == "abcd-efgh" and app._task is None
+    assert app.store.url == f"sqlite:///{tmp_path / 'class.sqlite'}"
+    board = LecturerDashboard.for_page()
+    assert board.store.url == app.store.url and board.grid.children == ()
+    assert (tmp_path / "class.sqlite").is_file()
+
+
+def test_after_a_server_restart_a_student_gets_the_seat_back_and_plays_on(tmp_path):
+    url = f"sqlite:///{tmp_path / 'class.sqlite'}"
+    first = TableStore(url)
+    code = first.create_table("classic", ["human", "value", "value"], seed=12).code
+    page = joined(first, code, "Ann")
+    page.choose(str(page.states[-1].legal_actions()[0]))
+    seen, key = page.states, page.ticket.key
+    first.close()  # the server dies; the browser tab reloads onto a new kernel
+    again = joined(TableStore(url), code, "", key=key)
+    assert again.ticket.seat == 0 and again.states == seen and moves(again)
+    assert again.choose(str(again.states[-1].legal_actions()[0]))
+    assert again.states[: len(seen)] == seen and len(again.states) > len(seen)
