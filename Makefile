@@ -33,7 +33,7 @@ CLASSROOM_POOL ?= 0
 CLASSROOM_KERNELS = $(if $(filter 0,$(CLASSROOM_POOL)),--progressive_rendering=True,--preheat_kernel=True \
   --VoilaConfiguration.default_pool_size=$(CLASSROOM_POOL))
 VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-  MOGUL_CLASSROOM="$(CLASSROOM_DB)" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
+  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import html
+import os
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,8 @@ from mogul.kit.session import HUMAN
 from mogul.kit.spec import games, get_game, resolve
 
 POLL_SECONDS = 0.5
+EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
+"""The environment variable naming the folder that "Export" writes into."""
 _CARD = (
     "<style>.mogul-card-code{font:bold 2.6em/1.1 monospace;letter-spacing:.06em}"
     ".mogul-card td{padding:0 .6em 0 0}</style>"
@@ -113,13 +116,14 @@ class LecturerDashboard(w.VBox):
     """Create a session's tables and watch them live (see the module docstring).
 
     ``store``: default ``TableStore()`` (``$MOGUL_CLASSROOM``); ``session``: the session's
-    name (default: today's date); ``export_folder``: where "Export" writes.
+    name (default: today's date); ``export_folder``: where "Export" writes (default:
+    ``$MOGUL_CLASSROOM_EXPORT``, else ``classroom-export`` in the current folder).
     """
 
     def __init__(self, store: TableStore | None = None, session: str | None = None,
-                 export_folder: str | Path = "classroom-export", poll_seconds: float = POLL_SECONDS):  # fmt: skip
+                 export_folder: str | Path | None = None, poll_seconds: float = POLL_SECONDS):  # fmt: skip
         self.store = store if store is not None else TableStore()
-        self.export_folder = Path(export_folder)
+        self.export_folder = Path(export_folder or os.environ.get(EXPORT_ENV) or "classroom-export")
         self.poll_seconds = poll_seconds
         self.versions: dict[str, int] = {}
         self.cards: dict[str, TableCard] = {}

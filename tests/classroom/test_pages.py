@@ -228,8 +228,10 @@ def test_the_pages_build_from_the_environment(tmp_path, monkeypatch):
     app = StudentApp.for_page()  # no event loop here: it does not poll on its own
     assert app.code_box.value == "abcd-efgh" and app._task is None
     assert app.store.url == f"sqlite:///{tmp_path / 'class.sqlite'}"
+    monkeypatch.setenv("MOGUL_CLASSROOM_EXPORT", str(tmp_path / "out"))
     board = LecturerDashboard.for_page()
     assert board.store.url == app.store.url and board.grid.children == ()
+    assert board.export_folder == tmp_path / "out"
     assert (tmp_path / "class.sqlite").is_file()
 
 
