@@ -39,7 +39,7 @@ POLL_SECONDS = 0.5
 EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
 """The environment variable naming the folder that "Export" writes into."""
 _CARD = (
-    "<style>.mogul-card-code{font:bold 2.6em/1.1 monospace;letter-spacing:.06em}"
+    "<style>.mogul-card-code{font:bold 3em/1.1 monospace;letter-spacing:.06em}"
     ".mogul-card td{padding:0 .6em 0 0}</style>"
 )
 
@@ -74,7 +74,8 @@ def card_html(info: TableInfo, states: list[Any]) -> str:
         score = "" if scores is None else str(scores[s.seat])
         mark = "&#9654; " if turn else ""
         rows.append(f"<tr><td>{mark}{name}{kind}</td><td>{score}</td></tr>")
-    lines.append(f'<table class="mogul-card">{"".join(rows)}</table>')
+    head = "<tr><th></th><th>score</th></tr>" if scores is not None else ""
+    lines.append(f'<table class="mogul-card">{head}{"".join(rows)}</table>')
     return _CARD + "".join(lines)
 
 
@@ -134,7 +135,7 @@ class LecturerDashboard(w.VBox):
         self.session_box = w.Text(value=session or datetime.date.today().isoformat(), description="Session",
                                   style=style, layout=w.Layout(width="24em"))  # fmt: skip
         self.game_box = w.Dropdown(options=choices, value=choices[0][1], description="Game", style=style,
-                                   layout=w.Layout(width="24em"))  # fmt: skip
+                                   layout=w.Layout(width="30em", max_width="100%"))  # fmt: skip
         self.count_box = w.BoundedIntText(value=4, min=1, max=60, description="Tables", style=style, layout=narrow)
         self.people_box = w.BoundedIntText(value=3, min=0, max=8, description="People per table", style=style,
                                            layout=narrow)  # fmt: skip
