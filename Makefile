@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom playthroughs
+.PHONY: lab test lint notebooks bench clean browser e2e classroom lecturer postgres playthroughs
 
 PYTHON ?= python3
 VENV   := .venv
@@ -12,15 +12,28 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
-# make classroom: a notebook as a no-code Voila page. For a room of students use
-# CLASSROOM_IP=0.0.0.0 and give them this machine's address. The page uses the kit's Voila
-# template (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and
-# progressive rendering (without it Voila's static charts raise "r.setData is not a function").
-# tests/e2e/conftest.py serves the page with the same options.
-CLASSROOM_NOTEBOOK ?= notebooks/03-play-against-bots.ipynb
+# make classroom: the student page of the classroom (mogul/classroom/pages/student.ipynb) as
+# a no-code Voila page; make lecturer: the lecturer's dashboard beside it. Both use the table
+# store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL). For a room of
+# students use CLASSROOM_IP=0.0.0.0 and give them this machine's address. The pages use the
+# kit's Voila template (share/jupyter/voila/templates/mogul: nothing fetched from the
+# internet) and progressive rendering (without it Voila's static charts raise "r.setData is
+# not a function"). tests/e2e/test_classroom.py serves the pages with the same options.
+CLASSROOM_NOTEBOOK ?= mogul/classroom/pages/student.ipynb
+LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
+CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
+LECTURER_PORT ?= 8867
 CLASSROOM_ARGS ?=
+# CLASSROOM_POOL=30: start 30 student kernels before the class arrives (each page then opens at
+# once; see benchmarks/bench_classroom.py). Voila refuses preheated kernels together with
+# progressive rendering, so that mode switches it off: the student page draws no charts.
+CLASSROOM_POOL ?= 0
+CLASSROOM_KERNELS = $(if $(filter 0,$(CLASSROOM_POOL)),--progressive_rendering=True,--preheat_kernel=True \
+  --VoilaConfiguration.default_pool_size=$(CLASSROOM_POOL))
+VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,7 +44,7 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_ARGS)
 
-test: $(STAMP)
+test: $(STAMP) postgres
 	$(BIN)/ruff check mogul tests benchmarks notebooks
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
@@ -54,17 +67,35 @@ browser:
 	  exit 1; \
 	fi
 
+# PostgreSQL's server programs for the classroom store's tests (tests/classroom starts a server
+# of its own in a temporary folder): Debian's postgresql package, installed with apt-get when
+# missing (as root); elsewhere the tests skip with a message saying what to install.
+postgres:
+	@if command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "postgres: server programs found"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "postgres: installing Debian's postgresql package"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+	  echo "make postgres: no PostgreSQL server programs (initdb, pg_ctl); the PostgreSQL store" >&2; \
+	  echo "  tests will be skipped. Debian/Ubuntu, as root: apt-get install -y postgresql" >&2; \
+	  echo "  Elsewhere: install PostgreSQL and put its bin folder on PATH (or MOGUL_PG_BIN)." >&2; \
+	fi
+
 # JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially.
 # Screenshots land in screenshots/ (git-ignored).
 e2e: $(STAMP) browser
 	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
 
-# The play-against-bots notebook as a no-code page: students see the widgets, not the code.
+# The student page: students open http://<this machine>:8866/ and type a table code and a name.
 classroom: $(STAMP)
-	@echo "Classroom app: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (Ctrl-C stops it)"
-	JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-	  $(BIN)/voila $(CLASSROOM_NOTEBOOK) --no-browser --Voila.ip=$(CLASSROOM_IP) \
-	  --port=$(CLASSROOM_PORT) --template=mogul --progressive_rendering=True $(CLASSROOM_ARGS)
+	@echo "Student page: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
+	$(VOILA_PAGE) $(CLASSROOM_NOTEBOOK) --port=$(CLASSROOM_PORT) $(CLASSROOM_KERNELS) $(CLASSROOM_ARGS)
+
+# The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
+lecturer: $(STAMP)
+	@echo "Lecturer page: http://$(CLASSROOM_IP):$(LECTURER_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
+	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT) --progressive_rendering=True
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks

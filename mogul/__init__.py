@@ -18,6 +18,10 @@ The package in layers; each imports only from the layers above it in this list:
     the auction model and its equilibrium, share-value analysis.
 ``mogul.plots``, ``mogul.widgets``, ``mogul.cli``
     the faces: plotly figures, ipywidgets apps, the command line.
+``mogul.classroom``
+    students play each other from their own devices: the table store and the debrief use
+    ``mogul.kit`` and ``mogul.auction`` (no faces); its pages' widgets and figures (``student``,
+    ``lecturer``, ``figures``) sit with the faces. Nothing else imports the classroom.
 
 ``tests/test_architecture.py`` checks this direction.
 """

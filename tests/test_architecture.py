@@ -10,7 +10,10 @@ at the top, inside functions (lazy imports), under ``TYPE_CHECKING``, relative i
   ``mogul.games`` itself (which registers the games) only ``mogul.kit`` and the games;
 * ``mogul.auction`` and ``mogul.analysis`` import no ``mogul.plots``, ``mogul.widgets``,
   ``mogul.cli``; ``mogul.plots`` no ``mogul.widgets``, ``mogul.cli``; ``mogul.widgets`` no
-  ``mogul.cli``; and no module but ``mogul.__main__`` imports the package root's facade.
+  ``mogul.cli``; and no module but ``mogul.__main__`` imports the package root's facade;
+* ``mogul.classroom`` (the store, exports, debrief) imports no face; its pages' widgets
+  and figures (``student``, ``lecturer``, ``figures``) sit with the faces and import
+  no ``mogul.cli``; nothing but the classroom (and the command line) imports the classroom.
 
 The checker is tested on small made-up modules first, so a rule that stopped matching would
 show here and not pass silently.
@@ -27,6 +30,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mogul"
 FACES = ("mogul.plots", "mogul.widgets", "mogul.cli")
+CLASSROOM_FACES = ("mogul.classroom.student", "mogul.classroom.lecturer", "mogul.classroom.figures")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,10 @@ def layer(module: str) -> str:
         return "games"
     if _within(module, "mogul.games"):
         return "game:" + module.split(".")[2]
+    if _within(module, *CLASSROOM_FACES):
+        return "classroom-faces"
+    if _within(module, "mogul.classroom"):
+        return "classroom"
     for top in ("mogul.kit", "mogul.auction", "mogul.analysis", *FACES):
         if _within(module, top):
             return top.removeprefix("mogul.")
@@ -85,7 +93,12 @@ def broken_rule(importer: str, target: str) -> str | None:
             if _within(target, "mogul.kit", own)
             else f"a game imports only mogul.kit and {own}"
         )
-    forbidden = {"auction": FACES, "analysis": FACES, "plots": FACES[1:], "widgets": FACES[2:]}
+    if _within(target, "mogul.classroom") and not here.startswith("classroom") and here != "cli":
+        return f"mogul.{here} sits below the classroom"
+    forbidden = {
+        "auction": FACES, "analysis": FACES, "plots": FACES[1:], "widgets": FACES[2:],
+        "classroom": (*FACES, *CLASSROOM_FACES), "classroom-faces": FACES[2:],
+    }  # fmt: skip
     if _within(target, *forbidden.get(here, ())):
         return f"mogul.{here} sits above {target}'s layer"
     return None
@@ -188,6 +201,10 @@ BAD = {
     "analysis imports the cli": ("mogul.analysis", "from mogul.cli import main\n"),
     "plots import widgets": ("mogul.plots.game", "from mogul.widgets import live\n"),
     "plots import widgets, relative": ("mogul.plots.game", "from ..widgets import live\n"),
+    "widgets import the classroom": ("mogul.widgets.player", "from mogul.classroom import store\n"),
+    "classroom store imports widgets": ("mogul.classroom.store", "from mogul.widgets import live\n"),
+    "classroom debrief imports a page": ("mogul.classroom.debrief", "from .student import App\n"),
+    "classroom page imports the cli": ("mogul.classroom.student", "from mogul.cli import main\n"),
 }
 
 GOOD = {
@@ -210,6 +227,14 @@ GOOD = {
         "from mogul.games.mogul.bots import REGISTRY\nimport mogul.widgets\n",
     ),
     "other packages": ("mogul.kit.runner", "import pandas\nfrom tqdm.auto import tqdm\n"),
+    "classroom store uses the kit and the auction": (
+        "mogul.classroom.debrief",
+        "from mogul.kit.record import GameRecord\nfrom mogul.auction import solve\n",
+    ),
+    "classroom page uses widgets and the store": (
+        "mogul.classroom.student",
+        "from mogul.widgets.player import GameTable\nfrom .store import TableStore\n",
+    ),
 }
 
 

@@ -1,0 +1,136 @@
+"""A class session on disk: its records (JSON), its tidy tables (CSV), and loading it back.
+
+``export_session`` writes one folder per session::
+
+    session.json      which tables, which seats (person or bot), which record file
+    <CODE>.json       each table's game as a ``GameRecord`` (format v2: load it anywhere)
+    seats.csv         one row per table and seat: name, kind, score, rank, won
+    <table>.csv       the game's tidy tables (Mogul: rounds.csv, auctions.csv), every table's
+                      rows with its code in front
+
+CSV only: parquet would need pyarrow, which is not a dependency of the kit (pandas writes
+parquet from these frames in one line where pyarrow is installed). ``load_session`` reads a
+folder back into a store (by default a new in-memory one), checking every record whole.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mogul.classroom.store import TableStore, pretty_code
+from mogul.kit.record import GameRecord
+
+FORMAT = "mogul-classroom-session"
+VERSION = 1
+MAX_TABLES = 500
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a session name ("Week 3, Monday" -> "week-3-monday")."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "session"
+
+
+def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
+    """One row per table and seat: code, session, status, seat, name, kind, score, rank, won.
+
+    ``score`` is the game's final score (or what the table shows now, if not over); ``rank``
+    1 is best at the table, by the game's own standings; ``won`` says the seat is among the
+    winners of a finished game.
+    """
+    rows = []
+    for info in store.tables(session):
+        states = store.history(info.code)
+        state = states[-1] if states else None
+        scores = state.final_scores() if state is not None else [None] * len(info.seats)
+        ranks = _ranks(store, info.code, state) if state is not None else [None] * len(info.seats)
+        winners = state.winners() if state is not None and state.is_over else ()
+        for s in info.seats:
+            rows.append({
+                "code": info.code, "session": info.session, "status": info.status, "seat": s.seat,
+                "name": s.name, "kind": s.kind, "score": scores[s.seat], "rank": ranks[s.seat],
+                "won": s.seat in winners,
+            })  # fmt: skip
+    columns = ["code", "session", "status", "seat", "name", "kind", "score", "rank", "won"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _ranks(store: TableStore, code: str, state: Any) -> list[int]:
+    keys = store.spec(code).standings(state)
+    return [1 + sum(other > mine for other in keys) for mine in keys]
+
+
+def game_tables(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:
+    """The games' tidy tables (by the game's table names), every table's rows with its code."""
+    out: dict[str, list[pd.DataFrame]] = {}
+    for info in store.tables(session):
+        record = store.record(info.code)
+        if record is None:
+            continue
+        for name in record.spec.tables:
+            frame = record.table(name)
+            frame.insert(0, "code", info.code)
+            out.setdefault(name, []).append(frame)
+    return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
+
+
+def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
+    """Write the session's records and tables into ``folder/<session slug>``; returns that path."""
+    tables = store.tables(session)
+    if not tables:
+        raise ValueError(f"there are no tables in session {session!r}")
+    target = Path(folder) / slug(session)
+    target.mkdir(parents=True, exist_ok=True)
+    manifest: dict[str, Any] = {"format": FORMAT, "version": VERSION, "session": session, "tables": []}
+    for info in tables:
+        entry: dict[str, Any] = {"code": info.code, "status": info.status, "game": info.game,
+                                 "edition": info.edition, "seats": [s.kind for s in info.seats]}  # fmt: skip
+        record = store.record(info.code)
+        if record is not None:
+            entry["record"] = record.save(target / f"{info.code}.json").name
+        manifest["tables"].append(entry)
+    (target / "session.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    seats_table(store, session).to_csv(target / "seats.csv", index=False)
+    for name, frame in game_tables(store, session).items():
+        frame.to_csv(target / f"{name}.csv", index=False)
+    return target
+
+
+def load_session(folder: str | Path, store: TableStore | None = None) -> tuple[TableStore, str]:
+    """Load an exported session into ``store`` (default: a new in-memory store).
+
+    Returns the store and the session's name. Tables that never started are skipped (they hold
+    no game); every record is checked whole before anything is stored.
+    """
+    folder = Path(folder)
+    path = folder / "session.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a readable session file ({err})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or manifest.get("version") != VERSION:
+        raise ValueError(f"{path}: expected \"format\": \"{FORMAT}\", \"version\": {VERSION}")
+    session, entries = manifest.get("session"), manifest.get("tables")
+    if not isinstance(session, str) or not isinstance(entries, list) or len(entries) > MAX_TABLES:
+        raise ValueError(f"{path}: needs a \"session\" name and a list of at most {MAX_TABLES} \"tables\"")
+    loaded = []
+    for n, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("seats"), list) or "code" not in entry:
+            raise ValueError(f"{path}: table {n} needs a \"code\" and a list of \"seats\"")
+        name = entry.get("record")
+        if name is None:
+            continue
+        if not isinstance(name, str) or Path(name).name != name:
+            raise ValueError(f"{path}: table {n}'s \"record\" must be a file name in the same folder")
+        loaded.append((entry, GameRecord.load(folder / name)))
+    store = store if store is not None else TableStore("sqlite://")
+    for entry, record in loaded:
+        store.restore_table(entry["code"], session, record, entry["seats"], entry.get("status"))
+    return store, session
+
+
+__all__ = ["export_session", "game_tables", "load_session", "pretty_code", "seats_table", "slug"]

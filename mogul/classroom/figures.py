@@ -1,0 +1,59 @@
+"""The debrief's figures: data from ``mogul.classroom.debrief`` in, a plotly ``Figure`` out."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from mogul.plots.template import KIT_TEMPLATE, rounded
+
+VERDICT_COLOURS = {"best response": "#2e7d32", "under-bid": "#1f77b4", "over-bid": "#c62828"}
+_AGAINST = {"best_drop": "best response", "equilibrium_drop": "equilibrium"}
+
+
+def drop_points_figure(bids: pd.DataFrame, against: str = "best_drop", title: str | None = None) -> go.Figure:
+    """The class's real drop points (up) against the best responses or the equilibrium's (across).
+
+    One marker per (x, real drop, verdict), its area growing with how many auctions it stands
+    for. On the diagonal the class dropped where the model says; above it they stayed in
+    longer (over-bid), below it they left earlier. Winners, who never dropped, and seats that
+    win in equilibrium (no equilibrium drop point) are left out.
+    """
+    if against not in _AGAINST:
+        raise ValueError(f"against must be one of {sorted(_AGAINST)}; got {against!r}")
+    shown = bids.dropna(subset=["real_drop", against])
+    fig = go.Figure()
+    top = 1
+    for verdict, colour in VERDICT_COLOURS.items():
+        rows = shown[shown["verdict"] == verdict]
+        counts = rows.groupby([against, "real_drop"]).size().reset_index(name="n")
+        if counts.empty:
+            continue
+        top = max(top, int(counts[[against, "real_drop"]].max().max()))
+        fig.add_scatter(
+            x=rounded(counts[against]), y=rounded(counts["real_drop"]), mode="markers", name=verdict,
+            marker={"color": colour, "size": rounded(6 + 4 * counts["n"] ** 0.5, 2), "opacity": 0.75},
+            text=rounded(counts["n"]),
+            hovertemplate=f"{_AGAINST[against]} %{{x}}, real %{{y}}: %{{text}} auctions<extra>{verdict}</extra>",
+        )  # fmt: skip
+    fig.add_scatter(x=[0, top], y=[0, top], mode="lines", name="as the model says",
+                    line={"color": "#777", "dash": "dot", "width": 1}, hoverinfo="skip")  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, height=420,
+        title=title or f"Where the class dropped, against the {_AGAINST[against]}",
+        xaxis_title=f"drop point of the {_AGAINST[against]} (pot)", yaxis_title="real drop point (pot)",
+    )  # fmt: skip
+    return fig
+
+
+def cost_figure(bidders: pd.DataFrame, title: str = "What their bidding cost them") -> go.Figure:
+    """Each player's total cost (points, against equilibrium opponents), the costliest on top."""
+    rows = bidders.sort_values("total_cost")
+    labels = [f"{n} ({c[:4]}-{c[4:]})" for n, c in zip(rows["name"], rows["code"], strict=True)]
+    fig = go.Figure(go.Bar(
+        x=rounded(rows["total_cost"], 2), y=labels, orientation="h", marker={"color": "#c62828"},
+        hovertemplate="%{y}: %{x} points<extra></extra>",
+    ))  # fmt: skip
+    fig.update_layout(template=KIT_TEMPLATE, title=title, height=120 + 24 * len(rows),
+                      xaxis_title="points lost to the best response, summed over the auctions")  # fmt: skip
+    return fig
