@@ -19,7 +19,9 @@ CHART = """gd => ({title: (gd.layout.title || {}).text || '',
 def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     lab, notebook_dir: Path, page: Page, console: list[str], local_only: None
 ) -> None:
-    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}")
+    # One Lab server serves every browser test and keeps its workspace: "?reset" opens this
+    # notebook alone, not beside one an earlier test left open (whose widgets come first).
+    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}?reset")
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
     expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
     run_all_cells(page)
