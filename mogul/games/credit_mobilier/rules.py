@@ -1,0 +1,273 @@
+"""The rules of Credit Mobilier, in the rulebook's order.
+
+Sequence of play: the player on turn rolls the five dice, chooses one colour rolled and one
+kind of action, and performs up to as many unit actions of that kind as the roll allows
+(``dice.allowance``). Each unit action is its own decision:
+
+* ``Build(colour, section)``: a free track space joined by built track (any colours) to the
+  eastern edge; the bank pays the Credit Mobilier treasury $2 per section.
+* ``Move(colour, from_space, to_space)``: one goods pawn one space along built track, west,
+  north or south, never east; a pawn on the Pacific Coast stays there. A move west earns
+  $2 from the bank for the pawn's company and $2 for the company whose track it crossed.
+  (The rulebook's sentence says "east" for the second payment: a misprint, since goods never
+  move east and its own example pays the blue track owner for a red pawn moved west.)
+  North and south moves earn nothing.
+* ``Buy(company)``: one share for $1, paid to the bank.
+* ``PayRound(company)``: one round of dividends (``pay_round``); only with orange rolled,
+  the company's colour rolled and at least $1 in its treasury.
+
+The turn's first unit action fixes its colour and kind; later ones must match. ``EndTurn()``
+stops early. Before the first unit action it is legal only when the roll allows nothing at
+all (say five orange dice and empty treasuries): the player then passes the dice, which is
+the only way a turn goes by without an action. When no further unit action is possible the
+turn ends by itself. The game ends at once when goods of only two colours remain outside
+the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
+from mogul.games.credit_mobilier.board import COAST, WEST, board, buildable, moves_from
+from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER, RAILROADS, components
+from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, allowance, roll
+from mogul.games.credit_mobilier.events import (
+    DiceRolled,
+    DividendsPaid,
+    GameEnded,
+    GoodsMoved,
+    StockBought,
+    TrackBuilt,
+    TurnEnded,
+)
+from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
+from mogul.kit.contract import IllegalActionError
+
+BUILD_PAYMENT = 2
+"""Dollars the bank pays the Credit Mobilier treasury for each section of track built."""
+WEST_INCOME = 2
+"""Dollars the bank pays the pawn's company, and again the track's owner, for a move west."""
+STOCK_PRICE = 1
+"""Dollars a share costs (paid to the bank)."""
+
+KIND_OF = {Build: BUILD, Move: MOVE, Buy: BUY, PayRound: DIVIDEND}
+
+
+# --- reading the table -------------------------------------------------------------------
+
+
+def built_sections(state: GameState) -> frozenset[str]:
+    """The track spaces with track on them."""
+    return frozenset(section for section, _ in state.track)
+
+
+def markers_left(state: GameState, colour: str) -> int:
+    """Track markers of ``colour`` not yet on the board."""
+    return components().track_per_colour - sum(1 for _, c in state.track if c == colour)
+
+
+def stock_left(state: GameState, company: str) -> int | None:
+    """Shares of ``company`` still for sale; None when the stock is unlimited."""
+    cap = components().stock_per_company
+    return None if cap is None else cap - sum(s[company] for s in state.stocks)
+
+
+def colours_outside_coast(goods: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The railroad colours with goods still off the Pacific Coast, in railroad order."""
+    out = {c for space, c in goods if space != COAST}
+    return tuple(c for c in RAILROADS if c in out)
+
+
+def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
+    """Roll ``number`` (0 = the first turn's): the scripted roll if there is one, else from the seed."""
+    if setup.dice is not None and number < len(setup.dice):
+        return setup.dice[number]
+    return roll(setup.seed, number)
+
+
+# --- what the roll allows ------------------------------------------------------------------
+
+
+def unit_options(state: GameState, colour: str, kind: str) -> list[Action]:
+    """The unit actions of ``kind`` for ``colour`` the table allows now (ignoring the dice)."""
+    if kind == BUILD:
+        if colour not in RAILROADS or markers_left(state, colour) <= 0:
+            return []
+        return [Build(colour, s) for s in buildable(board(), built_sections(state))]
+    if kind == MOVE:
+        if colour not in RAILROADS:
+            return []
+        built = built_sections(state)
+        b = board()
+        out = []
+        for space in dict.fromkeys(s for s, c in state.goods if c == colour):
+            out.extend(Move(colour, space, there) for sid, there, _ in moves_from(b, space) if sid in built)
+        return out
+    if kind == BUY:
+        left = stock_left(state, colour)
+        if state.money[state.current] < STOCK_PRICE or left == 0:
+            return []
+        return [Buy(colour)]
+    if kind == DIVIDEND:
+        return [PayRound(colour)] if state.treasuries[colour] >= 1 else []
+    raise ValueError(f"unknown kind of action {kind!r}; the kinds are {KINDS}")
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The current player's options, in a stable order (empty when the game is over).
+
+    Before the turn's first unit action: every unit action the roll allows, by kind in the
+    rulebook's order (build, move, buy, dividends), then by colour; ``EndTurn()`` alone when
+    there is none. After it: more of the same colour and kind, and ``EndTurn()``.
+    """
+    if state.current is None:
+        return ()
+    if state.kind is None:
+        options: list[Action] = []
+        for kind in KINDS:
+            for colour in COMPANIES:
+                if allowance(state.dice, colour, kind):
+                    options.extend(unit_options(state, colour, kind))
+        return tuple(options) if options else (END,)
+    if state.used < allowance(state.dice, state.colour, state.kind):
+        return (*unit_options(state, state.colour, state.kind), END)
+    return (END,)
+
+
+# --- the unit actions ---------------------------------------------------------------------------
+
+
+def _build(state: GameState, action: Build) -> tuple[GameState, tuple]:
+    track = dict(state.track)
+    track[action.section] = action.colour
+    order = {s.id: i for i, s in enumerate(board().sections)}
+    after = state._replace(
+        track=tuple(sorted(track.items(), key=lambda item: order[item[0]])),
+        treasuries=state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT),
+    )
+    return after, (TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT),)
+
+
+def _move(state: GameState, action: Move) -> tuple[GameState, tuple]:
+    b = board()
+    goods = list(state.goods)
+    goods.remove((action.from_space, action.colour))
+    goods.append((action.to_space, action.colour))
+    spaces = {s: i for i, s in enumerate(b.spaces)}
+    goods.sort(key=lambda g: (spaces[g[0]], RAILROADS.index(g[1])))
+    section = b.between(action.from_space, action.to_space).id
+    owner = dict(state.track)[section]
+    direction = b.direction(action.from_space, action.to_space)
+    treasuries = state.treasuries
+    to_pawn = to_track = 0
+    if direction == WEST:
+        to_pawn = to_track = WEST_INCOME
+        treasuries = treasuries.add(action.colour, to_pawn).add(owner, to_track)
+    event = GoodsMoved(
+        state.current, action.colour, action.from_space, action.to_space, direction, owner, to_pawn, to_track
+    )
+    return state._replace(goods=tuple(goods), treasuries=treasuries), (event,)
+
+
+def _buy(state: GameState, action: Buy) -> tuple[GameState, tuple]:
+    seat = state.current
+    money = list(state.money)
+    money[seat] -= STOCK_PRICE
+    stocks = list(state.stocks)
+    stocks[seat] = stocks[seat].add(action.company)
+    after = state._replace(money=tuple(money), stocks=tuple(stocks))
+    return after, (StockBought(seat, action.company, STOCK_PRICE),)
+
+
+def pay_round(stocks: Sequence[ByCompany], treasury: int, first: int, company: str) -> tuple[tuple[int, ...], int, bool]:
+    """One round of dividends: (dollars per seat, dollars left, stopped early).
+
+    Layer by layer: from the player on turn (``first``) to the left, $1 to every player with
+    at least one share, then to every player with at least two, and so on until every share
+    has earned $1, or at once when the treasury is empty ("stopped early").
+    """
+    n = len(stocks)
+    order = [(first + i) % n for i in range(n)]
+    paid = [0] * n
+    left = treasury
+    top = max(s[company] for s in stocks)
+    for level in range(1, top + 1):
+        for seat in order:
+            if stocks[seat][company] >= level:
+                if left == 0:
+                    return tuple(paid), 0, True
+                paid[seat] += 1
+                left -= 1
+    return tuple(paid), left, False
+
+
+def _pay(state: GameState, action: PayRound) -> tuple[GameState, tuple]:
+    company = action.company
+    paid, left, stopped = pay_round(state.stocks, state.treasuries[company], state.current, company)
+    money = tuple(m + p for m, p in zip(state.money, paid, strict=True))
+    treasuries = state.treasuries.add(company, left - state.treasuries[company])
+    event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
+    return state._replace(money=money, treasuries=treasuries), (event,)
+
+
+_EFFECTS = {Build: _build, Move: _move, Buy: _buy, PayRound: _pay}
+
+
+# --- turns and the end --------------------------------------------------------------------------
+
+
+def begin_turn(state: GameState, seat: int, events: list) -> GameState:
+    """Hand the dice to ``seat``: the next turn begins with its roll."""
+    turn = state.turn + 1
+    dice = next_roll(state.setup, turn - 1)
+    events.append(DiceRolled(turn, seat, dice))
+    return state._replace(current=seat, turn=turn, dice=dice, colour=None, kind=None, used=0, events=tuple(events))
+
+
+def _end_turn(state: GameState, reason: str, events: list) -> GameState:
+    events.append(TurnEnded(state.current, reason))
+    return begin_turn(state, (state.current + 1) % len(state.money), events)
+
+
+def _game_over(state: GameState, events: list) -> GameState:
+    over = state._replace(current=None)
+    events.append(GameEnded(colours_outside_coast(state.goods), state.money, winners(over)))
+    return over._replace(events=tuple(events))
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The new state after the current player's ``action``; the old state is untouched.
+
+    Raises ``IllegalActionError`` (naming the legal actions) for anything else.
+    """
+    legal = legal_actions(state)
+    if action not in legal:
+        raise IllegalActionError.for_state(state, action, legal)
+    if type(action) is EndTurn:
+        return _end_turn(state, "ended" if state.kind else "nothing possible", [])
+    kind = KIND_OF[type(action)]
+    colour = action.company if kind in (BUY, DIVIDEND) else action.colour
+    after, events = _EFFECTS[type(action)](state, action)
+    after = after._replace(colour=colour, kind=kind, used=state.used + 1)
+    events = list(events)
+    if kind == MOVE and len(colours_outside_coast(after.goods)) <= 2:
+        return _game_over(after, events)
+    if legal_actions(after) == (END,):
+        return _end_turn(after, "used up", events)
+    return after._replace(events=tuple(events))
+
+
+# --- the winner ------------------------------------------------------------------------------------
+
+
+def standings(state: GameState) -> tuple[tuple[int, int], ...]:
+    """Each seat's ranking key: (cash, stock in total). Higher is better; equal keys share a place."""
+    return tuple((m, s.total) for m, s in zip(state.money, state.stocks, strict=True))
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """The most cash wins; a tie goes to the most stock in total; a remaining tie is shared."""
+    ranking = standings(state)
+    best = max(ranking)
+    return tuple(seat for seat, r in enumerate(ranking) if r == best)
