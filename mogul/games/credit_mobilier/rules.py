@@ -78,9 +78,10 @@ def _track_facts(track: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], li
     facts are kept (compared by identity: cheap).
     """
     global _last_track
-    if _last_track[0] is not track:
-        _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
-    return _last_track[1], _last_track[2]
+    facts = _last_track  # read once: another thread may replace it meanwhile
+    if facts[0] is not track:
+        facts = _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
+    return facts[1], facts[2]
 
 
 _last_track: tuple = ((), frozenset(), [])
@@ -174,11 +175,12 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     rulebook's order (build, move, buy, dividends), then by colour; ``EndTurn()`` alone when
     there is none. After it: more of the same colour and kind, and ``EndTurn()``.
     """
-    last_state, last_legal = _last
+    global _last
+    last_state, last_legal = _last  # read once: another thread may replace it meanwhile
     if last_state is state:
         return last_legal
     legal = _legal_actions(state)
-    globals()["_last"] = (state, legal)
+    _last = (state, legal)
     return legal
 
 
