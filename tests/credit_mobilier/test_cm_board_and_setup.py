@@ -69,7 +69,7 @@ def test_a_seeded_deal_follows_the_set_up():
     assert all(n <= 8 for n in Counter(c for _, c in s.goods).values())
     assert s.money == (3, 3, 3, 3) and all(st == cm.ByCompany(purple=1) for st in s.stocks)
     assert s.treasuries == cm.ByCompany() and s.track == ()
-    assert len(s.dice) == 5 and s.kind is None and s.phase == "roll"
+    assert len(s.dice) == 5 and s.kind is None and s.phase == "choose an action"
     assert cm.new_game(players=4, seed=3) == s
     deals = {cm.new_game(players=4, seed=seed).goods for seed in range(20)}
     assert len(deals) == 20

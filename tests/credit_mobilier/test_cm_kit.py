@@ -80,7 +80,7 @@ def test_the_dividend_bot_beats_random_play():
 
 def test_a_session_with_a_human_and_a_bot():
     session = GameSession("credit-mobilier", seats=["human", "dividend"], seed=4, start_player=0)
-    assert session.human_to_act() and "your move (roll)" in session.status()
+    assert session.human_to_act() and "your move (choose an action)" in session.status()
     before = session.state
     session.act(before.legal_actions()[0])
     check_step(before, session.history[1])

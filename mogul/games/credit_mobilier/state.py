@@ -106,7 +106,7 @@ class GameState(NamedTuple):
 
     @property
     def phase(self) -> str:
-        """What the turn is at: "over", "roll" (nothing chosen yet) or e.g. "build red"."""
+        """What the turn is at: "over", "choose an action" (nothing chosen yet) or e.g. "build red"."""
         return phase_of(self)
 
     # --- reading the table --------------------------------------------------------------
@@ -163,12 +163,30 @@ class GameState(NamedTuple):
 
 
 def phase_of(table: GameState | PlayerView) -> str:
-    """"over", "roll" before the turn's first unit action, else the kind and colour."""
+    """"over", "choose an action" before the turn's first unit action, else the kind and colour."""
     if table.current is None:
         return "over"
     if table.kind is None:
-        return "roll"
+        return "choose an action"
     return f"{table.kind} {table.colour}"
+
+
+def _fast_replace(cls: type) -> None:
+    """Give a NamedTuple class a ``_replace`` written out for its fields (keywords only).
+
+    The engine copies a state at every step; NamedTuple's generic ``_replace`` (a dict and a
+    map per call) costs about twice as much as this straight-line one, which behaves the same.
+    """
+    fields = cls._fields
+    params = ", ".join(f"{f}=_KEEP" for f in fields)
+    values = ", ".join(f"self[{i}] if {f} is _KEEP else {f}" for i, f in enumerate(fields))
+    source = f"def _replace(self, *, {params}):\n    return _new(_cls, ({values},))\n"
+    namespace = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
+    exec(source, namespace)
+    cls._replace = namespace["_replace"]
+
+
+_fast_replace(GameState)
 
 
 HIDDEN = ("setup",)
