@@ -11,6 +11,7 @@ from cm_checks import check_step
 
 from mogul import credit_mobilier as cm
 from mogul.cli import main
+from mogul.games.credit_mobilier.bots import worth
 from mogul.kit.bots import RandomBot, play, play_states
 from mogul.kit.record import GameRecord
 from mogul.kit.runner import GAMES_COLUMNS
@@ -142,3 +143,11 @@ def test_the_monte_carlo_bot_takes_the_dividends_it_owns():
     assert bot.choose(s.view(0), s.legal_actions()) == cm.PayRound("red")
     with pytest.raises(ValueError, match="rollouts must be a whole number"):
         cm.MonteCarloBot(rollouts=0)
+    with pytest.raises(ValueError, match="treasury_weight must be a number from 0 to 1"):
+        cm.MonteCarloBot(treasury_weight=2)
+    assert cm.MonteCarloBot(treasury_weight=1).name == "mc-8-tw1"
+
+
+def test_worth_counts_treasuries_by_stake_and_weight():
+    s = cm.new_game(2, seed=0, treasuries={"red": 10, "purple": 4}, stocks=[{"red": 3, "purple": 1}, {"red": 1, "purple": 1}])
+    assert worth(s, 0) == 3 + 7.5 + 2 and worth(s, 1, treasury_weight=0.5) == 3 + 0.5 * (2.5 + 2)
