@@ -4,6 +4,7 @@ Random play means: at every decision, uniformly at random over ``legal_actions()
 seeds fixed. Prints the best of several runs (the least disturbed by other work on the
 machine) and the median, per player count for the bare engine loop, and at 4 players for
 ``bots.play`` with ``RandomBot`` (which also builds each seat's view and the game record).
+Last, the latency of one ``MonteCarloBot`` decision with its default settings.
 
     python benchmarks/bench_credit_mobilier.py
 """
@@ -50,7 +51,30 @@ def measure(name: str, run, players: int) -> None:
     )
 
 
+def mc_latency(decisions: int = 12) -> None:
+    """Mean seconds per MonteCarloBot decision (defaults), over a seeded 3-player game's first choices."""
+    bot = cm.MonteCarloBot(seed=1)
+    others = cm.DividendBot()
+    state = cm.new_game(players=3, seed=2)
+    times = []
+    while len(times) < decisions and not state.is_over:
+        legal = state.legal_actions()
+        seat = state.current_player
+        if seat == 0 and len(legal) > 1:
+            start = time.perf_counter()
+            action = bot.choose(state.view(seat), legal)
+            times.append(time.perf_counter() - start)
+        else:
+            action = others.choose(state.view(seat), legal)
+        state = state.apply(action)
+    print(
+        f"{bot.name} decision (8 rollouts, 4 turns deep)  mean {statistics.mean(times) * 1000:6.0f} ms"
+        f"   max {max(times) * 1000:6.0f} ms   ({len(times)} decisions)"
+    )
+
+
 if __name__ == "__main__":
     for players in (2, 3, 4, 5):
         measure(f"engine loop, {players} players", engine_loop, players)
     measure("bots.play with 4 RandomBots", bot_games, 4)
+    mc_latency()
