@@ -19,7 +19,10 @@ from mogul.kit.spec import GameSpec
 MAX_STEPS = 5_000
 """A step bound for one game: the longest 6-player Mogul game is far shorter."""
 
-FAST: dict[tuple[str, str], dict[str, Any]] = {("mogul", "mc"): {"rollouts": 2}}
+FAST: dict[tuple[str, str], dict[str, Any]] = {
+    ("mogul", "mc"): {"rollouts": 2},
+    ("credit-mobilier", "mc"): {"rollouts": 1, "horizon": 1},
+}
 """Small settings for slow bots, by (game, bot name); every other bot plays with its defaults."""
 
 

@@ -1,0 +1,350 @@
+"""The rules of Credit Mobilier, in the rulebook's order.
+
+Sequence of play: the player on turn rolls the five dice, chooses one colour rolled and one
+kind of action, and performs up to as many unit actions of that kind as the roll allows
+(``dice.allowance``). Each unit action is its own decision:
+
+* ``Build(colour, section)``: a free track space joined by built track (any colours) to the
+  eastern edge; the bank pays the Credit Mobilier treasury $2 per section.
+* ``Move(colour, from_space, to_space)``: one goods pawn one space along built track, west,
+  north or south, never east; a pawn on the Pacific Coast stays there. A move west earns
+  $2 from the bank for the pawn's company and $2 for the company whose track it crossed.
+  (The rulebook's sentence says "east" for the second payment: a misprint, since goods never
+  move east and its own example pays the blue track owner for a red pawn moved west.)
+  North and south moves earn nothing.
+* ``Buy(company)``: one share for $1, paid to the bank.
+* ``PayRound(company)``: one round of dividends (``pay_round``); only with orange rolled,
+  the company's colour rolled and at least $1 in its treasury.
+
+The turn's first unit action fixes its colour and kind; later ones must match. ``EndTurn()``
+stops early. Before the first unit action it is legal only when the roll allows nothing at
+all (say five orange dice and empty treasuries): the player then passes the dice, which is
+the only way a turn goes by without an action. When no further unit action is possible the
+turn ends by itself. The game ends at once when goods of only two colours remain outside
+the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from itertools import repeat
+from operator import is_
+
+from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
+from mogul.games.credit_mobilier.board import COAST, WEST, board, buildable, moves_from
+from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER, RAILROADS, components
+from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, allowance, roll
+from mogul.games.credit_mobilier.events import (
+    DiceRolled,
+    DividendsPaid,
+    Event,
+    GameEnded,
+    GoodsMoved,
+    StockBought,
+    TrackBuilt,
+    TurnEnded,
+)
+from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
+from mogul.kit.contract import IllegalActionError
+
+BUILD_PAYMENT = 2
+"""Dollars the bank pays the Credit Mobilier treasury for each section of track built."""
+WEST_INCOME = 2
+"""Dollars the bank pays the pawn's company, and again the track's owner, for a move west."""
+STOCK_PRICE = 1
+"""Dollars a share costs (paid to the bank)."""
+
+KIND_OF = {Build: BUILD, Move: MOVE, Buy: BUY, PayRound: DIVIDEND}
+
+
+# --- reading the table -------------------------------------------------------------------
+
+
+def built_sections(state: GameState) -> frozenset[str]:
+    """The track spaces with track on them."""
+    return _track_facts(state.track)[0]
+
+
+def markers_left(state: GameState, colour: str) -> int:
+    """Track markers of ``colour`` not yet on the board."""
+    return components().track_per_colour - _track_facts(state.track)[1].count(colour)
+
+
+def _track_facts(track: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], list[str]]:
+    """(built sections, colour of each) for a state's track, worked out once per track.
+
+    Successive states share their track tuple until something is built, so the last one's
+    facts are kept (compared by identity: cheap).
+    """
+    global _last_track
+    facts = _last_track  # read once: another thread may replace it meanwhile
+    if facts[0] is not track:
+        facts = _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
+    return facts[1], facts[2]
+
+
+_last_track: tuple = ((), frozenset(), [])
+
+
+def stock_left(state: GameState, company: str) -> int | None:
+    """Shares of ``company`` still for sale; None when the stock is unlimited."""
+    cap = components().stock_per_company
+    return None if cap is None else cap - sum(s[company] for s in state.stocks)
+
+
+def colours_outside_coast(goods: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The railroad colours with goods still off the Pacific Coast, in railroad order."""
+    out = {c for space, c in goods if space != COAST}
+    return tuple(c for c in RAILROADS if c in out)
+
+
+def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
+    """Roll ``number`` (0 = the first turn's): the scripted roll if there is one, else from the seed."""
+    if setup.dice is not None and number < len(setup.dice):
+        return setup.dice[number]
+    return roll(setup.seed, number)
+
+
+# --- what the roll allows ------------------------------------------------------------------
+
+# One shared object per unit action: legal_actions builds its lists from these.
+_build = cache(Build)
+_move = cache(Move)
+_buy = cache(Buy)
+_pay = cache(PayRound)
+
+
+@lru_cache(maxsize=4096)
+def _builds(colour: str, built: frozenset[str]) -> tuple[Build, ...]:
+    """Every ``Build`` of ``colour`` on the track spaces free and joined to the eastern edge."""
+    return tuple(_build(colour, s) for s in buildable(board(), built))
+
+
+@cache
+def _ways_out(colour: str, space: str) -> tuple[tuple[str, Move], ...]:
+    """(track space, move) for each way a ``colour`` pawn may leave ``space`` (west, north, south)."""
+    return tuple((sid, _move(colour, space, there)) for sid, there, _ in moves_from(board(), space))
+
+
+def build_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Build Track: a railroad colour with markers left, on any free space joined to the east."""
+    if colour not in RAILROADS or markers_left(state, colour) <= 0:
+        return ()
+    return _builds(colour, built_sections(state))
+
+
+def move_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Move Goods: a pawn of the colour, one space west, north or south along built track."""
+    if colour not in RAILROADS:
+        return ()
+    built = built_sections(state)
+    out: list[Action] = []
+    for space in dict.fromkeys([s for s, c in state.goods if c == colour]):
+        out.extend([move for sid, move in _ways_out(colour, space) if sid in built])
+    return out
+
+
+def buy_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Buy Stock: with a dollar to pay and a share left in the stock."""
+    if state.money[state.current] < STOCK_PRICE or stock_left(state, colour) == 0:
+        return ()
+    return (_buy(colour),)
+
+
+def dividend_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Pay Dividends: from a treasury holding at least $1."""
+    return (_pay(colour),) if state.treasuries[colour] >= 1 else ()
+
+
+OPTIONS = {BUILD: build_options, MOVE: move_options, BUY: buy_options, DIVIDEND: dividend_options}
+"""The unit actions of each kind the table allows for a colour (the dice are checked apart)."""
+
+
+def unit_options(state: GameState, colour: str, kind: str) -> Sequence[Action]:
+    """The unit actions of ``kind`` for ``colour`` the table allows now (ignoring the dice)."""
+    if kind not in OPTIONS:
+        raise ValueError(f"unknown kind of action {kind!r}; the kinds are {KINDS}")
+    return OPTIONS[kind](state, colour)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The current player's options, in a stable order (empty when the game is over).
+
+    Before the turn's first unit action: every unit action the roll allows, by kind in the
+    rulebook's order (build, move, buy, dividends), then by colour; ``EndTurn()`` alone when
+    there is none. After it: more of the same colour and kind, and ``EndTurn()``.
+    """
+    global _last
+    last_state, last_legal = _last  # read once: another thread may replace it meanwhile
+    if last_state is state:
+        return last_legal
+    legal = _legal_actions(state)
+    _last = (state, legal)
+    return legal
+
+
+_last: tuple[GameState | None, tuple[Action, ...]] = (None, ())
+"""The last state asked and its legal actions: a player asks for them, then ``apply`` checks
+the action against them, so each state's actions are worked out once."""
+
+
+@cache
+def _choices(dice: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(colour, kind) pairs a roll allows, by kind in the rulebook's order, then by colour."""
+    return tuple((c, k) for k in KINDS for c in COMPANIES if allowance(dice, c, k))
+
+
+def _legal_actions(state: GameState) -> tuple[Action, ...]:
+    if state.current is None:
+        return ()
+    if state.kind is None:
+        options: list[Action] = []
+        for colour, kind in _choices(state.dice):
+            options.extend(OPTIONS[kind](state, colour))
+        return tuple(options) if options else (END,)
+    if state.used < allowance(state.dice, state.colour, state.kind):
+        return (*OPTIONS[state.kind](state, state.colour), END)
+    return (END,)
+
+
+# --- the unit actions ---------------------------------------------------------------------------
+
+
+@cache
+def goods_order(pawn: tuple[str, str]) -> int:
+    """Sort key of a goods pawn (space, colour): board order of the space, then railroad order."""
+    space, colour = pawn
+    return board().spaces.index(space) * len(RAILROADS) + RAILROADS.index(colour)
+
+
+@cache
+def _section_order(built: tuple[str, str]) -> int:
+    return [s.id for s in board().sections].index(built[0])
+
+
+def _do_build(state: GameState, action: Build) -> tuple[dict, Event]:
+    track = sorted([*state.track, (action.section, action.colour)], key=_section_order)
+    changes = {"track": tuple(track), "treasuries": state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT)}
+    return changes, TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT)
+
+
+def _do_move(state: GameState, action: Move) -> tuple[dict, Event]:
+    b = board()
+    goods = list(state.goods)
+    goods.remove((action.from_space, action.colour))
+    goods.append((action.to_space, action.colour))
+    goods.sort(key=goods_order)
+    section = b.between(action.from_space, action.to_space).id
+    owner = state.track[[s for s, _ in state.track].index(section)][1]
+    direction = b.direction(action.from_space, action.to_space)
+    treasuries = state.treasuries
+    to_pawn = to_track = 0
+    if direction == WEST:
+        to_pawn = to_track = WEST_INCOME
+        treasuries = treasuries.add(action.colour, to_pawn).add(owner, to_track)
+    event = GoodsMoved(
+        state.current, action.colour, action.from_space, action.to_space, direction, owner, to_pawn, to_track
+    )
+    return {"goods": tuple(goods), "treasuries": treasuries}, event
+
+
+def _do_buy(state: GameState, action: Buy) -> tuple[dict, Event]:
+    seat = state.current
+    money = list(state.money)
+    money[seat] -= STOCK_PRICE
+    stocks = list(state.stocks)
+    stocks[seat] = stocks[seat].add(action.company)
+    return {"money": tuple(money), "stocks": tuple(stocks)}, StockBought(seat, action.company, STOCK_PRICE)
+
+
+def pay_round(stocks: Sequence[ByCompany], treasury: int, first: int, company: str) -> tuple[tuple[int, ...], int, bool]:
+    """One round of dividends: (dollars per seat, dollars left, stopped early).
+
+    Layer by layer: from the player on turn (``first``) to the left, $1 to every player with
+    at least one share, then to every player with at least two, and so on until every share
+    has earned $1, or at once when the treasury is empty ("stopped early").
+    """
+    n = len(stocks)
+    order = [(first + i) % n for i in range(n)]
+    paid = [0] * n
+    left = treasury
+    top = max(s[company] for s in stocks)
+    for level in range(1, top + 1):
+        for seat in order:
+            if stocks[seat][company] >= level:
+                if left == 0:
+                    return tuple(paid), 0, True
+                paid[seat] += 1
+                left -= 1
+    return tuple(paid), left, False
+
+
+def _do_pay(state: GameState, action: PayRound) -> tuple[dict, Event]:
+    company = action.company
+    paid, left, stopped = pay_round(state.stocks, state.treasuries[company], state.current, company)
+    money = tuple(m + p for m, p in zip(state.money, paid, strict=True))
+    treasuries = state.treasuries.add(company, left - state.treasuries[company])
+    event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
+    return {"money": money, "treasuries": treasuries}, event
+
+
+_EFFECTS = {Build: _do_build, Move: _do_move, Buy: _do_buy, PayRound: _do_pay}
+
+
+# --- turns and the end --------------------------------------------------------------------------
+
+
+def begin_turn(state: GameState, seat: int, events: list) -> GameState:
+    """Hand the dice to ``seat``: the next turn begins with its roll."""
+    turn = state.turn + 1
+    dice = next_roll(state.setup, turn - 1)
+    events.append(DiceRolled(turn, seat, dice))
+    return state._replace(current=seat, turn=turn, dice=dice, colour=None, kind=None, used=0, events=tuple(events))
+
+
+def _end_turn(state: GameState, reason: str, events: list) -> GameState:
+    events.append(TurnEnded(state.current, reason))
+    return begin_turn(state, (state.current + 1) % len(state.money), events)
+
+
+def _game_over(state: GameState, events: list) -> GameState:
+    over = state._replace(current=None)
+    events.append(GameEnded(colours_outside_coast(state.goods), state.money, winners(over)))
+    return over._replace(events=tuple(events))
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The new state after the current player's ``action``; the old state is untouched.
+
+    Raises ``IllegalActionError`` (naming the legal actions) for anything else.
+    """
+    legal = legal_actions(state)
+    if not any(map(is_, legal, repeat(action))) and action not in legal:  # (the same object, usually)
+        raise IllegalActionError.for_state(state, action, legal)
+    if type(action) is EndTurn:
+        return _end_turn(state, "ended" if state.kind else "nothing possible", [])
+    kind = KIND_OF[type(action)]
+    colour = action.company if kind in (BUY, DIVIDEND) else action.colour
+    changes, event = _EFFECTS[type(action)](state, action)
+    after = state._replace(**changes, colour=colour, kind=kind, used=state.used + 1, events=(event,))
+    if kind == MOVE and len(colours_outside_coast(after.goods)) <= 2:
+        return _game_over(after, [event])
+    if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
+        return _end_turn(after, "used up", [event])
+    return after
+
+
+# --- the winner ------------------------------------------------------------------------------------
+
+
+def standings(state: GameState) -> tuple[tuple[int, int], ...]:
+    """Each seat's ranking key: (cash, stock in total). Higher is better; equal keys share a place."""
+    return tuple((m, s.total) for m, s in zip(state.money, state.stocks, strict=True))
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """The most cash wins; a tie goes to the most stock in total; a remaining tie is shared."""
+    ranking = standings(state)
+    best = max(ranking)
+    return tuple(seat for seat, r in enumerate(ranking) if r == best)
