@@ -7,6 +7,13 @@ from mogul.plots.auction import (
     pot_ladder_figure,
     winner_regions_figure,
 )
+from mogul.plots.credit_mobilier import (
+    board_figure,
+    dividends_figure,
+    dividends_to_come_figure,
+    stock_figure,
+    treasuries_figure,
+)
 from mogul.plots.game import (
     crash_hazard_figure,
     distribution_figure,
@@ -22,9 +29,12 @@ from mogul.plots.tournament import head_to_head_figure, win_rate_figure
 __all__ = [
     "KIT_TEMPLATE",
     "SEAT_COLOURS",
+    "board_figure",
     "convergence_figure",
     "crash_hazard_figure",
     "distribution_figure",
+    "dividends_figure",
+    "dividends_to_come_figure",
     "game_pot_ladder_figure",
     "head_to_head_figure",
     "holdings_figure",
@@ -34,6 +44,8 @@ __all__ = [
     "pot_ladder_figure",
     "scores_figure",
     "share_value_figure",
+    "stock_figure",
+    "treasuries_figure",
     "win_rate_figure",
     "winner_regions_figure",
 ]
