@@ -37,9 +37,12 @@ class Section:
     direction: str  # "east-west" or "north-south"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Board:
-    """The modeled board: spaces, track spaces and what touches the eastern edge."""
+    """The modeled board: spaces, track spaces and what touches the eastern edge.
+
+    There is one board (``board()``); it compares and hashes by identity.
+    """
 
     rows: tuple[str, ...]
     columns: int
@@ -54,7 +57,7 @@ class Board:
 
     def section(self, section_id: str) -> Section:
         """The track space called ``section_id``; ``ValueError`` shows the form of a name."""
-        found = _sections_by_id(self).get(section_id)
+        found = _lookups(self)[0].get(section_id)
         if found is None:
             raise ValueError(
                 f"no track space {section_id!r}; name one by its two ends, west or north end first, "
@@ -64,7 +67,7 @@ class Board:
 
     def between(self, here: str, there: str) -> Section | None:
         """The track space joining two spaces, or None when they are not neighbours."""
-        return _between(self).get((here, there))
+        return _lookups(self)[1].get((here, there))
 
     def direction(self, here: str, there: str) -> str:
         """Which way a move from ``here`` to the neighbouring ``there`` goes: west, north, south or east."""
@@ -108,17 +111,13 @@ def board() -> Board:
 
 
 @cache
-def _sections_by_id(b: Board) -> dict[str, Section]:
-    return {s.id: s for s in b.sections}
-
-
-@cache
-def _between(b: Board) -> dict[tuple[str, str], Section]:
-    out = {}
+def _lookups(b: Board) -> tuple[dict[str, Section], dict[tuple[str, str], Section]]:
+    """Track spaces by name, and by the pair of spaces they join (both ways round)."""
+    between = {}
     for s in b.sections:
-        out[s.a, s.b] = s
-        out[s.b, s.a] = s
-    return out
+        between[s.a, s.b] = s
+        between[s.b, s.a] = s
+    return {s.id: s for s in b.sections}, between
 
 
 @cache
@@ -130,7 +129,7 @@ def moves_from(b: Board, space: str) -> tuple[tuple[str, str, str], ...]:
     if space == COAST:
         return ()
     out = []
-    for (here, there), s in _between(b).items():
+    for (here, there), s in _lookups(b)[1].items():
         if here == space:
             way = b.direction(here, there)
             if way != EAST:
@@ -144,7 +143,7 @@ def connected_spaces(b: Board, built: frozenset[str]) -> frozenset[str]:
     """Spaces joined to the eastern edge: the eastern squares and all they reach over built track."""
     reached = set(b.eastern)
     frontier = list(reached)
-    by_id = _sections_by_id(b)
+    by_id = _lookups(b)[0]
     ends: dict[str, list[str]] = {}
     for sid in built:
         s = by_id[sid]
@@ -159,6 +158,7 @@ def connected_spaces(b: Board, built: frozenset[str]) -> frozenset[str]:
     return frozenset(reached)
 
 
+@lru_cache(maxsize=8192)
 def buildable(b: Board, built: frozenset[str]) -> tuple[str, ...]:
     """Free track spaces that would join the track already connected to the eastern edge.
 

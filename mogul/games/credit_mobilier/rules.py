@@ -27,6 +27,7 @@ the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, WEST, board, buildable, moves_from
@@ -59,12 +60,27 @@ KIND_OF = {Build: BUILD, Move: MOVE, Buy: BUY, PayRound: DIVIDEND}
 
 def built_sections(state: GameState) -> frozenset[str]:
     """The track spaces with track on them."""
-    return frozenset(section for section, _ in state.track)
+    return _track_facts(state.track)[0]
 
 
 def markers_left(state: GameState, colour: str) -> int:
     """Track markers of ``colour`` not yet on the board."""
-    return components().track_per_colour - sum(1 for _, c in state.track if c == colour)
+    return components().track_per_colour - _track_facts(state.track)[1].count(colour)
+
+
+def _track_facts(track: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], list[str]]:
+    """(built sections, colour of each) for a state's track, worked out once per track.
+
+    Successive states share their track tuple until something is built, so the last one's
+    facts are kept (compared by identity: cheap).
+    """
+    global _last_track
+    if _last_track[0] is not track:
+        _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
+    return _last_track[1], _last_track[2]
+
+
+_last_track: tuple = ((), frozenset(), [])
 
 
 def stock_left(state: GameState, company: str) -> int | None:
@@ -88,13 +104,19 @@ def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
 
 # --- what the roll allows ------------------------------------------------------------------
 
+# One shared object per unit action: legal_actions builds its lists from these.
+_build = cache(Build)
+_move = cache(Move)
+_buy = cache(Buy)
+_pay = cache(PayRound)
+
 
 def unit_options(state: GameState, colour: str, kind: str) -> list[Action]:
     """The unit actions of ``kind`` for ``colour`` the table allows now (ignoring the dice)."""
     if kind == BUILD:
         if colour not in RAILROADS or markers_left(state, colour) <= 0:
             return []
-        return [Build(colour, s) for s in buildable(board(), built_sections(state))]
+        return [_build(colour, s) for s in buildable(board(), built_sections(state))]
     if kind == MOVE:
         if colour not in RAILROADS:
             return []
@@ -102,15 +124,15 @@ def unit_options(state: GameState, colour: str, kind: str) -> list[Action]:
         b = board()
         out = []
         for space in dict.fromkeys(s for s, c in state.goods if c == colour):
-            out.extend(Move(colour, space, there) for sid, there, _ in moves_from(b, space) if sid in built)
+            out.extend(_move(colour, space, there) for sid, there, _ in moves_from(b, space) if sid in built)
         return out
     if kind == BUY:
         left = stock_left(state, colour)
         if state.money[state.current] < STOCK_PRICE or left == 0:
             return []
-        return [Buy(colour)]
+        return [_buy(colour)]
     if kind == DIVIDEND:
-        return [PayRound(colour)] if state.treasuries[colour] >= 1 else []
+        return [_pay(colour)] if state.treasuries[colour] >= 1 else []
     raise ValueError(f"unknown kind of action {kind!r}; the kinds are {KINDS}")
 
 
@@ -121,14 +143,32 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     rulebook's order (build, move, buy, dividends), then by colour; ``EndTurn()`` alone when
     there is none. After it: more of the same colour and kind, and ``EndTurn()``.
     """
+    last_state, last_legal = _last
+    if last_state is state:
+        return last_legal
+    legal = _legal_actions(state)
+    globals()["_last"] = (state, legal)
+    return legal
+
+
+_last: tuple[GameState | None, tuple[Action, ...]] = (None, ())
+"""The last state asked and its legal actions: a player asks for them, then ``apply`` checks
+the action against them, so each state's actions are worked out once."""
+
+
+@cache
+def _choices(dice: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(colour, kind) pairs a roll allows, by kind in the rulebook's order, then by colour."""
+    return tuple((c, k) for k in KINDS for c in COMPANIES if allowance(dice, c, k))
+
+
+def _legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.current is None:
         return ()
     if state.kind is None:
         options: list[Action] = []
-        for kind in KINDS:
-            for colour in COMPANIES:
-                if allowance(state.dice, colour, kind):
-                    options.extend(unit_options(state, colour, kind))
+        for colour, kind in _choices(state.dice):
+            options.extend(unit_options(state, colour, kind))
         return tuple(options) if options else (END,)
     if state.used < allowance(state.dice, state.colour, state.kind):
         return (*unit_options(state, state.colour, state.kind), END)
@@ -138,24 +178,33 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 # --- the unit actions ---------------------------------------------------------------------------
 
 
-def _build(state: GameState, action: Build) -> tuple[GameState, tuple]:
-    track = dict(state.track)
-    track[action.section] = action.colour
-    order = {s.id: i for i, s in enumerate(board().sections)}
+@cache
+def goods_order(pawn: tuple[str, str]) -> int:
+    """Sort key of a goods pawn (space, colour): board order of the space, then railroad order."""
+    space, colour = pawn
+    return board().spaces.index(space) * len(RAILROADS) + RAILROADS.index(colour)
+
+
+@cache
+def _section_order(built: tuple[str, str]) -> int:
+    return [s.id for s in board().sections].index(built[0])
+
+
+def _do_build(state: GameState, action: Build) -> tuple[GameState, tuple]:
+    track = sorted([*state.track, (action.section, action.colour)], key=_section_order)
     after = state._replace(
-        track=tuple(sorted(track.items(), key=lambda item: order[item[0]])),
+        track=tuple(track),
         treasuries=state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT),
     )
     return after, (TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT),)
 
 
-def _move(state: GameState, action: Move) -> tuple[GameState, tuple]:
+def _do_move(state: GameState, action: Move) -> tuple[GameState, tuple]:
     b = board()
     goods = list(state.goods)
     goods.remove((action.from_space, action.colour))
     goods.append((action.to_space, action.colour))
-    spaces = {s: i for i, s in enumerate(b.spaces)}
-    goods.sort(key=lambda g: (spaces[g[0]], RAILROADS.index(g[1])))
+    goods.sort(key=goods_order)
     section = b.between(action.from_space, action.to_space).id
     owner = dict(state.track)[section]
     direction = b.direction(action.from_space, action.to_space)
@@ -170,7 +219,7 @@ def _move(state: GameState, action: Move) -> tuple[GameState, tuple]:
     return state._replace(goods=tuple(goods), treasuries=treasuries), (event,)
 
 
-def _buy(state: GameState, action: Buy) -> tuple[GameState, tuple]:
+def _do_buy(state: GameState, action: Buy) -> tuple[GameState, tuple]:
     seat = state.current
     money = list(state.money)
     money[seat] -= STOCK_PRICE
@@ -202,7 +251,7 @@ def pay_round(stocks: Sequence[ByCompany], treasury: int, first: int, company: s
     return tuple(paid), left, False
 
 
-def _pay(state: GameState, action: PayRound) -> tuple[GameState, tuple]:
+def _do_pay(state: GameState, action: PayRound) -> tuple[GameState, tuple]:
     company = action.company
     paid, left, stopped = pay_round(state.stocks, state.treasuries[company], state.current, company)
     money = tuple(m + p for m, p in zip(state.money, paid, strict=True))
@@ -211,7 +260,7 @@ def _pay(state: GameState, action: PayRound) -> tuple[GameState, tuple]:
     return state._replace(money=money, treasuries=treasuries), (event,)
 
 
-_EFFECTS = {Build: _build, Move: _move, Buy: _buy, PayRound: _pay}
+_EFFECTS = {Build: _do_build, Move: _do_move, Buy: _do_buy, PayRound: _do_pay}
 
 
 # --- turns and the end --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from mogul.games.credit_mobilier.board import board, connected_spaces
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
 from mogul.games.credit_mobilier.dice import sort_roll
 from mogul.games.credit_mobilier.events import GameStarted
-from mogul.games.credit_mobilier.rules import begin_turn, colours_outside_coast
+from mogul.games.credit_mobilier.rules import begin_turn, colours_outside_coast, goods_order
 from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
 
 EDITION = "credit-mobilier"
@@ -263,8 +263,7 @@ def _goods(goods: object) -> tuple[tuple[str, str], ...]:
         raise ValueError(
             "goods: at least three colours must be off the Pacific Coast, or the game is over before it starts"
         )
-    spaces = {s: i for i, s in enumerate(b.spaces)}
-    return tuple(sorted(pawns, key=lambda g: (spaces[g[0]], RAILROADS.index(g[1]))))
+    return tuple(sorted(pawns, key=goods_order))
 
 
 def _track(track: object) -> tuple[tuple[str, str], ...]:
