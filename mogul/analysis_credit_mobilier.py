@@ -13,7 +13,7 @@ treasury, which the bank fills with $2 for every section of track anyone builds.
 
     >>> from mogul.kit.simulate import simulate
     >>> sim = simulate("credit-mobilier", ["dividend"], games=4, players=3, seed=1,
-    ...                tables=("treasuries", "dividends"), progress=False)
+    ...                tables=("games", "treasuries", "dividends"), progress=False)
     >>> values = share_values(sim.treasuries, sim.dividends)
     >>> sorted(values.columns)
     ['company', 'game', 'shares_held', 'to_come', 'treasury', 'turn']
@@ -39,21 +39,27 @@ def _with_game(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def round_payouts(dividends: pd.DataFrame) -> pd.DataFrame:
-    """One row per round of dividends: ``game``, ``turn``, ``company``, ``paid`` (dollars in
-    all), ``shares`` (held by all players) and ``per_share`` (``paid / shares``).
+    """One row per round of dividends: ``game``, ``turn``, ``round``, ``company``, ``paid``
+    (dollars in all), ``shares`` (held by all players) and ``per_share``: ``paid / shares``,
+    or $1 in a round paid while nobody held a share (a share held then would have earned it).
 
     ``dividends`` is the game's ``dividends`` table (one row per round and seat), of one game
     or of a simulation.
     """
     columns = ["game", "turn", "round", "company", "paid", "shares", "per_share"]
-    if dividends.empty:
-        return pd.DataFrame(columns=columns)
+    if dividends.empty:  # a game in which no company paid
+        empty = {c: pd.Series(dtype=object if c == "company" else int) for c in columns}
+        return pd.DataFrame({**empty, "per_share": pd.Series(dtype=float)})
     rounds = (
         _with_game(dividends)
         .groupby(["game", "turn", "round", "company"], sort=False, as_index=False)[["paid", "shares"]]
         .sum()
     )
-    rounds["per_share"] = rounds["paid"] / rounds["shares"]
+    # A round paid while nobody held a share (the rules allow it) paid no one, but a share held
+    # then would have earned $1: a company pays only with at least $1 in its treasury.
+    held = rounds["shares"] > 0
+    rounds["per_share"] = 1.0
+    rounds.loc[held, "per_share"] = rounds.loc[held, "paid"] / rounds.loc[held, "shares"]
     return rounds[columns]
 
 

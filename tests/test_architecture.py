@@ -54,6 +54,8 @@ def layer(module: str) -> str:
         return "games"
     if _within(module, "mogul.games"):
         return "game:" + module.split(".")[2]
+    if module == "mogul.analysis_credit_mobilier":
+        return "analysis"  # Credit Mobilier's share-value study: the analysis layer
     for top in ("mogul.kit", "mogul.auction", "mogul.analysis", *FACES):
         if _within(module, top):
             return top.removeprefix("mogul.")

@@ -43,6 +43,7 @@ __all__ = [
     "BOARD_TRACES",
     "board_data",
     "board_figure",
+    "board_title",
     "company_colours",
     "dice_faces",
     "dice_html",
@@ -205,7 +206,8 @@ def board_data(state: Any, highlight: Iterable[Any] | None = None) -> dict[str, 
     return data
 
 
-def _board_title(state: Any) -> str:
+def board_title(state: Any) -> str:
+    """The board's title: the turn, who is on turn and what they chose (or game over)."""
     if state.is_over:
         return f"The board after {state.turn} turns: game over"
     name = state.names[state.current_player]
@@ -261,7 +263,7 @@ def board_figure(state: Any, highlight: Iterable[Any] | None = None, title: str 
         shapes.append({"type": "rect", "x0": x - HALF, "x1": x + HALF, "y0": y - HALF, "y1": y + HALF,
                        "fillcolor": SQUARE_FILL, "line": {"color": "#c9bb98", "width": 1}, "layer": "below"})  # fmt: skip
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title or _board_title(state), height=300, shapes=shapes,
+        template=KIT_TEMPLATE, title=title or board_title(state), height=300, shapes=shapes,
         plot_bgcolor="#ffffff", hovermode="closest", dragmode=False,
         annotations=[
             {"x": (COAST_X[0] + COAST_X[1]) / 2, "y": -(rows - 1) / 2, "text": "Pacific Coast", "textangle": -90,
