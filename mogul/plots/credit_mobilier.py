@@ -387,7 +387,7 @@ def dividends_figure(dividends: pd.DataFrame, players: Sequence[str], title: str
         fig.add_bar(x=list(players), y=ys, name=_label(company), marker={"color": colours[company]},
                     hovertemplate=f"%{{x}}: $%{{y}} from {_label(company)}<extra></extra>")  # fmt: skip
     fig.update_layout(template=KIT_TEMPLATE, barmode="stack", title=title, xaxis_title="player",
-                      yaxis_title="dollars of dividends", height=320)  # fmt: skip
+                      yaxis_title="dollars of dividends", height=320, legend_traceorder="normal")  # fmt: skip
     return fig
 
 
@@ -410,7 +410,7 @@ def stock_figure(holdings: pd.DataFrame, turn: int | None = None, title: str | N
     fig.update_layout(
         template=KIT_TEMPLATE, barmode="stack",
         title=title or ("Shares held at the end" if over else f"Shares held as turn {turn} begins"),
-        xaxis_title="player", yaxis_title="shares held", height=320,
+        xaxis_title="player", yaxis_title="shares held", height=320, legend_traceorder="normal",
     )  # fmt: skip
     return fig
 
