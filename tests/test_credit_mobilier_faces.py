@@ -138,7 +138,7 @@ def test_dice_are_free_then_used_one_per_action_and_idle_when_they_do_not_count(
     s = s.apply(PayRound("red"))  # the last $1 of the treasury: payment stops, the turn ends
     assert s.money == (6, 3, 4) and s.current_player == 1
     page = dice_html(s)
-    assert "<b>Randy</b> rolled" in page and "line-through" not in page
+    assert "<b>Randy</b>'s roll: choose a colour and an action" in page and "line-through" not in page
 
 
 def test_orange_dice_count_when_they_allow_more_rounds_and_credit_mobilier_never_takes_wilds():
@@ -148,7 +148,7 @@ def test_orange_dice_count_when_they_allow_more_rounds_and_credit_mobilier_never
     assert [st for _, st in dice_faces(after)] == ["idle", "idle", "used", "free", "free"]
     page = dice_html(after)
     assert page.count("line-through") == 1 and page.count("opacity:0.35") == 2
-    assert "dividends red, 1 done" in page
+    assert "dividends red, 1 of 3 done" in page
     bought = s.apply(Buy("purple"))  # one purple die: one Credit Mobilier share, turn over
     assert bought.current_player == 1 and bought.stocks[0].purple == 2
 

@@ -33,7 +33,7 @@ from mogul.games.credit_mobilier.components import (
     RAILROADS,
     WILD,
 )
-from mogul.games.credit_mobilier.dice import DIVIDEND
+from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
 from mogul.games.credit_mobilier.display import colour_of
 from mogul.games.credit_mobilier.events import GoodsMoved, TrackBuilt
 from mogul.kit.colours import text_colour
@@ -333,10 +333,12 @@ def dice_html(state: Any) -> str:
     if state.is_over:
         line = "Game over."
     else:
-        name = html.escape(state.names[state.current_player])
-        line = f"<b>{name}</b> rolled"
-        if state.kind is not None:
-            line += f": {html.escape(state.kind)} {html.escape(state.colour)}, {state.used} done"
+        line = f"<b>{html.escape(state.names[state.current_player])}</b>'s roll: "
+        if state.kind is None:
+            line += "choose a colour and an action"
+        else:
+            allowed = allowance(state.dice, state.colour, state.kind)
+            line += f"{html.escape(state.kind)} {html.escape(state.colour)}, {state.used} of {allowed} done"
     return (
         f'<div class="mogul-dice" style="margin:4px 0"><div style="margin-bottom:4px">{line}</div>'
         f'<div style="display:flex;flex-wrap:wrap">{"".join(faces)}</div></div>'
