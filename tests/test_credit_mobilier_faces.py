@@ -24,6 +24,7 @@ from mogul.plots.credit_mobilier import (
     treasuries_figure,
 )
 from mogul.widgets import CreditMobilierPlayer
+from mogul.widgets.credit_mobilier import shared_words
 
 
 def move_example(**extra):
@@ -188,11 +189,12 @@ def test_dividend_and_stock_charts_add_up_to_the_game(record):
 
 
 def labels(app: CreditMobilierPlayer) -> list[str]:
-    return [b.description for b in app.buttons()]
+    """The game's label of each action button shown (its tooltip; the text may be shorter)."""
+    return [b.tooltip for b in app.buttons()]
 
 
 def press(app: CreditMobilierPlayer, label: str) -> None:
-    (button,) = [b for b in app.buttons() if b.description.startswith(label)]
+    (button,) = [b for b in app.buttons() if b.tooltip.startswith(label)]
     button.click()
 
 
@@ -203,10 +205,16 @@ def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
                                track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue",
                                       "B5-B6": "blue"})  # fmt: skip
     assert app.status.value == "<b>Ann</b>, your move (roll)."
-    # one row of buttons per kind: builds, moves, buys (no orange: no dividends), no End turn yet
-    rows = [[b.description.split()[0] for b in row.children] for row in app.action_buttons.children]
-    assert [row[0] for row in rows] == ["Build", "Move", "Buy"] and rows[1] == ["Move", "Move"]
+    # a row per colour of builds and of moves, then the buys (no orange: no dividends), no End turn
+    rows = app.action_rows(app.state.legal_actions())
+    assert [caption for caption, _ in rows] == [
+        "Build red ... (+$2 Credit Mobilier)", "Build yellow ... (+$2 Credit Mobilier)",
+        "Build blue ... (+$2 Credit Mobilier)", "Move red ...", "",
+    ]  # fmt: skip
+    assert [text for _, text in rows[3][1]] == ["B2 -> B1 (+$2 red, +$2 blue)", "B3 -> B2 (+$4 red)"]
+    assert [text for _, text in rows[4][1]] == ["Buy red ($1)", "Buy yellow ($1)", "Buy blue ($1)"]
     assert "Move red B3 -> B2 (+$4 red)" in labels(app)
+    assert [b.description for b in app.buttons()][:2] == ["A5-A6", "coast-B1"]  # in board order
     board = app.board
     assert board.layout.title.text == "Turn 1: Ann, to choose"
     assert sum(v is None for v in board.data[BOARD_TRACES.index("can move")].x) == 2
@@ -283,3 +291,13 @@ def test_end_turn_button_comes_only_after_the_first_unit_action():
     press(app, "Build green A5-A6")
     assert labels(app)[-1] == "End turn" and app.state.used == 1
     assert END in app.state.legal_actions()
+
+
+def test_shared_words_make_a_caption_and_short_buttons():
+    labels_ = ["Build red A5-A6 (+$2 Credit Mobilier)", "Build red B5-B6 (+$2 Credit Mobilier)"]
+    caption, row = shared_words(["a", "b"], labels_)
+    assert caption == "Build red ... (+$2 Credit Mobilier)" and row == [("a", "A5-A6"), ("b", "B5-B6")]
+    assert shared_words(["a"], ["Buy red ($1)"]) == ("", [("a", "Buy red ($1)")])
+    # labels that differ only at the end keep at least one word of their own
+    caption, row = shared_words(["a", "b"], ["Pay red", "Pay red now"])
+    assert caption == "Pay ..." and row == [("a", "red"), ("b", "red now")]

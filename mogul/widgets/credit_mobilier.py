@@ -37,6 +37,9 @@ __all__ = ["CreditMobilierPlayer", "SessionPlayer"]
 
 BOARD_HEIGHT = 300
 
+Row = tuple[str, list[tuple[Any, str]]]
+"""A row of action buttons: a caption ("" for none) and (action, button text) pairs."""
+
 
 def button(text: str, **kwargs: Any) -> w.Button:
     """A button sized to its words (a phone never cuts a label to "...")."""
@@ -83,6 +86,7 @@ class SessionPlayer(w.VBox):
         self.action_buttons = w.VBox(layout=w.Layout(width="100%"))
         self._pool: list[w.Button] = []
         self._pool_actions: dict[int, Any] = {}
+        self._captions: list[w.HTML] = []
         self.cover_text = w.HTML()
         self.ready_button = button("Show my table", button_style="warning")
         self.cover = w.VBox([self.cover_text, self.ready_button], layout=w.Layout(display="none"))
@@ -99,7 +103,7 @@ class SessionPlayer(w.VBox):
                            self.undo_button, self.autoplay, self.seed_box, self.new_game_button],
                           layout=_wrap())  # fmt: skip
         controls.add_class("mogul-controls")
-        left = w.VBox([self.action_buttons, self.cover, *self.side_top(), self.table], layout=_column())
+        left = w.VBox([*self.side_top(), self.action_buttons, self.cover, self.table], layout=_column())
         right = w.VBox(self.side(), layout=_column())
         right.add_class("mogul-charts")
         body = w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))
@@ -110,7 +114,7 @@ class SessionPlayer(w.VBox):
 
     # --- what a subclass adds -------------------------------------------------------------------
     def side_top(self) -> list[w.Widget]:
-        """Widgets above the table in the left column."""
+        """Widgets at the top of the left column, above the action buttons and the table."""
         return []
 
     def side(self) -> list[w.Widget]:
@@ -120,9 +124,12 @@ class SessionPlayer(w.VBox):
     def draw(self, state: Any, deciding: bool) -> None:
         """Redraw the subclass's widgets for ``state`` (``deciding``: a human's buttons are up)."""
 
-    def action_rows(self, legal: Sequence[Any]) -> list[list[Any]]:
-        """The legal actions in rows of buttons (default: one row)."""
-        return [list(legal)]
+    def action_rows(self, legal: Sequence[Any]) -> list[Row]:
+        """The legal actions as rows of buttons: (caption, [(action, button text)]) each.
+
+        Default: one row without a caption, each button labelled by the game.
+        """
+        return [("", [(a, self.session.action_label(a)) for a in legal])]
 
     # --- the session, read through ------------------------------------------------------------
     @property
@@ -237,20 +244,27 @@ class SessionPlayer(w.VBox):
             b = w.Button(layout=w.Layout(width="auto", min_width="fit-content"), button_style="primary")
             b.on_click(self._clicked)
             self._pool.append(b)
+        while len(self._captions) < len(legal):
+            self._captions.append(w.HTML(layout=w.Layout(width="100%", margin="4px 0 0 0")))
         self._pool_actions = {}
-        rows, used = [], 0
-        for row in self.action_rows(legal) if legal else []:
+        boxes: list[w.Widget] = []
+        used = 0
+        for n, (caption, row) in enumerate(self.action_rows(legal) if legal else []):
+            if caption:
+                self._captions[n].value = f"<b>{html.escape(caption)}</b>"
+                boxes.append(self._captions[n])
             buttons = self._pool[used : used + len(row)]
             used += len(row)
-            for b, action in zip(buttons, row, strict=True):
-                b.description = self.session.action_label(action)
+            for b, (action, text) in zip(buttons, row, strict=True):
+                b.description = text
+                b.tooltip = self.session.action_label(action)
                 self._pool_actions[id(b)] = action
-            rows.append(w.HBox(buttons, layout=_wrap()))
-        self.action_buttons.children = tuple(rows)
+            boxes.append(w.HBox(buttons, layout=_wrap()))
+        self.action_buttons.children = tuple(boxes)
 
     def buttons(self) -> list[w.Button]:
         """The action buttons shown now, row by row."""
-        return [b for row in self.action_buttons.children for b in row.children]
+        return [b for box in self.action_buttons.children if isinstance(box, w.HBox) for b in box.children]
 
     def _clicked(self, b: w.Button) -> None:
         action = self._pool_actions.get(id(b))
@@ -259,6 +273,27 @@ class SessionPlayer(w.VBox):
 
 
 KIND_ORDER = (Build, Move, Buy, PayRound, EndTurn)
+
+
+def shared_words(actions: Sequence[Any], labels: Sequence[str]) -> Row:
+    """A row for several similar actions: the words all labels share at the start and at the
+    end become the caption (with "..." between), the rest of each label its button's text.
+
+    A single action keeps its whole label and no caption.
+    """
+    if len(actions) < 2:
+        return "", list(zip(actions, labels, strict=True))
+    words = [label.split() for label in labels]
+    shortest = min(len(each) for each in words)
+    head = 0
+    while head < shortest - 1 and len({each[head] for each in words}) == 1:
+        head += 1
+    tail = 0
+    while tail < shortest - head - 1 and len({each[-1 - tail] for each in words}) == 1:
+        tail += 1
+    first = words[0]
+    caption = " ".join([*first[:head], "...", *first[len(first) - tail :]])
+    return caption, [(a, " ".join(each[head : len(each) - tail])) for a, each in zip(actions, words, strict=True)]
 
 
 class CreditMobilierPlayer(SessionPlayer):
@@ -294,10 +329,24 @@ class CreditMobilierPlayer(SessionPlayer):
         self.board.add_class("mogul-board")
         return [self.board]
 
-    def action_rows(self, legal: Sequence[Any]) -> list[list[Any]]:
-        """One row per kind of action: builds, moves, buys, dividends, then ``End turn``."""
-        rows = [[a for a in legal if type(a) is kind] for kind in KIND_ORDER]
-        return [row for row in rows if row]
+    def action_rows(self, legal: Sequence[Any]) -> list[Row]:
+        """A row per kind of action (build, move, buy, dividends, end turn).
+
+        Builds and moves come in a row per colour when there are several: the caption holds
+        the words their labels share ("Build red ... (+$2 Credit Mobilier)"), each button the
+        rest ("A5-A6"), and its tooltip the whole label. A phone then shows a few short rows
+        instead of a screen of long buttons.
+        """
+        rows: list[Row] = []
+        for kind in KIND_ORDER:
+            of_kind = [a for a in legal if type(a) is kind]
+            if kind in (Build, Move):
+                for colour in dict.fromkeys(a.colour for a in of_kind):
+                    group = [a for a in of_kind if a.colour == colour]
+                    rows.append(shared_words(group, [self.session.action_label(a) for a in group]))
+            elif of_kind:
+                rows.append(("", [(a, self.session.action_label(a)) for a in of_kind]))
+        return rows
 
     def draw(self, state: Any, deciding: bool) -> None:
         """Redraw the dice and the board (the board only when its picture changes)."""
