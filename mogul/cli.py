@@ -26,7 +26,7 @@ import pandas as pd
 
 from mogul.kit.bots import bot_factory
 from mogul.kit.simulate import has_pyarrow, simulate, write_tables
-from mogul.kit.spec import GameSpec, names, resolve
+from mogul.kit.spec import GameSpec, games, get_game, names, resolve
 from mogul.kit.tournament import tournament
 
 
@@ -139,8 +139,16 @@ def _quiet_broken_pipe() -> int:
 # --- the output folder ----------------------------------------------------------------------
 
 MANIFEST = "manifest.json"
-OUTPUTS = ("games", "rounds", "auctions", "failures", "summary", "head_to_head")
-"""Table names the command line writes; ``--overwrite`` replaces exactly these (and the manifest)."""
+OUTPUTS = ("games", "failures", "summary", "head_to_head")
+"""Table names the command line writes for every game, besides each game's own tables."""
+
+
+def output_names() -> set[str]:
+    """Every table name the command line may write; ``--overwrite`` replaces exactly these (and the manifest)."""
+    names = set(OUTPUTS)
+    for game in games():
+        names.update(get_game(game).tables)
+    return names
 
 
 def prepare_out(folder: str | None, overwrite: bool) -> Path | None:
@@ -170,7 +178,8 @@ def prepare_out(folder: str | None, overwrite: bool) -> Path | None:
 def _earlier_results(path: Path) -> list[Path]:
     if not path.is_dir():
         return []
-    return sorted(p for p in path.iterdir() if p.name == MANIFEST or (p.stem in OUTPUTS and p.suffix in (".csv", ".parquet")))
+    outputs = output_names()
+    return sorted(p for p in path.iterdir() if p.name == MANIFEST or (p.stem in outputs and p.suffix in (".csv", ".parquet")))
 
 
 def save_run(folder: Path, tables: dict[str, pd.DataFrame], args: argparse.Namespace, facts: dict[str, Any]) -> list[Path]:

@@ -2,11 +2,11 @@
 
     >>> from mogul import credit_mobilier as cm
     >>> s = cm.new_game(players=3, seed=7)
-    >>> s.dice, s.current_player
-    (('red', 'green', 'green', 'blue', 'orange'), 2)
-    >>> s = s.apply(cm.Buy("green"))
-    >>> s.stocks[2]
-    ByCompany(green=1, purple=1)
+    >>> s.names[s.current_player], s.dice
+    ('Ann', ('red', 'green', 'blue', 'purple', 'orange'))
+    >>> s = s.apply(cm.Buy("green"))     # green dice + the purple wild: two green actions
+    >>> s.stocks[0], s.money[0], s.legal_actions()
+    (ByCompany(green=1, purple=1), 2, [Buy(company='green'), EndTurn()])
 
 The same contract as Mogul: immutable states, ``legal_actions()``, ``apply()``, ``is_over``,
 ``final_scores()`` (cash), ``winners()``. The engine is ``mogul.games.credit_mobilier``; this

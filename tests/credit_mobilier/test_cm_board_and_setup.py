@@ -3,6 +3,7 @@ the seeded deal, the scripted setup, and clear errors for bad setup input."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -147,3 +148,30 @@ def test_a_scripted_setup_round_trips_through_json():
         cm.SPEC.setup_from_json({**data, "chips": [1]})
     with pytest.raises(ValueError, match="edition"):
         cm.SPEC.setup_from_json({**data, "edition": "classic"})
+
+
+def test_a_colour_with_all_its_markers_on_the_board_builds_no_more():
+    # Twelve red sections joined to the east: rows A and B, columns 2 to 6, and A6-B6, B5-C5 ...
+    red = [f"{r}{c}-{r}{c + 1}" for r in "AB" for c in range(1, 6)] + ["A6-B6", "B6-C6"]
+    assert len(red) == 12
+    s = cm.new_game(3, seed=0, track=dict.fromkeys(red, "red"), dice=[["red", "red", "blue", "green", "yellow"]])
+    kinds = {(type(a).__name__, getattr(a, "colour", None)) for a in s.legal_actions()}
+    assert ("Build", "red") not in kinds and ("Build", "blue") in kinds
+    with pytest.raises(ValueError, match="13 red sections, but the box has 12"):
+        cm.new_game(3, seed=0, track=dict.fromkeys([*red, "C5-C6"], "red"))
+
+
+def test_a_stock_cap_in_the_components_limits_buying(monkeypatch):
+    from mogul.games.credit_mobilier import rules, setup
+    from mogul.games.credit_mobilier.components import components
+
+    capped = dataclasses.replace(components(), stock_per_company=2)
+    monkeypatch.setattr(rules, "components", lambda: capped)
+    monkeypatch.setattr(setup, "components", lambda: capped)
+    s = cm.new_game(2, seed=0, start_player=0, dice=[["purple", "red", "red", "green", "yellow"]])
+    assert cm.Buy("purple") not in s.legal_actions(), "both purple shares are held"
+    assert cm.Buy("red") in s.legal_actions()
+    s = s.apply(cm.Buy("red")).apply(cm.Buy("red"))
+    assert s.current_player == 1 and s.stocks[0].red == 2
+    with pytest.raises(ValueError, match="more than the 2 shares per company"):
+        cm.new_game(2, seed=0, stocks=[{"red": 2}, {"red": 1}])

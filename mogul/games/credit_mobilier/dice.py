@@ -14,7 +14,7 @@ rulebook's section "Purple":
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Sequence
 
 from mogul.games.credit_mobilier.components import CREDIT_MOBILIER, DIVIDENDS, WILD, components
@@ -33,12 +33,28 @@ def sort_roll(faces: Sequence[str]) -> tuple[str, ...]:
 def roll(seed: int, number: int) -> tuple[str, ...]:
     """Roll number ``number`` (0 = the first turn's) of the game dealt from ``seed``.
 
-    Each roll has its own generator, seeded from the game's seed and the roll's number, so a
-    state needs to carry no generator: the same seed gives the same rolls in the same order.
+    Each roll is drawn from a hash of the game's seed and the roll's number (BLAKE2b), so a
+    state needs to carry no random generator: the same seed gives the same rolls in the same
+    order. The hash's bits are read as a number below ``faces ** dice`` (drawing again in
+    the rare case they fall above the largest whole multiple of it, so every roll of the
+    dice is exactly as likely as it is with real dice), whose digits in base ``faces`` are
+    the faces.
     """
     box = components()
-    rng = random.Random(f"credit-mobilier dice {seed} {number}")
-    return sort_roll([rng.choice(box.dice_faces) for _ in range(box.dice_count)])
+    faces, count = len(box.dice_faces), box.dice_count
+    outcomes = faces**count
+    limit = (1 << 64) // outcomes * outcomes
+    for attempt in range(1000):
+        digest = hashlib.blake2b(f"credit-mobilier {seed} {number} {attempt}".encode(), digest_size=8).digest()
+        value = int.from_bytes(digest, "big")
+        if value < limit:
+            break
+    value %= outcomes
+    drawn = []
+    for _ in range(count):
+        value, face = divmod(value, faces)
+        drawn.append(box.dice_faces[face])
+    return sort_roll(drawn)
 
 
 def allowance(dice: Sequence[str], colour: str, kind: str) -> int:

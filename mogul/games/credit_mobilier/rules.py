@@ -27,7 +27,7 @@ the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, WEST, board, buildable, moves_from
@@ -111,29 +111,57 @@ _buy = cache(Buy)
 _pay = cache(PayRound)
 
 
-def unit_options(state: GameState, colour: str, kind: str) -> list[Action]:
+@lru_cache(maxsize=4096)
+def _builds(colour: str, built: frozenset[str]) -> tuple[Build, ...]:
+    """Every ``Build`` of ``colour`` on the track spaces free and joined to the eastern edge."""
+    return tuple(_build(colour, s) for s in buildable(board(), built))
+
+
+@cache
+def _ways_out(colour: str, space: str) -> tuple[tuple[str, Move], ...]:
+    """(track space, move) for each way a ``colour`` pawn may leave ``space`` (west, north, south)."""
+    return tuple((sid, _move(colour, space, there)) for sid, there, _ in moves_from(board(), space))
+
+
+def build_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Build Track: a railroad colour with markers left, on any free space joined to the east."""
+    if colour not in RAILROADS or markers_left(state, colour) <= 0:
+        return ()
+    return _builds(colour, built_sections(state))
+
+
+def move_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Move Goods: a pawn of the colour, one space west, north or south along built track."""
+    if colour not in RAILROADS:
+        return ()
+    built = built_sections(state)
+    out: list[Action] = []
+    for space in dict.fromkeys([s for s, c in state.goods if c == colour]):
+        out.extend([move for sid, move in _ways_out(colour, space) if sid in built])
+    return out
+
+
+def buy_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Buy Stock: with a dollar to pay and a share left in the stock."""
+    if state.money[state.current] < STOCK_PRICE or stock_left(state, colour) == 0:
+        return ()
+    return (_buy(colour),)
+
+
+def dividend_options(state: GameState, colour: str) -> Sequence[Action]:
+    """Pay Dividends: from a treasury holding at least $1."""
+    return (_pay(colour),) if state.treasuries[colour] >= 1 else ()
+
+
+OPTIONS = {BUILD: build_options, MOVE: move_options, BUY: buy_options, DIVIDEND: dividend_options}
+"""The unit actions of each kind the table allows for a colour (the dice are checked apart)."""
+
+
+def unit_options(state: GameState, colour: str, kind: str) -> Sequence[Action]:
     """The unit actions of ``kind`` for ``colour`` the table allows now (ignoring the dice)."""
-    if kind == BUILD:
-        if colour not in RAILROADS or markers_left(state, colour) <= 0:
-            return []
-        return [_build(colour, s) for s in buildable(board(), built_sections(state))]
-    if kind == MOVE:
-        if colour not in RAILROADS:
-            return []
-        built = built_sections(state)
-        b = board()
-        out = []
-        for space in dict.fromkeys(s for s, c in state.goods if c == colour):
-            out.extend(_move(colour, space, there) for sid, there, _ in moves_from(b, space) if sid in built)
-        return out
-    if kind == BUY:
-        left = stock_left(state, colour)
-        if state.money[state.current] < STOCK_PRICE or left == 0:
-            return []
-        return [_buy(colour)]
-    if kind == DIVIDEND:
-        return [_pay(colour)] if state.treasuries[colour] >= 1 else []
-    raise ValueError(f"unknown kind of action {kind!r}; the kinds are {KINDS}")
+    if kind not in OPTIONS:
+        raise ValueError(f"unknown kind of action {kind!r}; the kinds are {KINDS}")
+    return OPTIONS[kind](state, colour)
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -168,10 +196,10 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.kind is None:
         options: list[Action] = []
         for colour, kind in _choices(state.dice):
-            options.extend(unit_options(state, colour, kind))
+            options.extend(OPTIONS[kind](state, colour))
         return tuple(options) if options else (END,)
     if state.used < allowance(state.dice, state.colour, state.kind):
-        return (*unit_options(state, state.colour, state.kind), END)
+        return (*OPTIONS[state.kind](state, state.colour), END)
     return (END,)
 
 
@@ -298,13 +326,13 @@ def apply(state: GameState, action: Action) -> GameState:
     kind = KIND_OF[type(action)]
     colour = action.company if kind in (BUY, DIVIDEND) else action.colour
     after, events = _EFFECTS[type(action)](state, action)
-    after = after._replace(colour=colour, kind=kind, used=state.used + 1)
     events = list(events)
     if kind == MOVE and len(colours_outside_coast(after.goods)) <= 2:
-        return _game_over(after, events)
-    if legal_actions(after) == (END,):
+        return _game_over(after._replace(colour=colour, kind=kind, used=state.used + 1), events)
+    after = after._replace(colour=colour, kind=kind, used=state.used + 1, events=tuple(events))
+    if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
         return _end_turn(after, "used up", events)
-    return after._replace(events=tuple(events))
+    return after
 
 
 # --- the winner ------------------------------------------------------------------------------------
