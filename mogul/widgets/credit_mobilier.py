@@ -9,8 +9,9 @@ undo, new game from the seed box, bots moving on their own, hot seat) and:
 * the board as a live figure (``board``, updated in place): track by colour, goods pawns,
   the legal builds (dashed) and moves (arrows) of the player to act, a glow on what the last
   step built or crossed;
-* one button per legal unit action for a human seat, labelled by the game, in a row per kind
-  of action (build, move, buy, dividends, end turn);
+* one button per legal unit action for a human seat: builds and moves in a short row per
+  colour under a caption of the words their labels share, then buys, dividends and End turn
+  (each button's tooltip is the game's whole ``action_label``);
 * the game's table (cash, stock, treasuries) with the event log.
 
 ``SessionPlayer`` holds the parts that do not depend on the game (controls, buttons, hot-seat
