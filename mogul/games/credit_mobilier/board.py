@@ -138,21 +138,24 @@ def moves_from(b: Board, space: str) -> tuple[tuple[str, str, str], ...]:
     return tuple(sorted(out, key=lambda m: order[m[2]]))
 
 
+@cache
+def _neighbours(b: Board) -> dict[str, tuple[tuple[str, str], ...]]:
+    """(track space, neighbour) for every way out of each space, east included."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for (here, there), s in _lookups(b)[1].items():
+        out.setdefault(here, []).append((s.id, there))
+    return {space: tuple(ways) for space, ways in out.items()}
+
+
 @lru_cache(maxsize=8192)
 def connected_spaces(b: Board, built: frozenset[str]) -> frozenset[str]:
     """Spaces joined to the eastern edge: the eastern squares and all they reach over built track."""
+    neighbours = _neighbours(b)
     reached = set(b.eastern)
     frontier = list(reached)
-    by_id = _lookups(b)[0]
-    ends: dict[str, list[str]] = {}
-    for sid in built:
-        s = by_id[sid]
-        ends.setdefault(s.a, []).append(s.b)
-        ends.setdefault(s.b, []).append(s.a)
     while frontier:
-        here = frontier.pop()
-        for there in ends.get(here, ()):
-            if there not in reached:
+        for section, there in neighbours[frontier.pop()]:
+            if section in built and there not in reached:
                 reached.add(there)
                 frontier.append(there)
     return frozenset(reached)

@@ -97,10 +97,12 @@ def table_html(
         best = " and ".join(names[s] for s in state.winners())
         head = f"<b>Game over</b> after {state.turn} turns. Winner: {best}."
     else:
-        head = (
-            f"<b>Turn {state.turn}</b> &middot; {names[state.current]} rolled {dice_html(state.dice)}"
-            f" &middot; {html.escape(state.phase)}"
-        )
+        if state.kind is None:
+            doing = "to choose a colour and an action"
+        else:
+            allowed = allowance(state.dice, state.colour, state.kind)
+            doing = f"{state.kind} {state.colour}: {state.used} of {allowed} used"
+        head = f"<b>Turn {state.turn}</b> &middot; {names[state.current]} rolled {dice_html(state.dice)} &middot; {doing}"
     rows = []
     for seat, name in enumerate(names):
         here = seat == state.current

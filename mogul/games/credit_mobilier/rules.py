@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from itertools import repeat
+from operator import is_
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, WEST, board, buildable, moves_from
@@ -36,6 +38,7 @@ from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, 
 from mogul.games.credit_mobilier.events import (
     DiceRolled,
     DividendsPaid,
+    Event,
     GameEnded,
     GoodsMoved,
     StockBought,
@@ -75,9 +78,10 @@ def _track_facts(track: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], li
     facts are kept (compared by identity: cheap).
     """
     global _last_track
-    if _last_track[0] is not track:
-        _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
-    return _last_track[1], _last_track[2]
+    facts = _last_track  # read once: another thread may replace it meanwhile
+    if facts[0] is not track:
+        facts = _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
+    return facts[1], facts[2]
 
 
 _last_track: tuple = ((), frozenset(), [])
@@ -171,11 +175,12 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     rulebook's order (build, move, buy, dividends), then by colour; ``EndTurn()`` alone when
     there is none. After it: more of the same colour and kind, and ``EndTurn()``.
     """
-    last_state, last_legal = _last
+    global _last
+    last_state, last_legal = _last  # read once: another thread may replace it meanwhile
     if last_state is state:
         return last_legal
     legal = _legal_actions(state)
-    globals()["_last"] = (state, legal)
+    _last = (state, legal)
     return legal
 
 
@@ -218,23 +223,20 @@ def _section_order(built: tuple[str, str]) -> int:
     return [s.id for s in board().sections].index(built[0])
 
 
-def _do_build(state: GameState, action: Build) -> tuple[GameState, tuple]:
+def _do_build(state: GameState, action: Build) -> tuple[dict, Event]:
     track = sorted([*state.track, (action.section, action.colour)], key=_section_order)
-    after = state._replace(
-        track=tuple(track),
-        treasuries=state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT),
-    )
-    return after, (TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT),)
+    changes = {"track": tuple(track), "treasuries": state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT)}
+    return changes, TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT)
 
 
-def _do_move(state: GameState, action: Move) -> tuple[GameState, tuple]:
+def _do_move(state: GameState, action: Move) -> tuple[dict, Event]:
     b = board()
     goods = list(state.goods)
     goods.remove((action.from_space, action.colour))
     goods.append((action.to_space, action.colour))
     goods.sort(key=goods_order)
     section = b.between(action.from_space, action.to_space).id
-    owner = dict(state.track)[section]
+    owner = state.track[[s for s, _ in state.track].index(section)][1]
     direction = b.direction(action.from_space, action.to_space)
     treasuries = state.treasuries
     to_pawn = to_track = 0
@@ -244,17 +246,16 @@ def _do_move(state: GameState, action: Move) -> tuple[GameState, tuple]:
     event = GoodsMoved(
         state.current, action.colour, action.from_space, action.to_space, direction, owner, to_pawn, to_track
     )
-    return state._replace(goods=tuple(goods), treasuries=treasuries), (event,)
+    return {"goods": tuple(goods), "treasuries": treasuries}, event
 
 
-def _do_buy(state: GameState, action: Buy) -> tuple[GameState, tuple]:
+def _do_buy(state: GameState, action: Buy) -> tuple[dict, Event]:
     seat = state.current
     money = list(state.money)
     money[seat] -= STOCK_PRICE
     stocks = list(state.stocks)
     stocks[seat] = stocks[seat].add(action.company)
-    after = state._replace(money=tuple(money), stocks=tuple(stocks))
-    return after, (StockBought(seat, action.company, STOCK_PRICE),)
+    return {"money": tuple(money), "stocks": tuple(stocks)}, StockBought(seat, action.company, STOCK_PRICE)
 
 
 def pay_round(stocks: Sequence[ByCompany], treasury: int, first: int, company: str) -> tuple[tuple[int, ...], int, bool]:
@@ -279,13 +280,13 @@ def pay_round(stocks: Sequence[ByCompany], treasury: int, first: int, company: s
     return tuple(paid), left, False
 
 
-def _do_pay(state: GameState, action: PayRound) -> tuple[GameState, tuple]:
+def _do_pay(state: GameState, action: PayRound) -> tuple[dict, Event]:
     company = action.company
     paid, left, stopped = pay_round(state.stocks, state.treasuries[company], state.current, company)
     money = tuple(m + p for m, p in zip(state.money, paid, strict=True))
     treasuries = state.treasuries.add(company, left - state.treasuries[company])
     event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
-    return state._replace(money=money, treasuries=treasuries), (event,)
+    return {"money": money, "treasuries": treasuries}, event
 
 
 _EFFECTS = {Build: _do_build, Move: _do_move, Buy: _do_buy, PayRound: _do_pay}
@@ -319,19 +320,18 @@ def apply(state: GameState, action: Action) -> GameState:
     Raises ``IllegalActionError`` (naming the legal actions) for anything else.
     """
     legal = legal_actions(state)
-    if action not in legal:
+    if not any(map(is_, legal, repeat(action))) and action not in legal:  # (the same object, usually)
         raise IllegalActionError.for_state(state, action, legal)
     if type(action) is EndTurn:
         return _end_turn(state, "ended" if state.kind else "nothing possible", [])
     kind = KIND_OF[type(action)]
     colour = action.company if kind in (BUY, DIVIDEND) else action.colour
-    after, events = _EFFECTS[type(action)](state, action)
-    events = list(events)
+    changes, event = _EFFECTS[type(action)](state, action)
+    after = state._replace(**changes, colour=colour, kind=kind, used=state.used + 1, events=(event,))
     if kind == MOVE and len(colours_outside_coast(after.goods)) <= 2:
-        return _game_over(after._replace(colour=colour, kind=kind, used=state.used + 1), events)
-    after = after._replace(colour=colour, kind=kind, used=state.used + 1, events=tuple(events))
+        return _game_over(after, [event])
     if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
-        return _end_turn(after, "used up", events)
+        return _end_turn(after, "used up", [event])
     return after
 
 
