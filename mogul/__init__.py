@@ -13,7 +13,7 @@ The package in layers; each imports only from the layers above it in this list:
     ``tournament``) and game sessions (``session``). It never imports a game.
 ``mogul.games``
     one folder per game, each registering a ``GameSpec``: ``mogul.games.mogul`` (the 2002
-    classic rules; later the 2013 edition).
+    classic rules and the 2013 Rio Grande edition with its railway map).
 ``mogul.auction``, ``mogul.analysis``, ``mogul.analysis_credit_mobilier``
     the auction model and its equilibrium, share-value analysis (Mogul's and Credit Mobilier's).
 ``mogul.plots``, ``mogul.widgets``, ``mogul.cli``
@@ -40,8 +40,8 @@ from mogul.games.mogul.actions import (
 from mogul.games.mogul.bots import REGISTRY, MonteCarloBot, ThresholdBot, ValueBot
 from mogul.games.mogul.cards import CRASH, Card, Shares, parse_card
 from mogul.games.mogul.determinize import determinize
-from mogul.games.mogul.editions import Edition, edition
-from mogul.games.mogul.rules import legal_actions
+from mogul.games.mogul.editions import Edition, Station, edition
+from mogul.games.mogul.rules import ScoreBreakdown, legal_actions
 from mogul.games.mogul.setup import new_game
 from mogul.games.mogul.state import GameState, PlayerState, PlayerView, Setup
 from mogul.kit.bots import Bot, RandomBot, play, play_out
@@ -56,7 +56,8 @@ __all__ = [
     "BID", "CRASH", "CREDIT", "DROP", "REGISTRY", "TAKE",
     "Action", "Bid", "Bot", "Branch", "Card", "Credit", "Drop", "Edition", "GameRecord",
     "GameSession", "GameSpec", "GameState", "IllegalActionError", "MonteCarloBot",
-    "PlayerState", "PlayerView", "RandomBot", "Sell", "Setup", "Shares", "Simulation", "Take",
+    "PlayerState", "PlayerView", "RandomBot", "ScoreBreakdown", "Sell", "Setup", "Shares",
+    "Simulation", "Station", "Take",
     "ThresholdBot", "Tournament", "ValueBot",
     "determinize", "edition", "get_game", "legal_actions", "narrate", "new_game",
     "parse_action", "parse_card", "play", "play_out", "register", "resolve", "simulate",

@@ -27,19 +27,26 @@ the crash* earns the premiums to come; selling later needs the sell right again,
 card with that border colour before the crash (``next_sale_chance``) and winning it or coming
 second. ``hold_or_sell`` compares selling now with holding to the crash, which is what holding
 is worth if no second chance to sell comes.
+
+The last section weighs the 2013 edition's sell right (sell all, or found a branch) in end
+points (``sell_right_options``, ``sell_right_uses``, ``sell_right_by_fill``) and compares the
+two editions over simulated games (``compare_editions``, ``edition_summary``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from math import comb
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed
+from mogul.games.mogul.network import branch_gain
 from mogul.games.mogul.pile import (
     cards_to_come,
     crash_window,
@@ -48,12 +55,19 @@ from mogul.games.mogul.pile import (
     next_crash_chance,
     reveal_distribution,
 )
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.state import RUNNER_UP, WINNER, GameState, PlayerView
+from mogul.kit.bots import bot_factory, play_states
+from mogul.kit.simulate import seat_bots, simulate
+from mogul.kit.spec import resolve
 
 __all__ = [
+    "analyse_position",
+    "SELL_RIGHT_COLUMNS",
     "by_round",
+    "compare_editions",
     "crash_hazard",
     "crash_window",
+    "edition_summary",
     "expected_premiums",
     "expected_reveals",
     "game_share_values",
@@ -61,8 +75,14 @@ __all__ = [
     "market_long",
     "next_crash_chance",
     "next_sale_chance",
+    "play_games",
     "reveal_distribution",
+    "sell_right_by_fill",
+    "sell_right_options",
+    "sell_right_table",
+    "sell_right_uses",
     "share_values",
+    "uses_from_auctions",
 ]
 
 Table = GameState | PlayerView
@@ -249,3 +269,327 @@ def by_round(values: pd.DataFrame) -> pd.DataFrame:
     order = {c: i for i, c in enumerate(dict.fromkeys(values["company"]))}
     out["_order"] = out["company"].map(order)
     return out.sort_values(["round", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+# --- analyse this position ---------------------------------------------------------------------
+
+
+def analyse_position(
+    table: Table,
+    seat: int | None = None,
+    rollouts: int = 2000,
+    policy: str = "random",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """What each legal action of the seat to move is worth to ``seat``, by playing it out.
+
+    For ``rollouts`` hidden piles consistent with what ``seat`` sees (``determinize``: unseen
+    shares shuffled, the crash placed by the crash rule), every legal action is played on
+    the same pile (common random numbers) and then every seat is played to the crash by
+    ``policy`` ("random": uniformly random legal actions; "value": ``ValueBot``).
+    ``seat`` defaults to the seat to move. The batch simulator (``mogul.games.mogul.fast``)
+    plays the classic edition; other editions use the readable engine (slower).
+
+    One row per legal action, in ``legal_actions()`` order: ``action`` (its text),
+    ``mean_score`` of ``seat`` with a 95% interval (``score_low``, ``score_high``: mean +- 1.96
+    standard errors), ``win_chance`` (shared wins count) with a 95% Wilson interval
+    (``win_low``, ``win_high``; Wilson (1927), "Probable inference, the law of succession,
+    and statistical inference", JASA 22(158)), and ``rollouts``.
+    """
+    from mogul.games.mogul.display import action_label
+
+    if getattr(table, "is_over", True) or table.current is None:
+        raise ValueError("the game is over: there is no decision left to analyse")
+    if policy not in ("random", "value"):
+        raise ValueError(f"policy must be 'random' or 'value', got {policy!r}")
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+        raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
+    n = len(table.players)
+    seat = table.current if seat is None else seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
+    view = table if isinstance(table, PlayerView) and table.seat == seat else table_view(table, seat)
+    legal = list(table.legal_actions()) if isinstance(table, GameState) else _legal_of(view)
+    scores, keys = _position_rollouts(view, legal, rollouts, policy, seed)
+    own = scores[:, :, seat].astype(float)  # rollout x action
+    won = (keys[:, :, seat] == keys.max(axis=2)).astype(float)
+    mean, spread = own.mean(axis=0), own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal))
+    half = 1.96 * spread / np.sqrt(rollouts)
+    chance = won.mean(axis=0)
+    low, high = _wilson(chance, rollouts)
+    return pd.DataFrame({
+        "action": [action_label(table, a) for a in legal],
+        "mean_score": mean, "score_low": mean - half, "score_high": mean + half,
+        "win_chance": chance, "win_low": low, "win_high": high, "rollouts": rollouts,
+    })  # fmt: skip
+
+
+def table_view(table: Table, seat: int) -> PlayerView:
+    """``seat``'s view of a state (a view of another seat keeps its table, seen from ``seat``)."""
+    if isinstance(table, GameState):
+        return table.view(seat)
+    return table._replace(seat=seat)
+
+
+def _legal_of(view: PlayerView) -> list:
+    import random
+
+    from mogul.games.mogul.determinize import determinize
+
+    return list(determinize(view, random.Random(0)).legal_actions())
+
+
+def _wilson(p: np.ndarray, n: int, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str, seed: int):
+    """(scores, keys), each rollout x action x seat: the batch simulator, else the readable engine."""
+    try:
+        from mogul.games.mogul import fast
+
+        fast.check_edition(view.edition)
+    except ValueError:
+        pass
+    else:
+        return fast.rollouts(view, legal, rollouts, policy, seed)
+    import random
+
+    from mogul.games.mogul.bots import REGISTRY
+    from mogul.games.mogul.determinize import determinize
+    from mogul.games.mogul.rules import standings
+    from mogul.kit.bots import play_out
+
+    rng = random.Random(seed)
+    n = len(view.players)
+    scores = np.zeros((rollouts, len(legal), n), np.int64)
+    keys = np.zeros_like(scores)
+    for r in range(rollouts):
+        state = determinize(view, rng)
+        for b, action in enumerate(legal):
+            bots = [REGISTRY[policy](seed=rng.getrandbits(32)) for _ in range(n)]
+            final = play_out(state.apply(action), bots)
+            scores[r, b] = final.final_scores()
+            keys[r, b] = [score * 100 + shares for score, shares in standings(final)]
+    return scores, keys
+# --- the 2013 edition: the sell right as the map fills, and the two editions side by side -------
+#
+# In the 2013 edition whoever uses the sell right sells all their shares of the border colour,
+# sells none, or founds a branch on that colour's line. Both are counted in end points, "if
+# nothing else changed": a sale pays ``k * market value`` now and gives up the end bonus of the
+# ``k`` shares sold (one point each); a house adds what ``branch_gain`` says to its owner's end
+# bonus (each house scores its owner's house count on each of its lines, so a line with ``h``
+# houses scores ``h * h``: the third house on a line adds 5). Later houses on the same line add
+# more, so a branch's value here is a floor.
+
+SELL_RIGHT_COLUMNS = (
+    "game", "round", "seat", "role", "border", "houses_on_map", "free", "shares", "market",
+    "sell_value", "branch_value", "choice", "station", "won_game",
+)  # fmt: skip
+"""Columns of ``sell_right_uses``: one row per auction whose sell right was used."""
+
+
+def sell_right_options(state: GameState) -> pd.DataFrame:
+    """The sell right's options of the player to act, each valued in end points (see above).
+
+    One row per option, best first (ties in the game's order): ``action`` (its text, as in
+    records), ``kind`` ("sell", "branch" or "nothing") and ``value``. Empty when the player to
+    act holds no sell right.
+    """
+    rows = []
+    if state.phase in (WINNER, RUNNER_UP):
+        ed = state.edition
+        seat = state.current_player
+        player = state.players[seat]
+        price = state.market_value(state.revealed.border) - ed.share_bonus
+        for action in state.legal_actions():
+            kind = type(action)
+            if kind is Branch:
+                value = branch_gain(ed, player.houses, action.station, action.move_from)
+                rows.append({"action": str(action), "kind": "branch", "value": value})
+            elif kind is Sell:
+                kind_name = "sell" if action.count else "nothing"
+                rows.append({"action": str(action), "kind": kind_name, "value": action.count * price})
+    table = pd.DataFrame(rows, columns=["action", "kind", "value"])
+    return table.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def sell_right_uses(states: Sequence[GameState], actions: Sequence[Any], game: int = 0) -> pd.DataFrame:
+    """One row per use of the sell right in one game (``actions[i]`` leads from ``states[i]``).
+
+    The sell right is used once per auction: by the winner unless they take the card, else
+    by the runner-up. Columns (``SELL_RIGHT_COLUMNS``): ``role`` ("winner"/"runner-up"),
+    ``border`` (the line / the colour to sell), ``houses_on_map`` (all players' houses before
+    the decision), ``free`` (free stations on that line), ``shares`` (own shares of the border
+    colour), ``market`` (its market value), ``sell_value`` (points a sale of all of them adds
+    at the end: ``shares * (market - share bonus)``), ``branch_value`` (the most a branch adds
+    to the end bonus now; 0 with no free station or in the classic game), ``choice`` ("sell",
+    "branch" or "nothing"), ``station`` (of a branch) and ``won_game`` (the seat won the game).
+    """
+    final = states[-1]
+    winners = set(final.winners()) if final.is_over else set()
+    rows = []
+    for state, action in zip(states, actions, strict=False):
+        if state.phase not in (WINNER, RUNNER_UP) or type(action) is Take:
+            continue
+        ed = state.edition
+        seat = state.current_player
+        player = state.players[seat]
+        border = state.revealed.border
+        branches = [a for a in state.legal_actions() if type(a) is Branch]
+        gains = [branch_gain(ed, player.houses, b.station, b.move_from) for b in branches]
+        kind = type(action)
+        choice = "branch" if kind is Branch else "sell" if action.count > 0 else "nothing"
+        rows.append({
+            "game": game, "round": state.round, "seat": seat,
+            "role": "winner" if state.phase == WINNER else "runner-up", "border": border,
+            "houses_on_map": sum(len(p.houses) for p in state.players),
+            "free": len({b.station for b in branches}), "shares": player.shares[border],
+            "market": state.market_value(border),
+            "sell_value": player.shares[border] * (state.market_value(border) - ed.share_bonus),
+            "branch_value": max(gains, default=0), "choice": choice,
+            "station": action.station if kind is Branch else None, "won_game": seat in winners,
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=list(SELL_RIGHT_COLUMNS))
+
+
+def play_games(
+    game: str, bots: Sequence[Any], games: int = 100, seed: int = 0, players: int | None = None
+) -> Iterator[tuple[list[GameState], list[Any]]]:
+    """Play ``games`` games with the same bots in the same seats; yield (states, actions) each.
+
+    ``bots`` as for ``mogul.simulate`` (names such as ``"value"``, classes or factories),
+    repeated to fill ``players`` seats. Game ``g`` is dealt from seed ``seed + g`` and its bots
+    are seeded from it, so the same arguments give the same games.
+    """
+    spec, edition_name = resolve(game)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    factories = [bot_factory(b, spec.bots) for b in seat_bots(bots, players)]
+    spec.check_players(edition_name, len(factories))
+    for g in range(games):
+        deal_seed = seed + g
+        state = spec.new_game(edition_name, len(factories), deal_seed)
+        seated = [make(deal_seed * 1000 + i) for i, make in enumerate(factories)]
+        yield play_states(state, seated)
+
+
+def sell_right_table(
+    game: str, bots: Sequence[Any], games: int = 100, seed: int = 0, players: int | None = None
+) -> pd.DataFrame:
+    """``sell_right_uses`` of ``games`` games played by ``play_games``, in one table."""
+    parts = [sell_right_uses(states, actions, g) for g, (states, actions) in enumerate(play_games(game, bots, games, seed, players))]
+    return pd.concat(parts, ignore_index=True)
+
+
+def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+    """Who used the sell right of each auction, and how, from a simulation's tables.
+
+    ``auctions`` and ``games`` are ``sim.auctions`` and ``sim.games`` of ``mogul.simulate``.
+    The winner used the sell right unless they took the card; then the runner-up did.
+    Columns: ``game``, ``round``, ``seat``, ``role``, ``choice`` ("sell" when shares were sold,
+    "branch" when a house was placed, else "nothing") and ``won_game``.
+    """
+    took = auctions["winner_choice"] == "take"
+    branch = auctions["branch"].notna() if "branch" in auctions else pd.Series(False, index=auctions.index)
+    sold = auctions["sold"].fillna(0) > 0
+    uses = pd.DataFrame({
+        "game": auctions["game"], "round": auctions["round"],
+        "seat": auctions["runner_up"].where(took, auctions["winner"]).astype(int),
+        "role": took.map({True: "runner-up", False: "winner"}),
+        "choice": ["branch" if b else "sell" if s else "nothing" for b, s in zip(branch, sold, strict=True)],
+    })  # fmt: skip
+    won = set(zip(games.loc[games["won"], "game"], games.loc[games["won"], "seat"], strict=True))
+    uses["won_game"] = [(g, s) in won for g, s in zip(uses["game"], uses["seat"], strict=True)]
+    return uses
+
+
+def compare_editions(
+    bots: Sequence[Any],
+    games: int = 200,
+    seed: int = 0,
+    players: int = 4,
+    editions: Sequence[str] = ("classic", "rio-grande"),
+    **simulate_options: Any,
+) -> dict[str, pd.DataFrame]:
+    """Simulate each edition with the same bots in the same seats (``mogul.simulate``).
+
+    Returns three tables with an ``edition`` column: ``"games"``, one row per game (``cards``:
+    cards revealed with the crash; ``auctions``; ``winning_score``; ``winners``: seats that
+    share the win); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
+    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``). Other keywords
+    go to ``mogul.simulate`` (``workers``, ``executor`` ...).
+    """
+    out: dict[str, list[pd.DataFrame]] = {"games": [], "auctions": [], "uses": []}
+    for name in editions:
+        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions"),
+                       progress=False, **simulate_options)  # fmt: skip
+        _, canonical = resolve(name)
+        by_game = sim.games.groupby("game")
+        out["games"].append(pd.DataFrame({
+            "edition": canonical, "cards": by_game["rounds"].first(), "auctions": sim.auctions.groupby("game").size(),
+            "winning_score": by_game["score"].max(), "winners": by_game["won"].sum(),
+        }).reset_index())  # fmt: skip
+        out["auctions"].append(sim.auctions[["game", "round", "steps"]].assign(edition=canonical))
+        out["uses"].append(uses_from_auctions(sim.auctions, sim.games).assign(edition=canonical))
+    return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
+
+
+def edition_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per edition from ``compare_editions``: game length, auctions, winning score and
+    the sell right's uses.
+
+    Columns: ``games``; ``cards`` (mean cards revealed, the crash included); ``auction_moves``
+    (mean bids and drops per auction); ``winning_score`` (mean); ``sell``, ``branch``,
+    ``nothing`` (share of the sell right's uses); ``winner_sells`` and ``winner_branches``
+    (sales and branches per game by the game's winners, shared wins counted for each winner).
+    """
+    games, auctions, uses = tables["games"], tables["auctions"], tables["uses"]
+    order = list(dict.fromkeys(games["edition"]))
+    by_edition = games.groupby("edition", sort=False)
+    share = pd.crosstab(uses["edition"], uses["choice"], normalize="index")
+    share = share.reindex(index=order, columns=["sell", "branch", "nothing"], fill_value=0.0)
+    winners = uses[uses["won_game"]]
+    per_game = by_edition["winners"].sum()  # winning seats over all games
+    summary = pd.DataFrame({
+        "games": by_edition.size(),
+        "cards": by_edition["cards"].mean(),
+        "auction_moves": auctions.groupby("edition", sort=False)["steps"].mean(),
+        "winning_score": by_edition["winning_score"].mean(),
+        "sell": share["sell"], "branch": share["branch"], "nothing": share["nothing"],
+        "winner_sells": winners[winners["choice"] == "sell"].groupby("edition").size() / per_game,
+        "winner_branches": winners[winners["choice"] == "branch"].groupby("edition").size() / per_game,
+    })  # fmt: skip
+    summary = summary.reindex(order).fillna({"winner_sells": 0.0, "winner_branches": 0.0})
+    summary.index.name = "edition"
+    return summary
+
+
+def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
+    """The sell right's value as the map fills: ``uses`` (2013 rows) grouped by houses on the map.
+
+    Groups of ``step`` house counts (0-2, 3-5, ...; index ``houses``, labelled by the group's
+    first count). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
+    ``branch_value``); ``best`` (mean of the larger of the two); ``free`` (mean free stations
+    on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
+    """
+    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+        raise ValueError(f"step must be a whole number >= 1, got {step!r}")
+    data = uses.assign(
+        houses=(uses["houses_on_map"] // step) * step,
+        best=uses[["sell_value", "branch_value"]].max(axis=1),
+        chose_branch=uses["choice"] == "branch",
+        chose_sell=uses["choice"] == "sell",
+    )
+    grouped = data.groupby("houses")
+    return pd.DataFrame({
+        "uses": grouped.size(),
+        "sell": grouped["sell_value"].mean(),
+        "branch": grouped["branch_value"].mean(),
+        "best": grouped["best"].mean(),
+        "free": grouped["free"].mean(),
+        "chose_branch": grouped["chose_branch"].mean(),
+        "chose_sell": grouped["chose_sell"].mean(),
+    })  # fmt: skip

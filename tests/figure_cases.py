@@ -35,9 +35,13 @@ from mogul.plots import (
     holdings_figure,
     market_value_figure,
     mechanism_figure,
+    network_figure,
     payoff_curve_figure,
+    position_analysis_figure,
     pot_ladder_figure,
     scores_figure,
+    sell_right_figure,
+    sell_right_use_figure,
     share_value_figure,
     win_rate_figure,
     winner_regions_figure,
@@ -69,6 +73,23 @@ def played() -> GamePlayer:
     return app
 
 
+def rio_grande_table():
+    """A 2013 table with houses on the map, one of them on an interchange."""
+    houses = [["BR1", "GR-BR", "BR3"], ["YE2", "BL2"], [], ["BL-PI"]]
+    return mogul.new_game("rio-grande", players=4, seed=7, houses=houses)
+
+
+@cache
+def editions_compared():
+    """A few games of each edition with value bots (notebook 06 plays more)."""
+    return analysis.compare_editions(["value"], games=8, seed=1)
+
+
+@cache
+def _rio_grande_uses():
+    return analysis.sell_right_table("rio-grande", ["value"], games=8, seed=1, players=4)
+
+
 @cache
 def contest() -> mogul.Tournament:
     return mogul.tournament(["value", "threshold", "random"], repetitions=2, seed=1, progress=False)
@@ -82,6 +103,13 @@ def sample():
 @cache
 def dynamics():
     return best_response_dynamics(sample(), chips=[4, 4, 4], chip_value=1.0)
+
+
+@cache
+def _position():
+    """The analysis of an auction turn in the middle of notebook 04's game."""
+    states = list(game().states())
+    return analysis.analyse_position(states[len(states) // 2], rollouts=200, seed=1)
 
 
 def _rounds():
@@ -133,6 +161,9 @@ FIGURES = {
     "live_dashboard": lambda: go.Figure(played().dashboard.figure),
     "live_auction": lambda: go.Figure(played().auction_chart),
     "live_payoff_curve": lambda: go.Figure(played().curve),
+    "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),
+    "sell_right": lambda: sell_right_figure(analysis.sell_right_by_fill(_rio_grande_uses())),
+    "sell_right_use": lambda: sell_right_use_figure(analysis.edition_summary(editions_compared())),
     "cm_board": lambda: board_figure(cm_midgame(), cm_midgame().legal_actions()),
     "cm_board_start": lambda: board_figure(cm.new_game(5, seed=2)),
     "cm_treasuries": lambda: treasuries_figure(cm_game().table("treasuries")),
@@ -143,6 +174,7 @@ FIGURES = {
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
     ),
+    "position_analysis": lambda: position_analysis_figure(_position(), chosen=_position()["action"].iloc[0]),
 }
 
 BUILDERS = {
@@ -152,7 +184,9 @@ BUILDERS = {
     "win_rate": "win_rate_figure", "head_to_head": "head_to_head_figure",
     "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
     "convergence": "convergence_figure", "mechanism": "mechanism_figure",
-    "winner_regions": "winner_regions_figure",
+    "winner_regions": "winner_regions_figure", "position_analysis": "position_analysis_figure",
+    "network": "network_figure",
+    "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
     "cm_board": "board_figure", "cm_treasuries": "treasuries_figure", "cm_dividends": "dividends_figure",
     "cm_stock": "stock_figure", "cm_dividends_to_come": "dividends_to_come_figure",
 }  # fmt: skip

@@ -10,6 +10,7 @@ import mogul.plots.game
 from mogul import BID, DROP, TAKE, Sell
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.tables import rounds_table
+from mogul.kit.colours import SEAT_COLOURS
 from mogul.kit.record import GameRecord
 from mogul.widgets import GamePlayer, GameTable, ShareValueDashboard
 
@@ -353,3 +354,46 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
     assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
     assert board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
     assert all(not b.icon for b in [app.next_step_button, app.undo_button, app.ready_button])
+
+
+# --- the 2013 edition: the railway map and the branch buttons ----------------------------------
+
+
+def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map_follows():
+    # Four people at one screen (no bots, so nothing but the buttons moves the game).
+    app = GamePlayer(["human"] * 4, players=["Ann", "Ben", "Cai", "Dee"], seed=7, edition="rio-grande",
+                     hot_seat=False)  # fmt: skip
+    live = app.network_map
+    assert live is not None and live in app.children[2].children[1].children  # beside the table
+    assert live.layout.title.text == "Network: 0 of 30 stations taken"
+    # yellow/pink is up: Dee bids, Ann drops with the chip, Ben and Cai drop: Dee wins, Cai second
+    for label in ["Bid 1 chip", "Drop (take 1)", "Drop (take 0)", "Drop (take 0)"]:
+        press(app, label)
+    pink = app.state.edition.lines["pink"]
+    branches = [f"Branch at {s}" for s in pink]  # no house on the map yet: all 7 stations free
+    assert shown(app) == ["Take yellow/pink", "Sell 0 pink", *branches]  # Dee holds no pink share
+    by_name = {t.name: t for t in live.data}
+    assert by_name["free now"].text == pink and live.layout.title.text == "Dee may branch on pink: 7 free"
+
+    press(app, "Take yellow/pink")  # Cai, the runner-up, now holds the sell right
+    assert shown(app) == ["Sell 0 pink", "Sell 1 pink (+2)", *branches]
+    assert live.layout.title.text == "Cai may branch on pink: 7 free"  # same stations, new name
+
+    press(app, "Branch at PI3")
+    assert [p.houses for p in app.state.players] == [(), (), ("PI3",), ()] and app.last_house() == "PI3"
+    assert "Cai founds a branch at PI3 (pink line)." in app.event_log()
+    pi3 = app.state.edition.stations["PI3"]
+    assert (by_name["Cai"].x, by_name["Cai"].y) == ((pi3.x,), (pi3.y,))
+    assert by_name["Cai"].marker.color == SEAT_COLOURS[2]
+    assert by_name["last house"].text == ("PI3",) and by_name["last house"].x == (pi3.x,)
+    assert by_name["free now"].x == (None,)  # an auction now: no choices (one empty point)
+    assert live.layout.title.text == "Network: 1 of 30 stations taken"
+    assert live._widget_data[9]["x"] == [pi3.x]  # stored as state too: a view drawn later agrees
+    app.undo()
+    assert by_name["free now"].text == pink and app.last_house() is None
+    assert live.layout.title.text == "Cai may branch on pink: 7 free"
+
+
+def test_the_classic_player_has_no_map():
+    app = GamePlayer(BOTS, seed=2)
+    assert app.network_map is None and app.last_house() is None

@@ -46,6 +46,10 @@ class GameSpec:
     """The game's tidy tables by name: each turns a game's states into rows (plain dicts)."""
     determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
     aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
+    batch: Callable[..., Any] | None = None
+    """A fast simulator of many games: ``batch(edition, bots, plans, names)`` -> the games
+    table of ``plans`` (``mogul.kit.runner`` columns), or None when it cannot play that edition
+    or those bots. ``simulate(..., engine="fast")`` uses it; None: the game has none."""
 
     def edition(self, name: str | None = None) -> str:
         """The canonical edition name for ``name`` (None: the default edition)."""

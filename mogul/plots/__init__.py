@@ -1,5 +1,6 @@
 """Plotly figure builders (data in, ``go.Figure`` out) and the kit template."""
 
+from mogul.plots.analysis import position_analysis_figure
 from mogul.plots.auction import (
     convergence_figure,
     mechanism_figure,
@@ -14,6 +15,7 @@ from mogul.plots.credit_mobilier import (
     stock_figure,
     treasuries_figure,
 )
+from mogul.plots.editions import sell_right_figure, sell_right_use_figure
 from mogul.plots.game import (
     crash_hazard_figure,
     distribution_figure,
@@ -23,6 +25,7 @@ from mogul.plots.game import (
     scores_figure,
     share_value_figure,
 )
+from mogul.plots.network import network_figure
 from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS
 from mogul.plots.tournament import head_to_head_figure, win_rate_figure
 
@@ -40,9 +43,13 @@ __all__ = [
     "holdings_figure",
     "market_value_figure",
     "mechanism_figure",
+    "network_figure",
     "payoff_curve_figure",
+    "position_analysis_figure",
     "pot_ladder_figure",
     "scores_figure",
+    "sell_right_figure",
+    "sell_right_use_figure",
     "share_value_figure",
     "stock_figure",
     "treasuries_figure",

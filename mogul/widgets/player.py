@@ -27,7 +27,9 @@ from mogul.kit.session import HUMAN, GameSession
 from mogul.kit.spec import spec_for
 from mogul.plots.auction import payoff_curve_figure
 from mogul.plots.game import auction_steps, game_pot_ladder_figure
+from mogul.plots.network import branch_choices, network_figure
 from mogul.plots.template import rounded
+from mogul.widgets.analysis import PositionAnalysis
 from mogul.widgets.dashboard import ShareValueDashboard
 from mogul.widgets.live import live_figure
 
@@ -35,6 +37,7 @@ __all__ = ["HUMAN", "GamePlayer", "GameTable"]
 
 LOG_LINES = 8
 _CHART_HEIGHT = 300
+_MAP_HEIGHT = 460
 
 
 def _wrap() -> w.Layout:
@@ -97,7 +100,13 @@ class GamePlayer(w.VBox):
 
     Beside the table (below it on a phone), ``auction_chart`` follows the pot of the current
     auction move by move; ``payoff_curve=True`` adds the human's payoff curve for it and
-    ``dashboard=True`` a ``ShareValueDashboard`` (market values and scores).
+    ``dashboard=True`` a ``ShareValueDashboard`` (market values and scores), ``analysis=True``
+    a ``PositionAnalysis`` ("analyse this position" for the human seats).
+
+    In an edition with a railway map (``"rio-grande"``) the ``network_map`` comes first beside
+    the table: the lines, the houses in seat colours, the stations the player to act may
+    branch on now (a human with the sell right gets one button per such station) and a heavy
+    ring on the house placed or moved last (``last_house``).
     """
 
     def __init__(
@@ -110,6 +119,7 @@ class GamePlayer(w.VBox):
         autoplay: bool | None = None,
         payoff_curve: bool = False,
         dashboard: bool = False,
+        analysis: bool = False,
         **setup: Any,
     ) -> None:
         self.session = GameSession(edition, seats, players, seed, autoplay, **setup)
@@ -147,6 +157,11 @@ class GamePlayer(w.VBox):
             self.curve = live_figure(_curve_figure(), height=_CHART_HEIGHT)
             self.curve_box.children = (self.curve,)
         self.dashboard = ShareValueDashboard(self.session) if dashboard else None
+        self.analysis = PositionAnalysis(self.session) if analysis else None
+        self.network_map: go.FigureWidget | None = None  # the railway map (2013 edition)
+        self._map_drawn: tuple | None = None
+        if getattr(self.state.edition, "stations", None):
+            self.network_map = live_figure(network_figure(self.state), height=_MAP_HEIGHT)
 
         self.next_step_button.on_click(lambda _: self.step())
         self.next_round_button.on_click(lambda _: self.next_round())
@@ -162,7 +177,9 @@ class GamePlayer(w.VBox):
         # Two columns that fold into one on a narrow screen: the table under the buttons on the
         # left, the live charts on the right (below the table on a phone).
         left = w.VBox([self.action_buttons, self.cover, self.table], layout=_column())
-        charts = [self.auction_chart, self.curve_box] + ([self.dashboard] if self.dashboard else [])
+        charts = [self.auction_chart, self.curve_box] + [x for x in (self.dashboard, self.analysis) if x]
+        if self.network_map is not None:
+            charts.insert(0, self.network_map)
         right = w.VBox(charts, layout=_column())
         right.add_class("mogul-charts")
         body = w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))
@@ -217,6 +234,18 @@ class GamePlayer(w.VBox):
     def record(self) -> GameRecord:
         """The game so far as a ``GameRecord`` (save it, replay it, make tables of it)."""
         return self.session.record()
+
+    def last_house(self) -> str | None:
+        """The station of the house placed or moved last in this game (None before the first)."""
+        history = self.history
+        for i in range(len(history) - 1, 0, -1):
+            before, after = history[i - 1].players, history[i].players
+            for old, new in zip(before, after, strict=True):
+                if new.houses != old.houses:
+                    placed = set(new.houses) - set(old.houses)
+                    if placed:
+                        return placed.pop()
+        return None
 
     def on_change(self, callback: Callable[[GamePlayer], None]) -> None:
         """Call ``callback(player)`` after every change of the state (for dashboards)."""
@@ -288,6 +317,8 @@ class GamePlayer(w.VBox):
             self.table.value = session.spec.table_html(state, self._hidden_chips(), self.event_log(), self.labels())
             self.table.state = state
         self._draw_auction()
+        if self.network_map is not None:
+            self._draw_map()
         if self.curve is not None:
             self._draw_curve(state if deciding else None)
 
@@ -328,6 +359,23 @@ class GamePlayer(w.VBox):
                 live.update(x=new.x, y=new.y, text=new.text, marker=new.marker, name=new.name)
             chart.layout.title.text = fig.layout.title.text
             chart.layout.xaxis.range = fig.layout.xaxis.range
+
+    def _draw_map(self) -> None:
+        """Redraw the railway map when the houses, the choices or the last house changed."""
+        state = self.state
+        last = self.last_house()
+        choices = tuple(branch_choices(state))
+        # the winner and then the runner-up may see the same choices: the title names who decides
+        key = (tuple(p.houses for p in state.players), choices, last, state.current_player if choices else None)
+        if key == self._map_drawn:
+            return
+        self._map_drawn = key
+        fig = network_figure(state, highlight=last)
+        live = self.network_map
+        with live.batch_update():  # type: ignore[union-attr]
+            for trace, new in zip(live.data, fig.data, strict=True):  # type: ignore[union-attr]
+                trace.update(x=new.x, y=new.y, text=new.text, name=new.name)
+            live.layout.title.text = fig.layout.title.text  # type: ignore[union-attr]
 
     def _show_actions(self, state: Any) -> None:
         legal = state.legal_actions() if state is not None else []

@@ -1,7 +1,8 @@
 """Actions: what a player can do, named as the rulebook names them.
 
 Each action is a small frozen value. Its text form (``str(action)``) is what game records
-store: ``bid``, ``drop``, ``credit``, ``take``, ``sell 2``, ``branch s7`` (2013 edition).
+store: ``bid``, ``drop``, ``credit``, ``take``, ``sell 2``, ``branch BL3`` and
+``branch BL3 from BR2`` (2013 edition).
 """
 
 from __future__ import annotations
@@ -95,14 +96,15 @@ def parse_action(text: str) -> Action:
     """Read an action from its text form (``"bid"``, ``"sell 2"``, ...)."""
     if not isinstance(text, str):
         raise ValueError(f"an action is written as text such as 'bid' or 'sell 2', got {text!r}")
-    words = text.strip().lower().split()
+    given = text.strip().split()  # station ids keep their case ("BL3")
+    words = [w.lower() for w in given]
     simple = {"bid": BID, "drop": DROP, "credit": CREDIT, "take": TAKE}
     if len(words) == 1 and words[0] in simple:
         return simple[words[0]]
     if len(words) == 2 and words[0] == "sell" and words[1].isdigit():
         return Sell(int(words[1]))
     if words[:1] == ["branch"] and len(words) in (2, 4) and (len(words) == 2 or words[2] == "from"):
-        return Branch(words[1], words[3] if len(words) == 4 else None)
+        return Branch(given[1], given[3] if len(words) == 4 else None)
     raise ValueError(
         f"unknown action {text!r}; write one of: bid, drop, credit, take, sell N, branch STATION"
     )

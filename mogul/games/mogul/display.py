@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from mogul.games.mogul.actions import Action, Bid, Credit, Drop, Sell, Take
+from mogul.games.mogul.actions import Action, Bid, Branch, Credit, Drop, Sell, Take
 from mogul.games.mogul.cards import Card, CrashCard
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.pile import next_crash_chance
@@ -61,6 +61,18 @@ def _shares_html(state: GameState, seat: int) -> str:
         _badge(c.colour, f"{c.id} {shares[c.id]}", c.name) for c in state.edition.companies if shares[c.id]
     ]
     return "".join(out) or "&ndash;"
+
+
+def _houses_html(state: GameState, seat: int) -> str:
+    """A player's houses as station badges, coloured by the station's (first) line."""
+    ed = state.edition
+    out = []
+    for station in state.players[seat].houses:
+        lines = ed.stations[station].lines
+        title = "on the " + " and ".join(lines) + " line" + ("s" if len(lines) > 1 else "")
+        out.append(_badge(ed.company(lines[0]).colour, station, title))
+    left = ed.houses_per_player - len(state.players[seat].houses)
+    return "".join(out) + f'<span style="color:#555">{left} left</span>'
 
 
 def _marks(state: GameState, seat: int) -> str:
@@ -116,6 +128,7 @@ def table_html(
     ed = state.edition
     scores = state.final_scores()
     names = [html.escape(n) for n in state.names]
+    branches = ed.houses_per_player > 0  # 2013: houses on the map and end bonuses
     if state.is_over:
         head = f"<b>Game over</b> after {state.round} cards: {card_html(ed, state.revealed)}"
     else:
@@ -133,13 +146,19 @@ def table_html(
         score = "?" if seat in hide_chips else str(scores[seat])
         style = "background:#fff3c4;font-weight:bold;" if here else ""
         arrow = "&#9654; " if here else ""
+        houses = f'<td class="shares">{_houses_html(state, seat)}</td>' if branches else ""
         rows.append(
             f'<tr style="{style}border-left:6px solid {SEAT_COLOURS[seat % len(SEAT_COLOURS)]}">'
             f'<td class="name">{arrow}{names[seat]}{note}</td>'
             f'<td class="num" data-label="chips">{chips}</td><td class="num" data-label="points">{p.points}</td>'
             f'<td class="num" data-label="score">{score}</td><td class="shares">{_shares_html(state, seat)}</td>'
-            f'<td class="notes">{_marks(state, seat)}</td></tr>'
+            f'{houses}<td class="notes">{_marks(state, seat)}</td></tr>'
         )
+    score_title = "points, plus one per 5 chips"
+    houses_head = ""
+    if branches:
+        score_title = "points, plus the end bonuses: branches, one per share held, one per 5 chips"
+        houses_head = "<th>houses</th>"
     market = "".join(
         _badge(c.colour, f"{c.id} {v}", c.name, faded=not v)
         for c, v in ((c, state.market_value(c.id)) for c in ed.companies)
@@ -149,7 +168,7 @@ def table_html(
         _CSS,
         f"<p>{head}</p>",
         '<table><thead><tr><th>player</th><th>chips</th><th>points</th>'
-        '<th title="points, plus one per 5 chips">score</th><th>shares</th><th></th></tr></thead><tbody>',
+        f'<th title="{score_title}">score</th><th>shares</th>{houses_head}<th></th></tr></thead><tbody>',
         "".join(rows),
         "</tbody></table>",
         f"<p>Market value (points per share sold): {market}</p>",
@@ -162,6 +181,8 @@ def table_html(
         best = " and ".join(names[s] for s in state.winners())
         table = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
         parts.append(f"<p><b>Final scores: {table}. Winner: {best}.</b></p>")
+    if branches:
+        parts.append(_bonus_table(state, names, hide_chips))
     if log:
         items = "".join(f"<li>{html.escape(line)}</li>" for line in log)
         parts.append(
@@ -171,8 +192,27 @@ def table_html(
     return "".join(parts)
 
 
+def _bonus_table(state: GameState, names: Sequence[str], hide_chips: Sequence[int]) -> str:
+    """The score in parts (2013): points on the track and each end bonus ("?" for hidden chips)."""
+    rows = []
+    for seat, (n, b) in enumerate(zip(names, state.score_breakdown(), strict=True)):
+        chips, total = ("?", "?") if seat in hide_chips else (b.chips, b.total)
+        rows.append(
+            f'<tr><td>{n}</td><td class="num">{b.points}</td><td class="num">{b.branches}</td>'
+            f'<td class="num">{b.shares}</td><td class="num">{chips}</td><td class="num"><b>{total}</b></td></tr>'
+        )
+    cells = "".join(rows)
+    when = "Final score" if state.is_over else "Score if the crash came now"
+    return (
+        f"<details><summary>{when}, in parts</summary><table><thead><tr><th>player</th><th>points</th>"
+        "<th>branches</th><th>shares</th><th>chips</th><th>total</th></tr></thead>"
+        f"<tbody>{cells}</tbody></table></details>"
+    )
+
+
 def action_label(state: GameState, action: Action) -> str:
-    """A button text for ``action`` in ``state``: "Bid 1 chip", "Drop (take 3)", "Sell 2 blue (+10)"."""
+    """A button text for ``action`` in ``state``: "Bid 1 chip", "Drop (take 3)", "Sell 2 blue (+10)",
+    "Branch at BL3", "Move house BR2 -> BL3"."""
     kind = type(action)
     if kind is Bid:
         return "Bid 1 chip"
@@ -188,4 +228,8 @@ def action_label(state: GameState, action: Action) -> str:
         if action.count == 0:
             return f"Sell 0 {colour}"
         return f"Sell {action.count} {colour} (+{action.count * state.market_value(colour)})"
+    if kind is Branch:
+        if action.move_from:
+            return f"Move house {action.move_from} -> {action.station}"
+        return f"Branch at {action.station}"
     return str(action)

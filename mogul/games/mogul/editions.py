@@ -1,8 +1,9 @@
 """Editions: the rule options and components of one printing, loaded from ``data/editions``.
 
 Rules are code (``mogul.games.mogul.rules``); the facts that differ between printings (cards, chips,
-player range, crash placement, credit size) are data, so a user who owns a different printing
-can correct a JSON file without touching code.
+player range, crash placement, credit size, the 2013 setup card and railway map) are data, so a
+user who owns a different printing can correct a JSON file without touching code. Facts no
+rulebook prints are marked ``"modeled": true`` in the file.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 from mogul.games.mogul.cards import Card
 from mogul.kit.data import data_path
@@ -21,6 +22,8 @@ from mogul.kit.data import data_path
 EDITION_FILES = {
     "classic": "classic-2002.json",
     "classic-2002": "classic-2002.json",
+    "rio-grande": "rio-grande-2013.json",
+    "rio-grande-2013": "rio-grande-2013.json",
 }
 
 
@@ -36,6 +39,26 @@ class Company:
     name: str
     colour: str
     modeled: bool = False
+
+
+class Station(NamedTuple):
+    """A station of the 2013 railway map: its id, the lines (companies) it lies on, a drawing place.
+
+    An interchange lies on two lines. ``x`` and ``y`` only place the station in a drawing.
+    """
+
+    id: str
+    lines: tuple[str, ...]
+    x: float
+    y: float
+
+    @property
+    def is_interchange(self) -> bool:
+        """True for a station on two lines."""
+        return len(self.lines) > 1
+
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +81,15 @@ class Edition:
     companies: tuple[Company, ...]
     cards: tuple[Card, ...]
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # read-only
+    # End bonuses (2013): points per share still held; whether branches score.
+    share_bonus: int = 0
+    branch_bonus: bool = False
+    # 2013: houses each player may place as branches, the map, and the setup card
+    # (player count -> the starting shares of each position, counted from the start player).
+    houses_per_player: int = 0
+    stations: Mapping[str, Station] = field(default_factory=lambda: _EMPTY)
+    lines: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _EMPTY)
+    setup_card: Mapping[int, tuple[tuple[str, ...], ...]] = field(default_factory=lambda: _EMPTY)
 
     @property
     def company_ids(self) -> tuple[str, ...]:
@@ -104,6 +136,8 @@ def _from_json(raw: dict[str, Any]) -> Edition:
         value = raw["credit"]["limit"] if key == "limit" else raw["sale"]
         if value not in get_args(allowed):
             raise ValueError(f"edition {raw['name']!r}: {key} must be one of {get_args(allowed)}, got {value!r}")
+    end_bonus = raw.get("end_bonus", {})
+    stations, lines = _map(raw, ids)
     return Edition(
         name=raw["name"],
         title=raw["title"],
@@ -112,7 +146,7 @@ def _from_json(raw: dict[str, Any]) -> Edition:
         chips_total=raw["chips"]["total"],
         chips_per_player=raw["chips"]["per_player"],
         chips_per_point=raw["chips"]["per_point_at_end"],
-        score_track=raw["score_track"],
+        score_track=_value(raw["score_track"], "spaces"),
         crash_shuffled_into_last=raw["crash"]["shuffled_into_last"],
         credit_chips=raw["credit"]["chips"],
         credit_points=raw["credit"]["points"],
@@ -121,7 +155,57 @@ def _from_json(raw: dict[str, Any]) -> Edition:
         companies=companies,
         cards=tuple(cards),
         options=_frozen(raw.get("options", {})),
+        share_bonus=end_bonus.get("per_share", 0),
+        branch_bonus=bool(end_bonus.get("branches", False)),
+        houses_per_player=raw.get("houses", {}).get("per_player", 0),
+        stations=stations,
+        lines=lines,
+        setup_card=_setup_card(raw),
     )
+
+
+def _value(entry: Any, key: str) -> Any:
+    """A plain value, or the ``key`` of a ``{key: value, "modeled": true, ...}`` entry."""
+    return entry[key] if isinstance(entry, dict) else entry
+
+
+def _map(raw: dict[str, Any], companies: set[str]) -> tuple[Mapping[str, Station], Mapping[str, tuple[str, ...]]]:
+    """The stations and lines of the railway map, checked against each other."""
+    if "map" not in raw:
+        return _EMPTY, _EMPTY
+    where = f"edition {raw['name']!r} map"
+    stations: dict[str, Station] = {}
+    for s in raw["map"]["stations"]:
+        if s["id"] in stations:
+            raise ValueError(f"{where}: station {s['id']!r} is listed twice")
+        stations[s["id"]] = Station(s["id"], tuple(s["lines"]), float(s["x"]), float(s["y"]))
+    lines = {company: tuple(ids) for company, ids in raw["map"]["lines"].items()}
+    for company, ids in lines.items():
+        if company not in companies:
+            raise ValueError(f"{where}: line {company!r} is not a company")
+        for sid in ids:
+            if sid not in stations or company not in stations[sid].lines:
+                raise ValueError(f"{where}: line {company!r} runs through {sid!r}, which does not list that line")
+    for station in stations.values():
+        for company in station.lines:
+            if station.id not in lines.get(company, ()):
+                raise ValueError(f"{where}: station {station.id!r} lists line {company!r}, which does not run through it")
+    return MappingProxyType(stations), MappingProxyType(lines)
+
+
+def _setup_card(raw: dict[str, Any]) -> Mapping[int, tuple[tuple[str, ...], ...]]:
+    """The setup card: for each player count, the starting shares of each position."""
+    if "setup_card" not in raw:
+        return _EMPTY
+    card = {}
+    for count, positions in raw["setup_card"]["by_players"].items():
+        n = int(count)
+        if len(positions) != n:
+            raise ValueError(
+                f"edition {raw['name']!r} setup card: {n} players need {n} positions, got {len(positions)}"
+            )
+        card[n] = tuple(tuple(hand) for hand in positions)
+    return MappingProxyType(card)
 
 
 def _frozen(value: Any) -> Any:

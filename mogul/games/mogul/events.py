@@ -28,6 +28,16 @@ class GameStarted(NamedTuple):
         )
 
 
+class HousesPlaced(NamedTuple):
+    """2013 teaching scenarios: branches already on the map when the game starts."""
+
+    houses: tuple[tuple[str, ...], ...]  # station ids per seat
+
+    def text(self, names: Sequence[str]) -> str:
+        placed = "; ".join(f"{n}: {', '.join(h)}" for n, h in zip(names, self.houses, strict=True) if h)
+        return f"Houses already on the map: {placed}."
+
+
 class CardRevealed(NamedTuple):
     """Phase 1: the top card of the draw pile is turned face up."""
 
@@ -121,13 +131,50 @@ class SharesSold(NamedTuple):
         )
 
 
+class BranchFounded(NamedTuple):
+    """Phase 4 (2013): instead of selling, a player put a house on a station of the border's line."""
+
+    seat: int
+    station: str
+    line: str  # the border colour of the revealed card
+    moved_from: str | None = None  # with all houses out, the station the house came from
+
+    def text(self, names: Sequence[str]) -> str:
+        if self.moved_from:
+            return f"{names[self.seat]} moves a house from {self.moved_from} to {self.station} ({self.line} line)."
+        return f"{names[self.seat]} founds a branch at {self.station} ({self.line} line)."
+
+
 class CrashRevealed(NamedTuple):
     """The crash card is revealed: the game ends at once, all shares become worthless."""
 
     round: int
+    shares_score: bool = False  # 2013: shares still held score a point each at the end
 
     def text(self, names: Sequence[str]) -> str:
+        if self.shares_score:
+            return f"Round {self.round}: CRASH! The game ends at once; no more shares can be sold."
         return f"Round {self.round}: CRASH! The game ends at once; all shares are worthless."
+
+    def __repr__(self) -> str:
+        # The default is left out, so classic logs and golden files read as they always did.
+        extra = ", shares_score=True" if self.shares_score else ""
+        return f"CrashRevealed(round={self.round}{extra})"
+
+
+class BonusesScored(NamedTuple):
+    """2013 end bonuses per seat: branches on the map, 1 per share held, 1 per 5 chips."""
+
+    branches: tuple[int, ...]
+    shares: tuple[int, ...]
+    chips: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        parts = ", ".join(
+            f"{n} +{b + s + c} ({b} branches, {s} shares, {c} chips)"
+            for n, b, s, c in zip(names, self.branches, self.shares, self.chips, strict=True)
+        )
+        return f"End bonuses: {parts}."
 
 
 class GameEnded(NamedTuple):
@@ -145,6 +192,7 @@ class GameEnded(NamedTuple):
 
 Event = (
     GameStarted
+    | HousesPlaced
     | CardRevealed
     | PremiumsPaid
     | ChipBid
@@ -153,7 +201,9 @@ Event = (
     | AuctionWon
     | CardTaken
     | SharesSold
+    | BranchFounded
     | CrashRevealed
+    | BonusesScored
     | GameEnded
 )
 

@@ -7,19 +7,43 @@ Each round has four phases:
 3. Auction: from the start player clockwise, each player still in pays a chip into the pot
    or drops out and takes the whole pot. A player may take a credit on their own turn first.
    The last player left wins; the last to drop is the runner-up.
-4. Actions: the winner takes the revealed share or sells shares of its border colour; the
-   runner-up does the other action. Whoever took the share starts the next round.
+4. Actions: the winner takes the revealed share or uses the sell right (sells shares of its
+   border colour; in the 2013 edition: all or none of them, or founds a branch on that
+   colour's line instead); the runner-up does the other action. Whoever took the share
+   starts the next round.
+
+The game ends at once when the crash card is revealed. The 2013 edition then adds end
+bonuses (branches, shares held); both editions add a point per 5 chips.
 
 Phases 1 and 2 need no decision, so ``apply`` runs them as soon as a round ends. Game
-preparation (dealing) is in ``mogul.games.mogul.setup``. Where the rulebooks leave a choice, the kit's
-decision is written next to the code and in ``docs/rules-decisions.md``.
+preparation (dealing) is in ``mogul.games.mogul.setup``. The editions differ only through
+their data (``Edition``: credit size and limit, the sale rule, houses, map, end bonuses).
+Where the rulebooks leave a choice, the kit's decision is written next to the code and in
+``docs/rules-decisions.md``.
 """
 
 from __future__ import annotations
 
-from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Bid, Credit, Drop, Sell, Take
+from functools import cache
+from typing import NamedTuple
+
+from mogul.games.mogul.actions import (
+    BID,
+    CREDIT,
+    DROP,
+    TAKE,
+    Action,
+    Bid,
+    Branch,
+    Credit,
+    Drop,
+    Sell,
+    Take,
+)
 from mogul.games.mogul.events import (
     AuctionWon,
+    BonusesScored,
+    BranchFounded,
     CardRevealed,
     CardTaken,
     ChipBid,
@@ -30,6 +54,7 @@ from mogul.games.mogul.events import (
     PremiumsPaid,
     SharesSold,
 )
+from mogul.games.mogul.network import branch_points, free_stations
 from mogul.games.mogul.state import AUCTION, OVER, RUNNER_UP, WINNER, GameState, PlayerState
 from mogul.kit.contract import IllegalActionError
 
@@ -68,12 +93,17 @@ def begin_round(state: GameState, start_player: int, events: list) -> GameState:
     card, deck = state.deck[0], state.deck[1:]
     number = state.round + 1
     if card.is_crash:
-        events.append(CrashRevealed(number))
+        events.append(CrashRevealed(number, shares_score=state.edition.share_bonus > 0))
         over = state._replace(
             deck=deck, revealed=card, round=number, phase=OVER, current=None,
             start_player=start_player, pot=0, in_auction=(), dropped=(), credited=(),
             winner=None, runner_up=None, winner_choice=None,
         )
+        if state.edition.share_bonus or state.edition.branch_bonus:
+            parts = score_breakdown(over)
+            events.append(BonusesScored(
+                tuple(b.branches for b in parts), tuple(b.shares for b in parts), tuple(b.chips for b in parts),
+            ))
         events.append(GameEnded(final_scores(over), winners(over)))
         return over._replace(events=tuple(events))
 
@@ -186,17 +216,36 @@ def settle_auction(state: GameState, winner: int, runner_up: int) -> GameState:
 
 
 def _sell_options(state: GameState, seat: int) -> tuple[Action, ...]:
+    """The sell right: sell shares of the border colour (or none); 2013: or found a branch."""
     owned = state.players[seat].shares[state.revealed.border]
     if state.edition.sale == "all or none":
-        return (Sell(0), Sell(owned)) if owned else (Sell(0),)
+        # 2013: sell all of them or none; or, instead, found a branch.
+        sales = (Sell(0), Sell(owned)) if owned else (Sell(0),)
+        return sales + _branch_options(state, seat) if state.edition.houses_per_player else sales
     return _SELL_OPTIONS[owned] if owned < len(_SELL_OPTIONS) else tuple(Sell(n) for n in range(owned + 1))
 
 
 _SELL_OPTIONS = tuple(tuple(Sell(n) for n in range(k + 1)) for k in range(32))
 
 
+def _branch_options(state: GameState, seat: int) -> tuple[Branch, ...]:
+    """A house on any free station of the border colour's line; with every house out, one moved."""
+    free = free_stations(state, state.revealed.border)
+    houses = state.players[seat].houses
+    if len(houses) < state.edition.houses_per_player:
+        return tuple(_branch(station, None) for station in free)
+    return tuple(_branch(station, old) for station in free for old in houses)
+
+
+@cache
+def _branch(station: str, move_from: str | None) -> Branch:
+    # One shared instance per option, as for the other actions: legal_actions runs often.
+    return Branch(station, move_from)
+
+
 def _use_right(state: GameState, seat: int, action: Action) -> GameState:
-    """The seat uses its action right: ``Take`` the revealed share or ``Sell`` border shares."""
+    """The seat uses its action right: ``Take`` the revealed share, ``Sell`` border shares, or
+    (2013) found a ``Branch`` instead of selling."""
     kind = type(action)
     player = state.players[seat]
     if kind is Take:
@@ -219,14 +268,29 @@ def _use_right(state: GameState, seat: int, action: Action) -> GameState:
             players=_with_player(state.players, seat, player), sold=state.sold.add(company, action.count),
             events=(sale,),
         )
+    if kind is Branch:
+        # A house goes on the free station (moved there from ``move_from`` once all are out).
+        old = action.move_from
+        if old is None:
+            houses = player.houses + (action.station,)
+        else:
+            houses = tuple(action.station if h == old else h for h in player.houses)
+        player = player._replace(houses=houses)
+        return state._replace(
+            players=_with_player(state.players, seat, player),
+            events=(BranchFounded(seat, action.station, state.revealed.border, old),),
+        )
     raise IllegalActionError.for_state(state, action, legal_actions(state))
 
 
 def _winner_acts(state: GameState, action: Action) -> GameState:
     # The winner chooses one action; the runner-up then does the other one.
     after = _use_right(state, state.winner, action)
-    choice = "take" if type(action) is Take else "sell"
+    choice = _CHOICE[type(action)]
     return after._replace(phase=RUNNER_UP, current=state.runner_up, winner_choice=choice)
+
+
+_CHOICE = {Take: "take", Sell: "sell", Branch: "branch"}
 
 
 def _runner_up_acts(state: GameState, action: Action) -> GameState:
@@ -243,7 +307,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """The current player's options in a stable order (empty when the game is over).
 
     Auction turn: ``Bid`` (with a chip), ``Drop``, ``Credit`` (where allowed).
-    Auction winner: ``Take`` and ``Sell(0..k)``. Runner-up: the other action only.
+    Auction winner: ``Take`` and the sell right: ``Sell(0..k)`` (2013: ``Sell(0)``, ``Sell(k)``
+    for all ``k`` owned, and ``Branch`` per free station of the border's line). Runner-up: the
+    other action only.
     """
     phase = state.phase
     if phase == AUCTION:
@@ -283,10 +349,36 @@ def apply(state: GameState, action: Action) -> GameState:
 # --- game end ---------------------------------------------------------------------------------
 
 
+class ScoreBreakdown(NamedTuple):
+    """One seat's final score in parts: points on the track, then the end bonuses."""
+
+    points: int  # on the score track: premiums, sales, credits
+    branches: int  # 2013: each house scores the owner's house count on each of its lines
+    shares: int  # 2013: one point per share still held (classic: shares are worthless)
+    chips: int  # one point per full 5 chips
+    total: int
+
+
+def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
+    """Each seat's score in parts (on a running game: what a crash now would leave)."""
+    ed = state.edition
+    out = []
+    for p in state.players:
+        branches = branch_points(ed, p.houses) if ed.branch_bonus else 0
+        shares = ed.share_bonus * p.shares.total
+        chips = p.chips // ed.chips_per_point
+        out.append(ScoreBreakdown(p.points, branches, shares, chips, p.points + branches + shares + chips))
+    return tuple(out)
+
+
 def final_scores(state: GameState) -> tuple[int, ...]:
-    """Points plus one point per full 5 chips (shares are worthless after the crash)."""
-    per_point = state.edition.chips_per_point
-    return tuple(p.points + p.chips // per_point for p in state.players)
+    """Points plus the end bonuses: one point per full 5 chips and, in the 2013 edition, the
+    branches and one point per share held (classic: shares are worthless after the crash)."""
+    ed = state.edition
+    per_point = ed.chips_per_point
+    if not (ed.branch_bonus or ed.share_bonus):
+        return tuple(p.points + p.chips // per_point for p in state.players)
+    return tuple(b.total for b in score_breakdown(state))
 
 
 def standings(state: GameState) -> tuple[tuple[int, int], ...]:

@@ -2,16 +2,20 @@
 
 With a seed the rulebook's preparation is followed, drawing chance in this order:
 
-1. the brown "S" shares are shuffled and one is dealt to each player; the rest join the pile;
+1. classic: the brown "S" shares are shuffled and one is dealt to each player; the rest join
+   the pile. 2013: the shares of the setup card for this player count are set aside (no
+   chance); they are handed out in step 5;
 2. quick start only: one random non-S share of each company is shuffled and one dealt to each
    player; the rest join the pile;
 3. the pile is shuffled and the crash card is shuffled into its last cards (classic: last 4,
-   so the crash lies uniformly in the last 5 positions);
-4. a start player is drawn.
+   so the crash lies uniformly in the last 5 positions; 2013: last 3, so the last 4);
+4. a start player is drawn;
+5. 2013: the setup card's first position goes to the start player, the next clockwise, and so on.
 
 A scripted setup replaces any of these steps (``deck``, ``starting_shares``, ``start_player``,
-``chips``). A scripted ``deck`` is the whole draw pile in reveal order; it may be shorter than
-the box and must hold the crash card once.
+``chips``) and, in the 2013 edition, can place branches (``houses``: station ids per seat). A
+scripted ``deck`` is the whole draw pile in reveal order; it may be shorter than the box and
+must hold the crash card once.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 from mogul.games.mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
-from mogul.games.mogul.events import GameStarted
+from mogul.games.mogul.events import GameStarted, HousesPlaced
 from mogul.games.mogul.rules import begin_round
 from mogul.games.mogul.state import AUCTION, GameState, PlayerState, Setup
 
@@ -40,6 +44,7 @@ def new_game(
     starting_shares: Sequence[Sequence[str]] | None = None,
     start_player: int | None = None,
     chips: Sequence[int] | None = None,
+    houses: Sequence[Sequence[str]] | None = None,
 ) -> GameState:
     """Deal a new game and reveal its first card; the start player is then to act.
 
@@ -76,6 +81,9 @@ def new_game(
         else tuple(tuple(str(c) for c in _as_list(s, "starting shares")) for s in _as_list(starting_shares, "starting_shares")),
         start_player=start_player,
         chips=None if chips is None else tuple(_as_list(chips, "chips")),
+        houses=None
+        if houses is None
+        else tuple(tuple(_as_list(h, "houses of a player")) for h in _as_list(houses, "houses")),
     )
     return deal(ed, setup)
 
@@ -98,7 +106,17 @@ def deal(ed: Edition, setup: Setup) -> GameState:
     if setup.deck is not None:
         pile = _scripted_pile(ed, box, setup.deck)
 
-    if setup.starting_shares is None:
+    setup_card: tuple[list[Card], ...] = ()
+    if setup.starting_shares is None and ed.setup_card:
+        # 1. (2013) Set aside the setup card's shares; they are handed out once the start
+        # player is known (step 5).
+        if n not in ed.setup_card:
+            raise ValueError(f"the {ed.name} setup card has no row for {n} players")
+        setup_card = tuple(
+            [_take_from_box(ed, box, text, prefer_starting=True, what="the setup card") for text in hand]
+            for hand in ed.setup_card[n]
+        )
+    elif setup.starting_shares is None:
         # 1. Each player gets one brown S share at random; the other S shares join the pile.
         s_cards = [c for c in box if c.starting]
         if len(s_cards) < n:
@@ -137,11 +155,16 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < n:
             raise ValueError(f"start_player must be a seat number from 0 to {n - 1}, got {start!r}")
 
+    # 5. (2013) The setup card's positions count from the start player clockwise.
+    for position, cards in enumerate(setup_card):
+        hands[(start + position) % n].extend(cards)
+
     chips = _chips(ed, setup.chips, n)
+    houses = _houses(ed, setup.houses, n)
     companies = ed.company_ids
     players = tuple(
-        PlayerState(name, c, 0, Shares.of(companies, hand))
-        for name, c, hand in zip(setup.players, chips, hands, strict=True)
+        PlayerState(name, c, 0, Shares.of(companies, hand), houses=h)
+        for name, c, hand, h in zip(setup.players, chips, hands, houses, strict=True)
     )
     table = GameState(
         edition=ed, setup=setup, players=players, deck=tuple(pile), revealed=None, round=0,
@@ -149,10 +172,10 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         in_auction=(), dropped=(), credited=(), winner=None, runner_up=None, winner_choice=None,
         sold=Shares(companies), unseen=tuple(sorted(c for c in pile if not c.is_crash)), events=(),
     )
-    started = GameStarted(
-        tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile)
-    )
-    return begin_round(table, start, [started])
+    started = [GameStarted(tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile))]
+    if setup.houses is not None:
+        started.append(HousesPlaced(houses))
+    return begin_round(table, start, started)
 
 
 # --- setups as JSON (for game records) --------------------------------------------------------
@@ -163,12 +186,15 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
     def listed(x: Any) -> Any:
         return None if x is None else [listed(v) if isinstance(v, tuple) else v for v in x]
 
-    return {
+    out = {
         "edition": setup.edition, "players": list(setup.players), "seed": setup.seed,
         "quick_start": setup.quick_start, "deck": listed(setup.deck),
         "starting_shares": listed(setup.starting_shares), "start_player": setup.start_player,
         "chips": listed(setup.chips),
     }
+    if setup.houses is not None:  # 2013 teaching scenarios only: older records stay as they were
+        out["houses"] = listed(setup.houses)
+    return out
 
 
 def setup_from_json(raw: Mapping[str, Any]) -> Setup:
@@ -199,6 +225,7 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
         "starting_shares": (lambda x: isinstance(x, list) and all(texts(h) for h in x), "null or one list of cards per player"),
         "start_player": (is_int, "null or a seat number"),
         "chips": (lambda x: isinstance(x, list) and all(is_int(c) for c in x), "null or one whole number per player"),
+        "houses": (lambda x: isinstance(x, list) and all(texts(h) for h in x), "null or one list of station ids per player"),
     }
     for key, (ok, what) in optional.items():
         if raw.get(key) is not None:
@@ -206,7 +233,7 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
     state = new_game(
         raw["edition"], raw["players"], raw["seed"], quick_start=raw.get("quick_start", False) or False,
         deck=raw.get("deck"), starting_shares=raw.get("starting_shares"),
-        start_player=raw.get("start_player"), chips=raw.get("chips"),
+        start_player=raw.get("start_player"), chips=raw.get("chips"), houses=raw.get("houses"),
     )
     return state.setup
 
@@ -248,7 +275,8 @@ def _take_from_box(ed: Edition, box: list[Card], text: str, *, prefer_starting: 
         in_box = sum(1 for c in ed.cards if (c.company, c.border) == parsed)
         if in_box == 0:
             raise ValueError(f"there is no {text} card in the {ed.name} box (no share has its own colour as border)")
-        raise ValueError(f"too many {text} cards: the {ed.name} box has only {in_box}")
+        hint = "; the setup card needs it too, so give starting_shares as well" if what == "the setup card" else ""
+        raise ValueError(f"too many {text} cards: the {ed.name} box has only {in_box}{hint}")
     matches.sort(key=lambda c: c.starting != prefer_starting)
     box.remove(matches[0])
     return matches[0]
@@ -275,3 +303,25 @@ def _chips(ed: Edition, chips: Sequence[int] | None, n: int) -> tuple[int, ...]:
     if sum(chips) > ed.chips_total:
         raise ValueError(f"the box holds {ed.chips_total} chips; the scripted chips add up to {sum(chips)}")
     return tuple(chips)
+
+
+def _houses(ed: Edition, houses: Sequence[Sequence[str]] | None, n: int) -> tuple[tuple[str, ...], ...]:
+    if houses is None:
+        return ((),) * n
+    if not ed.stations:
+        raise ValueError(f"the {ed.name} edition has no railway map: houses cannot be placed")
+    if len(houses) != n:
+        raise ValueError(f"houses needs one list of station ids per player ({n}), got {len(houses)}")
+    seen: set[str] = set()
+    for seat_houses in houses:
+        if len(seat_houses) > ed.houses_per_player:
+            raise ValueError(
+                f"each player has {ed.houses_per_player} houses for branches, got {len(seat_houses)}: {list(seat_houses)}"
+            )
+        for station in seat_houses:
+            if station not in ed.stations:
+                raise ValueError(f"unknown station {station!r}; stations are {', '.join(ed.stations)}")
+            if station in seen:
+                raise ValueError(f"station {station!r} holds a house twice; one house per station")
+            seen.add(station)
+    return tuple(tuple(h) for h in houses)

@@ -7,6 +7,7 @@ from mogul.games.mogul.bots import REGISTRY
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.editions import EDITION_FILES, edition
+from mogul.games.mogul.fast_batch import games_table
 from mogul.games.mogul.rules import standings
 from mogul.games.mogul.setup import deal, new_game, setup_from_json, setup_to_json
 from mogul.games.mogul.state import GameState, Setup
@@ -50,5 +51,6 @@ SPEC = register(GameSpec(
     action_label=action_label,
     tables={"rounds": round_rows, "auctions": auction_rows},
     determinize=determinize,
+    batch=games_table,
 ))
-"""The Mogul game spec (editions "classic"; later "rio-grande")."""
+"""The Mogul game spec (editions "classic" and "rio-grande")."""

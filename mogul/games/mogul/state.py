@@ -54,6 +54,7 @@ class Setup(NamedTuple):
     starting_shares: tuple[tuple[str, ...], ...] | None = None
     start_player: int | None = None
     chips: tuple[int, ...] | None = None
+    houses: tuple[tuple[str, ...], ...] | None = None  # 2013: branches already placed, per seat
 
 
 class PlayerState(NamedTuple):
@@ -86,7 +87,7 @@ class GameState(NamedTuple):
     credited: tuple[int, ...]  # seats that took a credit this auction
     winner: int | None  # auction winner, once the auction is over
     runner_up: int | None  # last to drop, once the auction is over
-    winner_choice: str | None  # "take" or "sell", once the winner has acted
+    winner_choice: str | None  # "take", "sell" or (2013) "branch", once the winner has acted
     sold: Shares  # shares sold back to the box
     unseen: tuple[Card, ...]  # the shares still in the draw pile, sorted (kept for cheap views)
     events: tuple[Event, ...]  # what happened in the step that made this state
@@ -137,6 +138,10 @@ class GameState(NamedTuple):
     def winners(self) -> tuple[int, ...]:
         """Seats with the best score after the tie-break (several if still tied)."""
         return rules.winners(self)
+
+    def score_breakdown(self) -> tuple[rules.ScoreBreakdown, ...]:
+        """Each seat's final score in parts: points, branches, shares, chips and the total."""
+        return rules.score_breakdown(self)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: everything on the table, but not the order of the draw pile."""

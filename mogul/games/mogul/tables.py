@@ -13,6 +13,7 @@ import pandas as pd
 
 from mogul.games.mogul.events import (
     AuctionWon,
+    BranchFounded,
     CardRevealed,
     CardTaken,
     ChipBid,
@@ -36,9 +37,11 @@ def result_row(final: GameState, seat: int) -> dict[str, Any]:
 def rounds_table(states: Iterable[GameState]) -> pd.DataFrame:
     """One row per round per player, read as the auction opens (after the premiums).
 
-    Columns: round, card, seat, player, points, chips, score (points + 1 per 5 chips), one
-    ``shares_<company>`` and one ``market_<company>`` column per company. A last row per
-    player (card "crash") holds the final table when the game is over.
+    Columns: round, card, seat, player, points, chips, score (points + 1 per 5 chips; 2013:
+    plus the end bonuses, as if the crash came now), one ``shares_<company>`` and one
+    ``market_<company>`` column per company; 2013 games add houses (on the map) and branches
+    (their end bonus). A last row per player (card "crash") holds the final table when the
+    game is over.
     """
     return pd.DataFrame(round_rows(states))
 
@@ -49,7 +52,8 @@ def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
     Columns: round, card, company, border, start_player, bids (chips bid per seat), credits
     (seats), drop_order (seats), pot_path (the pot before each bid or drop), steps, winner,
     runner_up, sold, sale_price, seller (of whoever used the sell right), winner_choice
-    ("take"/"sell"), taker, chips_paid (all bids). A round still in its auction is left out;
+    ("take"/"sell", 2013 also "branch"), taker, chips_paid (all bids). 2013 games add branch
+    (the station) and brancher (the seat) in rounds where a branch was founded. A round still in its auction is left out;
     one whose action phase has begun is included with what is known so far.
     """
     return pd.DataFrame(auction_rows(states))
@@ -71,6 +75,7 @@ def round_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
 def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
     market = state.market_values()
     scores = state.final_scores()
+    parts = state.score_breakdown() if state.edition.houses_per_player else None
     share_keys = [f"shares_{c}" for c in market]
     market_keys = [f"market_{c}" for c in market]
     out = []
@@ -81,6 +86,8 @@ def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
         }
         row.update(zip(share_keys, p.shares.counts, strict=True))
         row.update(zip(market_keys, market.values(), strict=True))
+        if parts is not None:
+            row.update(houses=len(p.houses), branches=parts[seat].branches)
         out.append(row)
     return out
 
@@ -118,36 +125,42 @@ def auction_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
             elif kind is CardTaken:
                 row["taker"] = event.seat
                 _note_choice(row, event.seat, "take")
+            elif kind is BranchFounded:
+                row.update(branch=event.station, brancher=event.seat)
+                _note_choice(row, event.seat, "branch")
     if row is not None and "winner_choice" in row:
         rows.append(_closed(row))
     return rows
 
 
 def _opened(state: GameState, event: CardRevealed) -> dict[str, Any]:
-    return {
+    row = {
         "round": event.round, "card": event.card, "company": state.revealed.company,
         "border": state.revealed.border, "start_player": state.start_player,
         "bids": [0] * len(state.players), "credits": [], "drop_order": [], "pot_path": [], "steps": 0,
     }
+    if state.edition.houses_per_player:  # 2013: the columns exist even before the first branch
+        row.update(branch=None, brancher=None)
+    return row
 
 
 def _note_choice(row: dict[str, Any], seat: int, action: str) -> None:
     """The first action after the auction is the winner's: it fixes the winner's choice."""
     if "winner_choice" not in row:
-        other = "take" if action == "sell" else "sell"
+        other = "sell" if action == "take" else "take"
         row["winner_choice"] = action if seat == row["winner"] else other
 
 
 _COLUMNS = (
     "round", "card", "company", "border", "start_player", "bids", "credits", "drop_order",
     "pot_path", "steps", "winner", "runner_up", "sold", "sale_price", "seller", "winner_choice",
-    "taker", "chips_paid",
+    "taker", "chips_paid", "branch", "brancher",
 )
 
 
 def _closed(row: dict[str, Any]) -> dict[str, Any]:
     row["chips_paid"] = sum(row["bids"])
     if "taker" not in row and "winner" in row:  # the sell right was used; the other takes
-        row["taker"] = row["runner_up"] if row["winner_choice"] == "sell" else row["winner"]
+        row["taker"] = row["winner"] if row["winner_choice"] == "take" else row["runner_up"]
     row.update({k: tuple(row[k]) for k in ("bids", "credits", "drop_order", "pot_path")})
     return {k: row[k] for k in _COLUMNS if k in row}

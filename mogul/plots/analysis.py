@@ -1,0 +1,49 @@
+"""The figure of "analyse this position": what each legal action is worth, with intervals."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from mogul.plots.template import KIT_TEMPLATE, rounded
+
+__all__ = ["position_analysis_figure", "position_traces"]
+
+PLAIN = "#9aa5b1"
+CHOSEN = "#d95f02"
+
+
+def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[dict]:
+    """The two bar traces' data (mean score, win chance) for ``analyse_position``'s table.
+
+    Each bar carries its 95% interval as an error bar; the ``chosen`` action's bars (its
+    ``action`` text) are coloured and labelled "chosen".
+    """
+    labels = list(analysis["action"])
+    colours = [CHOSEN if label == chosen else PLAIN for label in labels]
+    text = ["chosen" if label == chosen else "" for label in labels]
+    out = []
+    for value, low, high, digits in (("mean_score", "score_low", "score_high", 2), ("win_chance", "win_low", "win_high", 3)):
+        x = analysis[value]
+        out.append({
+            "x": rounded(x, digits), "y": labels, "marker": {"color": colours}, "text": text,
+            "error_x": {"type": "data", "symmetric": False, "array": rounded(analysis[high] - x, digits),
+                        "arrayminus": rounded(x - analysis[low], digits), "color": "#333"},
+        })  # fmt: skip
+    return out
+
+
+def position_analysis_figure(
+    analysis: pd.DataFrame, chosen: str | None = None, title: str = "What each action is worth"
+) -> go.Figure:
+    """Horizontal bars per legal action: expected final score (left) and win chance (right),
+    each with its 95% interval; the ``chosen`` action is marked."""
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
+                        subplot_titles=("expected final score", "win chance"))  # fmt: skip
+    for col, trace in enumerate(position_traces(analysis, chosen), start=1):
+        fig.add_bar(orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace)
+    fig.update_layout(template=KIT_TEMPLATE, title={"text": title}, bargap=0.35, margin={"t": 70})
+    fig.update_yaxes(autorange="reversed", row=1, col=1)  # the first action on top
+    fig.update_xaxes(tickformat=".0%", rangemode="tozero", row=1, col=2)
+    return fig

@@ -1,0 +1,64 @@
+"""Figures for the 2013 edition's sell right and for the two editions side by side.
+
+The inputs are the frames of ``mogul.analysis``: ``sell_right_by_fill`` (the sell right's
+value as the map fills) and ``edition_summary`` (one row per edition). For the distributions
+of game length, auction length and winning score, ``distribution_figure`` of
+``mogul.plots.game`` takes one group per edition.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
+
+__all__ = ["sell_right_figure", "sell_right_use_figure"]
+
+USE_COLOURS = {"sell": SEAT_COLOURS[1], "branch": SEAT_COLOURS[2], "nothing": SEAT_COLOURS[5]}
+
+
+def sell_right_figure(by_fill: pd.DataFrame, title: str = "Branch or sell? The map fills up") -> go.Figure:
+    """Mean value of selling all against the best branch, by houses already on the map.
+
+    ``by_fill`` is ``mogul.analysis.sell_right_by_fill(...)``: both values in end points. The
+    hover adds how many uses each point averages and how often a branch was chosen.
+    """
+    x = rounded(by_fill.index)
+    extra = [f"{u} uses, branch chosen {b:.0%}" for u, b in zip(by_fill["uses"], by_fill["chose_branch"], strict=True)]
+    fig = go.Figure()
+    for column, label, colour, dash in (
+        ("sell", "sell all", SEAT_COLOURS[1], "solid"),
+        ("branch", "best branch", SEAT_COLOURS[2], "solid"),
+        ("best", "the better of the two", "#555555", "dot"),
+    ):
+        fig.add_scatter(
+            x=x, y=rounded(by_fill[column], 2), mode="lines+markers", name=label, cliponaxis=False,
+            line={"color": colour, "dash": dash}, marker={"size": 7}, text=extra,
+            hovertemplate=f"{label}: %{{y}} points<br>%{{x}} houses on the map<br>%{{text}}<extra></extra>",
+        )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title, height=360, xaxis_title="houses on the map (start of group)",
+        yaxis_title="end points (mean)", yaxis_rangemode="tozero",
+    )  # fmt: skip
+    return fig
+
+
+def sell_right_use_figure(summary: pd.DataFrame, title: str = "What the sell right was used for") -> go.Figure:
+    """Share of the sell right's uses that sold, founded a branch or did nothing, per edition.
+
+    ``summary`` is ``mogul.analysis.edition_summary(...)`` (index: edition).
+    """
+    editions = [str(e) for e in summary.index]
+    fig = go.Figure()
+    for use, colour in USE_COLOURS.items():
+        fig.add_bar(
+            y=editions, x=rounded(summary[use], 3), name=use, orientation="h", marker={"color": colour},
+            text=[f"{v:.0%}" for v in summary[use]], textposition="inside", insidetextanchor="middle",
+            hovertemplate=f"%{{y}}: {use} in %{{x:.0%}} of the uses<extra></extra>",
+        )  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE, title=title, barmode="stack", height=260, xaxis_title="share of the uses",
+        xaxis_tickformat=".0%", xaxis_range=[0, 1], yaxis_autorange="reversed", legend_traceorder="normal",
+    )  # fmt: skip
+    return fig

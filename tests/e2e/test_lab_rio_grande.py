@@ -1,0 +1,77 @@
+"""Notebook 06 in JupyterLab: run all cells, found a branch with the buttons, the map follows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import SCREENSHOTS
+from playwright.sync_api import Page, expect
+from test_lab import ALL_CELLS_RUN, code_cells, run_all_cells
+
+NOTEBOOK = "06-rio-grande-edition.ipynb"
+
+# The title and the points per trace name of a plotly chart, read from the page (an empty
+# point, null, keeps a trace's legend entry and is not counted).
+CHART = """gd => ({title: (gd.layout.title || {}).text || '',
+             points: Object.fromEntries(gd.data.map(t => [t.name, (t.x || []).filter(v => v !== null).length]))})"""
+
+
+def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
+    lab, notebook_dir: Path, page: Page, console: list[str], local_only: None
+) -> None:
+    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}")
+    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
+    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
+    run_all_cells(page)
+    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / NOTEBOOK), timeout=150_000)
+    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+
+    player = page.locator(".mogul-game-player").first
+    player.evaluate("box => box.scrollIntoView({block: 'start'})")
+    chart = player.locator(".mogul-charts .js-plotly-plot").first  # the map comes first
+    expect(chart.locator(".main-svg").first).to_be_visible(timeout=30_000)
+    page.wait_for_function("gd => gd.data && gd.data.length === 13", arg=chart.element_handle(), timeout=30_000)
+    first = chart.evaluate(CHART)
+    assert first["title"] == "Network: 0 of 30 stations taken", first
+    assert first["points"]["interchange"] == 5 and first["points"]["station"] == 25, first
+    table = player.locator(".mogul-game").first.bounding_box()
+    assert chart.bounding_box()["x"] >= table["x"] + table["width"] - 1, "the map is not beside the table"
+
+    # Ann (the human) bids (or drops, without chips) until she holds the sell right; buttons for
+    # new options may be drawn a moment after the table, so look for them before each click.
+    branch = player.get_by_role("button", name="Branch at")
+    for _ in range(40):
+        try:
+            expect(branch.first).to_be_visible(timeout=3_000)
+            break
+        except AssertionError:
+            pass
+        bid = player.get_by_role("button", name="Bid 1 chip")
+        button = bid if bid.count() else player.locator(".widget-button.mod-primary").first
+        before = player.locator(".mogul-game").first.inner_text()
+        button.click()
+        expect(player.locator(".mogul-game").first).not_to_have_text(before, timeout=30_000)
+    choices = branch.count()
+    assert choices > 0, "Ann never held the sell right"
+    page.wait_for_function(
+        """([gd, n]) => ((gd.layout.title || {}).text || '').startsWith('Ann may branch on')
+                        && gd.data.find(t => t.name === 'free now').x.filter(v => v !== null).length === n""",
+        arg=[chart.element_handle(), choices], timeout=30_000,
+    )  # fmt: skip
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / "lab-06-branch-choices.png")
+
+    station = branch.first.inner_text().strip().removeprefix("Branch at ")
+    branch.first.click()
+    page.wait_for_function(
+        "gd => gd.data.find(t => t.name === 'Ann').x.filter(v => v !== null).length === 1",
+        arg=chart.element_handle(), timeout=30_000,
+    )
+    after = chart.evaluate(CHART)
+    assert after["title"].startswith(("Network: ", "Ann may branch on")), after
+    assert after["points"]["last house"] == 1, after
+    table_text = player.locator(".mogul-game").first.inner_text()
+    assert station in table_text, f"Ann's house at {station} is not in the table"
+    page.screenshot(path=SCREENSHOTS / "lab-06-after-branch.png")
+    assert not [m for m in console if "blocked request" in m], console

@@ -1,0 +1,190 @@
+"""The 2013 sell right in numbers: its uses in a game, its value as the map fills, and the two
+editions side by side (``mogul.analysis``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import mogul
+from mogul import BID, DROP, TAKE, Branch, Sell
+from mogul import analysis as a
+from mogul.kit.bots import play_states
+
+
+def branch_scenario():
+    """Rio Grande, 3 players, one card then the crash. Ann holds 2 blue shares and houses on
+    BL1 and BL2; Ben a house on BL-PI. Market value of blue: 4.
+
+        revealed: pink/blue     blue line: YE-BL  BL1  BL2  BL3  BL4  BL5  BL-PI
+        Ann: blue/pink, blue/green          Ann  Ann                   Ben
+        Ben: blue/yellow   Cai: blue/brown
+    """
+    return mogul.new_game(
+        "rio-grande", players=["Ann", "Ben", "Cai"], seed=1, deck=["pink/blue", "crash"],
+        starting_shares=[["blue/pink", "blue/green"], ["blue/yellow"], ["blue/brown"]], start_player=0,
+        houses=[["BL1", "BL2"], ["BL-PI"], []],
+    )  # fmt: skip
+
+
+def test_a_branch_use_worked_by_hand():
+    states = [branch_scenario()]
+    actions = [BID, DROP, DROP]  # Ann bids, Ben drops (takes 1), Cai drops: Ann wins, Cai second
+    for action in actions:
+        states.append(states[-1].apply(action))
+    assert Sell(2) in states[-1].legal_actions()
+    actions += [Branch("YE-BL"), TAKE]  # Ann founds a branch; Cai takes the card; the crash
+    for action in actions[3:]:
+        states.append(states[-1].apply(action))
+    assert states[-1].is_over
+    (row,) = a.sell_right_uses(states, actions, game=5).to_dict("records")
+    # a sale: 2 shares x 4 points, less their end bonus of 1 each = 6;
+    # a branch: BL3/BL4/BL5 make 3 blue houses (9 - 4 = 5), YE-BL also starts yellow: 5 + 1 = 6
+    assert row == {
+        "game": 5, "round": 1, "seat": 0, "role": "winner", "border": "blue", "houses_on_map": 3,
+        "free": 4, "shares": 2, "market": 4, "sell_value": 6, "branch_value": 6, "choice": "branch",
+        "station": "YE-BL", "won_game": True,
+    }  # fmt: skip
+    # Ann: 5 chips (1) + branches 9 + 1 + 2 shares = 13; Ben 1 + 2 + 1 = 4; Cai 1 + 2 = 3
+    assert states[-1].final_scores() == (13, 4, 3)
+
+
+def test_a_runner_up_use_and_a_classic_sale():
+    s = branch_scenario()
+    states, actions = [s], [BID, DROP, DROP, TAKE, Sell(0)]  # Ann takes; Cai keeps his blue share
+    for action in actions:
+        states.append(states[-1].apply(action))
+    (row,) = a.sell_right_uses(states, actions).to_dict("records")
+    assert (row["seat"], row["role"], row["shares"], row["sell_value"], row["choice"]) == (2, "runner-up", 1, 3, "nothing")
+    assert row["branch_value"] == 2 and row["free"] == 4  # a first house: 1 per line, YE-BL has two
+    assert row["won_game"] is False
+    classic = mogul.new_game("classic", players=3, seed=4)
+    states, actions = play_states(classic, [mogul.ValueBot(seed=i) for i in range(3)])
+    uses = a.sell_right_uses(states, actions)
+    assert set(uses["choice"]) <= {"sell", "nothing"} and (uses["branch_value"] == 0).all()
+    assert (uses.loc[uses["choice"] == "sell", "sell_value"] > 0).all()
+    auctions = mogul.GameRecord.of(classic, actions).table("auctions")
+    assert len(uses) == len(auctions)  # the sell right is used once per auction
+    assert (uses["sell_value"] == uses["shares"] * uses["market"]).all()  # no end bonus for shares
+    sold = auctions.loc[auctions["sold"] > 0, "round"].tolist()
+    assert uses.loc[uses["choice"] == "sell", "round"].tolist() == sold and sold
+
+
+def test_sell_right_by_fill_groups_by_houses_on_the_map():
+    uses = pd.DataFrame({
+        "houses_on_map": [0, 2, 3, 7], "sell_value": [0, 4, 6, 9], "branch_value": [3, 1, 5, 2],
+        "free": [7, 6, 5, 2], "choice": ["branch", "sell", "branch", "nothing"],
+    })  # fmt: skip
+    table = a.sell_right_by_fill(uses, step=3)
+    assert list(table.index) == [0, 3, 6]
+    assert table.loc[0].to_dict() == {"uses": 2, "sell": 2, "branch": 2, "best": 3.5, "free": 6.5,
+                                      "chose_branch": 0.5, "chose_sell": 0.5}  # fmt: skip
+    assert table.loc[6, "best"] == 9 and table.loc[3, "chose_branch"] == 1
+    with pytest.raises(ValueError, match="step must be a whole number >= 1, got 0"):
+        a.sell_right_by_fill(uses, step=0)
+
+
+@pytest.fixture(scope="module")
+def compared():
+    return a.compare_editions(["value"], games=12, seed=1, players=4)
+
+
+def test_compare_editions_same_bots_both_editions(compared):
+    games, auctions, uses = compared["games"], compared["auctions"], compared["uses"]
+    assert list(games.groupby("edition", sort=False).size().items()) == [("classic", 12), ("rio-grande", 12)]
+    # every game ends with the crash: one auction per card before it
+    assert (games["auctions"] == games["cards"] - 1).all()
+    assert len(uses) == len(auctions) == games["auctions"].sum()
+    assert set(uses.loc[uses["edition"] == "classic", "choice"]) <= {"sell", "nothing"}
+    assert (uses.loc[uses["edition"] == "rio-grande", "choice"] == "branch").any()
+    sim = mogul.simulate("rio-grande", ["value"], games=12, seed=1, players=4, progress=False)
+    rg = games[games["edition"] == "rio-grande"]
+    assert rg["winning_score"].tolist() == sim.games.groupby("game")["score"].max().tolist()
+    assert compared["auctions"].query("edition == 'rio-grande'")["steps"].tolist() == sim.auctions["steps"].tolist()
+
+
+def test_uses_from_auctions_worked_by_hand():
+    # four auctions of game 0: the winner sells; takes and the runner-up branches; branches;
+    # takes and the runner-up sells none. Seat 2 won the game.
+    auctions = pd.DataFrame({
+        "game": [0, 0, 0, 0], "round": [1, 2, 3, 4], "winner": [1, 2, 3, 0], "runner_up": [2, 0, 1, 3],
+        "winner_choice": ["sell", "take", "branch", "take"], "sold": [2, None, None, 0],
+        "branch": [None, "BL1", "YE2", None],
+    })  # fmt: skip
+    games = pd.DataFrame({"game": [0, 0, 0, 0], "seat": [0, 1, 2, 3], "won": [False, False, True, False]})
+    uses = a.uses_from_auctions(auctions, games)
+    assert uses[["seat", "role", "choice", "won_game"]].values.tolist() == [
+        [1, "winner", "sell", False], [0, "runner-up", "branch", False],
+        [3, "winner", "branch", False], [3, "runner-up", "nothing", False],
+    ]  # fmt: skip
+    auctions.loc[0, "winner"] = 2
+    assert a.uses_from_auctions(auctions, games)["won_game"].tolist() == [True, False, False, False]
+
+
+def test_sell_right_table_plays_the_same_games_again():
+    first = a.sell_right_table("rio-grande", ["value"], games=3, seed=5, players=3)
+    assert first.equals(a.sell_right_table("rio-grande", ["value"], games=3, seed=5, players=3))
+    assert first["game"].unique().tolist() == [0, 1, 2]
+    assert (first.loc[first["choice"] == "branch", "free"] > 0).all()
+    assert (first["houses_on_map"] <= 18).all()  # 3 players x 6 houses
+
+
+def test_edition_summary_real_values(compared):
+    summary = a.edition_summary(compared)
+    assert list(summary.index) == ["classic", "rio-grande"]
+    assert list(summary.columns) == ["games", "cards", "auction_moves", "winning_score", "sell", "branch",
+                                     "nothing", "winner_sells", "winner_branches"]  # fmt: skip
+    shares = summary[["sell", "branch", "nothing"]].sum(axis=1)
+    assert shares.tolist() == pytest.approx([1, 1])
+    assert summary.loc["classic", "branch"] == 0 and summary.loc["classic", "winner_branches"] == 0
+    games = compared["games"]
+    assert summary.loc["rio-grande", "cards"] == games.loc[games["edition"] == "rio-grande", "cards"].mean()
+    # the winners' uses, counted by hand from the uses table
+    uses = compared["uses"]
+    rg = uses[(uses["edition"] == "rio-grande") & uses["won_game"]]
+    winners = games.loc[games["edition"] == "rio-grande", "winners"].sum()
+    assert summary.loc["rio-grande", "winner_branches"] == (rg["choice"] == "branch").sum() / winners > 0
+    assert summary.loc["rio-grande", "winner_sells"] == (rg["choice"] == "sell").sum() / winners
+    moves = compared["auctions"].groupby("edition")["steps"].mean()
+    assert summary["auction_moves"].to_dict() == moves.to_dict()
+
+
+def test_bad_arguments_say_what_is_allowed():
+    with pytest.raises(ValueError, match="games must be a whole number >= 1, got 0"):
+        next(a.play_games("rio-grande", ["value"], games=0))
+    with pytest.raises(ValueError, match="unknown game or edition 'rio'"):
+        next(a.play_games("rio", ["value"], games=1))
+
+
+def test_the_sell_right_figures_show_the_tables():
+    from mogul.plots import sell_right_figure, sell_right_use_figure
+
+    uses = pd.DataFrame({
+        "houses_on_map": [0, 2, 3, 7], "sell_value": [0, 4, 6, 9], "branch_value": [3, 1, 5, 2],
+        "free": [7, 6, 5, 2], "choice": ["branch", "sell", "branch", "nothing"],
+    })  # fmt: skip
+    fig = sell_right_figure(a.sell_right_by_fill(uses))
+    sell, branch, best = fig.data
+    assert (sell.name, branch.name, best.name) == ("sell all", "best branch", "the better of the two")
+    assert sell.x == (0, 3, 6) and sell.y == (2, 6, 9) and branch.y == (2, 5, 2) and best.y == (3.5, 6, 9)
+    assert sell.text[0] == "2 uses, branch chosen 50%"
+    summary = pd.DataFrame({"sell": [0.4, 0.3], "branch": [0.0, 0.65], "nothing": [0.6, 0.05]},
+                           index=pd.Index(["classic", "rio-grande"], name="edition"))  # fmt: skip
+    bars = sell_right_use_figure(summary)
+    assert [t.name for t in bars.data] == ["sell", "branch", "nothing"]
+    assert bars.data[1].x == (0.0, 0.65) and bars.data[1].y == ("classic", "rio-grande")
+    assert bars.data[1].text == ("0%", "65%") and bars.layout.barmode == "stack"
+
+
+def test_sell_right_options_valued_in_end_points():
+    s = branch_scenario().apply(BID).apply(DROP).apply(DROP)  # Ann won: take, sell or branch
+    options = a.sell_right_options(s)
+    assert options.to_dict("records") == [
+        {"action": "sell 2", "kind": "sell", "value": 6},  # 2 x (4 - 1)
+        {"action": "branch YE-BL", "kind": "branch", "value": 6},  # blue 3rd house 5 + yellow 1st 1
+        {"action": "branch BL3", "kind": "branch", "value": 5},
+        {"action": "branch BL4", "kind": "branch", "value": 5},
+        {"action": "branch BL5", "kind": "branch", "value": 5},
+        {"action": "sell 0", "kind": "nothing", "value": 0},
+    ]
+    assert a.sell_right_options(branch_scenario()).empty  # an auction turn: no sell right
