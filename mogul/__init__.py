@@ -14,8 +14,8 @@ The package in layers; each imports only from the layers above it in this list:
 ``mogul.games``
     one folder per game, each registering a ``GameSpec``: ``mogul.games.mogul`` (the 2002
     classic rules and the 2013 Rio Grande edition with its railway map).
-``mogul.auction``, ``mogul.analysis``
-    the auction model and its equilibrium, share-value analysis.
+``mogul.auction``, ``mogul.analysis``, ``mogul.analysis_credit_mobilier``
+    the auction model and its equilibrium, share-value analysis (Mogul's and Credit Mobilier's).
 ``mogul.plots``, ``mogul.widgets``, ``mogul.cli``
     the faces: plotly figures, ipywidgets apps, the command line.
 ``mogul.classroom``

@@ -12,7 +12,9 @@ from functools import cache
 import plotly.graph_objects as go
 
 import mogul
+import mogul.credit_mobilier as cm
 from mogul import analysis
+from mogul.analysis_credit_mobilier import by_turn, share_values
 from mogul.auction import (
     best_response_dynamics,
     compare_mechanisms,
@@ -23,6 +25,7 @@ from mogul.auction import (
     winner_map,
 )
 from mogul.kit.record import GameRecord
+from mogul.kit.simulate import simulate
 from mogul.plots import (
     convergence_figure,
     crash_hazard_figure,
@@ -43,7 +46,14 @@ from mogul.plots import (
     win_rate_figure,
     winner_regions_figure,
 )
-from mogul.widgets import GamePlayer
+from mogul.plots.credit_mobilier import (
+    board_figure,
+    dividends_figure,
+    dividends_to_come_figure,
+    stock_figure,
+    treasuries_figure,
+)
+from mogul.widgets import CreditMobilierPlayer, GamePlayer
 
 CLASSIC = mogul.edition("classic")
 VALUES = [(10, 3, 0), (8, 2, 0), (6, 1, 0)]
@@ -106,6 +116,32 @@ def _rounds():
     return game().table("rounds")
 
 
+@cache
+def cm_game() -> GameRecord:
+    """A whole Credit Mobilier game of three dividend bots."""
+    return mogul.play(cm.new_game(3, seed=11), [cm.DividendBot() for _ in range(3)])
+
+
+def cm_midgame():
+    """A Credit Mobilier table 60 steps in: track of every colour, pawns on the move."""
+    return list(cm_game().states())[60]
+
+
+@cache
+def cm_player() -> CreditMobilierPlayer:
+    """A human seat against two dividend bots, after the first human action."""
+    app = CreditMobilierPlayer(["human", "dividend", "dividend"], seed=5)
+    app.buttons()[0].click()
+    return app
+
+
+@cache
+def cm_study():
+    sim = simulate("credit-mobilier", ["dividend", "random", "dividend"], games=10, seed=1,
+                   tables=("games", "treasuries", "dividends"), progress=False)  # fmt: skip
+    return by_turn(share_values(sim.treasuries, sim.dividends))
+
+
 FIGURES = {
     "market_value": lambda: market_value_figure(_rounds(), CLASSIC, game().table("auctions")),
     "holdings": lambda: holdings_figure(_rounds(), CLASSIC),
@@ -128,6 +164,13 @@ FIGURES = {
     "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),
     "sell_right": lambda: sell_right_figure(analysis.sell_right_by_fill(_rio_grande_uses())),
     "sell_right_use": lambda: sell_right_use_figure(analysis.edition_summary(editions_compared())),
+    "cm_board": lambda: board_figure(cm_midgame(), cm_midgame().legal_actions()),
+    "cm_board_start": lambda: board_figure(cm.new_game(5, seed=2)),
+    "cm_treasuries": lambda: treasuries_figure(cm_game().table("treasuries")),
+    "cm_dividends": lambda: dividends_figure(cm_game().table("dividends"), cm_game().initial_state().names),
+    "cm_stock": lambda: stock_figure(cm_game().table("holdings")),
+    "cm_dividends_to_come": lambda: dividends_to_come_figure(cm_study()),
+    "live_cm_board": lambda: go.Figure(cm_player().board),
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
     ),
@@ -144,4 +187,6 @@ BUILDERS = {
     "winner_regions": "winner_regions_figure", "position_analysis": "position_analysis_figure",
     "network": "network_figure",
     "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
+    "cm_board": "board_figure", "cm_treasuries": "treasuries_figure", "cm_dividends": "dividends_figure",
+    "cm_stock": "stock_figure", "cm_dividends_to_come": "dividends_to_come_figure",
 }  # fmt: skip

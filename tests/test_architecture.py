@@ -62,6 +62,8 @@ def layer(module: str) -> str:
         return "classroom-faces"
     if _within(module, "mogul.classroom"):
         return "classroom"
+    if module == "mogul.analysis_credit_mobilier":
+        return "analysis"  # Credit Mobilier's share-value study: the analysis layer
     for top in ("mogul.kit", "mogul.auction", "mogul.analysis", *FACES):
         if _within(module, top):
             return top.removeprefix("mogul.")

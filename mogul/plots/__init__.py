@@ -8,6 +8,13 @@ from mogul.plots.auction import (
     pot_ladder_figure,
     winner_regions_figure,
 )
+from mogul.plots.credit_mobilier import (
+    board_figure,
+    dividends_figure,
+    dividends_to_come_figure,
+    stock_figure,
+    treasuries_figure,
+)
 from mogul.plots.editions import sell_right_figure, sell_right_use_figure
 from mogul.plots.game import (
     crash_hazard_figure,
@@ -25,9 +32,12 @@ from mogul.plots.tournament import head_to_head_figure, win_rate_figure
 __all__ = [
     "KIT_TEMPLATE",
     "SEAT_COLOURS",
+    "board_figure",
     "convergence_figure",
     "crash_hazard_figure",
     "distribution_figure",
+    "dividends_figure",
+    "dividends_to_come_figure",
     "game_pot_ladder_figure",
     "head_to_head_figure",
     "holdings_figure",
@@ -41,6 +51,8 @@ __all__ = [
     "sell_right_figure",
     "sell_right_use_figure",
     "share_value_figure",
+    "stock_figure",
+    "treasuries_figure",
     "win_rate_figure",
     "winner_regions_figure",
 ]

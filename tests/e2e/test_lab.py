@@ -1,10 +1,14 @@
-"""Notebook 03 in JupyterLab: run all cells, play a round with the buttons, see the chart."""
+"""Notebooks in JupyterLab: run all cells, press the game's buttons, see the live chart follow.
+
+Notebook 03 plays a round of Mogul; notebook 07 a Credit Mobilier unit action on the board.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from conftest import SCREENSHOTS
 from playwright.sync_api import Page, expect
 
 # True once the open notebook shows `n` code cells, each with an execution count ("[3]:"), none
@@ -43,3 +47,42 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
     game.play_next_round()
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("lab-03-after-next-round.png")
+
+
+CREDIT_MOBILIER = "07-credit-mobilier.ipynb"
+BOARD_TITLE = "gd => (gd.layout.title || {}).text || ''"
+
+
+def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
+    lab, notebook_dir: Path, page: Page, console: list[str], local_only: None
+) -> None:
+    page.goto(f"{lab.url}lab/tree/{CREDIT_MOBILIER}")
+    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
+    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
+    run_all_cells(page)
+    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / CREDIT_MOBILIER), timeout=150_000)
+    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+
+    # the open notebook's player (Lab may keep notebook 03's tab, hidden, from another test)
+    player = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mogul-game-player").first
+    expect(player.get_by_role("button", name="Next turn")).to_be_visible(timeout=30_000)
+    expect(player.locator(".mogul-die")).to_have_count(5)
+    board = player.locator(".mogul-charts .js-plotly-plot").first
+    expect(board.locator(".main-svg").first).to_be_visible(timeout=30_000)
+    page.wait_for_function(f"gd => ({BOARD_TITLE})(gd).includes('Ann, to choose')", arg=board.element_handle(),
+                           timeout=30_000)  # fmt: skip
+    action = player.locator("button.mod-primary").first  # Ann's first legal unit action
+    expect(action).to_be_visible()
+    action.click()
+    try:  # the live board follows: its title names the colour and kind Ann chose
+        page.wait_for_function(
+            f"gd => /Ann, (build|move|buy|dividends) /.test(({BOARD_TITLE})(gd))",
+            arg=board.element_handle(), timeout=30_000,
+        )  # fmt: skip
+    except Exception:
+        raise AssertionError(f"The board did not follow the click.\nBrowser errors: {console[:5]}") from None
+    expect(player.locator(".mogul-die[style*='line-through']").first).to_be_visible(timeout=10_000)
+    player.evaluate("box => box.scrollIntoView({block: 'start'})")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / "lab-07-after-a-unit-action.png")

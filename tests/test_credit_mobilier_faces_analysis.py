@@ -1,0 +1,103 @@
+"""The Credit Mobilier share-value study: dividends to come per share, worked by hand first."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import mogul.credit_mobilier as cm
+from mogul.analysis_credit_mobilier import by_turn, round_payouts, share_values, start_values
+from mogul.credit_mobilier import Build, PayRound
+from mogul.kit.bots import play
+from mogul.kit.record import GameRecord
+from mogul.kit.simulate import simulate
+from mogul.plots.credit_mobilier import dividends_to_come_figure
+
+
+def test_connies_two_rounds_are_worth_four_thirds_of_a_dollar_per_red_share():
+    # Connie (2 red), Randy (0) and Aaron (1); the red treasury holds $4. Round one pays each of
+    # the three shares $1; round two pays the last $1 to one of them, then the treasury is empty.
+    s = cm.new_game(
+        ["Connie", "Randy", "Aaron"], seed=1, start_player=0, treasuries={"red": 4},
+        dice=[["red", "purple", "purple", "orange", "orange"], ["green"] * 5],
+        stocks=[{"red": 2, "purple": 1}, {"purple": 1}, {"red": 1, "purple": 1}],
+    )  # fmt: skip
+    record = GameRecord.of(s, [PayRound("red"), PayRound("red"), Build("green", "A5-A6")])
+    rounds = round_payouts(record.table("dividends"))
+    assert rounds[["turn", "round", "paid", "shares"]].values.tolist() == [[1, 1, 3, 3], [1, 2, 1, 3]]
+    assert rounds["per_share"].tolist() == pytest.approx([1, 1 / 3])
+    values = share_values(record.table("treasuries"), record.table("dividends")).set_index(["turn", "company"])
+    assert values.loc[(1, "red"), "to_come"] == pytest.approx(4 / 3)  # paid in turn 1: still to come at its start
+    assert values.loc[(2, "red"), "to_come"] == 0  # nothing after
+    assert values.loc[(1, "red"), "treasury"] == 4 and values.loc[(2, "red"), "treasury"] == 0
+    assert values.loc[(1, "purple"), "to_come"] == 0 and values.loc[(1, "purple"), "shares_held"] == 3
+
+
+def test_dividends_to_come_sum_the_rounds_from_a_turn_on():
+    treasuries = pd.DataFrame({
+        "game": [7] * 4, "turn": [1, 2, 3, 3], "final": [False, False, False, True],
+        "company": ["blue"] * 4, "treasury": [0, 5, 2, 0], "shares_held": [2, 2, 3, 3],
+    })  # fmt: skip
+    dividends = pd.DataFrame({
+        "game": [7] * 6, "turn": [2, 2, 3, 3, 3, 3], "round": [1, 1, 1, 1, 2, 2],
+        "company": ["blue"] * 6, "seat": [0, 1, 0, 1, 0, 1],
+        "shares": [1, 1, 2, 1, 2, 1], "paid": [1, 1, 2, 0, 0, 0],
+    })  # fmt: skip
+    # turn 2: one full round ($1 a share); turn 3: $2 over 3 shares, then a round with
+    # nobody paid (2 shares, $0: 0 a share)
+    values = share_values(treasuries, dividends)
+    assert values["turn"].tolist() == [1, 2, 3]  # the final row is not a turn
+    assert values["to_come"].tolist() == pytest.approx([5 / 3, 5 / 3, 2 / 3])
+
+
+def test_a_round_paid_to_nobody_counts_a_dollar_a_share_would_have_earned():
+    dividends = pd.DataFrame({"game": [0, 0], "turn": [4, 4], "round": [1, 1], "company": ["red", "red"],
+                              "seat": [0, 1], "shares": [0, 0], "paid": [0, 0]})  # fmt: skip
+    assert round_payouts(dividends)["per_share"].tolist() == [1.0]
+
+
+@pytest.fixture(scope="module")
+def study():
+    sim = simulate("credit-mobilier", ["dividend", "random", "dividend"], games=30, seed=7,
+                   tables=("games", "treasuries", "dividends"), progress=False)  # fmt: skip
+    return sim, share_values(sim.treasuries, sim.dividends)
+
+
+def test_a_simulated_study_is_reproducible_and_its_values_only_fall(study):
+    sim, values = study
+    assert len(values) == len(sim.treasuries[~sim.treasuries["final"]])
+    again = simulate("credit-mobilier", ["dividend", "random", "dividend"], games=30, seed=7,
+                     tables=("games", "treasuries", "dividends"), progress=False)  # fmt: skip
+    pd.testing.assert_frame_equal(share_values(again.treasuries, again.dividends), values)
+    # money to come can only be used up: never more at a later turn of the same game
+    rises = values.groupby(["game", "company"])["to_come"].diff().dropna()
+    assert (rises <= 1e-9).all()
+    # at the first turn, what is to come is every round the game paid (per share)
+    first = values[values["turn"] == values.groupby("game")["turn"].transform("min")]
+    rounds = round_payouts(sim.dividends).groupby(["game", "company"])["per_share"].sum()
+    for row in first.itertuples():
+        assert row.to_come == pytest.approx(rounds.get((row.game, row.company), 0.0))
+
+
+def test_averages_by_turn_and_at_the_start(study):
+    sim, values = study
+    averages = by_turn(values)
+    turn_one = averages[averages["turn"] == 1].set_index("company")
+    assert list(turn_one.index) == ["red", "yellow", "green", "blue", "purple"]
+    assert (turn_one["games"] == 30).all()
+    assert turn_one.loc["purple", "shares_held"] == 3  # one Credit Mobilier share per player
+    starts = start_values(values)
+    assert starts["to_come"].tolist() == pytest.approx(turn_one["to_come"].tolist())
+    assert ((starts["earns_its_price"] >= 0) & (starts["earns_its_price"] <= 1)).all()
+    longest = int(sim.games["turns"].max())
+    assert averages["turn"].max() == longest
+    assert by_turn(values, min_games=10)["games"].min() >= 10
+    fig = dividends_to_come_figure(averages)
+    assert [t.name for t in fig.data] == ["red", "yellow", "green", "blue", "Credit Mobilier", "price of a share"]
+    assert list(fig.data[-1].y) == [1, 1]
+
+
+def test_one_game_table_needs_no_game_column():
+    record = play(cm.new_game(2, seed=3), [cm.DividendBot(), cm.DividendBot()])
+    values = share_values(record.table("treasuries"), record.table("dividends"))
+    assert set(values["game"]) == {0} and values["turn"].min() == 1
