@@ -34,7 +34,7 @@ def run_all_cells(page: Page) -> None:
 
 
 def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Page, game) -> None:
-    page.goto(lab.app_url)
+    page.goto(f"{lab.app_url}?reset")  # this notebook alone: one Lab server serves every test
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
     expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
     run_all_cells(page)
@@ -56,7 +56,7 @@ BOARD_TITLE = "gd => (gd.layout.title || {}).text || ''"
 def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     lab, notebook_dir: Path, page: Page, console: list[str], local_only: None
 ) -> None:
-    page.goto(f"{lab.url}lab/tree/{CREDIT_MOBILIER}")
+    page.goto(f"{lab.url}lab/tree/{CREDIT_MOBILIER}?reset")
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
     expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
     run_all_cells(page)
