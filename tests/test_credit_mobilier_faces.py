@@ -204,7 +204,7 @@ def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
                                goods={"B2": "red", "B3": "red", "A6": "green", "C6": "yellow", "D6": "blue"},
                                track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue",
                                       "B5-B6": "blue"})  # fmt: skip
-    assert app.status.value == "<b>Ann</b>, your move (roll)."
+    assert app.status.value == "<b>Ann</b>, your move (choose an action)."
     # a row per colour of builds and of moves, then the buys (no orange: no dividends), no End turn
     rows = app.action_rows(app.state.legal_actions())
     assert [caption for caption, _ in rows] == [

@@ -45,9 +45,10 @@ _CARD = (
 
 
 def game_choices() -> list[tuple[str, str]]:
-    """(label, edition name) for every edition of every registered game."""
+    """(label, edition name) for every edition of every registered game, Mogul's first (the
+    dashboard's default: the auction the course is about)."""
     out = []
-    for name in games():
+    for name in sorted(games(), key=lambda game: (game != "mogul", game)):
         spec = get_game(name)
         out += [(f"{spec.title}: {edition}", edition) for edition in spec.editions]
     return out
