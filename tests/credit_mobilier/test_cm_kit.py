@@ -126,10 +126,34 @@ def test_the_dividend_bot_values_money_for_its_seat():
     )
     bot = cm.DividendBot()
     view = s.view(0)
-    assert bot.value(view, cm.PayRound("red")) == 2 - 1, "Connie gets $2, Randy $1"
+    assert bot.value(view, cm.PayRound("red")) == 2 - 0.5 * 1, "Connie gets $2, Randy (half counted) $1"
     assert bot.value(view, cm.Buy("red")) == pytest.approx(9 / 4 - 1)
     assert bot.value(view, cm.Buy("yellow")) == pytest.approx(1 / 2 - 1)
-    assert bot.choose(view, s.legal_actions()) == cm.Buy("red")
+    assert bot.choose(view, s.legal_actions()) == cm.PayRound("red")
+    assert cm.DividendBot(rival_weight=1).choose(view, s.legal_actions()) == cm.Buy("red"), "$2 - $1 < $1.25"
+
+
+def test_the_dividend_bot_pays_out_when_everyone_holds_alike():
+    # Everyone holds the one purple share of the start, $3 each, and the purple treasury has $5.
+    # Orange, orange, purple x3: buy purple shares or pay up to 3 purple rounds.
+    start = cm.new_game(
+        ["Connie", "Randy", "Aaron"], seed=0, start_player=0,
+        dice=[["orange", "orange", "purple", "purple", "purple"]], treasuries={"purple": 5},
+    )  # fmt: skip
+    bot, view = cm.DividendBot(), start.view(0)
+    assert bot.value(view, cm.PayRound("purple")) == 1 - 0.5 * 1, "$1 to every seat"
+    assert bot.value(view, cm.Buy("purple")) == pytest.approx(5 / 4 - 1)
+    s = start
+    while s.turn == 1:
+        s = s.apply(bot.choose(s.view(0), s.legal_actions()))
+    # Round 1 pays $1 a seat ($2 left), round 2 Connie and Randy, then the treasury is empty.
+    assert s.money == (5, 5, 4) and s.treasuries.purple == 0
+    # Rivals' dollars counted in full (the old rule): paying is worth $0, so it buys instead.
+    old = cm.DividendBot(rival_weight=1)
+    assert old.name == "dividend-rw1" and old.value(view, cm.PayRound("purple")) == 0
+    assert old.choose(view, start.legal_actions()) == cm.Buy("purple")
+    with pytest.raises(ValueError, match="rival_weight must be a number from 0 to 1"):
+        cm.DividendBot(rival_weight=1.5)
 
 
 def test_the_monte_carlo_bot_takes_the_dividends_it_owns():

