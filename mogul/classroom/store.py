@@ -575,9 +575,10 @@ class TableStore:
             states = self.history(code)
             state, step = states[-1], len(states) - 1
             seat = state.current_player
-            kind = info.seats[seat].kind
-            if kind == HUMAN:
+            # info and history are two reads: another device may have ended the game between them
+            if state.is_over or info.seats[seat].kind == HUMAN:
                 break
+            kind = info.seats[seat].kind
             spec = resolve(info.edition)[0]
             legal = state.legal_actions()
             bot = bot_factory(kind, spec.bots)(bot_seed(info.seed, seat, step))
