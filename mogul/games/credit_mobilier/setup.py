@@ -25,6 +25,7 @@ from mogul.games.credit_mobilier.dice import sort_roll
 from mogul.games.credit_mobilier.events import GameStarted
 from mogul.games.credit_mobilier.rules import begin_turn, colours_outside_coast, goods_order
 from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
+from mogul.kit.checks import as_list, player_names
 
 EDITION = "credit-mobilier"
 """The one rule system of the game (the 2013 Rio Grande rules)."""
@@ -169,36 +170,16 @@ def _is_count(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
-def _list(value: object, what: str) -> list:
-    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-        raise ValueError(f"{what} must be a list, got {value!r}")
-    return list(value)
-
-
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     box = components()
-    span = f"{box.min_players} to {box.max_players}"
-    if isinstance(players, bool):
-        raise ValueError(f"players must be a count ({span}) or a list of names, got {players!r}")
-    if isinstance(players, int):
-        if not box.min_players <= players <= box.max_players:
-            raise ValueError(f"Credit Mobilier is for {span} players; got {players}")
-        return DEFAULT_NAMES[:players]
-    names = tuple(_list(players, "players"))
-    if not box.min_players <= len(names) <= box.max_players:
-        raise ValueError(f"Credit Mobilier is for {span} players; got {len(names)} names")
-    if not all(isinstance(x, str) and x.strip() for x in names):
-        raise ValueError(f"player names must be non-empty text, got {list(names)!r}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"player names must differ from each other, got {list(names)!r}")
-    return names
+    return player_names(players, box.min_players, box.max_players, DEFAULT_NAMES, "Credit Mobilier")
 
 
 def _rolls(dice: object) -> tuple[tuple[str, ...], ...]:
     box = components()
     out = []
-    for number, faces in enumerate(_list(dice, "dice"), start=1):
-        faces = _list(faces, f"roll {number} of the scripted dice")
+    for number, faces in enumerate(as_list(dice, "dice"), start=1):
+        faces = as_list(faces, f"roll {number} of the scripted dice")
         if len(faces) != box.dice_count or not all(isinstance(f, str) and f in box.dice_faces for f in faces):
             raise ValueError(
                 f"roll {number} of the scripted dice must be {box.dice_count} colours of "
@@ -209,14 +190,14 @@ def _rolls(dice: object) -> tuple[tuple[str, ...], ...]:
 
 
 def _money(money: object, n: int) -> tuple[int, ...]:
-    money = _list(money, "money")
+    money = as_list(money, "money")
     if len(money) != n or not all(_is_count(m) for m in money):
         raise ValueError(f"money must be {n} whole numbers of dollars >= 0 (one per player), got {money!r}")
     return tuple(money)
 
 
 def _stocks(stocks: object, n: int) -> tuple[tuple[tuple[str, int], ...], ...]:
-    stocks = _list(stocks, "stocks")
+    stocks = as_list(stocks, "stocks")
     if len(stocks) != n:
         raise ValueError(f"stocks needs one mapping (company -> shares) per player ({n}), got {len(stocks)}")
     out = []
@@ -250,7 +231,7 @@ def _goods(goods: object) -> tuple[tuple[str, str], ...]:
     for space, colours in goods.items():
         if space not in b.spaces:
             raise ValueError(f"goods: no space {space!r}; spaces are 'coast' and squares A1 to D6 (row A-D, column 1-6)")
-        for colour in [colours] if isinstance(colours, str) else _list(colours, f"goods on {space}"):
+        for colour in [colours] if isinstance(colours, str) else as_list(colours, f"goods on {space}"):
             if colour not in RAILROADS:
                 raise ValueError(f"goods on {space}: no goods colour {colour!r}; goods are {', '.join(RAILROADS)}")
             pawns.append((space, colour))

@@ -30,6 +30,7 @@ from mogul.games.mogul.editions import edition as load_edition
 from mogul.games.mogul.events import GameStarted, HousesPlaced
 from mogul.games.mogul.rules import begin_round
 from mogul.games.mogul.state import AUCTION, GameState, PlayerState, Setup
+from mogul.kit.checks import as_list, player_names
 
 DEFAULT_NAMES = ("Ann", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -75,15 +76,15 @@ def new_game(
         players=names,
         seed=seed,
         quick_start=quick_start,
-        deck=None if deck is None else tuple(str(c) for c in _as_list(deck, "deck")),
+        deck=None if deck is None else tuple(str(c) for c in as_list(deck, "deck")),
         starting_shares=None
         if starting_shares is None
-        else tuple(tuple(str(c) for c in _as_list(s, "starting shares")) for s in _as_list(starting_shares, "starting_shares")),
+        else tuple(tuple(str(c) for c in as_list(s, "starting shares")) for s in as_list(starting_shares, "starting_shares")),
         start_player=start_player,
-        chips=None if chips is None else tuple(_as_list(chips, "chips")),
+        chips=None if chips is None else tuple(as_list(chips, "chips")),
         houses=None
         if houses is None
-        else tuple(tuple(_as_list(h, "houses of a player")) for h in _as_list(houses, "houses")),
+        else tuple(tuple(as_list(h, "houses of a player")) for h in as_list(houses, "houses")),
     )
     return deal(ed, setup)
 
@@ -241,28 +242,8 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
 # --- checking scripted input -------------------------------------------------------------------
 
 
-def _as_list(value: object, what: str) -> list:
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        raise ValueError(f"{what} must be a list, got {value!r}")
-    return list(value)
-
-
 def _player_names(ed: Edition, players: int | Sequence[str]) -> tuple[str, ...]:
-    span = f"{ed.min_players} to {ed.max_players}"
-    if isinstance(players, bool):
-        raise ValueError(f"players must be a count ({span}) or a list of names, got {players!r}")
-    if isinstance(players, int):
-        if not ed.min_players <= players <= ed.max_players:
-            raise ValueError(f"the {ed.name} edition is for {span} players; got {players}")
-        return DEFAULT_NAMES[:players]
-    names = tuple(_as_list(players, "players"))
-    if not ed.min_players <= len(names) <= ed.max_players:
-        raise ValueError(f"the {ed.name} edition is for {span} players; got {len(names)} names")
-    if not all(isinstance(x, str) and x.strip() for x in names):
-        raise ValueError(f"player names must be non-empty text, got {list(names)!r}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"player names must differ from each other, got {list(names)!r}")
-    return names
+    return player_names(players, ed.min_players, ed.max_players, DEFAULT_NAMES, f"the {ed.name} edition")
 
 
 def _take_from_box(ed: Edition, box: list[Card], text: str, *, prefer_starting: bool, what: str) -> Card:
