@@ -11,7 +11,6 @@ session's tables, then a redraw of only the cards that changed.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import html
 import os
@@ -21,6 +20,7 @@ from typing import Any
 import ipywidgets as w
 
 from mogul.classroom.export import export_session
+from mogul.classroom.polling import Polling
 from mogul.classroom.store import (
     ENDED,
     OVER,
@@ -114,7 +114,7 @@ class TableCard(w.VBox):
         self.end_button.disabled = info.status in (ENDED, OVER)
 
 
-class LecturerDashboard(w.VBox):
+class LecturerDashboard(w.VBox, Polling):
     """Create a session's tables and watch them live (see the module docstring).
 
     ``store``: default ``TableStore()`` (``$MOGUL_CLASSROOM``); ``session``: the session's
@@ -129,7 +129,6 @@ class LecturerDashboard(w.VBox):
         self.poll_seconds = poll_seconds
         self.versions: dict[str, int] = {}
         self.cards: dict[str, TableCard] = {}
-        self._task: asyncio.Task | None = None
         style = {"description_width": "9em"}
         narrow = w.Layout(width="16em")
         choices = game_choices()
@@ -226,27 +225,9 @@ class LecturerDashboard(w.VBox):
         self.versions = seen
         self.grid.children = tuple(self.cards[i.code] for i in infos)
 
-    def start_polling(self) -> None:
-        """Poll the store from the kernel's event loop (in a notebook or a Voila page)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._poll_forever())
-
-    def stop_polling(self) -> None:
-        """Stop the polling task."""
-        if self._task is not None:
-            self._task.cancel()
-
-    async def _poll_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.poll_seconds)
-            try:
-                self.poll()
-            except Exception as err:
-                self.message.value = f"cannot reach the table store: {html.escape(str(err))}"
+    def poll_failed(self, error: Exception) -> None:
+        """Say on the dashboard that the store could not be read (the polling goes on)."""
+        self.message.value = f"cannot reach the table store: {html.escape(str(error))}"
 
 
 __all__ = ["LecturerDashboard", "TableCard", "card_html", "game_choices"]

@@ -13,7 +13,6 @@ order of the draw pile) stay in the kernel. Everything is sized for a phone firs
 
 from __future__ import annotations
 
-import asyncio
 import html
 import os
 import time
@@ -22,6 +21,7 @@ from urllib.parse import parse_qs
 
 import ipywidgets as w
 
+from mogul.classroom.polling import Polling
 from mogul.classroom.store import (
     ENDED,
     PAUSED,
@@ -71,7 +71,7 @@ def status_html(info: TableInfo, states: list[Any], seat: int | None) -> str:
     return f"Waiting for <b>{html.escape(state.names[mover])}</b>."
 
 
-class StudentApp(w.VBox):
+class StudentApp(w.VBox, Polling):
     """The student page: a join form, then the table from the student's seat.
 
     ``store``: the table store (default: ``TableStore()``, the one ``$MOGUL_CLASSROOM``
@@ -88,7 +88,6 @@ class StudentApp(w.VBox):
         self.version = -1
         self.changed_at = time.monotonic()
         self._offered: dict[int, str] = {}
-        self._task: asyncio.Task | None = None
 
         style = {"description_width": "6em"}
         self.code_box = w.Text(value=code, description="Table code", placeholder="ABCD-EFGH",
@@ -178,27 +177,9 @@ class StudentApp(w.VBox):
         waited = time.monotonic() - self.changed_at > BOT_GRACE_SECONDS
         return waited and not state.is_over and not self.info.seats[state.current_player].is_human
 
-    def start_polling(self) -> None:
-        """Poll the store from the kernel's event loop (in a notebook or a Voila page)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no event loop (plain Python, tests): call poll() yourself
-        if self._task is None or self._task.done():
-            self._task = loop.create_task(self._poll_forever())
-
-    def stop_polling(self) -> None:
-        """Stop the polling task."""
-        if self._task is not None:
-            self._task.cancel()
-
-    async def _poll_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.poll_seconds)
-            try:
-                self.poll()
-            except Exception as err:  # a database hiccup: say so, keep polling
-                self._say(f"cannot reach the table store: {err}")
+    def poll_failed(self, error: Exception) -> None:
+        """Say on the page that the store could not be read (the polling goes on)."""
+        self._say(f"cannot reach the table store: {error}")
 
     # --- drawing ---------------------------------------------------------------------------------
     def _say(self, text: str) -> None:
