@@ -20,8 +20,8 @@ import statistics
 import time
 
 import mogul
-from mogul.analysis import analyse_position
-from mogul.auction import chain_payoff_curve
+from mogul.analysis.mogul import analyse_position
+from mogul.auction.mogul import chain_payoff_curve
 from mogul.games.mogul import fast
 from mogul.games.mogul.bots import MonteCarloBot
 

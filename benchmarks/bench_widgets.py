@@ -13,7 +13,7 @@ steps (target: under 50 ms) and over the steps that redrew the dashboard.
 import statistics
 import time
 
-from mogul.widgets import GamePlayer, ShareValueDashboard
+from mogul.widgets.mogul import GamePlayer, ShareValueDashboard
 
 GAMES = 3
 TARGET = 0.050

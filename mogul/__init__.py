@@ -14,7 +14,7 @@ The package in layers; each imports only from the layers above it in this list:
 ``mogul.games``
     one folder per game, each registering a ``GameSpec``: ``mogul.games.mogul`` (the 2002
     classic rules and the 2013 Rio Grande edition with its railway map).
-``mogul.auction``, ``mogul.analysis``, ``mogul.analysis_credit_mobilier``
+``mogul.auction``, ``mogul.analysis``, ``mogul.analysis.credit_mobilier``
     the auction model and its equilibrium, share-value analysis (Mogul's and Credit Mobilier's).
 ``mogul.plots``, ``mogul.widgets``, ``mogul.cli``
     the faces: plotly figures, ipywidgets apps, the command line.
@@ -26,44 +26,47 @@ The package in layers; each imports only from the layers above it in this list:
 ``tests/test_architecture.py`` checks this direction.
 """
 
-from mogul import games as _games  # noqa: F401 - registers the games
-from mogul.games.mogul.actions import (
-    BID,
-    CREDIT,
-    DROP,
-    TAKE,
-    Action,
-    Bid,
-    Branch,
-    Credit,
-    Drop,
-    Sell,
-    Take,
-    parse_action,
-)
-from mogul.games.mogul.bots import REGISTRY, MonteCarloBot, ThresholdBot, ValueBot
-from mogul.games.mogul.cards import CRASH, Card, Shares, parse_card
-from mogul.games.mogul.determinize import determinize
-from mogul.games.mogul.editions import Edition, Station, edition
-from mogul.games.mogul.rules import ScoreBreakdown, legal_actions
-from mogul.games.mogul.setup import new_game
-from mogul.games.mogul.state import GameState, PlayerState, PlayerView, Setup
-from mogul.kit.bots import Bot, RandomBot, play, play_out
-from mogul.kit.contract import IllegalActionError
-from mogul.kit.record import GameRecord, narrate
-from mogul.kit.session import GameSession
-from mogul.kit.simulate import Simulation, simulate
-from mogul.kit.spec import GameSpec, get_game, register, resolve
-from mogul.kit.tournament import Tournament, tournament
+import importlib
+from typing import Any
 
-__all__ = [
-    "BID", "CRASH", "CREDIT", "DROP", "REGISTRY", "TAKE",
-    "Action", "Bid", "Bot", "Branch", "Card", "Credit", "Drop", "Edition", "GameRecord",
-    "GameSession", "GameSpec", "GameState", "IllegalActionError", "MonteCarloBot",
-    "PlayerState", "PlayerView", "RandomBot", "ScoreBreakdown", "Sell", "Setup", "Shares",
-    "Simulation", "Station", "Take",
-    "ThresholdBot", "Tournament", "ValueBot",
-    "determinize", "edition", "get_game", "legal_actions", "narrate", "new_game",
-    "parse_action", "parse_card", "play", "play_out", "register", "resolve", "simulate",
-    "tournament",
-]
+from mogul import games as _games  # noqa: F401 - announces the games (imports none of them)
+
+# The names users reach as ``mogul.X``, and the module each lives in. They are imported on
+# first use (PEP 562), so ``import mogul`` (and every ``import mogul.kit...``) stays light:
+# no game, no pandas, no plotting until something is asked for.
+_HOME = {
+    "mogul.games.mogul.actions": (
+        "BID", "CREDIT", "DROP", "TAKE", "Action", "Bid", "Branch", "Credit", "Drop", "Sell",
+        "Take", "parse_action",
+    ),
+    "mogul.games.mogul.bots": ("REGISTRY", "MonteCarloBot", "ThresholdBot", "ValueBot"),
+    "mogul.games.mogul.cards": ("CRASH", "Card", "Shares", "parse_card"),
+    "mogul.games.mogul.determinize": ("determinize",),
+    "mogul.games.mogul.editions": ("Edition", "Station", "edition"),
+    "mogul.games.mogul.rules": ("ScoreBreakdown", "legal_actions"),
+    "mogul.games.mogul.setup": ("new_game",),
+    "mogul.games.mogul.state": ("GameState", "PlayerState", "PlayerView", "Setup"),
+    "mogul.kit.bots": ("Bot", "RandomBot", "play", "play_out"),
+    "mogul.kit.contract": ("IllegalActionError",),
+    "mogul.kit.record": ("GameRecord", "narrate"),
+    "mogul.kit.session": ("GameSession",),
+    "mogul.kit.simulate": ("Simulation", "simulate"),
+    "mogul.kit.spec": ("GameSpec", "get_game", "register", "resolve"),
+    "mogul.kit.tournament": ("Tournament", "tournament"),
+}  # fmt: skip
+_MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mogul' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next use is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

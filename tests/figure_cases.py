@@ -12,9 +12,9 @@ from functools import cache
 import plotly.graph_objects as go
 
 import mogul
+import mogul.analysis.mogul as analysis
 import mogul.credit_mobilier as cm
-from mogul import analysis
-from mogul.analysis_credit_mobilier import by_turn, share_values
+from mogul.analysis.credit_mobilier import by_turn, share_values
 from mogul.auction import (
     best_response_dynamics,
     compare_mechanisms,
@@ -28,21 +28,10 @@ from mogul.kit.record import GameRecord
 from mogul.kit.simulate import simulate
 from mogul.plots import (
     convergence_figure,
-    crash_hazard_figure,
-    distribution_figure,
-    game_pot_ladder_figure,
     head_to_head_figure,
-    holdings_figure,
-    market_value_figure,
     mechanism_figure,
-    network_figure,
     payoff_curve_figure,
-    position_analysis_figure,
     pot_ladder_figure,
-    scores_figure,
-    sell_right_figure,
-    sell_right_use_figure,
-    share_value_figure,
     win_rate_figure,
     winner_regions_figure,
 )
@@ -53,7 +42,21 @@ from mogul.plots.credit_mobilier import (
     stock_figure,
     treasuries_figure,
 )
-from mogul.widgets import CreditMobilierPlayer, GamePlayer
+from mogul.plots.mogul import (
+    crash_hazard_figure,
+    distribution_figure,
+    game_pot_ladder_figure,
+    holdings_figure,
+    market_value_figure,
+    network_figure,
+    position_analysis_figure,
+    scores_figure,
+    sell_right_figure,
+    sell_right_use_figure,
+    share_value_figure,
+)
+from mogul.widgets.credit_mobilier import CreditMobilierPlayer
+from mogul.widgets.mogul import GamePlayer
 
 CLASSIC = mogul.edition("classic")
 VALUES = [(10, 3, 0), (8, 2, 0), (6, 1, 0)]

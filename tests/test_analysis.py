@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import mogul
-from mogul import analysis
+import mogul.analysis.mogul as analysis
 from mogul.games.mogul.bots import ValueBot
 from mogul.kit.bots import play
 from mogul.kit.record import GameRecord
@@ -182,7 +182,8 @@ def test_market_long_and_by_round():
 
 
 def test_chain_payoff_curve_starts_where_the_pot_was_last_empty():
-    from mogul.auction import chain_payoff_curve, payoff_curve, values_from_state
+    from mogul.auction import payoff_curve
+    from mogul.auction.mogul import chain_payoff_curve, values_from_state
 
     states = list(GameRecord.load("rulebook-opening").states())[:5]  # bid, bid, Cai drops, Dee to act
     first = states[0]

@@ -23,9 +23,9 @@ from mogul.auction import (
     threshold_bot,
     threshold_outcomes,
     uniform_values,
-    values_from_state,
 )
 from mogul.auction.mechanisms import MEASURES
+from mogul.auction.mogul import values_from_state
 from mogul.plots import (
     KIT_TEMPLATE,
     convergence_figure,

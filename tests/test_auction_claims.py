@@ -28,11 +28,11 @@ from mogul.auction import (
     textbook_revenues,
     threshold_outcomes,
     uniform_values,
-    values_from_state,
     win_value_regions,
     winner_map,
 )
 from mogul.auction.mechanisms import _measures, _rank, all_pay_dynamics, all_pay_outcomes
+from mogul.auction.mogul import values_from_state
 from mogul.auction.private import _expected
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02-auction-theory.ipynb"

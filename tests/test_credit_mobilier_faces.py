@@ -23,8 +23,7 @@ from mogul.plots.credit_mobilier import (
     stock_figure,
     treasuries_figure,
 )
-from mogul.widgets import CreditMobilierPlayer
-from mogul.widgets.credit_mobilier import shared_words
+from mogul.widgets.credit_mobilier import CreditMobilierPlayer, shared_words
 
 
 def move_example(**extra):
@@ -199,7 +198,7 @@ def press(app: CreditMobilierPlayer, label: str) -> None:
 
 
 def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
-    app = CreditMobilierPlayer(["human", "dividend", "dividend"], players=["Ann", "Ben", "Cai"], seed=5,
+    app = CreditMobilierPlayer(["human", "dividend", "dividend"], names=["Ann", "Ben", "Cai"], seed=5,
                                start_player=0, dice=[["red", "red", "blue", "blue", "yellow"]],
                                goods={"B2": "red", "B3": "red", "A6": "green", "C6": "yellow", "D6": "blue"},
                                track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue",

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import mogul.credit_mobilier as cm
-from mogul.analysis_credit_mobilier import by_turn, round_payouts, share_values, start_values
+from mogul.analysis.credit_mobilier import by_turn, round_payouts, share_values, start_values
 from mogul.credit_mobilier import Build, PayRound
 from mogul.kit.bots import play
 from mogul.kit.record import GameRecord

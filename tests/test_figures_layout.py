@@ -62,7 +62,13 @@ def trace_colour(trace) -> str | None:
 
 
 def test_every_figure_builder_has_a_case():
-    builders = {name for name in mogul.plots.__all__ if name.endswith("_figure")}
+    import mogul.plots.credit_mobilier
+    import mogul.plots.mogul
+
+    modules = (mogul.plots, mogul.plots.mogul, mogul.plots.credit_mobilier)
+    builders = {
+        name for module in modules for name in getattr(module, "__all__", dir(module)) if name.endswith("_figure")
+    }
     assert builders == set(BUILDERS.values())
     assert set(BUILDERS) <= set(FIGURES)
 

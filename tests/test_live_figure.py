@@ -12,8 +12,8 @@ import re
 
 import plotly.graph_objects as go
 
-from mogul.widgets import GamePlayer, ShareValueDashboard
 from mogul.widgets.live import LOADER_ESM, LiveFigureWidget, keep_views_current, live_figure
+from mogul.widgets.mogul import GamePlayer, ShareValueDashboard
 
 
 def _scatter(ys=(1, 2, 3)) -> go.Figure:

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import mogul
+import mogul.analysis.mogul as a
 from mogul import BID, DROP, TAKE, Branch, Sell
-from mogul import analysis as a
 from mogul.kit.bots import play_states
 
 
@@ -157,7 +157,7 @@ def test_bad_arguments_say_what_is_allowed():
 
 
 def test_the_sell_right_figures_show_the_tables():
-    from mogul.plots import sell_right_figure, sell_right_use_figure
+    from mogul.plots.mogul import sell_right_figure, sell_right_use_figure
 
     uses = pd.DataFrame({
         "houses_on_map": [0, 2, 3, 7], "sell_value": [0, 4, 6, 9], "branch_value": [3, 1, 5, 2],

@@ -5,9 +5,9 @@ import plotly.graph_objects as go
 import pytest
 
 import mogul
-from mogul import analysis
+import mogul.analysis.mogul as analysis
 from mogul.kit.record import GameRecord
-from mogul.plots.game import (
+from mogul.plots.mogul.game import (
     auction_steps,
     crash_hazard_figure,
     distribution_figure,

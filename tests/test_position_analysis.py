@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import mogul
-from mogul.analysis import analyse_position
-from mogul.auction import chain_payoff_curve, values_from_state
+from mogul.analysis.mogul import analyse_position
+from mogul.auction.mogul import chain_payoff_curve, values_from_state
 from mogul.games.mogul import fast
 from mogul.games.mogul.bots import ValueBot
 from mogul.games.mogul.determinize import determinize
@@ -17,8 +17,8 @@ from mogul.games.mogul.display import action_label
 from mogul.games.mogul.rules import settle_auction
 from mogul.kit.bots import play_out
 from mogul.kit.session import GameSession
-from mogul.plots.analysis import CHOSEN, position_analysis_figure
-from mogul.widgets.analysis import PositionAnalysis
+from mogul.plots.mogul.analysis import CHOSEN, position_analysis_figure
+from mogul.widgets.mogul.analysis import PositionAnalysis
 
 
 def mid_game(seed: int = 3, round_: int = 10):
@@ -88,7 +88,7 @@ def test_the_widget_analyses_the_human_and_marks_the_move():
 
 
 def test_game_player_places_the_analysis_on_request():
-    from mogul.widgets.player import GamePlayer
+    from mogul.widgets.mogul.player import GamePlayer
 
     app = GamePlayer(seed=3, analysis=True)
     assert isinstance(app.analysis, PositionAnalysis) and app.analysis.analysis is not None

@@ -6,13 +6,14 @@ import re
 import pytest
 
 import mogul
-import mogul.plots.game
+import mogul.plots.mogul.game
 from mogul import BID, DROP, TAKE, Sell
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.tables import rounds_table
 from mogul.kit.colours import SEAT_COLOURS
 from mogul.kit.record import GameRecord
-from mogul.widgets import GamePlayer, GameTable, ShareValueDashboard
+from mogul.widgets import GameTable
+from mogul.widgets.mogul import GamePlayer, ShareValueDashboard
 
 BOTS = ["value", "value", "value", "value"]
 
@@ -120,7 +121,7 @@ def test_next_step_next_round_play_to_end_and_undo():
 
 def test_one_name_per_seat():
     with pytest.raises(ValueError, match="one name per seat"):
-        GamePlayer(BOTS, players=["Ann", "Ben"])
+        GamePlayer(BOTS, names=["Ann", "Ben"])
 
 
 def test_new_game_uses_the_seed_box():
@@ -133,7 +134,7 @@ def test_new_game_uses_the_seed_box():
 
 def test_scripted_setup_and_a_rulebook_round_by_labels():
     app = GamePlayer(
-        ["human"] * 4, players=["Ann", "Ben", "Cai", "Dee"], seed=2002, hot_seat=False,
+        ["human"] * 4, names=["Ann", "Ben", "Cai", "Dee"], seed=2002, hot_seat=False,
         deck=["brown/green", "green/brown", "pink/blue", "crash"],
         starting_shares=[["brown/yellow"], ["brown/blue"], ["brown/pink"], ["brown/blue"]],
         start_player=0,
@@ -202,7 +203,7 @@ def test_a_whole_game_against_three_bots_with_the_mouse_alone(seed):
 
 
 def test_hot_seat_covers_the_table_between_two_humans():
-    app = GamePlayer(["human", "human", "value"], players=["Ann", "Ben", "Cai"], seed=11)
+    app = GamePlayer(["human", "human", "value"], names=["Ann", "Ben", "Cai"], seed=11)
     assert app.hot_seat
     first = app.state.current
     assert app.cover.layout.display is None and app.table.layout.display == "none"
@@ -259,7 +260,7 @@ def test_a_view_made_after_updates_draws_the_current_data():
 
 
 def test_payoff_curve_for_the_human_seat():
-    from mogul.auction import chain_payoff_curve
+    from mogul.auction.mogul import chain_payoff_curve
 
     app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
     assert app.curve_box.layout.display is None  # Ann is in an auction: the curve shows
@@ -325,7 +326,7 @@ class Cheats:
 @pytest.mark.parametrize(("bot", "why"), [(Raises, "raised RuntimeError: my bot is not finished"),
                                           (Cheats, "chose Sell(count=9), which is not legal now")])
 def test_a_failing_bot_is_shown_in_the_page_not_left_as_dead_buttons(bot, why):
-    app = GamePlayer([bot, "value", "value"], players=["Ann", "Ben", "Cai"], seed=1)
+    app = GamePlayer([bot, "value", "value"], names=["Ann", "Ben", "Cai"], seed=1)
     app.play_to_end_button.click()  # Ann's bot fails at its first real choice
     assert app.session.bot_error and why in app.session.bot_error
     assert "A bot failed." in app.status.value and why in html_text(app.status.value)
@@ -343,10 +344,10 @@ def html_text(page: str) -> str:
 
 
 def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
-    app = GamePlayer(BOTS, players=["Ann", "Ben", "Cai", "Dee"], seed=8, dashboard=True)
+    app = GamePlayer(BOTS, names=["Ann", "Ben", "Cai", "Dee"], seed=8, dashboard=True)
     for _ in range(3):
         app.next_step_button.click()
-    pots = [st.pot for st in mogul.plots.game.auction_steps(app.history, app.state.round)]
+    pots = [st.pot for st in mogul.plots.mogul.game.auction_steps(app.history, app.state.round)]
     assert list(app.auction_chart.data[0].y) == pots and len(pots) == 3
     assert app.auction_chart.layout.title.text == f"The auction of round {app.state.round}"
     assert app.auction_chart._config == {"displayModeBar": False}  # no toolbar over the title
@@ -361,7 +362,7 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
 
 def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map_follows():
     # Four people at one screen (no bots, so nothing but the buttons moves the game).
-    app = GamePlayer(["human"] * 4, players=["Ann", "Ben", "Cai", "Dee"], seed=7, edition="rio-grande",
+    app = GamePlayer(["human"] * 4, names=["Ann", "Ben", "Cai", "Dee"], seed=7, game="rio-grande",
                      hot_seat=False)  # fmt: skip
     live = app.network_map
     assert live is not None and live in app.children[2].children[1].children  # beside the table

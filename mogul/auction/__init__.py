@@ -38,11 +38,11 @@ by the ``tie`` rule (default: a seat that is indifferent drops).
 The modules: ``model`` (moves, outcomes, bots), ``solve`` (the equilibrium), ``regions``
 (exact regions over the chip value or a value, where a claim holds), ``curves`` (payoff
 curves), ``private`` (private values, epsilon-equilibria), ``mechanisms`` (English and
-all-pay auctions on the same values), ``live`` (the auction of a live game).
+all-pay auctions on the same values). The model names no game; ``mogul`` is the auction on
+a live Mogul table (``LiveAuction``, ``values_from_state``, ``chain_payoff_curve``).
 """
 
 from mogul.auction.curves import payoff_curve, payoff_curves
-from mogul.auction.live import LiveAuction, chain_payoff_curve, values_from_state
 from mogul.auction.mechanisms import (
     AllPayResult,
     all_pay_dynamics,
@@ -87,7 +87,6 @@ __all__ = [
     "AuctionNode",
     "BestResponseResult",
     "Bot",
-    "LiveAuction",
     "Outcome",
     "Solution",
     "Step",
@@ -96,7 +95,6 @@ __all__ = [
     "all_pay_outcomes",
     "backward_induction_table",
     "best_response_dynamics",
-    "chain_payoff_curve",
     "chip_value_regions",
     "compare_mechanisms",
     "compare_over_seeds",
@@ -111,7 +109,6 @@ __all__ = [
     "threshold_bot",
     "threshold_outcomes",
     "uniform_values",
-    "values_from_state",
     "win_value_regions",
     "winner_map",
 ]

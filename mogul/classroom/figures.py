@@ -1,4 +1,4 @@
-"""The debrief's figures: data from ``mogul.classroom.debrief`` in, a plotly ``Figure`` out."""
+"""The debrief's figures: data from ``mogul.classroom.mogul.debrief`` in, a plotly ``Figure`` out."""
 
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
-"""The games of the kit, one folder each: ``mogul`` (2002 and 2013 editions).
+"""The games of the kit, one folder each: ``mogul`` (2002 and 2013 editions) and
+``credit_mobilier``.
 
-Each game registers a ``mogul.kit.spec.GameSpec``; importing this package registers them all.
+Each game registers a ``mogul.kit.spec.GameSpec`` from its ``spec`` module. This package only
+announces them (the first is the default game); the registry imports a game's spec the first
+time it is asked for, so importing the kit loads no game that is not played.
 """
 
-from mogul.games.credit_mobilier import spec as _credit_mobilier  # noqa: F401 - registers "credit-mobilier"
-from mogul.games.mogul import spec as _mogul  # noqa: F401 - registers "mogul"
+from mogul.kit.spec import announce
+
+announce("mogul", "mogul.games.mogul.spec")
+announce("credit-mobilier", "mogul.games.credit_mobilier.spec")

@@ -29,7 +29,7 @@ class GameSession:
 
     ``game``: a game or edition name (``"classic"``). ``seats``: one spec per seat,
     ``"human"`` or a bot (a name of the game's bots such as ``"value"``, a bot class, a
-    function that builds a bot, or a bot instance). ``players``: names (default: the game's).
+    function that builds a bot, or a bot instance). ``names``: the people's names (default: the game's).
     Setup keywords (``deck``, ``start_player`` ...) go to the game's ``new_game``.
     ``autoplay``: bots move on their own after a human acted (default: when a human plays).
 
@@ -41,18 +41,23 @@ class GameSession:
         self,
         game: Any = "classic",
         seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
-        players: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
         seed: int = 0,
         autoplay: bool | None = None,
         **setup: Any,
     ) -> None:
+        if "players" in setup:
+            raise TypeError(
+                "GameSession takes the people's names as names=[...]; the number of players is "
+                "the number of seats"
+            )
         self.spec, self.edition = resolve(game)
         self.seats = list(seats)
         self.spec.check_players(self.edition, len(self.seats))
         self.humans = tuple(i for i, s in enumerate(self.seats) if isinstance(s, str) and s == HUMAN)
-        if players is not None and len(players) != len(self.seats):
-            raise ValueError(f"give one name per seat: {len(self.seats)} seats, {len(players)} names")
-        self.players = list(players) if players is not None else len(self.seats)
+        if names is not None and len(names) != len(self.seats):
+            raise ValueError(f"give one name per seat: {len(self.seats)} seats, {len(names)} names")
+        self.names = list(names) if names is not None else None
         self.setup = setup
         self.autoplay = bool(self.humans) if autoplay is None else bool(autoplay)
         self._callbacks: list[Callable[[GameSession], None]] = []
@@ -122,7 +127,7 @@ class GameSession:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be a whole number, got {seed!r}")
         self.seed = seed
-        first = self.spec.new_game(self.edition, self.players, seed, **self.setup)
+        first = self.spec.new_game(self.edition, self.names or len(self.seats), seed, **self.setup)
         self.history = [first]
         self.actions: list[Any] = []  # actions[i] leads from history[i] to history[i + 1]
         self.bots = [None if i in self.humans else self._make_bot(s, seed * 1000 + i) for i, s in enumerate(self.seats)]

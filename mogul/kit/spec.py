@@ -15,6 +15,7 @@ tournaments, the command line and sessions look games up by name:
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,14 @@ class GameSpec:
     """A fast simulator of many games: ``batch(edition, bots, plans, names)`` -> the games
     table of ``plans`` (``mogul.kit.runner`` columns), or None when it cannot play that edition
     or those bots. ``simulate(..., engine="fast")`` uses it; None: the game has none."""
+    faces: Mapping[str, str] = field(default_factory=dict)
+    """What people see of the game, named lazily as ``"module:attribute"`` (``"module:"`` for
+    a whole module) so that the engine imports no plotting: ``"player"`` (the widget class
+    that plays it: ``cls(seats=..., game=edition, names=..., seed=...)``), ``"board"``
+    (state -> figure), ``"analyse_position"`` (state -> a frame of every legal action's win
+    chance), ``"analysis"`` (the module of the game's analyses). The
+    layers above read them with ``face``; a face the game does not name has a generic stand-in
+    there (the session player plays any game)."""
 
     def edition(self, name: str | None = None) -> str:
         """The canonical edition name for ``name`` (None: the default edition)."""
@@ -68,11 +77,45 @@ class GameSpec:
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise ValueError(f"the {edition} edition is for {low} to {high} players; got {players!r}")
 
+    def face(self, name: str, default: Any = None) -> Any:
+        """The face called ``name`` (imported now), or ``default`` if the game names none."""
+        target = self.faces.get(name)
+        if target is None:
+            return default
+        module, _, attribute = target.partition(":")
+        found = importlib.import_module(module)
+        return getattr(found, attribute) if attribute else found
+
     def __repr__(self) -> str:
         return f"GameSpec({self.name!r}, editions={list(self.editions)})"
 
 
 _GAMES: dict[str, GameSpec] = {}
+_ANNOUNCED: dict[str, str] = {}  # game name -> the module that registers it when imported
+
+
+def announce(name: str, module: str) -> None:
+    """Name a game and the module that registers it, without importing it yet.
+
+    The registry imports the module the first time anything asks for a game it does not
+    hold, so ``import mogul`` loads no game that is never played. The first game announced
+    (or registered) is the registry's default game.
+    """
+    _ANNOUNCED.setdefault(name, module)
+
+
+def default_game() -> str:
+    """The game a generic page or command offers first: the first one announced or registered."""
+    for name in (*_ANNOUNCED, *_GAMES):
+        return name
+    raise ValueError("no game is registered")
+
+
+def _load(name: str | None = None) -> None:
+    """Import the announced games (only ``name``'s when given) that are not registered yet."""
+    for game, module in list(_ANNOUNCED.items()):
+        if game not in _GAMES and (name is None or game == name):
+            importlib.import_module(module)
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -87,15 +130,18 @@ def register(spec: GameSpec) -> GameSpec:
 def unregister(name: str) -> None:
     """Remove a game from the registry (for tests with throw-away games)."""
     _GAMES.pop(name, None)
+    _ANNOUNCED.pop(name, None)
 
 
 def games() -> list[str]:
     """Names of the registered games."""
+    _load()
     return sorted(_GAMES)
 
 
 def names() -> list[str]:
     """Every name ``resolve`` accepts: games, editions and their aliases."""
+    _load()
     out = set(_GAMES)
     for spec in _GAMES.values():
         out.update(spec.editions)
@@ -105,6 +151,8 @@ def names() -> list[str]:
 
 def get_game(name: str) -> GameSpec:
     """The registered game called ``name``; ``ValueError`` lists the known games."""
+    if isinstance(name, str):
+        _load(name.lower())
     if isinstance(name, str) and name.lower() in _GAMES:
         return _GAMES[name.lower()]
     raise ValueError(f"unknown game {name!r}; known games: {', '.join(games()) or 'none'}")
@@ -120,6 +168,7 @@ def resolve(name: Any) -> tuple[GameSpec, str]:
     text = getattr(name, "name", name)
     if isinstance(text, str):
         key = text.lower()
+        _load(key if key in _ANNOUNCED else None)
         if key in _GAMES:
             return _GAMES[key], _GAMES[key].editions[0]
         owner = _owner(key)
@@ -131,6 +180,7 @@ def resolve(name: Any) -> tuple[GameSpec, str]:
 
 def spec_for(state: Any) -> GameSpec:
     """The registered game a state belongs to."""
+    _load()
     for spec in _GAMES.values():
         if isinstance(state, spec.state_type):
             return spec

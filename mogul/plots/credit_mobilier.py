@@ -8,7 +8,7 @@
   dice that do not count for the turn's colour and kind are faded.
 * ``treasuries_figure``, ``dividends_figure``, ``stock_figure``: one game's tables
   (``record.table("treasuries")`` ...) as charts; ``dividends_to_come_figure``: the simulated
-  study of ``mogul.analysis_credit_mobilier``.
+  study of ``mogul.analysis.credit_mobilier``.
 
 Companies are drawn in their screen colours from ``data/credit-mobilier/components.json``
 and named by their colour words, as on the buttons and in the log. The board's trace list is
@@ -425,7 +425,7 @@ def dividends_to_come_figure(
 ) -> go.Figure:
     """Average dividends one share still earns until the end, per company, by turn.
 
-    ``averages`` is ``mogul.analysis_credit_mobilier.by_turn(...)``: ``turn``, ``company`` and
+    ``averages`` is ``mogul.analysis.credit_mobilier.by_turn(...)``: ``turn``, ``company`` and
     ``to_come``. The dashed line is the price of a share: above it, a share bought that turn
     still earns more than it costs, on average.
     """

@@ -1,19 +1,53 @@
-"""ipywidgets apps built from the kit's pieces (no rules inside).
+"""ipywidgets apps built from the kit's pieces (no rules inside), generic ones and one place per game.
 
-``GamePlayer`` and ``GameTable`` (``player``), ``ShareValueDashboard`` (``dashboard``) and
-``AuctionExplorer`` (``auction``), ``PositionAnalysis`` (``analysis``);
-``CreditMobilierPlayer`` (``credit_mobilier``).
+Generic, here: ``player`` (opens the right player for any registered game), ``SessionPlayer``
+and ``GameTable`` (``session_player``: plays any game from its spec), ``AuctionExplorer``
+(``auction``: the auction model). Each game's widgets live in its own module or folder, named
+as its folder in ``mogul/games/``: ``mogul.widgets.mogul`` (``GamePlayer``,
+``ShareValueDashboard``, ``PositionAnalysis``) and ``mogul.widgets.credit_mobilier``
+(``CreditMobilierPlayer``).
+
+    >>> from mogul.widgets import player
+    >>> app = player("classic", seed=3)                 # Mogul's GamePlayer, you against 3 bots
+    >>> type(app).__name__, len(app.session.state.players)
+    ('GamePlayer', 4)
+    >>> type(player("credit-mobilier", seed=3)).__name__
+    'CreditMobilierPlayer'
 """
 
 import gc
+from collections.abc import Sequence
+from typing import Any
 
-from mogul.widgets.analysis import PositionAnalysis
+from mogul.kit.session import HUMAN
+from mogul.kit.spec import default_game, resolve
 from mogul.widgets.auction import AuctionExplorer
-from mogul.widgets.credit_mobilier import CreditMobilierPlayer
-from mogul.widgets.dashboard import ShareValueDashboard
-from mogul.widgets.player import GamePlayer, GameTable
+from mogul.widgets.session_player import GameTable, SessionPlayer
 
-__all__ = ["AuctionExplorer", "CreditMobilierPlayer", "GamePlayer", "GameTable", "PositionAnalysis", "ShareValueDashboard"]
+__all__ = ["AuctionExplorer", "GameTable", "SessionPlayer", "player"]
+
+
+def player(game: str | None = None, seats: Sequence[Any] | None = None, **options: Any) -> SessionPlayer:
+    """A player widget for any registered game or edition (default: the registry's default game).
+
+    ``seats``: one spec per seat, ``"human"`` or a bot name of the game (default: the game's
+    own player decides; a game without one gets you against its first bots at the fewest
+    seats). Other keywords (``names``, ``seed``, ``hot_seat``, ``autoplay``, setup keywords
+    and the game player's own options) go to the game's player, which its spec names
+    (``GameSpec.faces["player"]``); a game that names none is played by ``SessionPlayer``.
+    """
+    spec, edition = resolve(game if game is not None else default_game())
+    cls = spec.face("player")
+    if cls is None:
+        if seats is None:
+            fewest = spec.player_range(edition)[0]
+            bots = list(spec.bots) or ["random"]
+            seats = [HUMAN, *(bots[0] for _ in range(fewest - 1))]
+        return SessionPlayer(edition, seats, **options)
+    if seats is not None:
+        options["seats"] = seats
+    return cls(game=edition, **options)
+
 
 # An app answers clicks and slider moves; a full garbage collection walks every object in
 # the kernel (over 200,000 once pandas, plotly and ipywidgets are loaded) and took 110 ms in

@@ -65,7 +65,7 @@ class CreditMobilierPlayer(SessionPlayer):
     """A game of Credit Mobilier with human and bot seats, stepped by buttons.
 
     ``seats``: one spec per seat, ``"human"`` or a bot name of the game (``"dividend"``,
-    ``"random"``, ``"mc:rollouts=8"``), a bot class, a factory or an instance. ``players``:
+    ``"random"``, ``"mc:rollouts=8"``), a bot class, a factory or an instance. ``names``: the people's
     names (default Ann, Ben ...). Scripted setup keywords (``dice``, ``money``, ``stocks``,
     ``treasuries``, ``goods``, ``track``, ``start_player``) go to the game's ``new_game``.
     ``hot_seat`` (default: with two or more humans) covers the table between two humans'
@@ -75,8 +75,9 @@ class CreditMobilierPlayer(SessionPlayer):
     def __init__(
         self,
         seats: Sequence[Any] = (HUMAN, "dividend", "dividend"),
-        players: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
         seed: int = 0,
+        game: str = "credit-mobilier",
         hot_seat: bool | None = None,
         autoplay: bool | None = None,
         **setup: Any,
@@ -84,7 +85,7 @@ class CreditMobilierPlayer(SessionPlayer):
         self.dice = w.HTML(layout=w.Layout(width="100%"))
         self.dice.add_class("mogul-dice-box")
         self._drawn: Any = None  # the state the board shows (kept, so its id is never reused)
-        super().__init__("credit-mobilier", seats, players, seed, hot_seat, autoplay, **setup)
+        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
 
     def side_top(self) -> list[w.Widget]:
         return [self.dice]

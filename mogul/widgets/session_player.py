@@ -93,13 +93,13 @@ class SessionPlayer(w.VBox):
         self,
         game: str,
         seats: Sequence[Any],
-        players: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
         seed: int = 0,
         hot_seat: bool | None = None,
         autoplay: bool | None = None,
         **setup: Any,
     ) -> None:
-        self.session = GameSession(game, seats, players, seed, autoplay, **setup)
+        self.session = GameSession(game, seats, names=names, seed=seed, autoplay=autoplay, **setup)
         self.hot_seat = len(self.humans) > 1 if hot_seat is None else hot_seat
         self.viewer: int | None = None  # the human whose table is shown (hot seat)
 

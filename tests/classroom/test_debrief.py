@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import mogul
-from mogul.classroom import debrief
+from mogul.classroom.mogul import debrief
 from mogul.classroom.sample import play_session
 from mogul.classroom.store import TableStore
 

@@ -57,5 +57,10 @@ SPEC = register(GameSpec(
     action_label=action_label,
     tables=TABLES,
     determinize=determinize,
+    faces={
+        "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
+        "board": "mogul.plots.credit_mobilier:board_figure",
+        "analysis": "mogul.analysis.credit_mobilier:",
+    },
 ))
 """The Credit Mobilier game spec (one edition, "credit-mobilier")."""

@@ -52,5 +52,11 @@ SPEC = register(GameSpec(
     tables={"rounds": round_rows, "auctions": auction_rows},
     determinize=determinize,
     batch=games_table,
+    faces={
+        "player": "mogul.widgets.mogul.player:GamePlayer",
+        "board": "mogul.plots.mogul.network:network_figure",  # the 2013 railway map
+        "analyse_position": "mogul.analysis.mogul:analyse_position",
+        "analysis": "mogul.analysis.mogul:",
+    },
 ))
 """The Mogul game spec (editions "classic" and "rio-grande")."""

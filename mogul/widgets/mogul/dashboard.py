@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
 from mogul.games.mogul.state import GameState
 from mogul.games.mogul.tables import auctions_table, rounds_table
-from mogul.plots.game import SCORE_TITLE, market_data, market_traces, score_data, score_traces
+from mogul.plots.mogul.game import SCORE_TITLE, market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE
 from mogul.widgets.live import live_figure
 

@@ -16,15 +16,15 @@ import ipywidgets as w
 import pandas as pd
 import plotly.graph_objects as go
 
-from mogul.auction import chain_payoff_curve
+from mogul.auction.mogul import chain_payoff_curve
 from mogul.kit.session import HUMAN
 from mogul.plots.auction import payoff_curve_figure
-from mogul.plots.game import auction_steps, game_pot_ladder_figure
-from mogul.plots.network import branch_choices, network_figure
+from mogul.plots.mogul.game import auction_steps, game_pot_ladder_figure
+from mogul.plots.mogul.network import branch_choices, network_figure
 from mogul.plots.template import rounded
-from mogul.widgets.analysis import PositionAnalysis
-from mogul.widgets.dashboard import ShareValueDashboard
 from mogul.widgets.live import live_figure
+from mogul.widgets.mogul.analysis import PositionAnalysis
+from mogul.widgets.mogul.dashboard import ShareValueDashboard
 from mogul.widgets.session_player import LOG_LINES, GameTable, SessionPlayer
 
 __all__ = ["HUMAN", "LOG_LINES", "GamePlayer", "GameTable"]
@@ -38,7 +38,8 @@ class GamePlayer(SessionPlayer):
 
     ``seats`` gives one spec per seat: ``"human"`` or a bot (a registry name such as
     ``"value"`` or ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or
-    a bot instance). Setup keywords (``deck``, ``starting_shares``, ``start_player``,
+    a bot instance). ``game``: the edition (``"classic"``, ``"rio-grande"``); ``names``: the
+    people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
     ``chips``, ``quick_start``) go to the game's ``new_game``.
 
     * ``Next step`` lets the bot to act make one move; ``Next round`` plays until the next card
@@ -70,9 +71,9 @@ class GamePlayer(SessionPlayer):
     def __init__(
         self,
         seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
-        players: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
         seed: int = 0,
-        edition: str = "classic",
+        game: str = "classic",
         hot_seat: bool | None = None,
         autoplay: bool | None = None,
         payoff_curve: bool = False,
@@ -83,7 +84,7 @@ class GamePlayer(SessionPlayer):
         self._asked = {"payoff_curve": payoff_curve, "dashboard": dashboard, "analysis": analysis}
         self._auction_drawn: tuple | None = None
         self._map_drawn: tuple | None = None
-        super().__init__(edition, seats, players, seed, hot_seat, autoplay, **setup)
+        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
 
     def side(self) -> list[w.Widget]:
         """The railway map (2013), the auction chart, the payoff curve, dashboard and analysis."""

@@ -8,9 +8,9 @@ from typing import Any
 import ipywidgets as w
 import pandas as pd
 
-from mogul.analysis import analyse_position
+from mogul.analysis.mogul import analyse_position
 from mogul.games.mogul.display import action_label
-from mogul.plots.analysis import position_analysis_figure, position_traces
+from mogul.plots.mogul.analysis import position_analysis_figure, position_traces
 from mogul.widgets.live import live_figure
 
 __all__ = ["PositionAnalysis"]

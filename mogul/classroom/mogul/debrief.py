@@ -26,8 +26,9 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.analysis import game_share_values
-from mogul.auction import payoff_curves, solve, values_from_state
+from mogul.analysis.mogul import game_share_values
+from mogul.auction import payoff_curves, solve
+from mogul.auction.mogul import values_from_state
 from mogul.classroom.export import load_session, seats_table
 from mogul.classroom.store import TableStore
 from mogul.kit.data import data_path
@@ -152,7 +153,7 @@ def league_table(store: TableStore, session: str | None = None, bid_rows: pd.Dat
 
 def share_values(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:
     """Per Mogul table: market value, premiums to come and premiums realized by company and
-    round (``mogul.analysis.game_share_values``), for ``mogul.plots.game.share_value_figure``."""
+    round (``mogul.analysis.game_share_values``), for ``mogul.plots.mogul.game.share_value_figure``."""
     return {
         info.code: game_share_values(store.history(info.code))
         for info in store.tables(session)

@@ -1,0 +1,7 @@
+"""Analysis of the games, one module or folder per game (named as its folder in
+``mogul/games/``): ``mogul.analysis.mogul`` (share values, the 2013 sell right, position
+analysis) and ``mogul.analysis.credit_mobilier`` (what a share still earns).
+
+Nothing generic is here yet; a game's spec names its position analysis
+(``GameSpec.faces["analyse_position"]``), so a page can offer it for any game.
+"""

@@ -1,0 +1,1 @@
+"""The classroom's Mogul-only parts: the debrief of Mogul's auctions (``debrief``)."""

@@ -1,0 +1,29 @@
+"""Mogul's figures: the game's charts (``game``), the 2013 railway map (``network``), the two
+editions and the sell right (``editions``), and position analysis (``analysis``)."""
+
+from mogul.plots.mogul.analysis import position_analysis_figure
+from mogul.plots.mogul.editions import sell_right_figure, sell_right_use_figure
+from mogul.plots.mogul.game import (
+    crash_hazard_figure,
+    distribution_figure,
+    game_pot_ladder_figure,
+    holdings_figure,
+    market_value_figure,
+    scores_figure,
+    share_value_figure,
+)
+from mogul.plots.mogul.network import network_figure
+
+__all__ = [
+    "crash_hazard_figure",
+    "distribution_figure",
+    "game_pot_ladder_figure",
+    "holdings_figure",
+    "market_value_figure",
+    "network_figure",
+    "position_analysis_figure",
+    "scores_figure",
+    "sell_right_figure",
+    "sell_right_use_figure",
+    "share_value_figure",
+]
