@@ -42,6 +42,7 @@ from mogul.plots.credit_mobilier import (
     stock_figure,
     treasuries_figure,
 )
+from mogul.plots.mogul import board_figure as mogul_board_figure
 from mogul.plots.mogul import (
     crash_hazard_figure,
     distribution_figure,
@@ -165,6 +166,8 @@ FIGURES = {
     "live_auction": lambda: go.Figure(played().auction_chart),
     "live_payoff_curve": lambda: go.Figure(played().curve),
     "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),
+    "mogul_board": lambda: mogul_board_figure(list(game().states())[20]),
+    "mogul_board_2013": lambda: mogul_board_figure(rio_grande_table()),
     "sell_right": lambda: sell_right_figure(analysis.sell_right_by_fill(_rio_grande_uses())),
     "sell_right_use": lambda: sell_right_use_figure(analysis.edition_summary(editions_compared())),
     "cm_board": lambda: board_figure(cm_midgame(), cm_midgame().legal_actions()),
@@ -188,7 +191,7 @@ BUILDERS = {
     "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
     "convergence": "convergence_figure", "mechanism": "mechanism_figure",
     "winner_regions": "winner_regions_figure", "position_analysis": "position_analysis_figure",
-    "network": "network_figure",
+    "network": "network_figure", "mogul_board": "board_figure",
     "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
     "cm_board": "board_figure", "cm_treasuries": "treasuries_figure", "cm_dividends": "dividends_figure",
     "cm_stock": "stock_figure", "cm_dividends_to_come": "dividends_to_come_figure",

@@ -54,7 +54,7 @@ SPEC = register(GameSpec(
     batch=games_table,
     faces={
         "player": "mogul.widgets.mogul.player:GamePlayer",
-        "board": "mogul.plots.mogul.network:network_figure",  # the 2013 railway map
+        "board": "mogul.plots.mogul.board:board_figure",
         "analyse_position": "mogul.analysis.mogul:analyse_position",
         "analysis": "mogul.analysis.mogul:",
     },

@@ -1,7 +1,8 @@
-"""Mogul's figures: the game's charts (``game``), the 2013 railway map (``network``), the two
+"""Mogul's figures: the board (``board``: the game's ``board`` face), the game's charts (``game``), the 2013 railway map (``network``), the two
 editions and the sell right (``editions``), and position analysis (``analysis``)."""
 
 from mogul.plots.mogul.analysis import position_analysis_figure
+from mogul.plots.mogul.board import board_figure
 from mogul.plots.mogul.editions import sell_right_figure, sell_right_use_figure
 from mogul.plots.mogul.game import (
     crash_hazard_figure,
@@ -15,6 +16,7 @@ from mogul.plots.mogul.game import (
 from mogul.plots.mogul.network import network_figure
 
 __all__ = [
+    "board_figure",
     "crash_hazard_figure",
     "distribution_figure",
     "game_pot_ladder_figure",
