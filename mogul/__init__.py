@@ -4,26 +4,39 @@
     >>> s = mogul.new_game("classic", players=4, seed=7)
     >>> s = s.apply(mogul.Bid())
 
-The package in layers; each imports only from the layers above it in this list:
+The package has two axes. Layers, lowest first; each imports only from the layers below it:
 
 ``mogul.kit``
     the game-agnostic layer: the state contract and ``IllegalActionError`` (``contract``),
-    game specs and the registry (``spec``), records (``record``), bots and ``play``
-    (``bots``), the game runner, simulations and tournaments (``runner``, ``simulate``,
-    ``tournament``) and game sessions (``session``). It never imports a game.
+    game specs and the registry (``spec``), records, bots and ``play``, the runner,
+    simulations, tournaments, game sessions and the sandbox for students' bots. It never
+    imports or names a game: games reach it through the registry.
 ``mogul.games``
-    one folder per game, each registering a ``GameSpec``: ``mogul.games.mogul`` (the 2002
-    classic rules and the 2013 Rio Grande edition with its railway map).
-``mogul.auction``, ``mogul.analysis``, ``mogul.analysis.credit_mobilier``
-    the auction model and its equilibrium, share-value analysis (Mogul's and Credit Mobilier's).
-``mogul.plots``, ``mogul.widgets``, ``mogul.cli``
-    the faces: plotly figures, ipywidgets apps, the command line.
-``mogul.classroom``
-    students play each other from their own devices: the table store and the debrief use
-    ``mogul.kit`` and ``mogul.auction`` (no faces); its pages' widgets and figures (``student``,
-    ``lecturer``, ``figures``) sit with the faces. Nothing else imports the classroom.
+    one folder per game, each registering a ``GameSpec`` from its ``spec`` module:
+    ``mogul.games.mogul`` (the 2002 classic rules and the 2013 Rio Grande edition) and
+    ``mogul.games.credit_mobilier``. The package only announces them; the registry imports a
+    game the first time it is asked for one, so ``import mogul`` loads none.
+``mogul.auction``, ``mogul.analysis``
+    the auction model and its equilibrium; each game's analyses.
+``mogul.plots``, ``mogul.widgets``
+    the faces: plotly figures, ipywidgets apps (``mogul.widgets.player(game)`` opens any game).
+``mogul.classroom``, ``mogul.cli``
+    students play each other from their own devices (the store, exports and debrief use no
+    face; the pages ``student``, ``lecturer`` and ``figures`` do); the command line.
 
-``tests/test_architecture.py`` checks this direction.
+And games: inside every layer above ``mogul.games``, each game has one place of its own,
+a module or folder named as its folder in ``mogul/games/`` (``mogul.plots.mogul``,
+``mogul.widgets.credit_mobilier``, ``mogul.analysis.mogul``, ``mogul.auction.mogul``,
+``mogul.classroom.mogul`` ...). Generic parts (the session player, the plot template, the
+tournament figures, the auction model) sit at the layer's top and name no game; a game's
+place imports generic parts and its own game, never another game. A game's spec names its
+faces lazily (``GameSpec.faces``: player, board, analyses as ``"module:attribute"``), so
+the engine imports no plotting and a new game is new folders plus one line in
+``mogul/games/__init__.py``. ``mogul.credit_mobilier`` re-exports that game for users, as
+this root re-exports Mogul's engine and the kit (lazily: nothing loads until it is used).
+
+``tests/test_architecture.py`` checks both axes and that no import circle exists; it reads a
+module's game from its path and names no game.
 """
 
 import importlib
