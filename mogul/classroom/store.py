@@ -44,7 +44,7 @@ from mogul.kit.bots import bot_factory, bot_name, decide
 from mogul.kit.contract import IllegalActionError
 from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
-from mogul.kit.spec import GameSpec, resolve
+from mogul.kit.spec import GameSpec, default_game, resolve
 
 # --- table states ------------------------------------------------------------------------------
 WAITING = "waiting"  # seats are being taken; the game is not dealt yet
@@ -299,20 +299,21 @@ class TableStore:
     # --- the lecturer: tables -------------------------------------------------------------------
     def create_table(
         self,
-        game: Any = "classic",
+        game: Any = None,
         seats: Sequence[str] = (HUMAN, HUMAN, HUMAN),
         session: str = "",
         seed: int | None = None,
         fill: str | None = None,
     ) -> TableInfo:
-        """A new table of ``game`` (a game or edition name) with one spec per seat.
+        """A new table of ``game`` (a game or edition name; None: the registry's default game)
+        with one spec per seat.
 
         A seat is ``"human"`` or one of the game's bots (``"value"``, ``"threshold:drop_at=3"``).
         ``fill`` is the bot that takes the people's seats still free when the lecturer starts
         the table early (default: the game's first bot). ``seed`` deals the game (default:
         random). The table waits for its people; the last one to sit down starts the game.
         """
-        spec, edition = resolve(game)
+        spec, edition = resolve(default_game() if game is None else game)
         seats = [str(s).strip() for s in seats]
         spec.check_players(edition, len(seats))
         fill = fill or next(iter(spec.bots))
@@ -344,7 +345,7 @@ class TableStore:
             return self.info(code)
         raise RuntimeError("could not draw a fresh table code")  # pragma: no cover
 
-    def create_tables(self, count: int, game: Any = "classic", seats: Sequence[str] = (HUMAN,) * 3,
+    def create_tables(self, count: int, game: Any = None, seats: Sequence[str] = (HUMAN,) * 3,
                       session: str = "", seed: int | None = None, fill: str | None = None) -> list[TableInfo]:  # fmt: skip
         """``count`` tables alike (seeds ``seed``, ``seed + 1``, ... when a seed is given)."""
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:

@@ -23,12 +23,13 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.data import data_path
 from mogul.kit.spec import GameSpec, resolve, spec_for
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMAT = "mogul-game-record"
 VERSION = 2
@@ -97,6 +98,8 @@ class GameRecord:
     # --- tables -----------------------------------------------------------------------------
     def table(self, name: str) -> pd.DataFrame:
         """One of the game's tidy tables (Mogul: ``"rounds"``, ``"auctions"``)."""
+        import pandas as pd  # here, not at the top: records load without pandas
+
         tables = self.spec.tables
         if name not in tables:
             raise ValueError(f"the game {self.game!r} has no table {name!r}; its tables: {', '.join(tables)}")

@@ -39,11 +39,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from itertools import islice
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotFactory, BotSpec, bot_factory, bot_name, decide
 from mogul.kit.guard import (
@@ -56,7 +54,10 @@ from mogul.kit.guard import (
     build,
     cap_memory,
 )
-from mogul.kit.spec import GameSpec, get_game
+from mogul.kit.spec import GameSpec, default_game, get_game, resolve
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where frames are built: the runner loads without pandas
 
 GAMES_COLUMNS = ("game", "seed", "seat", "player", "bot", "bot_seed", "score", "rank", "won")
 """The games table's first columns, the same for every game."""
@@ -106,6 +107,69 @@ class Referee:
             raise ValueError(f"on_failure must be 'forfeit' or 'replace', got {self.on_failure!r}")
         if not isinstance(self.sandbox, bool):
             raise ValueError(f"sandbox must be True or False, got {self.sandbox!r}")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run plays its games: where, how visibly, and how it treats untrusted bots.
+
+    ``simulate`` and ``tournament`` take these as keywords (``workers=2, progress=False``) or
+    as ``options=RunOptions(...)``; they are written down here only.
+
+    ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
+    ``client.get_executor()`` too). ``workers=N``: a local process pool of N workers for this
+    run. Neither: the games run in this process. ``progress``: None shows a bar only for runs
+    longer than two seconds, True always, False never. ``chunk_size``: games per job (default:
+    about a 32nd of the run, at most 100). ``time_limit``, ``sandbox``, ``memory_limit``,
+    ``on_failure``: how untrusted bots are refereed (see ``Referee``).
+    """
+
+    executor: Executor | None = None
+    workers: int | None = None
+    progress: bool | None = None
+    chunk_size: int | None = None
+    time_limit: float = TIME_LIMIT
+    on_failure: str = "forfeit"
+    sandbox: bool = True
+    memory_limit: int | None = MEMORY_LIMIT
+
+    def __post_init__(self) -> None:
+        if self.executor is not None and self.workers is not None:
+            raise ValueError("give either an executor or a number of workers, not both")
+        if self.executor is not None and not isinstance(self.executor, Executor):
+            raise ValueError(f"executor must be a concurrent.futures.Executor, got {self.executor!r}")
+        for name in ("workers", "chunk_size", "memory_limit"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a whole number >= 1 (or None), got {value!r}")
+        if self.progress not in (None, True, False):
+            raise ValueError(f"progress must be True, False or None (a bar for long runs), got {self.progress!r}")
+        self.referee  # noqa: B018 - checks time_limit, on_failure and sandbox
+
+    @property
+    def referee(self) -> Referee:
+        """How this run treats its bots."""
+        return Referee(self.time_limit, self.sandbox, self.memory_limit, self.on_failure)
+
+    @classmethod
+    def of(cls, options: RunOptions | None = None, **changes: Any) -> RunOptions:
+        """``options`` (default: the defaults) with ``changes``; an unknown name is a ``TypeError``."""
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(changes) - set(known))
+        if unknown:
+            raise TypeError(f"unknown run option(s) {', '.join(unknown)}; the options are {', '.join(known)}")
+        if options is not None and not isinstance(options, RunOptions):
+            raise TypeError(f"options must be a RunOptions, got {options!r}")
+        return replace(options or cls(), **changes)
+
+
+def game_first(game: Any, entry: str) -> tuple[GameSpec, str]:
+    """The game and edition of a run's first argument; a list there (bots first) is a ``TypeError``."""
+    if isinstance(game, list | tuple):
+        raise TypeError(
+            f"{entry}(game, bots, ...) takes the game first, e.g. {entry}({default_game()!r}, {list(game)!r}, ...)"
+        )
+    return resolve(game)
 
 
 @dataclass(frozen=True)
@@ -173,13 +237,16 @@ def play_job(job: Job, seats: _Seats | None = None) -> dict[str, pd.DataFrame]:
     """Play a chunk of games; return the requested tables and the failures (rows in game order).
 
     The game's own tables get ``game`` first, and ``bot`` next where they have a ``seat``.
-    ``seats`` keeps sandboxed bots from one chunk to the next (in-process runs).
+    ``seats`` keeps sandboxed bots from one chunk to the next (in-process runs); it also holds
+    the game's spec, looked up once.
     """
-    spec = get_game(job.game)
+    import pandas as pd
+
     games: list[dict[str, Any]] = []
     failures: list[Failure] = []
     extra: dict[str, list[dict[str, Any]]] = {name: [] for name in job.tables if name != "games"}
     with nullcontext(seats) if seats is not None else _Seats(job) as seats:
+        spec = seats.spec
         for plan in job.plans:
             state = spec.new_game(job.edition, len(plan.seating), plan.seed)
             states, failed = _play_refereed(state, seats, plan, failures)
@@ -303,6 +370,13 @@ class Run:
     partial: bool = False
 
 
+def no_failures() -> pd.DataFrame:
+    """An empty failures table (a run whose bots all behaved)."""
+    import pandas as pd
+
+    return pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
 def run_plans(
     game: str,
     edition: str,
@@ -310,33 +384,21 @@ def run_plans(
     plans: Iterable[GamePlan],
     total: int,
     tables: Sequence[str] = ("games",),
-    *,
-    referee: Referee | None = None,
-    executor: Executor | None = None,
-    workers: int | None = None,
-    progress: bool | None = None,
-    chunk_size: int | None = None,
+    options: RunOptions | None = None,
 ) -> Run:
-    """Play ``total`` planned games in chunks, in-process or on an executor.
+    """Play ``total`` planned games in chunks, in-process or on an executor (see ``RunOptions``).
 
-    ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
-    ``client.get_executor()`` too). ``workers=N`` makes a local process pool of N workers
-    for this run. Neither: games run in this process. ``progress``: None shows a bar only
-    for runs longer than two seconds, True always, False never. The tables returned are the
-    ``tables`` asked for plus ``failures``.
+    The tables returned are the ``tables`` asked for plus ``failures``.
     """
-    if executor is not None and workers is not None:
-        raise ValueError("give either an executor or a number of workers, not both")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
-    referee = referee or Referee()
-    size = chunk_size or max(1, min(100, math.ceil(total / 32)))
+    options = options or RunOptions()
+    referee, executor, workers = options.referee, options.executor, options.workers
+    size = options.chunk_size or max(1, min(100, math.ceil(total / 32)))
     chunks = iter(plans)
     jobs = (
         Job(game, edition, tuple(entrants), batch, tuple(tables), referee)
         for batch in iter(lambda: tuple(islice(chunks, size)), ())
     )
-    bar = _progress_bar(total, progress)
+    bar = _progress_bar(total, options.progress)
     results: dict[int, dict[str, pd.DataFrame]] = {}
     partial = False
     try:
@@ -375,6 +437,8 @@ def run_plans(
 
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """Frames in order; empty ones (chunks whose games were all forfeit) keep no say in the types."""
+    import pandas as pd
+
     full = [f for f in frames if len(f)]
     return pd.concat(full or frames[:1], ignore_index=True)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from mogul.kit.bots import bot_factory, bot_name, offered
 from mogul.kit.record import GameRecord
-from mogul.kit.spec import resolve
+from mogul.kit.spec import default_game, resolve
 
 HUMAN = "human"
 """The seat spec of a person at the table (every other spec names a bot)."""
@@ -27,7 +27,7 @@ HUMAN = "human"
 class GameSession:
     """A game with human and bot seats, its history, undo, bot moves, record and event log.
 
-    ``game``: a game or edition name (``"classic"``). ``seats``: one spec per seat,
+    ``game``: a game or edition name (``"classic"``; None: the registry's default game). ``seats``: one spec per seat,
     ``"human"`` or a bot (a name of the game's bots such as ``"value"``, a bot class, a
     function that builds a bot, or a bot instance). ``names``: the people's names (default: the game's).
     Setup keywords (``deck``, ``start_player`` ...) go to the game's ``new_game``.
@@ -39,7 +39,7 @@ class GameSession:
 
     def __init__(
         self,
-        game: Any = "classic",
+        game: Any = None,
         seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
         names: Sequence[str] | None = None,
         seed: int = 0,
@@ -51,7 +51,7 @@ class GameSession:
                 "GameSession takes the people's names as names=[...]; the number of players is "
                 "the number of seats"
             )
-        self.spec, self.edition = resolve(game)
+        self.spec, self.edition = resolve(default_game() if game is None else game)
         self.seats = list(seats)
         self.spec.check_players(self.edition, len(self.seats))
         self.humans = tuple(i for i, s in enumerate(self.seats) if isinstance(s, str) and s == HUMAN)
