@@ -24,6 +24,16 @@ HUMAN = "human"
 """The seat spec of a person at the table (every other spec names a bot)."""
 
 
+def last_events(states: Sequence[Any], lines: int = 12) -> list[str]:
+    """The last ``lines`` sentences of the events that made ``states``, oldest first."""
+    out: list[str] = []
+    for state in reversed(states):
+        out[:0] = state.describe_events()
+        if len(out) >= lines:
+            break
+    return out[-lines:]
+
+
 class GameSession:
     """A game with human and bot seats, its history, undo, bot moves, record and event log.
 
@@ -80,12 +90,7 @@ class GameSession:
 
     def event_log(self, lines: int = 12) -> list[str]:
         """The last ``lines`` sentences of the game's events, oldest first."""
-        out: list[str] = []
-        for state in reversed(self.history):
-            out[:0] = state.describe_events()
-            if len(out) >= lines:
-                break
-        return out[-lines:]
+        return last_events(self.history, lines)
 
     def record(self) -> GameRecord:
         """The game so far as a ``GameRecord`` (save it, replay it, make tables of it)."""
