@@ -217,3 +217,21 @@ def test_the_command_line_refuses_a_toy_bot_for_mogul(toy, capsys):
         main(["simulate", "--game", "classic", "--bots", "perfect", "--games", "1"])
     assert stop.value.code == 2
     assert "unknown bot 'perfect'" in capsys.readouterr().err
+
+
+def test_every_default_game_comes_from_the_registry(toy, monkeypatch, tmp_path, capsys):
+    """Make the toy the registry's default game: every generic default follows, none names a game."""
+    from mogul.classroom.store import TableStore
+    from mogul.kit import spec as registry
+
+    monkeypatch.setattr(registry, "_ANNOUNCED", {"toy": toy_game.__name__, **registry._ANNOUNCED})
+    assert registry.default_game() == "toy"
+    session = GameSession(seats=["human", "perfect"])
+    assert (session.spec.name, session.edition) == ("toy", "toy-race")
+    store = TableStore("sqlite://")
+    assert store.create_table(seats=["random", "perfect"], seed=1).game == "toy"
+    assert [t.edition for t in store.create_tables(2, seats=["human", "random"])] == ["toy-race"] * 2
+    assert main(["simulate", "--bots", "random,perfect", "--games", "3", "--no-progress"]) == 0
+    assert "3 games, 2 players, seed 0" in capsys.readouterr().out
+    with pytest.raises(TypeError, match=r"takes the game first, e\.g\. simulate\('toy', \['random'\]"):
+        simulate(["random"], 3)
