@@ -12,7 +12,8 @@ Format (version 2)::
      "notes": "...", "setup": {... the game's own ...}, "actions": ["bid", "drop", ...],
      "result": {"scores": [...], "winners": [...], "log_sha256": "..."}}
 
-Version 1 records (the classic game, before other games joined the kit) are still read.
+Version 1 records (written before other games joined the kit: no "game", the setup's
+edition names it) are still read.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class GameRecord:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown record fields {unknown}; allowed: {sorted(known)}")
-        game = data.get("game", "mogul") if version == 1 else data.get("game")
+        game = data.get("game")
         if version == 2 and not isinstance(game, str):
             raise ValueError("\"game\" must name the game, e.g. \"mogul\"")
         for key in ("title", "notes"):
@@ -162,6 +163,8 @@ class GameRecord:
         raw = data.get("setup")
         if not isinstance(raw, dict):
             raise ValueError("game record has no \"setup\" object")
+        if version == 1 and game is None:  # version 1 named no game: its setup's edition does
+            game = resolve(raw.get("edition"))[0].name
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise ValueError("game record \"actions\" must be a list of texts such as \"bid\" or \"sell 2\"")
