@@ -183,7 +183,7 @@ def test_the_game_comes_first():
 
 
 def test_run_options_are_one_block_shared_by_simulate_and_tournament():
-    from mogul.kit.runner import RunOptions
+    from mogul.kit.options import RunOptions
     from mogul.kit.simulate import simulate
 
     by_keywords = tournament("classic", LINEUP[:3], repetitions=1, seed=3, progress=False, chunk_size=2)
@@ -204,7 +204,7 @@ def test_run_options_are_one_block_shared_by_simulate_and_tournament():
      ({"on_failure": "ignore"}, "on_failure"), ({"sandbox": 1}, "sandbox")],
 )
 def test_bad_run_options_say_what_is_wrong(bad, message):
-    from mogul.kit.runner import RunOptions
+    from mogul.kit.options import RunOptions
 
     with pytest.raises(ValueError, match=message):
         RunOptions(**bad)

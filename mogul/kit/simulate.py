@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotSpec
-from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
+from mogul.kit.options import RunOptions, game_first
+from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -147,7 +148,7 @@ def simulate(
 
     How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
     ``on_failure``, ``sandbox``, ``memory_limit``): keywords or ``options``, see
-    ``mogul.kit.runner.RunOptions``. Bots other than the game's own are untrusted
+    ``mogul.kit.options.RunOptions``. Bots other than the game's own are untrusted
     (``mogul.kit.guard``): each decision gets ``time_limit`` seconds in a sandbox process
     (``sandbox=False``: in this process, with no time limit); a failing bot forfeits the game
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
