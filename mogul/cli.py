@@ -3,7 +3,7 @@
     python -m mogul simulate --players 4 --games 10000 --bots random,value,threshold --seed 1 --out runs/
     python -m mogul tournament --bots random,threshold,value,mc:rollouts=8 --repetitions 5 --workers 2
 
-``--game`` picks any registered game or edition (default ``classic``). Bots are the game's
+``--game`` picks any registered game or edition (default: the registry's default game). Bots are the game's
 bot names, optionally with keyword arguments after colons (``threshold:drop_at=2``,
 ``mc:rollouts=50``), separated by commas.
 """
@@ -20,14 +20,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import bot_factory
 from mogul.kit.simulate import has_pyarrow, simulate, write_tables
-from mogul.kit.spec import GameSpec, games, get_game, names, resolve
+from mogul.kit.spec import GameSpec, default_game, games, get_game, names, resolve
 from mogul.kit.tournament import tournament
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def comma_list(text: str) -> list[str]:
@@ -75,14 +76,15 @@ def integer(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The ``mogul`` argument parser with its two commands."""
     parser = argparse.ArgumentParser(
-        prog="mogul", description="Simulate Mogul games between bots and run strategy tournaments."
+        prog="mogul", description="Simulate games between bots and run strategy tournaments."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament}")
     bots_help = "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--game", "--edition", dest="game", default="classic", choices=names(),
-                       help="game or edition (default classic)")
+        first = default_game()
+        p.add_argument("--game", "--edition", dest="game", default=first, choices=names(),
+                       help=f"game or edition (default {first})")
         p.add_argument("--seed", type=integer, default=0, help="master seed (default 0)")
         p.add_argument("--workers", type=positive, default=None, help="run on a local process pool")
         p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -246,7 +248,7 @@ def _tournament(args: argparse.Namespace) -> bool:
     check_bots(spec, args.bots)
     out = prepare_out(args.out, args.overwrite)
     result = tournament(
-        args.bots, args.players, args.repetitions, args.seed, args.game,
+        args.game, args.bots, args.players, args.repetitions, args.seed,
         workers=args.workers, progress=False if args.no_progress else None,
     )
     finished = len(result.games) // result.players

@@ -96,7 +96,7 @@ def _rio_grande_uses():
 
 @cache
 def contest() -> mogul.Tournament:
-    return mogul.tournament(["value", "threshold", "random"], repetitions=2, seed=1, progress=False)
+    return mogul.tournament("classic", ["value", "threshold", "random"], repetitions=2, seed=1, progress=False)
 
 
 @cache

@@ -366,7 +366,6 @@ def _code_strings(source: str) -> list[tuple[int, str]]:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: the kit's and classroom's defaults move next")
 def test_generic_modules_name_no_game():
     """Above the engines, only a game's own place names it (docstring examples aside)."""
     from mogul.kit.spec import games, get_game

@@ -38,7 +38,7 @@ def busy_children() -> list[psutil.Process]:
 
 def test_acceptance_raising_looping_and_honest_on_two_workers():
     start = time.perf_counter()
-    t = tournament([hb.Raising, hb.Looping, hb.Honest], repetitions=1, seed=3, workers=2,
+    t = tournament("classic", [hb.Raising, hb.Looping, hb.Honest], repetitions=1, seed=3, workers=2,
                    time_limit=LIMIT, progress=False)
     took = time.perf_counter() - start
     failures = t.failures.sort_values("game")
@@ -52,7 +52,7 @@ def test_acceptance_raising_looping_and_honest_on_two_workers():
     assert f"no answer within {LIMIT:g} s" in failures[failures.bot == "looping"]["detail"].iloc[0]
     assert (failures["step"] > 0).all()  # the position: decisions made before the failure
     # The three other games are kept, exactly as honest bots of those names play them.
-    reference = tournament([hb.CalmRaising, hb.CalmLooping, hb.Honest], repetitions=1, seed=3, progress=False)
+    reference = tournament("classic", [hb.CalmRaising, hb.CalmLooping, hb.Honest], repetitions=1, seed=3, progress=False)
     kept = sorted(set(t.games["game"]))
     assert len(kept) == 3 and not set(kept) & set(failures["game"])
     expected = reference.games[reference.games["game"].isin(kept)].reset_index(drop=True)
@@ -65,7 +65,7 @@ def test_acceptance_raising_looping_and_honest_on_two_workers():
 
 
 def test_replacing_failing_bots_keeps_every_game():
-    t = tournament([hb.Raising, hb.Looping, hb.Honest], repetitions=1, seed=3, time_limit=LIMIT,
+    t = tournament("classic", [hb.Raising, hb.Looping, hb.Honest], repetitions=1, seed=3, time_limit=LIMIT,
                    on_failure="replace", progress=False)
     assert len(t.games) == 6 * 3 and set(t.failures["outcome"]) == {"replaced"}
     assert len(t.failures) == 4  # in the seating with both, the looping bot fails later too
@@ -156,7 +156,7 @@ import sys
 sys.path.insert(0, {tests!r})
 import hostile_bots as hb
 from mogul import tournament
-t = tournament(["value", hb.Honest, "random", "threshold"], players=4, repetitions=500, seed=1,
+t = tournament("classic", ["value", hb.Honest, "random", "threshold"], players=4, repetitions=500, seed=1,
                workers=2, chunk_size=2, progress=True)
 print("partial", t.partial, "games", t.games["game"].nunique(), flush=True)
 """

@@ -37,7 +37,7 @@ class CoinFlip:
 
 @pytest.fixture(scope="module")
 def small() -> Tournament:
-    return tournament(LINEUP, repetitions=2, seed=7, progress=False)
+    return tournament("classic", LINEUP, repetitions=2, seed=7, progress=False)
 
 
 def test_schedule_seats_everyone_everywhere():
@@ -73,7 +73,7 @@ def test_head_to_head_is_complementary(small):
 
 
 def test_identical_in_process_and_on_a_two_worker_pool(small):
-    pooled = tournament(LINEUP, repetitions=2, seed=7, workers=2, progress=False, chunk_size=5)
+    pooled = tournament("classic", LINEUP, repetitions=2, seed=7, workers=2, progress=False, chunk_size=5)
     pd.testing.assert_frame_equal(pooled.games, small.games)
     pd.testing.assert_frame_equal(pooled.summary(), small.summary())
 
@@ -88,23 +88,23 @@ def test_identical_on_a_dask_cluster(small):
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
-        on_dask = tournament(LINEUP, repetitions=2, seed=7, executor=client.get_executor(), progress=False)
+        on_dask = tournament("classic", LINEUP, repetitions=2, seed=7, executor=client.get_executor(), progress=False)
     pd.testing.assert_frame_equal(on_dask.games, small.games)
 
 
 def test_student_bots_enter_without_registration():
-    result = tournament([FirstOption, CoinFlip, partial(ThresholdBot, 2)], repetitions=1, seed=1, progress=False)
+    result = tournament("classic", [FirstOption, CoinFlip, partial(ThresholdBot, 2)], repetitions=1, seed=1, progress=False)
     assert set(result.entrants) == {"first", "CoinFlip", "threshold-2"}
     assert len(result.games) == 6 * 3
 
 
 def test_the_same_bot_twice_gets_a_suffix():
-    result = tournament(["value", "value", "random"], repetitions=1, seed=1, progress=False)
+    result = tournament("classic", ["value", "value", "random"], repetitions=1, seed=1, progress=False)
     assert result.entrants == ("value", "value 2", "random")
 
 
 def test_more_entrants_than_seats():
-    result = tournament(LINEUP, players=3, repetitions=1, seed=2, progress=False)
+    result = tournament("classic", LINEUP, players=3, repetitions=1, seed=2, progress=False)
     assert len(result.games) == 4 * 3 * 2 * 3
     assert (result.summary()["games"] == 18).all()
 
@@ -112,7 +112,7 @@ def test_more_entrants_than_seats():
 def test_unpicklable_bot_on_a_pool_explains_what_to_do():
     lineup = [lambda seed: ThresholdBot(2, seed), "random", "value"]
     with pytest.raises(Exception) as info:
-        tournament(lineup, repetitions=1, seed=1, workers=2, progress=False)
+        tournament("classic", lineup, repetitions=1, seed=1, workers=2, progress=False)
     assert "put the class in a .py file" in "".join(getattr(info.value, "__notes__", []))
 
 
@@ -122,7 +122,7 @@ def test_unpicklable_bot_on_a_pool_explains_what_to_do():
 )
 def test_bad_arguments_say_what_is_wrong(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        tournament(LINEUP, **kwargs)
+        tournament("classic", LINEUP, **kwargs)
 
 
 def test_wilson_interval_known_values():
@@ -163,7 +163,7 @@ def test_win_rate_figure(small):
 )
 def test_tournament_bookkeeping(lineup, players, seed):
     players = min(players, len(lineup))
-    result = tournament(lineup, players=players, repetitions=1, seed=seed, progress=False)
+    result = tournament("classic", lineup, players=players, repetitions=1, seed=seed, progress=False)
     games = len(result.games) // players
     summary = result.summary()
     assert len(set(result.entrants)) == len(lineup)
@@ -175,3 +175,36 @@ def test_tournament_bookkeeping(lineup, players, seed):
         for b in result.entrants:
             if a != b:
                 assert h2h.loc[a, b] + h2h.loc[b, a] == pytest.approx(1)
+
+
+def test_the_game_comes_first():
+    with pytest.raises(TypeError, match=r"takes the game first, e\.g\. tournament\('mogul'"):
+        tournament(LINEUP, 3)
+
+
+def test_run_options_are_one_block_shared_by_simulate_and_tournament():
+    from mogul.kit.options import RunOptions
+    from mogul.kit.simulate import simulate
+
+    by_keywords = tournament("classic", LINEUP[:3], repetitions=1, seed=3, progress=False, chunk_size=2)
+    by_options = tournament("classic", LINEUP[:3], repetitions=1, seed=3, options=RunOptions(progress=False, chunk_size=2))
+    pd.testing.assert_frame_equal(by_keywords.games, by_options.games)
+    # keywords change the options given: here the progress bar stays off
+    assert RunOptions.of(RunOptions(progress=False), workers=2) == RunOptions(progress=False, workers=2)
+    for run in (lambda **k: tournament("classic", LINEUP, **k), lambda **k: simulate("classic", ["random"], 2, **k)):
+        with pytest.raises(TypeError, match="unknown run option.s. wrkers; the options are executor, workers"):
+            run(wrkers=2)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [({"chunk_size": 0}, "chunk_size must be a whole number >= 1"), ({"workers": 1.5}, "workers must be"),
+     ({"progress": "yes"}, "progress must be True, False or None"), ({"memory_limit": 0}, "memory_limit"),
+     ({"executor": "pool"}, "executor must be a concurrent.futures.Executor"), ({"time_limit": -1}, "time_limit"),
+     ({"on_failure": "ignore"}, "on_failure"), ({"sandbox": 1}, "sandbox")],
+)
+def test_bad_run_options_say_what_is_wrong(bad, message):
+    from mogul.kit.options import RunOptions
+
+    with pytest.raises(ValueError, match=message):
+        RunOptions(**bad)

@@ -33,7 +33,7 @@ from mogul.classroom.store import (
     pretty_code,
 )
 from mogul.kit.session import HUMAN
-from mogul.kit.spec import games, get_game, resolve
+from mogul.kit.spec import default_game, games, get_game, resolve
 
 POLL_SECONDS = 0.5
 EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
@@ -45,10 +45,11 @@ _CARD = (
 
 
 def game_choices() -> list[tuple[str, str]]:
-    """(label, edition name) for every edition of every registered game, Mogul's first (the
-    dashboard's default: the auction the course is about)."""
+    """(label, edition name) for every edition of every registered game, the registry's default
+    game first (the dashboard's default)."""
+    first = default_game()
     out = []
-    for name in sorted(games(), key=lambda game: (game != "mogul", game)):
+    for name in sorted(games(), key=lambda game: (game != first, game)):
         spec = get_game(name)
         out += [(f"{spec.title}: {edition}", edition) for edition in spec.editions]
     return out

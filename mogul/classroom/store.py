@@ -19,300 +19,94 @@ transaction that first locks the table (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL:
 FOR UPDATE``) and is checked against the table's step number, and the actions' primary key is
 (table, step): two devices acting at once cannot both move. Bad input (an unknown code, a taken
 seat, a stale or illegal move) raises ``ClassroomError`` with a sentence for the page, and
-changes nothing.
+changes nothing. The store's vocabulary (states, codes, keys, the schema) is in
+``mogul.classroom.schema``; its reads in ``mogul.classroom.reading``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 import time
-import unicodedata
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
-from mogul.kit.bots import bot_factory, bot_name, decide
+from mogul.classroom.reading import StoreReads
+from mogul.classroom.schema import (
+    ACTIONS,
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    ENDED,
+    KEY_LENGTH,
+    MAX_ACTION_TEXT,
+    META,
+    OVER,
+    PAUSED,
+    PLAYING,
+    SEATS,
+    STATUSES,
+    TABLES,
+    WAITING,
+    ClassroomError,
+    SeatInfo,
+    TableInfo,
+    Ticket,
+    bot_seat_name,
+    bot_seed,
+    check_name,
+    database_url,
+    default_url,
+    key_hash,
+    normal_code,
+    not_playing,
+    pretty_code,
+    random_code,
+    seat_labels,
+)
+from mogul.kit.bots import bot_factory, decide
 from mogul.kit.contract import IllegalActionError
 from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
-from mogul.kit.spec import GameSpec, resolve
+from mogul.kit.spec import default_game, resolve
 
-# --- table states ------------------------------------------------------------------------------
-WAITING = "waiting"  # seats are being taken; the game is not dealt yet
-PLAYING = "playing"
-PAUSED = "paused"  # the lecturer stopped the table for a while
-ENDED = "ended"  # the lecturer ended the table before the game was over
-OVER = "over"  # the game reached its end
-STATUSES = (WAITING, PLAYING, PAUSED, ENDED, OVER)
-
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Letters and digits that cannot be mistaken for each other on a projector (no 0/O, 1/I/L)."""
-CODE_LENGTH = 8
-"""A join code: 31^8, about 2^40 codes, so a table cannot be found by guessing."""
-KEY_LENGTH = 12
-"""A seat key: 31^12, about 2^59; only its SHA-256 is stored."""
-MAX_NAME = 24
-MAX_ACTION_TEXT = 40
-ENV = "MOGUL_CLASSROOM"
-"""The environment variable naming the store (a database URL or a SQLite file path)."""
-DEFAULT_FILE = "classroom.sqlite"
+__all__ = [  # the store's vocabulary lives in mogul.classroom.schema; pages import it from here
+    "ACTIONS", "CODE_ALPHABET", "CODE_LENGTH", "ENDED", "KEY_LENGTH", "META", "OVER", "PAUSED",
+    "PLAYING", "SEATS", "STATUSES", "TABLES", "WAITING", "ClassroomError", "SeatInfo", "TableInfo",
+    "TableStore", "Ticket", "bot_seat_name", "bot_seed", "check_name", "database_url", "default_url",
+    "normal_code", "pretty_code", "seat_labels",
+]  # fmt: skip
 
 
-class ClassroomError(ValueError):
-    """Input from a page that the store refuses; the message says why, and nothing changed."""
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """One seat: ``kind`` is ``"human"`` or a bot spec; ``name`` once taken (bots: from the start)."""
-
-    seat: int
-    kind: str
-    name: str | None
-
-    @property
-    def is_human(self) -> bool:
-        """True for a person's seat."""
-        return self.kind == HUMAN
-
-    @property
-    def free(self) -> bool:
-        """True for a person's seat nobody has taken yet."""
-        return self.is_human and self.name is None
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """A table as the store holds it (no game state: see ``TableStore.history``)."""
-
-    code: str
-    session: str
-    game: str
-    edition: str
-    seed: int
-    fill: str
-    seats: tuple[SeatInfo, ...]
-    status: str
-    step: int
-    version: int
-
-    @property
-    def names(self) -> list[str | None]:
-        """The name at each seat (None for a free seat)."""
-        return [s.name for s in self.seats]
-
-    @property
-    def free_seats(self) -> list[int]:
-        """People's seats nobody has taken yet."""
-        return [s.seat for s in self.seats if s.free]
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """What a student's page holds: the table, the seat, and the seat's secret key."""
-
-    code: str
-    seat: int
-    key: str
-
-    def __repr__(self) -> str:  # the key never shows in logs or reprs
-        return f"Ticket({self.code!r}, seat={self.seat})"
-
-
-# --- the schema ----------------------------------------------------------------------------------
-META = sa.MetaData()
-TABLES = sa.Table(
-    "tables", META,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("code", sa.String(16), nullable=False, unique=True),
-    sa.Column("session", sa.String(80), nullable=False, index=True),
-    sa.Column("game", sa.String(40), nullable=False),
-    sa.Column("edition", sa.String(40), nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("fill", sa.String(80), nullable=False),  # the bot that takes seats left free
-    sa.Column("status", sa.String(16), nullable=False),
-    sa.Column("step", sa.Integer, nullable=False),  # actions played so far
-    sa.Column("version", sa.Integer, nullable=False),  # bumped by every change: pages poll it
-    sa.Column("setup", sa.Text, nullable=True),  # the game's setup as JSON, once dealt
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("updated", sa.Float, nullable=False),
-)  # fmt: skip
-SEATS = sa.Table(
-    "seats", META,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(80), nullable=False),
-    sa.Column("name", sa.String(MAX_NAME * 4), nullable=True),
-    sa.Column("key_hash", sa.String(64), nullable=True),
-    sa.Column("joined", sa.Float, nullable=True),
-)  # fmt: skip
-ACTIONS = sa.Table(
-    "actions", META,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("step", sa.Integer, primary_key=True),  # one action per step, ever
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("action", sa.String(MAX_ACTION_TEXT), nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)  # fmt: skip
-
-
-def default_url() -> str:
-    """The store named by ``$MOGUL_CLASSROOM``, else ``classroom.sqlite`` in the current folder."""
-    return os.environ.get(ENV) or DEFAULT_FILE
-
-
-def database_url(where: str | Path) -> str:
-    """A SQLAlchemy URL for a URL or a SQLite file path."""
-    text = str(where)
-    return text if "://" in text else f"sqlite:///{Path(text).expanduser().resolve()}"
-
-
-def _engine(url: str) -> sa.Engine:
-    if not url.startswith("sqlite"):
-        return sa.create_engine(url, pool_pre_ping=True)
-    if url in ("sqlite://", "sqlite:///:memory:"):  # one shared in-memory database (tests, docs)
-        engine = sa.create_engine(url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False})
-    else:
-        engine = sa.create_engine(url, connect_args={"timeout": 30})
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
-        # The driver starts no transactions of its own; _begin below does, explicitly.
-        dbapi_connection.isolation_level = None
-        if url not in ("sqlite://", "sqlite:///:memory:"):
-            dbapi_connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
-            # A commit survives any crash of a kernel or the server (not a power cut) without
-            # waiting for the disk: a click's write stays short with a room full of pages.
-            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
-        dbapi_connection.execute("PRAGMA foreign_keys=ON")
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(conn: sa.Connection) -> None:
-        # A write takes SQLite's write lock at once, so two writers queue instead of both
-        # reading the old step and one failing to upgrade its lock later.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
-
-    return engine
-
-
-def _hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
-
-
-def _random_text(length: int) -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
-def normal_code(text: Any) -> str:
-    """A typed join code or seat key in canonical form: capitals, no spaces or dashes."""
-    if not isinstance(text, str):
-        raise ClassroomError("type the table code shown by your lecturer")
-    return re.sub(r"[\s-]+", "", text).upper()
-
-
-def pretty_code(code: str) -> str:
-    """A code in two groups, for reading aloud and projecting: ``ABCD-EFGH``."""
-    half = len(code) // 2
-    return f"{code[:half]}-{code[half:]}"
-
-
-def check_name(name: Any) -> str:
-    """A player's name, tidied; ``ClassroomError`` says what a name may be."""
-    if not isinstance(name, str):
-        raise ClassroomError("type your name")
-    name = " ".join(unicodedata.normalize("NFC", name).split())
-    if not name:
-        raise ClassroomError("type your name")
-    if len(name) > MAX_NAME:
-        raise ClassroomError(f"a name has at most {MAX_NAME} characters; yours has {len(name)}")
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ClassroomError("a name may hold letters, digits, spaces and punctuation only")
-    if re.fullmatch(r"bot \d+", name.casefold()):
-        raise ClassroomError(f"names like {name!r} are kept for the bots; choose another")
-    return name
-
-
-def bot_seat_name(seat: int) -> str:
-    """The name a bot plays under at ``seat``: "Bot 3"."""
-    return f"Bot {seat + 1}"
-
-
-def bot_seed(seed: int, seat: int, step: int) -> int:
-    """The seed of the bot deciding ``step`` at ``seat``: a bot is built afresh for each decision,
-    so its moves depend only on the table's seed and the game so far (a resumed table goes on
-    exactly as it would have)."""
-    digest = hashlib.sha256(f"{seed}:{seat}:{step}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
-class TableStore:
+class TableStore(StoreReads):
     """Tables, seats and actions in a database; the games replayed from them.
 
     ``where``: a SQLAlchemy URL (``sqlite:///class.sqlite``, ``postgresql+psycopg://...``), a
-    SQLite file path, or None for ``default_url()``. The tables are created if missing.
+    SQLite file path, or None for ``default_url()``. The tables are created if missing. The
+    reads (``info``, ``history``, ``record`` ...) come from ``StoreReads``; here are the moves.
     """
-
-    def __init__(self, where: str | Path | None = None) -> None:
-        self.url = database_url(default_url() if where is None else where)
-        self.engine = _engine(self.url)
-        self.is_sqlite = self.engine.dialect.name == "sqlite"
-        META.create_all(self.engine)
-        self._games: dict[int, tuple[str, list[Any], list[str]]] = {}  # id -> (setup, states, actions)
-
-    def __repr__(self) -> str:
-        return f"TableStore({self.engine.url.render_as_string(hide_password=True)!r})"
-
-    def close(self) -> None:
-        """Close the database connections."""
-        self.engine.dispose()
-
-    # --- transactions --------------------------------------------------------------------------
-    @contextmanager
-    def _read(self) -> Iterator[sa.Connection]:
-        with self.engine.connect() as conn, conn.begin():
-            yield conn
-
-    @contextmanager
-    def _write(self, code: str | None = None) -> Iterator[tuple[sa.Connection, Any]]:
-        """A transaction holding the write lock of table ``code`` (its row is yielded)."""
-        with self.engine.connect() as conn:
-            conn = conn.execution_options(write=True)
-            with conn.begin():
-                row = None
-                if code is not None:
-                    row = conn.execute(
-                        sa.select(TABLES).where(TABLES.c.code == normal_code(code)).with_for_update()
-                    ).first()
-                    if row is None:
-                        raise ClassroomError(f"there is no table {code!r}: check the code on the board")
-                yield conn, row
 
     # --- the lecturer: tables -------------------------------------------------------------------
     def create_table(
         self,
-        game: Any = "classic",
+        game: Any = None,
         seats: Sequence[str] = (HUMAN, HUMAN, HUMAN),
         session: str = "",
         seed: int | None = None,
         fill: str | None = None,
     ) -> TableInfo:
-        """A new table of ``game`` (a game or edition name) with one spec per seat.
+        """A new table of ``game`` (a game or edition name; None: the registry's default game)
+        with one spec per seat.
 
         A seat is ``"human"`` or one of the game's bots (``"value"``, ``"threshold:drop_at=3"``).
         ``fill`` is the bot that takes the people's seats still free when the lecturer starts
         the table early (default: the game's first bot). ``seed`` deals the game (default:
         random). The table waits for its people; the last one to sit down starts the game.
         """
-        spec, edition = resolve(game)
+        spec, edition = resolve(default_game() if game is None else game)
         seats = [str(s).strip() for s in seats]
         spec.check_players(edition, len(seats))
         fill = fill or next(iter(spec.bots))
@@ -325,7 +119,7 @@ class TableStore:
         session = str(session).strip()[:80]
         now = time.time()
         for _ in range(5):  # a repeated code (about one chance in 10^12) just draws again
-            code = _random_text(CODE_LENGTH)
+            code = random_code(CODE_LENGTH)
             try:
                 with self._write() as (conn, _):
                     table_id = conn.execute(sa.insert(TABLES).values(
@@ -344,7 +138,7 @@ class TableStore:
             return self.info(code)
         raise RuntimeError("could not draw a fresh table code")  # pragma: no cover
 
-    def create_tables(self, count: int, game: Any = "classic", seats: Sequence[str] = (HUMAN,) * 3,
+    def create_tables(self, count: int, game: Any = None, seats: Sequence[str] = (HUMAN,) * 3,
                       session: str = "", seed: int | None = None, fill: str | None = None) -> list[TableInfo]:  # fmt: skip
         """``count`` tables alike (seeds ``seed``, ``seed + 1``, ... when a seed is given)."""
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
@@ -476,10 +270,10 @@ class TableStore:
             free = [s.seat for s in seats if s.kind == HUMAN and s.name is None]
             if not free:  # pragma: no cover - a full table is dealt at once
                 raise ClassroomError(f"table {pretty_code(code)} is full")
-            key = _random_text(KEY_LENGTH)
+            key = random_code(KEY_LENGTH)
             conn.execute(
                 sa.update(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == free[0])
-                .values(name=name, key_hash=_hash(key), joined=time.time())
+                .values(name=name, key_hash=key_hash(key), joined=time.time())
             )  # fmt: skip
             if len(free) == 1:
                 self._deal(conn, row, fill_free=False)
@@ -495,7 +289,7 @@ class TableStore:
             ).all()  # fmt: skip
         if not seats:
             raise ClassroomError(f"there is no table {pretty_code(code)}: check the code on the board")
-        digest = _hash(key)
+        digest = key_hash(key)
         for seat, stored in seats:
             if stored and hmac.compare_digest(stored, digest):
                 return Ticket(code, seat, key)
@@ -511,7 +305,7 @@ class TableStore:
             sa.select(SEATS.c.key_hash).join(TABLES)
             .where(TABLES.c.code == normal_code(ticket.code), SEATS.c.seat == ticket.seat)
         ).scalar()  # fmt: skip
-        if not stored or not isinstance(ticket.key, str) or not hmac.compare_digest(stored, _hash(normal_code(ticket.key))):
+        if not stored or not isinstance(ticket.key, str) or not hmac.compare_digest(stored, key_hash(normal_code(ticket.key))):
             raise ClassroomError("this page does not hold the key of that seat")
 
     def act(self, ticket: Ticket, step: int, action: str) -> int:
@@ -527,7 +321,7 @@ class TableStore:
         with self._write(ticket.code) as (conn, row):
             self._check_key(conn, ticket)
             if row.status != PLAYING:
-                raise ClassroomError(_not_playing(row.status))
+                raise ClassroomError(not_playing(row.status))
             if step != row.step:
                 raise ClassroomError(
                     f"too late: the table moved on since your page showed it (step {step}, now {row.step}); "
@@ -595,135 +389,3 @@ class TableStore:
             self._remember(row, new, stored)
             moves += 1
         return moves
-
-    # --- reading -----------------------------------------------------------------------------------
-    def info(self, code: str) -> TableInfo:
-        """The table ``code`` (``ClassroomError`` for an unknown code)."""
-        with self._read() as conn:
-            row = conn.execute(sa.select(TABLES).where(TABLES.c.code == normal_code(code))).first()
-            if row is None:
-                raise ClassroomError(f"there is no table {code!r}: check the code on the board")
-            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
-        return _info(row, seats)
-
-    def tables(self, session: str | None = None) -> list[TableInfo]:
-        """Every table (of ``session``, if given), oldest first."""
-        query = sa.select(TABLES).order_by(TABLES.c.id)
-        if session is not None:
-            query = query.where(TABLES.c.session == session)
-        with self._read() as conn:
-            rows = conn.execute(query).all()
-            seats = conn.execute(sa.select(SEATS).order_by(SEATS.c.table_id, SEATS.c.seat)).all()
-        by_table: dict[int, list[Any]] = {}
-        for s in seats:
-            by_table.setdefault(s.table_id, []).append(s)
-        return [_info(row, by_table.get(row.id, [])) for row in rows]
-
-    def sessions(self) -> list[str]:
-        """The session names in the store, oldest first."""
-        with self._read() as conn:
-            rows = conn.execute(sa.select(TABLES.c.session, sa.func.min(TABLES.c.id).label("first"))
-                                .group_by(TABLES.c.session).order_by("first")).all()  # fmt: skip
-        return [r.session for r in rows]
-
-    def version(self, code: str) -> int:
-        """The table's version: it changes with every join, move, pause and end (cheap: pages poll it)."""
-        with self.engine.connect() as conn:
-            found = conn.execute(sa.select(TABLES.c.version).where(TABLES.c.code == code)).scalar()
-        if found is None:
-            raise ClassroomError(f"there is no table {code!r}")
-        return int(found)
-
-    def versions(self, session: str | None = None) -> dict[str, int]:
-        """Every table's version (of ``session``, if given), by code."""
-        query = sa.select(TABLES.c.code, TABLES.c.version)
-        if session is not None:
-            query = query.where(TABLES.c.session == session)
-        with self.engine.connect() as conn:
-            return dict(conn.execute(query).all())
-
-    def history(self, code: str) -> list[Any]:
-        """Every state of the table's game, its first decision first ([] before the deal).
-
-        Replayed from the stored actions, and kept: a later call replays only what is new.
-        """
-        with self._read() as conn:
-            row = conn.execute(sa.select(TABLES).where(TABLES.c.code == normal_code(code))).first()
-            if row is None:
-                raise ClassroomError(f"there is no table {code!r}")
-            return list(self._game(conn, row)[0])
-
-    def actions(self, code: str) -> list[str]:
-        """The table's actions so far, as text."""
-        with self._read() as conn:
-            row = conn.execute(sa.select(TABLES).where(TABLES.c.code == normal_code(code))).first()
-            if row is None:
-                raise ClassroomError(f"there is no table {code!r}")
-            return list(self._game(conn, row)[1])
-
-    def record(self, code: str) -> GameRecord | None:
-        """The table's game as a ``GameRecord`` (None before the deal)."""
-        states = self.history(code)
-        if not states:
-            return None
-        info = self.info(code)
-        title = f"Table {pretty_code(info.code)}" + (f", {info.session}" if info.session else "")
-        return GameRecord.of(states[0], self.actions(code), title=title)
-
-    def _game(self, conn: sa.Connection, row: Any) -> tuple[list[Any], list[str]]:
-        """The states and actions of table ``row``: the kept ones plus whatever is new."""
-        if row.setup is None:
-            return [], []
-        spec = resolve(row.edition)[0]
-        kept = self._games.get(row.id)
-        if kept is None or kept[0] != row.setup or len(kept[2]) > row.step:
-            first = spec.deal(spec.setup_from_json(json.loads(row.setup)))
-            kept = (row.setup, [first], [])
-        setup, states, actions = kept
-        if len(actions) < row.step:
-            new = conn.execute(
-                sa.select(ACTIONS.c.step, ACTIONS.c.action)
-                .where(ACTIONS.c.table_id == row.id, ACTIONS.c.step >= len(actions), ACTIONS.c.step < row.step)
-                .order_by(ACTIONS.c.step)
-            ).all()  # fmt: skip
-            states, actions = list(states), list(actions)
-            for number, text in new:
-                if number != len(actions):
-                    raise RuntimeError(f"table {row.code}: action {len(actions)} is missing from the store")
-                states.append(states[-1].apply(spec.parse_action(text)))
-                actions.append(text)
-            kept = (setup, states, actions)
-        self._games[row.id] = kept
-        return kept[1], kept[2]
-
-    def _remember(self, row: Any, new: Any, action: str) -> None:
-        """Keep the state a committed move made (the next read needs no replay)."""
-        kept = self._games.get(row.id)
-        if kept is not None and len(kept[2]) == row.step:
-            self._games[row.id] = (kept[0], [*kept[1], new], [*kept[2], action])
-
-    def spec(self, code: str) -> GameSpec:
-        """The game played at table ``code``."""
-        return resolve(self.info(code).edition)[0]
-
-
-def _info(row: Any, seats: Sequence[Any]) -> TableInfo:
-    return TableInfo(
-        row.code, row.session, row.game, row.edition, row.seed, row.fill,
-        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats), row.status, row.step, row.version,
-    )  # fmt: skip
-
-
-def _not_playing(status: str) -> str:
-    return {
-        WAITING: "the game has not started: it waits for the other players",
-        PAUSED: "your lecturer paused this table; wait a moment",
-        ENDED: "your lecturer ended this table",
-        OVER: "the game is over",
-    }.get(status, f"the table is {status}")
-
-
-def seat_labels(info: TableInfo) -> list[str]:
-    """A note per seat for the table drawing: "human" or the bot's name."""
-    spec = resolve(info.edition)[0]
-    return ["" if s.is_human else f"{bot_name(bot_factory(s.kind, spec.bots)(0))} bot" for s in info.seats]

@@ -34,6 +34,7 @@ from mogul.classroom.store import (
     pretty_code,
     seat_labels,
 )
+from mogul.kit.session import last_events
 from mogul.kit.spec import resolve
 
 POLL_SECONDS = 0.25
@@ -214,12 +215,7 @@ class StudentApp(w.VBox, Polling):
         self._show_moves(state if mine else None)
 
     def _log(self) -> list[str]:
-        lines: list[str] = []
-        for state in reversed(self.states):
-            lines[:0] = state.describe_events()
-            if len(lines) >= LOG_LINES:
-                break
-        return lines[-LOG_LINES:]
+        return last_events(self.states, LOG_LINES)
 
     def _show_moves(self, state: Any) -> None:
         legal = state.legal_actions() if state is not None else []

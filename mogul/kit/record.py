@@ -12,7 +12,8 @@ Format (version 2)::
      "notes": "...", "setup": {... the game's own ...}, "actions": ["bid", "drop", ...],
      "result": {"scores": [...], "winners": [...], "log_sha256": "..."}}
 
-Version 1 records (the classic game, before other games joined the kit) are still read.
+Version 1 records (written before other games joined the kit: no "game", the setup's
+edition names it) are still read.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.data import data_path
 from mogul.kit.spec import GameSpec, resolve, spec_for
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMAT = "mogul-game-record"
 VERSION = 2
@@ -97,6 +99,8 @@ class GameRecord:
     # --- tables -----------------------------------------------------------------------------
     def table(self, name: str) -> pd.DataFrame:
         """One of the game's tidy tables (Mogul: ``"rounds"``, ``"auctions"``)."""
+        import pandas as pd  # here, not at the top: records load without pandas
+
         tables = self.spec.tables
         if name not in tables:
             raise ValueError(f"the game {self.game!r} has no table {name!r}; its tables: {', '.join(tables)}")
@@ -150,7 +154,7 @@ class GameRecord:
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown record fields {unknown}; allowed: {sorted(known)}")
-        game = data.get("game", "mogul") if version == 1 else data.get("game")
+        game = data.get("game")
         if version == 2 and not isinstance(game, str):
             raise ValueError("\"game\" must name the game, e.g. \"mogul\"")
         for key in ("title", "notes"):
@@ -159,6 +163,8 @@ class GameRecord:
         raw = data.get("setup")
         if not isinstance(raw, dict):
             raise ValueError("game record has no \"setup\" object")
+        if version == 1 and game is None:  # version 1 named no game: its setup's edition does
+            game = resolve(raw.get("edition"))[0].name
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise ValueError("game record \"actions\" must be a list of texts such as \"bid\" or \"sell 2\"")

@@ -41,14 +41,10 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, fields
 from itertools import islice
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotFactory, BotSpec, bot_factory, bot_name, decide
 from mogul.kit.guard import (
-    MEMORY_LIMIT,
-    TIME_LIMIT,
     BotFailure,
     Failure,
     Sandbox,
@@ -56,7 +52,11 @@ from mogul.kit.guard import (
     build,
     cap_memory,
 )
+from mogul.kit.options import Referee, RunOptions
 from mogul.kit.spec import GameSpec, get_game
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where frames are built: the runner loads without pandas
 
 GAMES_COLUMNS = ("game", "seed", "seat", "player", "bot", "bot_seed", "score", "rank", "won")
 """The games table's first columns, the same for every game."""
@@ -79,33 +79,6 @@ def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GameP
     for game, seating in enumerate(seatings):
         deal_seed = rng.getrandbits(32)
         yield GamePlan(game, deal_seed, tuple(seating), tuple(rng.getrandbits(32) for _ in seating))
-
-
-@dataclass(frozen=True)
-class Referee:
-    """How a run treats its bots (see ``mogul.kit.guard``).
-
-    ``time_limit``: seconds an untrusted bot may take for one decision (and to start).
-    ``sandbox``: run untrusted bots in processes of their own (stoppable, memory capped).
-    ``memory_limit``: bytes a sandboxed bot may use beyond its start. ``on_failure``:
-    "forfeit" (drop the game) or "replace" (``fallback``, one of the game's bots, finishes
-    it for the failing seat).
-    """
-
-    time_limit: float = TIME_LIMIT
-    sandbox: bool = True
-    memory_limit: int | None = MEMORY_LIMIT
-    on_failure: str = "forfeit"
-    fallback: str = "random"
-
-    def __post_init__(self) -> None:
-        limit = self.time_limit
-        if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < float("inf"):
-            raise ValueError(f"time_limit must be a number of seconds > 0, got {limit!r}")
-        if self.on_failure not in ("forfeit", "replace"):
-            raise ValueError(f"on_failure must be 'forfeit' or 'replace', got {self.on_failure!r}")
-        if not isinstance(self.sandbox, bool):
-            raise ValueError(f"sandbox must be True or False, got {self.sandbox!r}")
 
 
 @dataclass(frozen=True)
@@ -173,13 +146,16 @@ def play_job(job: Job, seats: _Seats | None = None) -> dict[str, pd.DataFrame]:
     """Play a chunk of games; return the requested tables and the failures (rows in game order).
 
     The game's own tables get ``game`` first, and ``bot`` next where they have a ``seat``.
-    ``seats`` keeps sandboxed bots from one chunk to the next (in-process runs).
+    ``seats`` keeps sandboxed bots from one chunk to the next (in-process runs); it also holds
+    the game's spec, looked up once.
     """
-    spec = get_game(job.game)
+    import pandas as pd
+
     games: list[dict[str, Any]] = []
     failures: list[Failure] = []
     extra: dict[str, list[dict[str, Any]]] = {name: [] for name in job.tables if name != "games"}
     with nullcontext(seats) if seats is not None else _Seats(job) as seats:
+        spec = seats.spec
         for plan in job.plans:
             state = spec.new_game(job.edition, len(plan.seating), plan.seed)
             states, failed = _play_refereed(state, seats, plan, failures)
@@ -303,6 +279,13 @@ class Run:
     partial: bool = False
 
 
+def no_failures() -> pd.DataFrame:
+    """An empty failures table (a run whose bots all behaved)."""
+    import pandas as pd
+
+    return pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
 def run_plans(
     game: str,
     edition: str,
@@ -310,33 +293,21 @@ def run_plans(
     plans: Iterable[GamePlan],
     total: int,
     tables: Sequence[str] = ("games",),
-    *,
-    referee: Referee | None = None,
-    executor: Executor | None = None,
-    workers: int | None = None,
-    progress: bool | None = None,
-    chunk_size: int | None = None,
+    options: RunOptions | None = None,
 ) -> Run:
-    """Play ``total`` planned games in chunks, in-process or on an executor.
+    """Play ``total`` planned games in chunks, in-process or on an executor (see ``RunOptions``).
 
-    ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
-    ``client.get_executor()`` too). ``workers=N`` makes a local process pool of N workers
-    for this run. Neither: games run in this process. ``progress``: None shows a bar only
-    for runs longer than two seconds, True always, False never. The tables returned are the
-    ``tables`` asked for plus ``failures``.
+    The tables returned are the ``tables`` asked for plus ``failures``.
     """
-    if executor is not None and workers is not None:
-        raise ValueError("give either an executor or a number of workers, not both")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
-    referee = referee or Referee()
-    size = chunk_size or max(1, min(100, math.ceil(total / 32)))
+    options = options or RunOptions()
+    referee, executor, workers = options.referee, options.executor, options.workers
+    size = options.chunk_size or max(1, min(100, math.ceil(total / 32)))
     chunks = iter(plans)
     jobs = (
         Job(game, edition, tuple(entrants), batch, tuple(tables), referee)
         for batch in iter(lambda: tuple(islice(chunks, size)), ())
     )
-    bar = _progress_bar(total, progress)
+    bar = _progress_bar(total, options.progress)
     results: dict[int, dict[str, pd.DataFrame]] = {}
     partial = False
     try:
@@ -375,6 +346,8 @@ def run_plans(
 
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """Frames in order; empty ones (chunks whose games were all forfeit) keep no say in the types."""
+    import pandas as pd
+
     full = [f for f in frames if len(f)]
     return pd.concat(full or frames[:1], ignore_index=True)
 

@@ -18,16 +18,26 @@ from typing import Any
 
 from mogul.kit.bots import bot_factory, bot_name, offered
 from mogul.kit.record import GameRecord
-from mogul.kit.spec import resolve
+from mogul.kit.spec import default_game, resolve
 
 HUMAN = "human"
 """The seat spec of a person at the table (every other spec names a bot)."""
 
 
+def last_events(states: Sequence[Any], lines: int = 12) -> list[str]:
+    """The last ``lines`` sentences of the events that made ``states``, oldest first."""
+    out: list[str] = []
+    for state in reversed(states):
+        out[:0] = state.describe_events()
+        if len(out) >= lines:
+            break
+    return out[-lines:]
+
+
 class GameSession:
     """A game with human and bot seats, its history, undo, bot moves, record and event log.
 
-    ``game``: a game or edition name (``"classic"``). ``seats``: one spec per seat,
+    ``game``: a game or edition name (``"classic"``; None: the registry's default game). ``seats``: one spec per seat,
     ``"human"`` or a bot (a name of the game's bots such as ``"value"``, a bot class, a
     function that builds a bot, or a bot instance). ``names``: the people's names (default: the game's).
     Setup keywords (``deck``, ``start_player`` ...) go to the game's ``new_game``.
@@ -39,7 +49,7 @@ class GameSession:
 
     def __init__(
         self,
-        game: Any = "classic",
+        game: Any = None,
         seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
         names: Sequence[str] | None = None,
         seed: int = 0,
@@ -51,7 +61,7 @@ class GameSession:
                 "GameSession takes the people's names as names=[...]; the number of players is "
                 "the number of seats"
             )
-        self.spec, self.edition = resolve(game)
+        self.spec, self.edition = resolve(default_game() if game is None else game)
         self.seats = list(seats)
         self.spec.check_players(self.edition, len(self.seats))
         self.humans = tuple(i for i, s in enumerate(self.seats) if isinstance(s, str) and s == HUMAN)
@@ -80,12 +90,7 @@ class GameSession:
 
     def event_log(self, lines: int = 12) -> list[str]:
         """The last ``lines`` sentences of the game's events, oldest first."""
-        out: list[str] = []
-        for state in reversed(self.history):
-            out[:0] = state.describe_events()
-            if len(out) >= lines:
-                break
-        return out[-lines:]
+        return last_events(self.history, lines)
 
     def record(self) -> GameRecord:
         """The game so far as a ``GameRecord`` (save it, replay it, make tables of it)."""

@@ -16,18 +16,17 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotSpec
-from mogul.kit.guard import TIME_LIMIT
-from mogul.kit.runner import FAILURE_COLUMNS, Referee, entrants, plan_games, run_plans
-from mogul.kit.spec import resolve
+from mogul.kit.options import RunOptions, game_first
+from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where frames are built: the module loads without pandas
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,10 @@ class Simulation:
     Each table is also an attribute: ``sim.games``, ``sim.rounds``, ``sim.auctions``.
     """
 
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    game: str = "mogul"
-    edition: str = "classic"
-    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=FAILURE_COLUMNS))
+    tables: dict[str, pd.DataFrame]
+    game: str  # the registry's name of the game
+    edition: str
+    failures: pd.DataFrame = field(default_factory=no_failures)
     partial: bool = False  # True when the run was interrupted: the games finished so far
 
     def __getattr__(self, name: str) -> pd.DataFrame:
@@ -51,6 +50,8 @@ class Simulation:
 
     def summary(self) -> pd.DataFrame:
         """Per bot: seats played, mean score, mean rank and win rate (shared wins count)."""
+        import pandas as pd
+
         by_bot = self.games.groupby("bot", sort=False)
         table = pd.DataFrame({
             "seats": by_bot.size(),
@@ -132,14 +133,9 @@ def simulate(
     *,
     players: int | None = None,
     tables: Sequence[str] | None = None,
-    executor: Executor | None = None,
-    workers: int | None = None,
-    progress: bool | None = None,
-    chunk_size: int | None = None,
-    time_limit: float = TIME_LIMIT,
-    on_failure: str = "forfeit",
-    sandbox: bool = True,
     engine: str = "readable",
+    options: RunOptions | None = None,
+    **run_options: Any,
 ) -> Simulation:
     """Play ``games`` games with one bot per seat and return their tables.
 
@@ -148,20 +144,23 @@ def simulate(
     bot factories; with ``players`` larger than the list, the list is repeated to fill the
     seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc, random). Each
     game gets its own deal seed and bot seeds from ``seed``. ``tables`` picks which tables to
-    build: "games" and any of the game's own (default all; fewer is faster). See
-    ``mogul.kit.runner.run_plans`` for ``executor``, ``workers``, ``progress``, ``chunk_size``.
+    build: "games" and any of the game's own (default all; fewer is faster).
 
-    Bots other than the game's own are untrusted (``mogul.kit.guard``): each decision gets
-    ``time_limit`` seconds in a sandbox process (``sandbox=False``: in this process, with no
-    time limit); a failing bot forfeits the game or is replaced by a random bot
-    (``on_failure="replace"``), and ``sim.failures`` says who, where and why.
+    How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
+    ``on_failure``, ``sandbox``, ``memory_limit``): keywords or ``options``, see
+    ``mogul.kit.options.RunOptions``. Bots other than the game's own are untrusted
+    (``mogul.kit.guard``): each decision gets ``time_limit`` seconds in a sandbox process
+    (``sandbox=False``: in this process, with no time limit); a failing bot forfeits the game
+    or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
+    where and why.
 
     ``engine="fast"`` plays the games in the game's batch simulator (``GameSpec.batch``;
     Mogul: classic edition with random, threshold and value bots), about ten times faster,
     and makes the games table only (the default ``tables`` then). Where it cannot (another edition or bot, other tables
     asked for, an executor) it warns and the readable engine, the reference, plays them.
     """
-    spec, edition = resolve(game)
+    spec, edition = game_first(game, "simulate")
+    options = RunOptions.of(options, **run_options)
     _check_count(games, "games")
     known = ("games", *spec.tables)
     if tables is None:
@@ -172,19 +171,17 @@ def simulate(
         raise ValueError(f"tables must include 'games' and may add {', '.join(map(repr, spec.tables))}; got {list(tables)}")
     specs = seat_bots(bots, players)
     spec.check_players(edition, len(specs))
-    referee = Referee(time_limit=time_limit, sandbox=sandbox, on_failure=on_failure)
-    seated = entrants(specs, spec.bots, unique=False, referee=referee)
+    seated = entrants(specs, spec.bots, unique=False, referee=options.referee)
     seating = tuple(range(len(specs)))
     if engine not in ("readable", "fast"):
         raise ValueError(f"engine must be 'readable' or 'fast', got {engine!r}")
     if engine == "fast":
-        fast = _batch_games(spec, edition, specs, [e.name for e in seated], seed, games, tables, executor, workers)
+        fast = _batch_games(spec, edition, specs, [e.name for e in seated], seed, games, tables, options)
         if fast is not None:
             return Simulation({"games": fast}, spec.name, edition)
     run = run_plans(
         spec.name, edition, seated, plan_games(seed, repeat(seating, games)), games,
-        [t for t in known if t in tables], referee=referee,
-        executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
+        [t for t in known if t in tables], options,
     )
     frames = dict(run.tables)
     failures = frames.pop("failures")
@@ -192,14 +189,14 @@ def simulate(
 
 
 def _batch_games(spec: Any, edition: str, specs: list[BotSpec], names: list[str], seed: int, games: int,
-                 tables: Sequence[str], executor: Executor | None, workers: int | None) -> pd.DataFrame | None:  # fmt: skip
+                 tables: Sequence[str], options: RunOptions) -> pd.DataFrame | None:  # fmt: skip
     """The games table from the game's batch simulator, or None (with a warning saying why)."""
     table = None
     if spec.batch is None:
         reason = f"the game {spec.name!r} has no batch simulator"
     elif tuple(tables) != ("games",):
         reason = "the batch simulator makes only the games table (pass tables=['games'])"
-    elif executor is not None or workers is not None:
+    elif options.executor is not None or options.workers is not None:
         reason = "the batch simulator runs in this process (no executor or workers)"
     else:
         plans = list(plan_games(seed, repeat(tuple(range(len(specs))), games)))

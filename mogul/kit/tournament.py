@@ -1,7 +1,7 @@
 """Strategy tournaments in the style of Axelrod's: every seating, many repetitions.
 
     >>> from mogul.kit.tournament import tournament
-    >>> t = tournament(["value", "threshold", "random"], repetitions=5, seed=1, progress=False)
+    >>> t = tournament("classic", ["value", "threshold", "random"], repetitions=5, seed=1, progress=False)
     >>> t.summary()  # doctest: +SKIP
 
 Each repetition plays one game for every ordered choice of ``players`` entrants, i.e. every
@@ -18,7 +18,7 @@ process pool. Any ``concurrent.futures.Executor`` works, e.g. a Dask cluster::
 
     from dask.distributed import Client
     client = Client("tcp://scheduler:8786")   # or Client() for a local cluster
-    tournament([...], executor=client.get_executor())
+    tournament(game, [...], executor=client.get_executor())
 
 Pickling: a process pool sends each worker the bot *classes* by name, and the worker must
 import them. A class defined in a notebook (``__main__``) or a lambda works in-process and on
@@ -32,18 +32,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotSpec
-from mogul.kit.guard import TIME_LIMIT
-from mogul.kit.runner import FAILURE_COLUMNS, Referee, entrants, plan_games, run_plans
-from mogul.kit.spec import resolve
+from mogul.kit.options import RunOptions, game_first
+from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where frames are built: the module loads without pandas
 
 Z95 = 1.959963984540054  # standard normal quantile for a two-sided 95% interval
 
@@ -67,6 +65,8 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
     """Normal-approximation interval for a mean: mean +- z * standard error."""
+    import numpy as np
+
     x = np.asarray(values, dtype=float)
     if len(x) < 2:
         return (math.nan, math.nan)
@@ -83,14 +83,16 @@ class Tournament:
     players: int
     repetitions: int
     seed: int
-    game: str = "mogul"
-    edition: str = "classic"
-    failures: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=FAILURE_COLUMNS))
+    game: str  # the registry's name of the game
+    edition: str
+    failures: pd.DataFrame = field(default_factory=no_failures)
     partial: bool = False  # True when the run was interrupted: the games finished so far
 
     def summary(self) -> pd.DataFrame:
         """Per bot: games, wins, win rate with 95% Wilson interval, mean score with 95% interval,
         mean rank; best win rate first."""
+        import pandas as pd
+
         rows = []
         for bot in self.entrants:
             mine = self.games[self.games["bot"] == bot]
@@ -116,6 +118,9 @@ class Tournament:
         diagonal is empty. Row + column = 1 for every pair that met. Bots are in the order
         of ``summary()``.
         """
+        import numpy as np
+        import pandas as pd
+
         ranks = self.games.pivot(index="game", columns="bot", values="rank")
         order = list(self.summary().index)
         table = pd.DataFrame(np.nan, index=order, columns=order)
@@ -143,27 +148,23 @@ def seatings(entrants: int, players: int, repetitions: int) -> Iterator[tuple[in
 
 
 def tournament(
+    game: Any,
     bots: Sequence[BotSpec],
     players: int | None = None,
     repetitions: int = 10,
     seed: int = 0,
-    edition: Any = "classic",
     *,
-    executor: Executor | None = None,
-    workers: int | None = None,
-    progress: bool | None = None,
-    chunk_size: int | None = None,
-    time_limit: float = TIME_LIMIT,
-    on_failure: str = "forfeit",
-    sandbox: bool = True,
+    options: RunOptions | None = None,
+    **run_options: Any,
 ) -> Tournament:
     """Play every seating of the entrants ``repetitions`` times; return the results.
 
     ``bots``: the game's bot names, bot classes or bot factories, at least ``players`` of them;
     the same name twice gets the suffix " 2". ``players`` defaults to the number of bots.
     Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
-    ``edition``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
-    ``executor`` / ``workers`` / ``progress``: see ``mogul.kit.runner.run_plans``.
+    ``game``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
+    How the games run (``executor``, ``workers``, ``progress``, ``time_limit`` ...): keywords
+    or ``options``, see ``mogul.kit.options.RunOptions``.
 
     Student bots (anything but the game's own bot names) are untrusted: each decision gets
     ``time_limit`` seconds in a sandbox process; a bot that raises, loops, answers something
@@ -171,19 +172,19 @@ def tournament(
     finishes it) and is named in ``t.failures``; every other game counts. See
     ``mogul.kit.guard`` for what ``sandbox=False`` cannot prevent.
     """
-    spec, edition = resolve(edition)
+    spec, edition = game_first(game, "tournament")
+    options = RunOptions.of(options, **run_options)
     players = len(bots) if players is None else players
     spec.check_players(edition, players)
     if len(bots) < players:
         raise ValueError(f"{len(bots)} bots cannot fill {players} seats: give at least {players} bots")
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
         raise ValueError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
-    referee = Referee(time_limit=time_limit, sandbox=sandbox, on_failure=on_failure)
-    entered = entrants(bots, spec.bots, unique=True, referee=referee)
+    entered = entrants(bots, spec.bots, unique=True, referee=options.referee)
     total = math.perm(len(entered), players) * repetitions
     run = run_plans(
         spec.name, edition, entered, plan_games(seed, seatings(len(entered), players, repetitions)), total,
-        ["games"], referee=referee, executor=executor, workers=workers, progress=progress, chunk_size=chunk_size,
+        ["games"], options,
     )
     names = tuple(e.name for e in entered)
     return Tournament(

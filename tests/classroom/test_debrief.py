@@ -7,7 +7,7 @@ import pytest
 
 import mogul
 from mogul.classroom.mogul import debrief
-from mogul.classroom.sample import play_session
+from mogul.classroom.mogul.sample import play_session
 from mogul.classroom.store import TableStore
 
 

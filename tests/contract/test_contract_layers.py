@@ -19,6 +19,7 @@ from pandas.testing import assert_frame_equal
 from mogul.cli import main
 from mogul.kit.bots import RandomBot, play_states
 from mogul.kit.contract import IllegalActionError
+from mogul.kit.options import RunOptions
 from mogul.kit.runner import GAMES_COLUMNS, entrants, plan_games, run_plans
 from mogul.kit.session import GameSession
 from mogul.kit.simulate import simulate
@@ -56,7 +57,7 @@ def test_the_runner_seats_entrants_as_planned(toy):
     seated_bots = entrants(["random", "perfect"], toy.bots, unique=True)
     plans = list(plan_games(8, [(0, 1), (1, 0), (1, 1)]))
     assert [p.game for p in plans] == [0, 1, 2] and len({p.seed for p in plans}) == 3
-    run = run_plans("toy", "toy-race", seated_bots, plans, len(plans), ["games", "turns"], progress=False)
+    run = run_plans("toy", "toy-race", seated_bots, plans, len(plans), ["games", "turns"], RunOptions(progress=False))
     tables = run.tables
     assert not run.partial and tables["failures"].empty
     games = tables["games"]
@@ -102,14 +103,7 @@ def test_the_perfect_player_wins_every_won_position(toy):
 
 
 def test_a_tournament_of_the_toy_game(toy):
-    result = tournament(
-        ["random", "perfect", "random"],
-        players=2,
-        repetitions=2,
-        seed=4,
-        edition="toy",
-        progress=False,
-    )
+    result = tournament("toy", ["random", "perfect", "random"], players=2, repetitions=2, seed=4, progress=False)
     assert (result.game, result.edition) == ("toy", "toy-race")
     assert result.entrants == ("random", "perfect", "random 2")
     assert len(result.games) == 3 * 2 * 2 * 2  # 6 seatings x 2 repetitions x 2 seats
@@ -122,14 +116,7 @@ def test_a_tournament_of_the_toy_game(toy):
         for b in result.entrants:
             if a != b:
                 assert h2h.loc[a, b] + h2h.loc[b, a] == pytest.approx(1.0)
-    again = tournament(
-        ["random", "perfect", "random"],
-        players=2,
-        repetitions=2,
-        seed=4,
-        edition="toy-race",
-        progress=False,
-    )
+    again = tournament("toy-race", ["random", "perfect", "random"], players=2, repetitions=2, seed=4, progress=False)
     assert_frame_equal(result.games, again.games)
 
 
@@ -231,3 +218,21 @@ def test_the_command_line_refuses_a_toy_bot_for_mogul(toy, capsys):
         main(["simulate", "--game", "classic", "--bots", "perfect", "--games", "1"])
     assert stop.value.code == 2
     assert "unknown bot 'perfect'" in capsys.readouterr().err
+
+
+def test_every_default_game_comes_from_the_registry(toy, monkeypatch, tmp_path, capsys):
+    """Make the toy the registry's default game: every generic default follows, none names a game."""
+    from mogul.classroom.store import TableStore
+    from mogul.kit import spec as registry
+
+    monkeypatch.setattr(registry, "_ANNOUNCED", {"toy": toy_game.__name__, **registry._ANNOUNCED})
+    assert registry.default_game() == "toy"
+    session = GameSession(seats=["human", "perfect"])
+    assert (session.spec.name, session.edition) == ("toy", "toy-race")
+    store = TableStore("sqlite://")
+    assert store.create_table(seats=["random", "perfect"], seed=1).game == "toy"
+    assert [t.edition for t in store.create_tables(2, seats=["human", "random"])] == ["toy-race"] * 2
+    assert main(["simulate", "--bots", "random,perfect", "--games", "3", "--no-progress"]) == 0
+    assert "3 games, 2 players, seed 0" in capsys.readouterr().out
+    with pytest.raises(TypeError, match=r"takes the game first, e\.g\. simulate\('toy', \['random'\]"):
+        simulate(["random"], 3)

@@ -74,7 +74,7 @@ def test_simulate_writes_the_games_tables():
 
 
 def test_the_dividend_bot_beats_random_play():
-    result = tournament(["dividend", "random"], players=2, repetitions=10, seed=1, edition="credit-mobilier", progress=False)
+    result = tournament("credit-mobilier", ["dividend", "random"], players=2, repetitions=10, seed=1, progress=False)
     summary = result.summary()
     assert summary.index[0] == "dividend" and summary.loc["dividend", "win_rate"] >= 0.8, summary
 

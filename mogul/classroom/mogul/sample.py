@@ -1,4 +1,4 @@
-"""A class session played by stand-in students, for the debrief notebook and the tests.
+"""A Mogul class session played by stand-in students, for the debrief notebook and the tests.
 
 Each stand-in is one of the game's bots with its own habit (a fixed drop point, a value
 player with a high or low opinion of chips, a coin-flipper), and plays through the same path
