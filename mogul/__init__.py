@@ -63,6 +63,7 @@ _HOME = {
     "mogul.kit.contract": ("IllegalActionError",),
     "mogul.kit.record": ("GameRecord", "narrate"),
     "mogul.kit.session": ("GameSession",),
+    "mogul.kit.options": ("RunOptions",),
     "mogul.kit.simulate": ("Simulation", "simulate"),
     "mogul.kit.spec": ("GameSpec", "get_game", "register", "resolve"),
     "mogul.kit.tournament": ("Tournament", "tournament"),
