@@ -151,7 +151,7 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
     }, optional={
         key: (lambda x, kind=kind: isinstance(x, kind) and not isinstance(x, bool), f"null or a {kind.__name__}")
         for key, kind in kinds.items()
-    })  # fmt: skip
+    })
     state = new_game(
         raw["players"], raw["seed"], dice=raw.get("dice"), money=raw.get("money"), stocks=raw.get("stocks"),
         treasuries=raw.get("treasuries"), goods=raw.get("goods"), track=raw.get("track"),

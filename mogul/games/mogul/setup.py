@@ -214,7 +214,7 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
         "start_player": (is_whole, "null or a seat number"),
         "chips": (lambda x: isinstance(x, list) and all(is_whole(c) for c in x), "null or one whole number per player"),
         "houses": (lambda x: isinstance(x, list) and all(is_text_list(h) for h in x), "null or one list of station ids per player"),
-    })  # fmt: skip
+    })
     state = new_game(
         raw["edition"], raw["players"], raw["seed"], quick_start=raw.get("quick_start", False) or False,
         deck=raw.get("deck"), starting_shares=raw.get("starting_shares"),
