@@ -344,7 +344,6 @@ def test_the_layers_import_in_one_direction():
     assert not found, "imports against the two axes of mogul/__init__.py:\n" + "\n".join(found)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: the engines' three circles are broken next")
 def test_no_import_circle():
     found = circles(import_graph(real_sources()))
     assert not found, "import circles (lazy imports included):\n" + "\n".join(" <-> ".join(c) for c in found)

@@ -2,7 +2,11 @@
 a view is the state minus its hidden fields, and what-if analysis has its own rules helper."""
 
 import copy
+import os
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,3 +105,29 @@ def test_the_auctions_table_shows_a_round_once_its_action_phase_begins():
     assert "sold" not in table  # the runner-up's sale has not happened yet
     states.append(states[-1].apply(states[-1].legal_actions()[0]))
     assert auctions_table(states).iloc[0].sold == 0
+
+
+FRESH_IMPORT = """
+import sys
+from mogul.games.credit_mobilier.state import GameState as CMState
+from mogul.games.mogul.state import GameState
+from mogul.games.mogul.setup import new_game
+from mogul.games.credit_mobilier.setup import new_game as new_cm_game
+import mogul.games.mogul.spec, mogul.games.credit_mobilier.spec
+s, c = new_game("classic", 3, seed=1), new_cm_game(2, seed=1)
+assert isinstance(s, GameState) and isinstance(c, CMState)
+print(len(s.legal_actions()), s.final_scores(), "mogul-game" in s._repr_html_(), len(c.legal_actions()) > 0)
+print(sorted(m for m in ("pandas", "numba") if m in sys.modules))
+"""
+
+
+def test_a_fresh_process_importing_the_states_first_gets_answers_and_no_pandas_or_numba():
+    """The rules and the display fill a state's answers when the game is imported, whichever of
+    its modules comes first; importing the games (their specs too) loads no pandas or numba."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", FRESH_IMPORT], capture_output=True, text=True, env=env, cwd=root)
+    assert out.returncode == 0, out.stderr
+    answers, heavy = out.stdout.splitlines()
+    assert answers == "3 (2, 2, 2) True True"  # the first card is brown: a premium for every S share
+    assert heavy == "[]"

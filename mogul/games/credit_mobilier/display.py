@@ -16,7 +16,7 @@ from mogul.games.credit_mobilier.board import COAST, board
 from mogul.games.credit_mobilier.components import COMPANIES, components
 from mogul.games.credit_mobilier.dice import allowance
 from mogul.games.credit_mobilier.rules import pay_round
-from mogul.games.credit_mobilier.state import GameState
+from mogul.games.credit_mobilier.state import ANSWERS, GameState
 from mogul.kit.colours import SEAT_COLOURS, readable_fill, text_colour
 
 __all__ = ["action_label", "colour_of", "table_html"]
@@ -158,3 +158,6 @@ def action_label(state: GameState, action: Action) -> str:
     if kind is EndTurn:
         return "End turn" if state.kind else "Pass (nothing possible)"
     return str(action)
+
+
+ANSWERS.table_html = table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)

@@ -45,7 +45,7 @@ from mogul.games.credit_mobilier.events import (
     TrackBuilt,
     TurnEnded,
 )
-from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
+from mogul.games.credit_mobilier.state import ANSWERS, ByCompany, GameState, Setup
 from mogul.kit.contract import IllegalActionError
 
 BUILD_PAYMENT = 2
@@ -348,3 +348,9 @@ def winners(state: GameState) -> tuple[int, ...]:
     ranking = standings(state)
     best = max(ranking)
     return tuple(seat for seat, r in enumerate(ranking) if r == best)
+
+
+# --- what a state answers -------------------------------------------------------------------
+# ``state.legal_actions()``, ``state.apply(action)`` and ``state.winners()`` are the functions
+# above: state.py cannot import this module (this one builds on it), so it is handed them here.
+ANSWERS.legal_actions, ANSWERS.apply, ANSWERS.winners = legal_actions, apply, winners

@@ -25,7 +25,15 @@ from mogul.games.credit_mobilier.dice import sort_roll
 from mogul.games.credit_mobilier.events import GameStarted
 from mogul.games.credit_mobilier.rules import begin_turn, colours_outside_coast, goods_order
 from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
-from mogul.kit.checks import as_list, player_names
+from mogul.kit.checks import (
+    as_list,
+    is_count,
+    is_text_list,
+    is_whole,
+    player_names,
+    seat_number,
+    setup_fields,
+)
 
 EDITION = "credit-mobilier"
 """The one rule system of the game (the 2013 Rio Grande rules)."""
@@ -56,7 +64,7 @@ def new_game(
     n = len(names)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not is_whole(seed):
         raise ValueError(f"seed must be a whole number, got {seed!r}")
     setup = Setup(
         edition=EDITION,
@@ -68,7 +76,7 @@ def new_game(
         treasuries=None if treasuries is None else _treasuries(treasuries),
         goods=None if goods is None else _goods(goods),
         track=None if track is None else _track(track),
-        start_player=None if start_player is None else _seat(start_player, n),
+        start_player=None if start_player is None else seat_number(start_player, n),
     )
     return deal(setup)
 
@@ -132,31 +140,20 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
 
 def setup_from_json(raw: Mapping[str, Any]) -> Setup:
     """Read a setup from JSON data, checking every field; ``ValueError`` names the bad one."""
-    if not isinstance(raw, Mapping):
-        raise ValueError("the setup must be an object")
-    unknown = sorted(set(raw) - set(Setup._fields))
-    if unknown:
-        raise ValueError(f"unknown setup fields {unknown}; allowed: {list(Setup._fields)}")
-    missing = [k for k in ("edition", "players", "seed") if k not in raw]
-    if missing:
-        raise ValueError(f"game record setup needs \"edition\", \"players\" and \"seed\"; missing: {missing}")
-    if raw["edition"] != EDITION:
-        raise ValueError(f"setup field \"edition\" must be {EDITION!r}, got {raw['edition']!r}")
-    players = raw["players"]
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ValueError(f"setup field \"players\" must be a list of player names, got {players!r}")
-    if not isinstance(raw["seed"], int) or isinstance(raw["seed"], bool):
-        raise ValueError(f"setup field \"seed\" must be a whole number, got {raw['seed']!r}")
     kinds = {
         "dice": list, "money": list, "stocks": list, "treasuries": dict, "goods": dict, "track": dict,
         "start_player": int,
     }
-    for key, kind in kinds.items():
-        value = raw.get(key)
-        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-            raise ValueError(f"setup field \"{key}\" must be null or a {kind.__name__}, got {value!r}")
+    setup_fields(raw, Setup._fields, required={
+        "edition": (lambda x: x == EDITION, repr(EDITION)),
+        "players": (is_text_list, "a list of player names"),
+        "seed": (is_whole, "a whole number"),
+    }, optional={
+        key: (lambda x, kind=kind: isinstance(x, kind) and not isinstance(x, bool), f"null or a {kind.__name__}")
+        for key, kind in kinds.items()
+    })
     state = new_game(
-        players, raw["seed"], dice=raw.get("dice"), money=raw.get("money"), stocks=raw.get("stocks"),
+        raw["players"], raw["seed"], dice=raw.get("dice"), money=raw.get("money"), stocks=raw.get("stocks"),
         treasuries=raw.get("treasuries"), goods=raw.get("goods"), track=raw.get("track"),
         start_player=raw.get("start_player"),
     )
@@ -164,10 +161,6 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
 
 
 # --- checking scripted input -------------------------------------------------------------------
-
-
-def _is_count(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
@@ -191,7 +184,7 @@ def _rolls(dice: object) -> tuple[tuple[str, ...], ...]:
 
 def _money(money: object, n: int) -> tuple[int, ...]:
     money = as_list(money, "money")
-    if len(money) != n or not all(_is_count(m) for m in money):
+    if len(money) != n or not all(is_count(m) for m in money):
         raise ValueError(f"money must be {n} whole numbers of dollars >= 0 (one per player), got {money!r}")
     return tuple(money)
 
@@ -218,7 +211,7 @@ def _by_company(mapping: Mapping, what: str, unit: str) -> tuple[tuple[str, int]
     for company, count in mapping.items():
         if company not in COMPANIES:
             raise ValueError(f"{what}: no company {company!r}; the companies are {', '.join(COMPANIES)}")
-        if not _is_count(count):
+        if not is_count(count):
             raise ValueError(f"{what}: {company} must be a whole number of {unit} >= 0, got {count!r}")
     return tuple((c, mapping[c]) for c in COMPANIES if mapping.get(c))
 
@@ -265,9 +258,3 @@ def _track(track: object) -> tuple[tuple[str, str], ...]:
     if loose:
         raise ValueError(f"track: every section must be joined by track to the eastern edge (column 6); not joined: {loose}")
     return tuple((s.id, track[s.id]) for s in b.sections if s.id in track)
-
-
-def _seat(seat: object, n: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"start_player must be a seat number from 0 to {n - 1}, got {seat!r}")
-    return seat

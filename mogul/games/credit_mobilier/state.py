@@ -4,7 +4,13 @@ A ``GameState`` never changes: ``state.apply(action)`` returns a new state. The 
 like the table: each player's money and stock, the company treasuries, the goods pawns on
 their spaces, the track built, and the turn: whose it is, the dice rolled, and the colour
 and kind of action chosen with the turn's first unit action. The rules live in
-``mogul.games.credit_mobilier.rules``; the methods here read the table or hand over.
+``mogul.games.credit_mobilier.rules``; the methods here read the table, and hand the rest to
+the rules through ``ANSWERS``.
+
+Why a table of functions: ``rules.py`` and ``display.py`` build on this module (they read
+and make states), so it cannot import them without an import circle. Each of them fills its
+part of ``ANSWERS`` as it is imported, and importing the game
+(``mogul.games.credit_mobilier``, which any of its modules' imports goes through) imports both.
 """
 
 from __future__ import annotations
@@ -70,6 +76,16 @@ class Setup(NamedTuple):
     start_player: int | None = None
 
 
+class Answers:
+    """The functions a ``GameState`` answers with: ``rules.py`` and ``display.py`` fill them."""
+
+    __slots__ = ("legal_actions", "apply", "winners", "table_html")
+
+
+ANSWERS = Answers()
+"""Filled by ``rules.py`` (the rules' verbs and the winners) and ``display.py`` (``table_html``)."""
+
+
 class GameState(NamedTuple):
     """The whole table between two decisions. Read it; never mutate it."""
 
@@ -122,14 +138,14 @@ class GameState(NamedTuple):
         """Shares of ``company`` held by all players together."""
         return sum(s[company] for s in self.stocks)
 
-    # --- rules (delegated to mogul.games.credit_mobilier.rules) ---------------------------
+    # --- rules (answered by mogul.games.credit_mobilier.rules) ---------------------------
     def legal_actions(self) -> list[Action]:
         """The current player's options, in a stable order; empty when the game is over."""
-        return list(rules.legal_actions(self))
+        return list(ANSWERS.legal_actions(self))
 
     def apply(self, action: Action) -> GameState:
         """The state after the current player's ``action``; raises ``IllegalActionError``."""
-        return rules.apply(self, action)
+        return ANSWERS.apply(self, action)
 
     def final_scores(self) -> tuple[int, ...]:
         """Each player's cash (on a running game: the cash so far)."""
@@ -137,7 +153,7 @@ class GameState(NamedTuple):
 
     def winners(self) -> tuple[int, ...]:
         """Most cash wins; a tie goes to the most stock in total; a remaining tie is shared."""
-        return rules.winners(self)
+        return ANSWERS.winners(self)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: the whole table, but not the dice still to come."""
@@ -157,9 +173,7 @@ class GameState(NamedTuple):
         return [e.text(self.names) for e in self.events]
 
     def _repr_html_(self) -> str:
-        from mogul.games.credit_mobilier.display import table_html  # display builds on state
-
-        return table_html(self)
+        return ANSWERS.table_html(self)  # answered by mogul.games.credit_mobilier.display
 
 
 def phase_of(table: GameState | PlayerView) -> str:
@@ -237,7 +251,3 @@ class PlayerView(_ViewFields):
     def shares_held(self, company: str) -> int:
         """Shares of ``company`` held by all players together."""
         return sum(s[company] for s in self.stocks)
-
-
-# Imported last: the rules build states, and states hand their questions to the rules.
-from mogul.games.credit_mobilier import rules  # noqa: E402

@@ -14,9 +14,7 @@ function reads a game's states, first decision to last, and never replays anythi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.games.credit_mobilier.components import COMPANIES
 from mogul.games.credit_mobilier.events import (
@@ -27,6 +25,10 @@ from mogul.games.credit_mobilier.events import (
     TrackBuilt,
 )
 from mogul.games.credit_mobilier.state import GameState
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 RESULT_COLUMNS = ("money", "stock", "turns")
 """The game's own columns of the games table: cash, shares held in total, turns played."""
@@ -130,23 +132,30 @@ def treasury_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
 
 def turns_table(states: Iterable[GameState]) -> pd.DataFrame:
     """One row per turn (see the module docstring)."""
-    return pd.DataFrame(turn_rows(states))
+    return _frame(turn_rows(states))
 
 
 def dividends_table(states: Iterable[GameState]) -> pd.DataFrame:
     """One row per round of dividends and player (see the module docstring)."""
-    return pd.DataFrame(dividend_rows(states))
+    return _frame(dividend_rows(states))
 
 
 def holdings_table(states: Iterable[GameState]) -> pd.DataFrame:
     """One row per turn and player (see the module docstring)."""
-    return pd.DataFrame(holding_rows(states))
+    return _frame(holding_rows(states))
 
 
 def treasuries_table(states: Iterable[GameState]) -> pd.DataFrame:
     """One row per turn and company (see the module docstring)."""
-    return pd.DataFrame(treasury_rows(states))
+    return _frame(treasury_rows(states))
 
 
 TABLES = {"turns": turn_rows, "dividends": dividend_rows, "holdings": holding_rows, "treasuries": treasury_rows}
 """The game's tables by name, as the game spec hands them to the generic layer."""
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The rows as a DataFrame; pandas is imported here, so importing the game loads no pandas."""
+    import pandas as pd
+
+    return pd.DataFrame(rows)

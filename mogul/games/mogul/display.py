@@ -13,7 +13,7 @@ from mogul.games.mogul.actions import Action, Bid, Branch, Credit, Drop, Sell, T
 from mogul.games.mogul.cards import Card, CrashCard
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.pile import next_crash_chance
-from mogul.games.mogul.state import AUCTION, GameState
+from mogul.games.mogul.state import ANSWERS, AUCTION, GameState
 from mogul.kit.colours import SEAT_COLOURS, readable_fill, text_colour
 
 __all__ = ["action_label", "badge_colours", "card_html", "table_html"]
@@ -233,3 +233,6 @@ def action_label(state: GameState, action: Action) -> str:
             return f"Move house {action.move_from} -> {action.station}"
         return f"Branch at {action.station}"
     return str(action)
+
+
+ANSWERS.table_html = table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)

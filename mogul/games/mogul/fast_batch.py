@@ -4,23 +4,27 @@ Each game is dealt by the readable engine from its planned seed (``new_game``), 
 are the ones the readable engine plays; the batch simulator then plays them to the crash.
 With deterministic bots (threshold, value) the table equals the readable engine's row for
 row; random bots draw from numba's generator instead (same distribution, other games).
-Kept apart from ``fast`` so that importing the game does not load numba.
+Kept apart from ``fast`` so that importing the game does not load numba (nor pandas: both are
+imported when a table is asked for).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.games.mogul.setup import new_game
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def games_table(edition: str, bots: Sequence[Any], plans: Sequence[Any], names: Sequence[str]) -> pd.DataFrame | None:
     """The games table (``mogul.kit.runner``'s columns) of ``plans``; None if the batch
     simulator does not play this edition or these bots (the caller uses the readable engine)."""
+    import numpy as np
+    import pandas as pd
+
     from mogul.games.mogul import fast  # compiled code: loaded when first needed
 
     try:

@@ -25,7 +25,6 @@ Where the rulebooks leave a choice, the kit's decision is written next to the co
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
 
 from mogul.games.mogul.actions import (
     BID,
@@ -55,7 +54,16 @@ from mogul.games.mogul.events import (
     SharesSold,
 )
 from mogul.games.mogul.network import branch_points, free_stations
-from mogul.games.mogul.state import AUCTION, OVER, RUNNER_UP, WINNER, GameState, PlayerState
+from mogul.games.mogul.state import (
+    ANSWERS,
+    AUCTION,
+    OVER,
+    RUNNER_UP,
+    WINNER,
+    GameState,
+    PlayerState,
+    ScoreBreakdown,
+)
 from mogul.kit.contract import IllegalActionError
 
 # --- small helpers -------------------------------------------------------------------------
@@ -349,16 +357,6 @@ def apply(state: GameState, action: Action) -> GameState:
 # --- game end ---------------------------------------------------------------------------------
 
 
-class ScoreBreakdown(NamedTuple):
-    """One seat's final score in parts: points on the track, then the end bonuses."""
-
-    points: int  # on the score track: premiums, sales, credits
-    branches: int  # 2013: each house scores the owner's house count on each of its lines
-    shares: int  # 2013: one point per share still held (classic: shares are worthless)
-    chips: int  # one point per full 5 chips
-    total: int
-
-
 def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
     """Each seat's score in parts (on a running game: what a crash now would leave)."""
     ed = state.edition
@@ -391,3 +389,10 @@ def winners(state: GameState) -> tuple[int, ...]:
     ranking = standings(state)
     best = max(ranking)
     return tuple(seat for seat, r in enumerate(ranking) if r == best)
+
+
+# --- what a state answers -------------------------------------------------------------------
+# ``state.legal_actions()``, ``state.apply(action)`` and the scores are the functions above:
+# state.py cannot import this module (this one builds on it), so it is handed them here.
+ANSWERS.legal_actions, ANSWERS.apply = legal_actions, apply
+ANSWERS.final_scores, ANSWERS.winners, ANSWERS.score_breakdown = final_scores, winners, score_breakdown

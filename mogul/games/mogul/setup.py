@@ -30,7 +30,15 @@ from mogul.games.mogul.editions import edition as load_edition
 from mogul.games.mogul.events import GameStarted, HousesPlaced
 from mogul.games.mogul.rules import begin_round
 from mogul.games.mogul.state import AUCTION, GameState, PlayerState, Setup
-from mogul.kit.checks import as_list, player_names
+from mogul.kit.checks import (
+    as_list,
+    is_count,
+    is_text_list,
+    is_whole,
+    player_names,
+    seat_number,
+    setup_fields,
+)
 
 DEFAULT_NAMES = ("Ann", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -58,7 +66,7 @@ def new_game(
     n = len(names)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not is_whole(seed):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if not isinstance(quick_start, bool):
         raise ValueError(f"quick_start must be True or False, got {quick_start!r}")
@@ -149,12 +157,7 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         pile = box[:cut] + bottom
 
     # 4. Choose a start player.
-    if setup.start_player is None:
-        start = rng.randrange(n)
-    else:
-        start = setup.start_player
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < n:
-            raise ValueError(f"start_player must be a seat number from 0 to {n - 1}, got {start!r}")
+    start = rng.randrange(n) if setup.start_player is None else seat_number(setup.start_player, n)
 
     # 5. (2013) The setup card's positions count from the start player clockwise.
     for position, cards in enumerate(setup_card):
@@ -200,37 +203,18 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
 
 def setup_from_json(raw: Mapping[str, Any]) -> Setup:
     """Read a setup from JSON data, checking every field; ``ValueError`` names the bad one."""
-    unknown = sorted(set(raw) - set(Setup._fields))
-    if unknown:
-        raise ValueError(f"unknown setup fields {unknown}; allowed: {list(Setup._fields)}")
-    missing = [k for k in ("edition", "players", "seed") if k not in raw]
-    if missing:
-        raise ValueError(f"game record setup needs \"edition\", \"players\" and \"seed\"; missing: {missing}")
-
-    def check(key: str, ok: bool, what: str) -> None:
-        if not ok:
-            raise ValueError(f"setup field \"{key}\" must be {what}, got {raw[key]!r}")
-
-    def is_int(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool)
-
-    def texts(x: Any) -> bool:
-        return isinstance(x, list) and all(isinstance(v, str) for v in x)
-
-    check("edition", isinstance(raw["edition"], str), "an edition name such as \"classic\"")
-    check("players", texts(raw["players"]), "a list of player names")
-    check("seed", is_int(raw["seed"]), "a whole number (the seed that deals the game)")
-    optional = {
+    setup_fields(raw, Setup._fields, required={
+        "edition": (lambda x: isinstance(x, str), "an edition name such as \"classic\""),
+        "players": (is_text_list, "a list of player names"),
+        "seed": (is_whole, "a whole number (the seed that deals the game)"),
+    }, optional={
         "quick_start": (lambda x: isinstance(x, bool), "true or false"),
-        "deck": (texts, "null or a list of cards such as \"green/brown\""),
-        "starting_shares": (lambda x: isinstance(x, list) and all(texts(h) for h in x), "null or one list of cards per player"),
-        "start_player": (is_int, "null or a seat number"),
-        "chips": (lambda x: isinstance(x, list) and all(is_int(c) for c in x), "null or one whole number per player"),
-        "houses": (lambda x: isinstance(x, list) and all(texts(h) for h in x), "null or one list of station ids per player"),
-    }
-    for key, (ok, what) in optional.items():
-        if raw.get(key) is not None:
-            check(key, ok(raw[key]), what)
+        "deck": (is_text_list, "null or a list of cards such as \"green/brown\""),
+        "starting_shares": (lambda x: isinstance(x, list) and all(is_text_list(h) for h in x), "null or one list of cards per player"),
+        "start_player": (is_whole, "null or a seat number"),
+        "chips": (lambda x: isinstance(x, list) and all(is_whole(c) for c in x), "null or one whole number per player"),
+        "houses": (lambda x: isinstance(x, list) and all(is_text_list(h) for h in x), "null or one list of station ids per player"),
+    })
     state = new_game(
         raw["edition"], raw["players"], raw["seed"], quick_start=raw.get("quick_start", False) or False,
         deck=raw.get("deck"), starting_shares=raw.get("starting_shares"),
@@ -279,7 +263,7 @@ def _scripted_pile(ed: Edition, box: list[Card], deck: Sequence[str]) -> list[Ca
 def _chips(ed: Edition, chips: Sequence[int] | None, n: int) -> tuple[int, ...]:
     if chips is None:
         return (ed.chips_per_player,) * n
-    if len(chips) != n or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in chips):
+    if len(chips) != n or not all(is_count(c) for c in chips):
         raise ValueError(f"chips must be {n} whole numbers >= 0 (one per player), got {list(chips)!r}")
     if sum(chips) > ed.chips_total:
         raise ValueError(f"the box holds {ed.chips_total} chips; the scripted chips add up to {sum(chips)}")

@@ -2,7 +2,12 @@
 
 A ``GameState`` never changes: ``state.apply(action)`` returns a new state, so undo, "what if"
 branches and widgets can keep old states around. The rules themselves live in ``mogul.games.mogul.rules``;
-the methods here only read the table or hand over to the rules.
+the methods here read the table, and hand the rest to the rules through ``ANSWERS``.
+
+Why a table of functions: ``rules.py`` and ``display.py`` build on this module (they read
+and make states), so it cannot import them without an import circle. Each of them fills its
+part of ``ANSWERS`` as it is imported, and importing the game (``mogul.games.mogul``, which
+any of its modules' imports goes through) imports both.
 """
 
 from __future__ import annotations
@@ -68,6 +73,26 @@ class PlayerState(NamedTuple):
     houses: tuple[str, ...] = ()  # 2013 edition: stations holding this player's branches
 
 
+class ScoreBreakdown(NamedTuple):
+    """One seat's final score in parts: points on the track, then the end bonuses."""
+
+    points: int  # on the score track: premiums, sales, credits
+    branches: int  # 2013: each house scores the owner's house count on each of its lines
+    shares: int  # 2013: one point per share still held (classic: shares are worthless)
+    chips: int  # one point per full 5 chips
+    total: int
+
+
+class Answers:
+    """The functions a ``GameState`` answers with: ``rules.py`` and ``display.py`` fill them."""
+
+    __slots__ = ("legal_actions", "apply", "final_scores", "winners", "score_breakdown", "table_html")
+
+
+ANSWERS = Answers()
+"""Filled by ``rules.py`` (the rules' verbs and scores) and ``display.py`` (``table_html``)."""
+
+
 class GameState(NamedTuple):
     """The whole table between two decisions. Read it; never mutate it."""
 
@@ -122,26 +147,26 @@ class GameState(NamedTuple):
         """Cards still in the draw pile, the crash card included."""
         return len(self.deck)
 
-    # --- rules (delegated to mogul.games.mogul.rules) ----------------------------------------------
+    # --- rules (answered by mogul.games.mogul.rules) -------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The current player's options, in a stable order; empty when the game is over."""
-        return list(rules.legal_actions(self))
+        return list(ANSWERS.legal_actions(self))
 
     def apply(self, action: Action) -> GameState:
         """The state after the current player's ``action``; raises ``IllegalActionError``."""
-        return rules.apply(self, action)
+        return ANSWERS.apply(self, action)
 
     def final_scores(self) -> tuple[int, ...]:
         """Points + 1 per 5 chips per seat (on a running game: what a crash now would leave)."""
-        return rules.final_scores(self)
+        return ANSWERS.final_scores(self)
 
     def winners(self) -> tuple[int, ...]:
         """Seats with the best score after the tie-break (several if still tied)."""
-        return rules.winners(self)
+        return ANSWERS.winners(self)
 
-    def score_breakdown(self) -> tuple[rules.ScoreBreakdown, ...]:
+    def score_breakdown(self) -> tuple[ScoreBreakdown, ...]:
         """Each seat's final score in parts: points, branches, shares, chips and the total."""
-        return rules.score_breakdown(self)
+        return ANSWERS.score_breakdown(self)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see: everything on the table, but not the order of the draw pile."""
@@ -163,11 +188,7 @@ class GameState(NamedTuple):
         return [e.text(self.names) for e in self.events]
 
     def _repr_html_(self) -> str:
-        from mogul.games.mogul.display import (
-            table_html,  # display builds on state, so import it late
-        )
-
-        return table_html(self)
+        return ANSWERS.table_html(self)  # answered by mogul.games.mogul.display
 
 
 _generated_replace(PlayerState)
@@ -222,7 +243,3 @@ class PlayerView(_ViewFields):
         equally likely to be any of the cards left: 1/5, 1/4, 1/3, 1/2, 1.
         """
         return next_crash_chance(self)
-
-
-# Imported last: the rules build states, and states hand their questions to the rules.
-from mogul.games.mogul import rules  # noqa: E402

@@ -7,9 +7,7 @@ function reads a game's states, first decision to last, and never replays anythi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mogul.games.mogul.events import (
     AuctionWon,
@@ -23,6 +21,10 @@ from mogul.games.mogul.events import (
     SharesSold,
 )
 from mogul.games.mogul.state import GameState
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 RESULT_COLUMNS = ("points", "chips", "shares", "credits", "rounds")
 """Mogul's own columns of the games table (after the generic game, seat, bot, score, rank, won)."""
@@ -43,7 +45,7 @@ def rounds_table(states: Iterable[GameState]) -> pd.DataFrame:
     (their end bonus). A last row per player (card "crash") holds the final table when the
     game is over.
     """
-    return pd.DataFrame(round_rows(states))
+    return _frame(round_rows(states))
 
 
 def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
@@ -56,7 +58,7 @@ def auctions_table(states: Iterable[GameState]) -> pd.DataFrame:
     (the station) and brancher (the seat) in rounds where a branch was founded. A round still in its auction is left out;
     one whose action phase has begun is included with what is known so far.
     """
-    return pd.DataFrame(auction_rows(states))
+    return _frame(auction_rows(states))
 
 
 def round_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
@@ -164,3 +166,10 @@ def _closed(row: dict[str, Any]) -> dict[str, Any]:
         row["taker"] = row["winner"] if row["winner_choice"] == "take" else row["runner_up"]
     row.update({k: tuple(row[k]) for k in ("bids", "credits", "drop_order", "pot_path")})
     return {k: row[k] for k in _COLUMNS if k in row}
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The rows as a DataFrame; pandas is imported here, so importing the game loads no pandas."""
+    import pandas as pd
+
+    return pd.DataFrame(rows)
