@@ -17,10 +17,9 @@ from mogul.analysis.credit_mobilier import (
     start_values,
 )
 from mogul.credit_mobilier import Build, PayRound
-from mogul.kit.bots import play
+from mogul.kit.bots import play, play_out
 from mogul.kit.record import GameRecord
 from mogul.kit.simulate import simulate
-from mogul.kit.bots import play_out
 from mogul.plots.credit_mobilier import dividends_to_come_figure, marginal_value_figure
 
 
