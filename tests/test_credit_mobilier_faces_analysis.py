@@ -181,12 +181,27 @@ def test_the_summary_says_buy_only_when_the_interval_clears_the_price():
     assert list(fig.data[1].error_y.array) == pytest.approx([1.13, 0.57], abs=0.01)
 
 
-def test_reversed_ties_take_the_last_of_equally_good_actions():
+def test_reversed_ties_offer_the_colours_the_other_way_round():
     make = reversed_ties("dividend")
     bot = make(0)
-    s = cm.new_game(3, seed=2)
+    seen = []
+
+    class Spy:
+        def choose(self, view, legal):
+            seen.append(list(legal))
+            return legal[0]
+
+    bot.inner = Spy()
+    s = cm.new_game(3, seed=2, dice=[["red", "blue", "green", "orange", "purple"]])
     legal = s.legal_actions()
-    values = [cm.DividendBot().value(s.view(s.current), a) for a in legal]
-    best = [a for a, v in zip(legal, values, strict=True) if v == max(values)]
-    assert bot.choose(s.view(s.current), legal) == best[-1]
-    assert cm.DividendBot().choose(s.view(s.current), legal) == best[0]
+    assert bot.choose(s.view(s.current), legal) == seen[0][0]
+    offered = seen[0]
+    assert sorted(map(str, offered)) == sorted(map(str, legal))
+    kinds = [type(a).__name__ for a in offered]
+    assert kinds == sorted(kinds, key=[type(a).__name__ for a in legal].index)  # kinds keep their order
+    builds = [a.colour for a in offered if type(a).__name__ == "Build"]
+    assert builds == sorted(builds, key=["red", "yellow", "green", "blue", "purple"].index, reverse=True)
+    assert len(set(builds)) > 1
+    # a whole game of reversed bots ends
+    from mogul.kit.bots import play_out as finish
+    assert finish(cm.new_game(3, seed=4), [make(i) for i in range(3)]).is_over

@@ -163,8 +163,12 @@ def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
 # --- the marginal value of one more share ----------------------------------------------------
 
 
-class _LastOnTie:
-    """A bot that sees the legal actions in reverse order (so takes the last of equally good ones)."""
+def _colour_of(action: Any) -> str | None:
+    return getattr(action, "colour", None) or getattr(action, "company", None)
+
+
+class _ColoursReversed:
+    """A bot offered the legal actions with the colours in reverse order within each kind."""
 
     def __init__(self, inner: Any):
         self.inner = inner
@@ -172,17 +176,25 @@ class _LastOnTie:
         self.understands = getattr(inner, "understands", None)
 
     def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
-        return self.inner.choose(view, list(reversed(legal_actions)))
+        kinds = list(dict.fromkeys(type(a) for a in legal_actions))
+
+        def key(action: Any) -> tuple[int, int]:
+            colour = _colour_of(action)
+            return kinds.index(type(action)), -COMPANIES.index(colour) if colour in COMPANIES else 0
+
+        return self.inner.choose(view, sorted(legal_actions, key=key))
 
 
 def reversed_ties(bot: BotSpec) -> BotFactory:
-    """A factory for ``bot`` (a name such as ``"dividend"``) that breaks its ties the other way:
-    it is offered the legal actions last colour first, so of equally good actions it takes the
-    one it would otherwise take last. Compare the two to see what a bot's tie order decides."""
+    """A factory for ``bot`` (a name such as ``"dividend"``) that breaks its ties between colours
+    the other way: it is offered the legal actions of each kind (build, move, buy, pay) last
+    colour first (blue before red, purple first), the kinds in their usual order. A bot that
+    takes the first of equally good actions then favours the other end of the colour order;
+    compare the two to see what the tie order decides."""
     inner = bot_factory(bot, REGISTRY)
 
-    def make(seed: int | None = None) -> _LastOnTie:
-        return _LastOnTie(inner(seed))
+    def make(seed: int | None = None) -> _ColoursReversed:
+        return _ColoursReversed(inner(seed))
 
     return BotFactory(make, (), True)
 
