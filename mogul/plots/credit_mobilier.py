@@ -49,6 +49,7 @@ __all__ = [
     "dice_html",
     "dividends_figure",
     "dividends_to_come_figure",
+    "marginal_value_figure",
     "stock_figure",
     "treasuries_figure",
 ]
@@ -457,7 +458,7 @@ def dividends_to_come_figure(
 
 
 def marginal_value_figure(summary: pd.DataFrame, price: float = 1.0,
-                          title: str = "One more share: marginal value beside the average payout") -> go.Figure:  # fmt: skip
+                          title: str = "One more share: marginal vs average") -> go.Figure:  # fmt: skip
     """Per company and turn: what one more share adds to its owner's final cash (filled
     diamonds) beside the average payout per share held (open circles), each with its 95%
     interval; the dashed line is the $1 price.
@@ -473,7 +474,7 @@ def marginal_value_figure(summary: pd.DataFrame, price: float = 1.0,
             rows = summary[summary["turn"] == turn]
             x = [[f"turn {turn}"] * len(rows), [_label(c) for c in rows["company"]]]
             fig.add_scatter(
-                x=x, y=rounded(rows[what], 2), mode="markers", name=label, legendgroup=what,
+                x=x, y=rounded(rows[what], 2), mode="markers", name=label, legendgroup=what, cliponaxis=False,
                 showlegend=turn == turns[0],
                 marker={"symbol": symbol, "size": 11, "color": [colours[c] for c in rows["company"]],
                         "line": {"width": 2, "color": [colours[c] for c in rows["company"]]}},

@@ -64,7 +64,13 @@ __all__ = [
     "analyse_position",
     "SELL_RIGHT_COLUMNS",
     "by_round",
+    "chose_the_better",
     "compare_editions",
+    "edition_comparison",
+    "length_parts",
+    "mean_interval",
+    "score_gap",
+    "sell_nothing",
     "crash_hazard",
     "crash_window",
     "edition_summary",
@@ -484,13 +490,15 @@ def sell_right_table(
     return pd.concat(parts, ignore_index=True)
 
 
-def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame, rounds: pd.DataFrame | None = None) -> pd.DataFrame:
     """Who used the sell right of each auction, and how, from a simulation's tables.
 
     ``auctions`` and ``games`` are ``sim.auctions`` and ``sim.games`` of ``mogul.simulate``.
     The winner used the sell right unless they took the card; then the runner-up did.
     Columns: ``game``, ``round``, ``seat``, ``role``, ``choice`` ("sell" when shares were sold,
-    "branch" when a house was placed, else "nothing") and ``won_game``.
+    "branch" when a house was placed, else "nothing") and ``won_game``; with ``rounds``
+    (``sim.rounds``) also ``held``: the shares of the border colour the user held as the round
+    began (the auction changes no one's shares before the sell right is used).
     """
     took = auctions["winner_choice"] == "take"
     branch = auctions["branch"].notna() if "branch" in auctions else pd.Series(False, index=auctions.index)
@@ -503,6 +511,10 @@ def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     })  # fmt: skip
     won = set(zip(games.loc[games["won"], "game"], games.loc[games["won"], "seat"], strict=True))
     uses["won_game"] = [(g, s) in won for g, s in zip(uses["game"], uses["seat"], strict=True)]
+    if rounds is not None:
+        held = rounds.set_index(["game", "round", "seat"])
+        keys = list(zip(uses["game"], uses["round"], uses["seat"], strict=True))
+        uses["held"] = [int(held.at[k, f"shares_{c}"]) for k, c in zip(keys, auctions["border"], strict=True)]
     return uses
 
 
@@ -518,22 +530,31 @@ def compare_editions(
 
     Returns three tables with an ``edition`` column: ``"games"``, one row per game (``cards``:
     cards revealed with the crash; ``auctions``; ``winning_score``; ``winners``: seats that
-    share the win); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
-    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``). Other keywords
+    share the win; the winning score in parts: ``winner_track`` (points on the score track:
+    premiums, sales, credits), ``winner_chips`` (1 per full 5 chips), ``winner_shares`` and
+    ``winner_branches`` (the 2013 end bonuses)); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
+    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``, with ``held``). Other keywords
     go to ``mogul.simulate`` (``workers``, ``executor`` ...).
     """
     out: dict[str, list[pd.DataFrame]] = {"games": [], "auctions": [], "uses": []}
     for name in editions:
-        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions"),
+        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions", "rounds"),
                        progress=False, **simulate_options)  # fmt: skip
         _, canonical = resolve(name)
+        ed = edition(canonical)
         by_game = sim.games.groupby("game")
+        # the winning score in parts, from the first winner's row (shared wins score alike)
+        top = sim.games[sim.games["won"]].drop_duplicates("game").set_index("game")
+        chip_points = top["chips"] // ed.chips_per_point
+        share_points = ed.share_bonus * top["shares"]
         out["games"].append(pd.DataFrame({
             "edition": canonical, "cards": by_game["rounds"].first(), "auctions": sim.auctions.groupby("game").size(),
             "winning_score": by_game["score"].max(), "winners": by_game["won"].sum(),
+            "winner_track": top["points"], "winner_chips": chip_points, "winner_shares": share_points,
+            "winner_branches": top["score"] - top["points"] - chip_points - share_points,
         }).reset_index())  # fmt: skip
         out["auctions"].append(sim.auctions[["game", "round", "steps"]].assign(edition=canonical))
-        out["uses"].append(uses_from_auctions(sim.auctions, sim.games).assign(edition=canonical))
+        out["uses"].append(uses_from_auctions(sim.auctions, sim.games, sim.rounds).assign(edition=canonical))
     return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
 
 
@@ -567,16 +588,20 @@ def edition_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return summary
 
 
-def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
+def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> pd.DataFrame:
     """The sell right's value as the map fills: ``uses`` (2013 rows) grouped by houses on the map.
 
     Groups of ``step`` house counts (0-2, 3-5, ...; index ``houses``, labelled by the group's
-    first count). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
-    ``branch_value``); ``best`` (mean of the larger of the two); ``free`` (mean free stations
-    on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
+    first count); groups of fewer than ``min_uses`` uses are left out (a mean of a handful of
+    uses is noise). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
+    ``branch_value``) with ``sell_low``/``sell_high`` and ``branch_low``/``branch_high``
+    (normal 95% intervals); ``best`` (mean of the larger of the two); ``free`` (mean free
+    stations on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
     """
     if isinstance(step, bool) or not isinstance(step, int) or step < 1:
         raise ValueError(f"step must be a whole number >= 1, got {step!r}")
+    if isinstance(min_uses, bool) or not isinstance(min_uses, int) or min_uses < 1:
+        raise ValueError(f"min_uses must be a whole number >= 1, got {min_uses!r}")
     data = uses.assign(
         houses=(uses["houses_on_map"] // step) * step,
         best=uses[["sell_value", "branch_value"]].max(axis=1),
@@ -584,7 +609,8 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
         chose_sell=uses["choice"] == "sell",
     )
     grouped = data.groupby("houses")
-    return pd.DataFrame({
+    half = {c: Z95 * grouped[c].std(ddof=1).fillna(0.0) / grouped.size() ** 0.5 for c in ("sell_value", "branch_value")}
+    out = pd.DataFrame({
         "uses": grouped.size(),
         "sell": grouped["sell_value"].mean(),
         "branch": grouped["branch_value"].mean(),
@@ -593,3 +619,172 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
         "chose_branch": grouped["chose_branch"].mean(),
         "chose_sell": grouped["chose_sell"].mean(),
     })  # fmt: skip
+    out["sell_low"], out["sell_high"] = out["sell"] - half["sell_value"], out["sell"] + half["sell_value"]
+    out["branch_low"], out["branch_high"] = out["branch"] - half["branch_value"], out["branch"] + half["branch_value"]
+    return out[out["uses"] >= min_uses]
+
+
+def chose_the_better(uses: pd.DataFrame) -> dict[str, float]:
+    """How often the sell right was used for the option worth most in end points (``uses`` of
+    ``sell_right_table``): selling all, the best branch, or nothing (worth 0). A choice counts
+    as the better one when no other option is worth more (ties count).
+
+    Returns ``uses``, ``better`` (uses that chose it), ``share`` with ``low`` and ``high`` (its
+    normal 95% interval), and ``sell_not_better`` / ``branch_not_better`` / ``nothing_not_better``
+    (the other uses, by what was chosen).
+    """
+    best = uses[["sell_value", "branch_value"]].clip(lower=0).max(axis=1)
+    chosen = uses["sell_value"].where(uses["choice"] == "sell", uses["branch_value"].where(uses["choice"] == "branch", 0))
+    better = chosen >= best
+    share, low, high = mean_interval(better.astype(float))
+    out: dict[str, float] = {"uses": len(uses), "better": int(better.sum()), "share": share, "low": low, "high": high}
+    for choice in ("sell", "branch", "nothing"):
+        out[f"{choice}_not_better"] = int(((uses["choice"] == choice) & ~better).sum())
+    return out
+
+
+# --- what the editions' differences are made of ----------------------------------------------
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+
+def mean_interval(sample: Sequence[float] | pd.Series) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of ``sample`` and its normal 95% interval.
+
+    >>> mean_interval([1, 2, 3, 4])
+    (2.5, 1.2348, 3.7652)
+    """
+    values = pd.Series(sample, dtype=float).dropna()
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    return round(mean, 9), round(mean - half, 4), round(mean + half, 4)
+
+
+def _difference(a: pd.Series, b: pd.Series) -> tuple[float, float, float]:
+    """Mean of ``b`` minus mean of ``a`` (independent samples) with its normal 95% interval."""
+    a, b = a.astype(float), b.astype(float)
+    diff = float(b.mean() - a.mean())
+    half = Z95 * (a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
+    return round(diff, 9), round(diff - half, 4), round(diff + half, 4)
+
+
+def sell_nothing(uses: pd.DataFrame) -> pd.DataFrame:
+    """Who used the sell right to do nothing, per edition (``uses`` of ``compare_editions``).
+
+    Columns: ``uses`` (all uses of the sell right), ``nothing`` (uses that did nothing),
+    ``by_winner`` and ``by_runner_up`` (of those), ``held_none`` (of those, uses by a seat
+    holding no share of the border colour: it had nothing to sell) and ``held_none_share``.
+    """
+    rows = {}
+    for name, group in uses.groupby("edition", sort=False):
+        nothing = group[group["choice"] == "nothing"]
+        none = int((nothing["held"] == 0).sum()) if "held" in nothing else 0
+        rows[name] = {
+            "uses": len(group), "nothing": len(nothing),
+            "by_winner": int((nothing["role"] == "winner").sum()),
+            "by_runner_up": int((nothing["role"] == "runner-up").sum()),
+            "held_none": none, "held_none_share": none / len(nothing) if len(nothing) else float("nan"),
+        }  # fmt: skip
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "edition"
+    return out
+
+
+def length_parts(tables: Mapping[str, pd.DataFrame], players: int = 4) -> pd.DataFrame:
+    """Why games of one edition are longer or shorter than another's: the pile and the crash.
+
+    The crash lies uniformly in the last ``w`` positions of a pile of ``P`` cards (the crash
+    included), so a game reveals ``P - (w - 1) / 2`` cards on average. One row per edition of
+    ``tables["games"]`` (``compare_editions``): ``pile`` (cards in the pile once the first is
+    revealed, plus that one), ``window`` (``w``), ``model`` (the expected cards), and the
+    simulated ``cards`` with ``low`` and ``high`` (95% interval); then ``pile_effect`` and
+    ``window_effect``: what each change adds to the expected length against the first row's
+    edition (a smaller window moves the crash later: longer games).
+    """
+    rows = {}
+    for name, group in tables["games"].groupby("edition", sort=False):
+        ed = edition(name)
+        spec, edition_name = resolve(name)
+        pile = spec.new_game(edition_name, players, 0).cards_left + 1
+        window = ed.crash_shuffled_into_last + 1
+        mean, low, high = mean_interval(group["cards"])
+        rows[name] = {"pile": pile, "window": window, "model": pile - (window - 1) / 2,
+                      "cards": mean, "low": low, "high": high}  # fmt: skip
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    first = out.iloc[0]
+    out["pile_effect"] = out["pile"] - first["pile"]
+    out["window_effect"] = -(out["window"] - first["window"]) / 2
+    out.index.name = "edition"
+    return out
+
+
+SCORE_PARTS = {"winner_track": "score track", "winner_chips": "chips", "winner_shares": "shares held",
+               "winner_branches": "houses (branches)"}  # fmt: skip
+"""The parts of a winning score in ``compare_editions``' games table, and their names."""
+
+
+def score_gap(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The gap in winning scores between two editions, split into its parts.
+
+    One row per part of the score (``SCORE_PARTS``, then ``total``), with the mean of the
+    first edition, of the second, and the ``gap`` (second minus first) with ``low`` and
+    ``high``, its normal 95% interval (independent games). The parts add up to the total.
+    """
+    games = tables["games"]
+    names = list(dict.fromkeys(games["edition"]))
+    if len(names) != 2:
+        raise ValueError(f"score_gap compares two editions; the tables hold {names}")
+    a, b = (games[games["edition"] == n] for n in names)
+    rows = {}
+    for column, label in [*SCORE_PARTS.items(), ("winning_score", "total")]:
+        gap, low, high = _difference(a[column], b[column])
+        rows[label] = {names[0]: float(a[column].mean()), names[1]: float(b[column].mean()),
+                       "gap": gap, "low": low, "high": high}  # fmt: skip
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "part"
+    return out
+
+
+def _per_game(tables: Mapping[str, pd.DataFrame], name: str) -> dict[str, pd.Series]:
+    """One edition's per-game measures, indexed by game (see ``edition_comparison``)."""
+    games = tables["games"][tables["games"]["edition"] == name].set_index("game")
+    auctions = tables["auctions"][tables["auctions"]["edition"] == name]
+    uses = tables["uses"][tables["uses"]["edition"] == name]
+    won = uses[uses["won_game"]]
+    per_winner = games["winners"]
+
+    def count(choice: str) -> pd.Series:
+        n = won[won["choice"] == choice].groupby("game").size()
+        return n.reindex(games.index, fill_value=0) / per_winner
+
+    return {
+        "cards": games["cards"], "auction_moves": auctions.groupby("game")["steps"].mean(),
+        "winning_score": games["winning_score"], "winner_sells": count("sell"), "winner_branches": count("branch"),
+    }  # fmt: skip
+
+
+def edition_comparison(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Two editions' games side by side, each measure with its 95% interval over the games.
+
+    Rows: ``cards`` (revealed, crash included), ``auction_moves`` (mean bids and drops per
+    auction of a game), ``winning_score``, ``winner_sells`` and ``winner_branches`` (sales and
+    branches per game by its winners, a shared win split). Columns: per edition its mean with
+    ``<edition> low`` and ``<edition> high``; then ``difference`` (second minus first) with
+    ``low`` and ``high``. A difference is one when its interval excludes 0.
+    """
+    names = list(dict.fromkeys(tables["games"]["edition"]))
+    if len(names) != 2:
+        raise ValueError(f"edition_comparison compares two editions; the tables hold {names}")
+    a, b = (_per_game(tables, n) for n in names)
+    rows = {}
+    for measure in a:
+        row: dict[str, float] = {}
+        for name, values in ((names[0], a[measure]), (names[1], b[measure])):
+            mean, low, high = mean_interval(values)
+            row.update({name: mean, f"{name} low": low, f"{name} high": high})
+        row["difference"], row["low"], row["high"] = _difference(a[measure], b[measure])
+        rows[measure] = row
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "measure"
+    return out
