@@ -35,6 +35,7 @@ two editions over simulated games (``compare_editions``, ``edition_summary``).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from math import comb
@@ -79,6 +80,7 @@ __all__ = [
     "game_share_values",
     "hold_or_sell",
     "market_long",
+    "model_check",
     "next_crash_chance",
     "next_sale_chance",
     "play_games",
@@ -787,4 +789,32 @@ def edition_comparison(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         rows[measure] = row
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "measure"
+    return out
+
+
+def model_check(values: pd.DataFrame) -> pd.DataFrame:
+    """Is the premiums model right? Per company, over the rows of ``share_values`` of many games:
+    the mean ``premiums_to_come`` and ``premiums_realized``, their ``difference`` with ``low`` and
+    ``high`` (95% interval, over games: the rounds of one game are not independent), ``z`` (the
+    difference in standard errors) and ``games``.
+
+    ``chance`` (the same in every row) is the chance that, if the model is exact, at least one of
+    the companies lies as many standard errors from 0 as the farthest does (companies taken as
+    independent): a small number says the differences are more than sampling noise.
+    """
+    rows = {}
+    for company, group in values.groupby("company", sort=False):
+        per_game = (group["premiums_realized"] - group["premiums_to_come"]).groupby(group["game"]).mean()
+        diff = float((group["premiums_realized"] - group["premiums_to_come"]).mean())
+        se = float(per_game.std(ddof=1)) / len(per_game) ** 0.5
+        rows[company] = {
+            "premiums_to_come": float(group["premiums_to_come"].mean()),
+            "premiums_realized": float(group["premiums_realized"].mean()),
+            "difference": diff, "low": diff - Z95 * se, "high": diff + Z95 * se, "z": diff / se, "games": len(per_game),
+        }  # fmt: skip
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "company"
+    farthest = float(out["z"].abs().max())
+    one = math.erfc(farthest / math.sqrt(2))  # two-sided, one company
+    out["chance"] = 1 - (1 - one) ** len(out)
     return out
