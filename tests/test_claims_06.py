@@ -140,7 +140,7 @@ def test_who_sells_nothing(tables):
     states(TEXT, f"In the classic game 2,797 of the 4,989 uses of the sell right ({nothing['nothing'] / nothing['uses']:.0%}) "
                  "did nothing. No winner chose it: every one was a runner-up",
            f"in 2,126 of them ({nothing['held_none_share']:.0%}) the runner-up held no share of the border colour",
-           f"the other {nothing['nothing'] - nothing['held_none']} kept the shares they held")  # fmt: skip
+           f"the other {int(nothing['nothing'] - nothing['held_none'])} kept the shares they held")  # fmt: skip
     assert "blocks the runner-up" not in TEXT
     summary = analysis.edition_summary(tables)
     table = analysis.edition_comparison(tables).round(2)
