@@ -155,6 +155,7 @@ FIGURES = {
     "crash_hazard": lambda: crash_hazard_figure(analysis.crash_hazard(game().initial_state())),
     "distribution": lambda: distribution_figure([3, 4, 4, 7], title="Scores", x_title="final score"),
     "distributions": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}),
+    "distributions_intervals": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}, intervals=True),
     "share_value": lambda: share_value_figure(analysis.by_round(analysis.share_values(_rounds())), CLASSIC),
     "win_rate": lambda: win_rate_figure(contest().summary()),
     "head_to_head": lambda: head_to_head_figure(contest().head_to_head()),

@@ -295,10 +295,11 @@ def distribution_figure(
     samples: Sequence[float] | Mapping[str, Sequence[float]],
     title: str = "Distribution",
     x_title: str = "value",
+    intervals: bool = False,
 ) -> go.Figure:
-    """Share of samples at each whole value, as bars (one bar series per named group), and
-    each group's mean with its normal 95% interval (a diamond with error bars above the bars;
-    the legend gives the numbers).
+    """Share of samples at each whole value, as bars (one bar series per named group); with
+    ``intervals``, each group's mean with its normal 95% interval too (a diamond with error
+    bars above the bars; the legend gives the numbers), for comparing groups.
 
     Values are rounded to whole numbers and counted, so the figure stores one number per
     value, not one per sample.
@@ -319,11 +320,11 @@ def distribution_figure(
         means.append((n, label, mean, half))
         fig.add_bar(
             x=xs, y=rounded(counts[x] / total for x in xs),
-            name=f"{label}: mean {mean:.2f} ({mean - half:.2f} to {mean + half:.2f})",
+            name=f"{label}: mean {mean:.2f} ({mean - half:.2f} to {mean + half:.2f})" if intervals else str(label),
             marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]}, legendgroup=str(label),
             hovertemplate="%{x}: %{y:.1%}<extra>" + str(label) + "</extra>",
         )  # fmt: skip
-    for n, label, mean, half in means:
+    for n, label, mean, half in means if intervals else ():
         fig.add_scatter(
             x=[round(mean, 3)], y=[round(top * (1.08 + 0.07 * n), 4)], mode="markers", showlegend=False, cliponaxis=False,
             legendgroup=str(label), marker={"symbol": "diamond", "size": 9, "color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
@@ -332,7 +333,7 @@ def distribution_figure(
         )  # fmt: skip
     fig.update_layout(
         template=KIT_TEMPLATE, title=title, xaxis_title=x_title, yaxis_title="share of samples",
-        barmode="overlay" if len(groups) > 1 else "group", height=320, showlegend=True,
+        barmode="overlay" if len(groups) > 1 else "group", height=320, showlegend=len(groups) > 1 or intervals,
     )  # fmt: skip
     if len(groups) > 1:
         fig.update_traces(opacity=0.6, selector={"type": "bar"})
