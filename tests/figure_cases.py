@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import mogul
 import mogul.analysis.mogul as analysis
 import mogul.credit_mobilier as cm
-from mogul.analysis.credit_mobilier import by_turn, share_values
+from mogul.analysis.credit_mobilier import by_turn, marginal_by_turn, marginal_values, share_values
 from mogul.auction import (
     best_response_dynamics,
     compare_mechanisms,
@@ -39,6 +39,7 @@ from mogul.plots.credit_mobilier import (
     board_figure,
     dividends_figure,
     dividends_to_come_figure,
+    marginal_value_figure,
     stock_figure,
     treasuries_figure,
 )
@@ -155,6 +156,7 @@ FIGURES = {
     "crash_hazard": lambda: crash_hazard_figure(analysis.crash_hazard(game().initial_state())),
     "distribution": lambda: distribution_figure([3, 4, 4, 7], title="Scores", x_title="final score"),
     "distributions": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}),
+    "distributions_intervals": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}, intervals=True),
     "share_value": lambda: share_value_figure(analysis.by_round(analysis.share_values(_rounds())), CLASSIC),
     "win_rate": lambda: win_rate_figure(contest().summary()),
     "head_to_head": lambda: head_to_head_figure(contest().head_to_head()),
@@ -176,6 +178,9 @@ FIGURES = {
     "cm_dividends": lambda: dividends_figure(cm_game().table("dividends"), cm_game().initial_state().names),
     "cm_stock": lambda: stock_figure(cm_game().table("holdings")),
     "cm_dividends_to_come": lambda: dividends_to_come_figure(cm_study()),
+    "cm_marginal_value": lambda: marginal_value_figure(
+        marginal_by_turn(marginal_values("dividend", games=3, players=3, seed=1, turns=(1, 10)))
+    ),
     "live_cm_board": lambda: go.Figure(cm_player().board),
     "winner_regions": lambda: winner_regions_figure(
         winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
@@ -195,4 +200,5 @@ BUILDERS = {
     "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
     "cm_board": "board_figure", "cm_treasuries": "treasuries_figure", "cm_dividends": "dividends_figure",
     "cm_stock": "stock_figure", "cm_dividends_to_come": "dividends_to_come_figure",
+    "cm_marginal_value": "marginal_value_figure",
 }  # fmt: skip

@@ -210,3 +210,20 @@ def test_nothing_is_left_to_come_once_the_crash_is_revealed():
     assert analysis.expected_reveals(final) == 0.0 and analysis.next_crash_chance(final) == 0.0
     assert set(analysis.expected_premiums(final).values()) == {0.0}
     assert set(analysis.next_sale_chance(final).values()) == {0.0}
+
+
+def test_model_check_by_hand():
+    # two games, one company: realized minus to come is +1, -1 in game 0 (mean 0) and +2 in game 1
+    values = pd.DataFrame({
+        "game": [0, 0, 1], "company": ["blue"] * 3,
+        "premiums_to_come": [1.0, 2.0, 1.0], "premiums_realized": [2.0, 1.0, 3.0],
+    })  # fmt: skip
+    check = analysis.model_check(values).loc["blue"]
+    assert check["difference"] == pytest.approx(2 / 3)  # over the rows
+    se = pd.Series([0.0, 2.0]).std() / 2**0.5  # over the games' means: 0 and 2
+    assert check["low"] == pytest.approx(2 / 3 - 1.959964 * se) and check["games"] == 2
+    assert check["z"] == pytest.approx((2 / 3) / se)
+    from math import erfc, sqrt
+
+    assert check["chance"] == pytest.approx(erfc(abs(check["z"]) / sqrt(2)))  # one company: its own p-value
+    assert analysis.mean_interval([5, 5, 5]) == (5.0, 5.0, 5.0)

@@ -6,12 +6,21 @@ import pandas as pd
 import pytest
 
 import mogul.credit_mobilier as cm
-from mogul.analysis.credit_mobilier import by_turn, round_payouts, share_values, start_values
+from mogul.analysis.credit_mobilier import (
+    by_turn,
+    marginal_by_turn,
+    marginal_values,
+    mean_interval,
+    reversed_ties,
+    round_payouts,
+    share_values,
+    start_values,
+)
 from mogul.credit_mobilier import Build, PayRound
-from mogul.kit.bots import play
+from mogul.kit.bots import play, play_out
 from mogul.kit.record import GameRecord
 from mogul.kit.simulate import simulate
-from mogul.plots.credit_mobilier import dividends_to_come_figure
+from mogul.plots.credit_mobilier import dividends_to_come_figure, marginal_value_figure
 
 
 def test_connies_two_rounds_are_worth_four_thirds_of_a_dollar_per_red_share():
@@ -93,11 +102,106 @@ def test_averages_by_turn_and_at_the_start(study):
     assert averages["turn"].max() == longest
     assert by_turn(values, min_games=10)["games"].min() >= 10
     fig = dividends_to_come_figure(averages)
-    assert [t.name for t in fig.data] == ["red", "yellow", "green", "blue", "Credit Mobilier", "price of a share"]
-    assert list(fig.data[-1].y) == [1, 1]
+    lines = [t for t in fig.data if t.fill != "toself"]
+    assert [t.name for t in lines] == ["red", "yellow", "green", "blue", "Credit Mobilier", "price of a share"]
+    assert list(lines[-1].y) == [1, 1]
+    bands = [t for t in fig.data if t.fill == "toself"]
+    assert len(bands) == 5 and all(t.name.endswith("95% interval") for t in bands)
+    # the interval: mean +- 1.96 standard errors over the games that reached the turn
+    red = values[(values["turn"] == 1) & (values["company"] == "red")]["to_come"]
+    half = 1.959963984540054 * red.std(ddof=1) / len(red) ** 0.5
+    assert turn_one.loc["red", "low"] == pytest.approx(red.mean() - half)
+    assert starts.loc["red", "high"] == pytest.approx(red.mean() + half, abs=1e-4)
 
 
 def test_one_game_table_needs_no_game_column():
     record = play(cm.new_game(2, seed=3), [cm.DividendBot(), cm.DividendBot()])
     values = share_values(record.table("treasuries"), record.table("dividends"))
     assert set(values["game"]) == {0} and values["turn"].min() == 1
+
+
+# --- the marginal value of one more share -----------------------------------------------------
+
+
+def test_one_more_share_is_played_out_on_the_same_dice():
+    # Game 0 of seed 11: seat 0 owns. Buying a purple share for $1 before turn 1 is the same
+    # as dealing the game with seat 0 holding $2 and two purple shares: the same goods, start
+    # player and dice, since every roll comes from the seed and the roll's number.
+    pairs = marginal_values("dividend", games=2, players=3, seed=11, turns=(1,), companies=["purple", "blue"])
+    assert pairs[["game", "owner", "turn", "company"]].values.tolist() == [
+        [0, 0, 1, "purple"], [0, 0, 1, "blue"], [1, 1, 1, "purple"], [1, 1, 1, "blue"]]  # fmt: skip
+    bots = [cm.DividendBot() for _ in range(3)]
+    without = play_out(cm.new_game(3, seed=11), bots).money[0]
+    start = cm.new_game(3, seed=11)
+    extra = cm.new_game(3, seed=11, money=[2, 3, 3], stocks=[{"purple": 2}, {"purple": 1}, {"purple": 1}])
+    assert (extra.goods, extra.current, extra.dice) == (start.goods, start.current, start.dice)
+    with_share = play_out(extra, bots).money[0]
+    row = pairs.iloc[0]
+    assert row["cash_gain"] == with_share - without and row["value"] == row["cash_gain"] + 1
+    # the average payout of the game without the share is share_values' "dividends to come"
+    record = play(cm.new_game(3, seed=11), [cm.DividendBot() for _ in range(3)])
+    values = share_values(record.table("treasuries"), record.table("dividends"))
+    first = values[values["turn"] == 1].set_index("company")["to_come"]
+    assert row["average"] == pytest.approx(first["purple"]) and pairs.iloc[1]["average"] == pytest.approx(first["blue"])
+
+
+def test_a_later_turn_starts_from_that_turns_state():
+    pairs = marginal_values("dividend", games=3, players=3, seed=5, turns=(1, 20), companies=["red"])
+    assert sorted(set(pairs["turn"])) == [1, 20]
+    later = pairs[pairs["turn"] == 20]
+    record = play(cm.new_game(3, seed=5), [cm.DividendBot() for _ in range(3)])
+    values = share_values(record.table("treasuries"), record.table("dividends")).set_index(["turn", "company"])
+    assert later.iloc[0]["average"] == pytest.approx(values.loc[(20, "red"), "to_come"])
+
+
+def test_marginal_values_refuses_what_it_cannot_pair():
+    with pytest.raises(ValueError, match="not random"):
+        marginal_values("random", games=1)
+    with pytest.raises(ValueError, match="unknown companies"):
+        marginal_values(companies=["orange"], games=1)
+    with pytest.raises(ValueError, match="turns must be"):
+        marginal_values(turns=(0,), games=1)
+    with pytest.raises(ValueError, match="one bot per seat"):
+        marginal_values(["dividend", "dividend"], players=3, games=1)
+
+
+def test_the_summary_says_buy_only_when_the_interval_clears_the_price():
+    pairs = pd.DataFrame({
+        "game": range(6), "owner": 0, "turn": 1, "company": ["red"] * 3 + ["blue"] * 3, "cash_gain": 0,
+        "value": [3, 4, 5, 0.5, 1.5, 1.0], "dividends_gain": 0, "others_gain": 0, "average": [6, 6, 6, 1, 1, 1],
+    })  # fmt: skip
+    summary = marginal_by_turn(pairs).set_index("company")
+    assert list(summary.index) == ["red", "blue"]
+    red = summary.loc["red"]
+    assert (red["value"], red["value_low"], red["value_high"]) == (4, 2.8684, 5.1316)  # 4 -+ 1.96 / sqrt(3)
+    assert red["gap"] == -2 and red["worth_buying"] == "yes" and summary.loc["blue", "worth_buying"] == "can't tell"
+    assert mean_interval([2, 2])["low"] == 2 and mean_interval([1])["n"] == 1
+    fig = marginal_value_figure(marginal_by_turn(pairs))
+    assert [t.name for t in fig.data] == ["average payout", "marginal value"]
+    assert list(fig.data[1].error_y.array) == pytest.approx([1.13, 0.57], abs=0.01)
+
+
+def test_reversed_ties_offer_the_colours_the_other_way_round():
+    make = reversed_ties("dividend")
+    bot = make(0)
+    seen = []
+
+    class Spy:
+        def choose(self, view, legal):
+            seen.append(list(legal))
+            return legal[0]
+
+    bot.inner = Spy()
+    s = cm.new_game(3, seed=2, dice=[["red", "blue", "green", "orange", "purple"]])
+    legal = s.legal_actions()
+    assert bot.choose(s.view(s.current), legal) == seen[0][0]
+    offered = seen[0]
+    assert sorted(map(str, offered)) == sorted(map(str, legal))
+    kinds = [type(a).__name__ for a in offered]
+    assert kinds == sorted(kinds, key=[type(a).__name__ for a in legal].index)  # kinds keep their order
+    builds = [a.colour for a in offered if type(a).__name__ == "Build"]
+    assert builds == sorted(builds, key=["red", "yellow", "green", "blue", "purple"].index, reverse=True)
+    assert len(set(builds)) > 1
+    # a whole game of reversed bots ends
+    from mogul.kit.bots import play_out as finish
+    assert finish(cm.new_game(3, seed=4), [make(i) for i in range(3)]).is_over

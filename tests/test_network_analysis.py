@@ -77,11 +77,31 @@ def test_sell_right_by_fill_groups_by_houses_on_the_map():
     })  # fmt: skip
     table = a.sell_right_by_fill(uses, step=3)
     assert list(table.index) == [0, 3, 6]
-    assert table.loc[0].to_dict() == {"uses": 2, "sell": 2, "branch": 2, "best": 3.5, "free": 6.5,
-                                      "chose_branch": 0.5, "chose_sell": 0.5}  # fmt: skip
+    first = {k: v for k, v in table.loc[0].to_dict().items() if not k.endswith(("_low", "_high"))}
+    assert first == {"uses": 2, "sell": 2, "branch": 2, "best": 3.5, "free": 6.5,
+                     "chose_branch": 0.5, "chose_sell": 0.5}  # fmt: skip
     assert table.loc[6, "best"] == 9 and table.loc[3, "chose_branch"] == 1
+    # sell values 0 and 4: mean 2, standard deviation 2.83, 95% interval 2 -+ 1.96 * 2.83 / sqrt(2)
+    assert table.loc[0, "sell_low"] == pytest.approx(2 - 1.959964 * 8**0.5 / 2**0.5)
+    assert table.loc[3, "branch_high"] == 5  # one use: no spread to measure
+    assert list(a.sell_right_by_fill(uses, step=3, min_uses=2).index) == [0]  # groups of one use left out
     with pytest.raises(ValueError, match="step must be a whole number >= 1, got 0"):
         a.sell_right_by_fill(uses, step=0)
+    with pytest.raises(ValueError, match="min_uses must be a whole number >= 1, got 0"):
+        a.sell_right_by_fill(uses, min_uses=0)
+
+
+def test_chose_the_better_counts_ties_as_the_better():
+    uses = pd.DataFrame({
+        "sell_value": [6, 6, 0, 4, -1], "branch_value": [6, 5, 0, 7, 0],
+        "choice": ["branch", "branch", "nothing", "sell", "nothing"],
+    })  # fmt: skip
+    # a tie (branch 6 = sell 6) is the better; branch 5 < sell 6 is not; nothing when both are
+    # worth 0 is; a sale worth 4 against a branch worth 7 is not; nothing beats a sale at -1
+    got = a.chose_the_better(uses)
+    assert (got["uses"], got["better"], got["share"]) == (5, 3, 0.6)
+    assert (got["sell_not_better"], got["branch_not_better"], got["nothing_not_better"]) == (1, 1, 0)
+    assert got["low"] == pytest.approx(0.6 - 1.959964 * (0.3 / 5) ** 0.5, abs=1e-4)
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +121,50 @@ def test_compare_editions_same_bots_both_editions(compared):
     rg = games[games["edition"] == "rio-grande"]
     assert rg["winning_score"].tolist() == sim.games.groupby("game")["score"].max().tolist()
     assert compared["auctions"].query("edition == 'rio-grande'")["steps"].tolist() == sim.auctions["steps"].tolist()
+
+
+def test_what_the_editions_differences_are_made_of(compared):
+    games = compared["games"]
+    # the winning score in parts adds up, and classic has no end bonuses
+    parts = games[["winner_track", "winner_chips", "winner_shares", "winner_branches"]].sum(axis=1)
+    assert (parts == games["winning_score"]).all()
+    classic = games[games["edition"] == "classic"]
+    assert (classic[["winner_shares", "winner_branches"]] == 0).all().all()
+    gap = a.score_gap(compared)
+    assert list(gap.index) == ["score track", "chips", "shares held", "houses (branches)", "total"]
+    assert gap.loc[gap.index[:4], "gap"].sum() == pytest.approx(gap.loc["total", "gap"])
+    rg = games[games["edition"] == "rio-grande"]
+    assert gap.loc["total", "gap"] == pytest.approx(rg["winning_score"].mean() - classic["winning_score"].mean())
+    half = 1.959964 * (rg["winning_score"].var() / 12 + classic["winning_score"].var() / 12) ** 0.5
+    assert gap.loc["total", "high"] - gap.loc["total", "gap"] == pytest.approx(half, abs=1e-3)
+    # the length: a pile of P cards with the crash uniform in the last w gives P - (w - 1) / 2
+    length = a.length_parts(compared)
+    assert length[["pile", "window", "model"]].values.tolist() == [[28, 5, 26.0], [26, 4, 24.5]]
+    assert length["pile_effect"].tolist() == [0, -2] and length["window_effect"].tolist() == [0, 0.5]
+    assert length.loc["classic", "cards"] == pytest.approx(classic["cards"].mean())
+    # who used the sell right to do nothing: in the classic game, runners-up only
+    nothing = a.sell_nothing(compared["uses"])
+    uses = compared["uses"]
+    cl = uses[(uses["edition"] == "classic") & (uses["choice"] == "nothing")]
+    assert nothing.loc["classic", "nothing"] == len(cl) and nothing.loc["classic", "by_winner"] == 0
+    assert nothing.loc["classic", "held_none"] == (cl["held"] == 0).sum() > 0
+    # held: the user's shares of the border colour as the round began
+    sim = mogul.simulate("classic", ["value"], games=12, seed=1, players=4, tables=("games", "rounds", "auctions"),
+                         progress=False)  # fmt: skip
+    first = sim.auctions.iloc[0]
+    user = first["runner_up"] if first["winner_choice"] == "take" else first["winner"]
+    row = sim.rounds[(sim.rounds["game"] == 0) & (sim.rounds["round"] == first["round"]) & (sim.rounds["seat"] == user)]
+    assert uses.iloc[0]["held"] == row[f"shares_{first['border']}"].iloc[0]
+    # the comparison table: each measure with its interval, the difference with its own
+    table = a.edition_comparison(compared)
+    assert list(table.index) == ["cards", "auction_moves", "winning_score", "winner_sells", "winner_branches"]
+    assert table.loc["cards", "classic"] == pytest.approx(classic["cards"].mean())
+    assert table.loc["winning_score", "difference"] == pytest.approx(gap.loc["total", "gap"])
+    rgw = uses[(uses["edition"] == "rio-grande") & uses["won_game"] & (uses["choice"] == "branch")]
+    per_game = rgw.groupby("game").size().reindex(rg["game"], fill_value=0) / rg.set_index("game")["winners"]
+    assert table.loc["winner_branches", "rio-grande"] == pytest.approx(per_game.mean())
+    with pytest.raises(ValueError, match="compares two editions"):
+        a.edition_comparison({k: v[v["edition"] == "classic"] for k, v in compared.items()})
 
 
 def test_uses_from_auctions_worked_by_hand():

@@ -96,6 +96,11 @@ def test_distribution_figure_counts_whole_values():
     assert list(fig.data[0].x) == [3, 4, 7] and list(fig.data[0].y) == [0.5, 0.25, 0.25]
     two = distribution_figure({"all": [1, 2], "winners": [2]})
     assert [t.name for t in two.data] == ["all", "winners"] and two.layout.barmode == "overlay"
+    two = distribution_figure({"all": [1, 2], "winners": [2]}, intervals=True)
+    # each group: bars named with the mean and its 95% interval, then a diamond at the mean
+    assert [t.name for t in two.data] == ["all: mean 1.50 (0.52 to 2.48)", "winners: mean 2.00 (2.00 to 2.00)",
+                                          "all mean", "winners mean"] and two.layout.barmode == "overlay"  # fmt: skip
+    assert two.data[2].x == (1.5,) and two.data[2].error_x.value == 0.98
 
 
 def test_share_value_figure_and_a_small_json(opening):

@@ -18,17 +18,42 @@ treasury, which the bank fills with $2 for every section of track anyone builds.
     >>> sorted(values.columns)
     ['company', 'game', 'shares_held', 'to_come', 'treasury', 'turn']
 
-The functions are pure: tables in, tidy frames out. ``mogul.plots.credit_mobilier.
-dividends_to_come_figure`` draws ``by_turn``.
+That is an **average**: what the shares already held earn, one with another. What *one more*
+share brings its owner is another number, the **marginal value** (``marginal_values``): in
+paired games with common random numbers (the same goods, start player and dice, since every
+roll comes from the seed and the roll's number) one player buys one extra share for $1 at the
+start of a turn, and the difference in that player's final cash is measured. The two differ
+because an extra share dilutes the others (a round that runs the treasury dry pays the same
+dollars over one more share), because a round stopped part way pays the extra share nothing,
+and because the extra share changes who pays out and when (the bots pay out what they own).
+
+The functions are pure: tables in, tidy frames out (``marginal_values`` plays its games).
+``mogul.plots.credit_mobilier.dividends_to_come_figure`` draws ``by_turn``.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from typing import Any
+
 import pandas as pd
 
-from mogul.games.credit_mobilier.components import COMPANIES
+from mogul.games.credit_mobilier.bots import REGISTRY
+from mogul.games.credit_mobilier.components import COMPANIES, components
+from mogul.games.credit_mobilier.events import DividendsPaid
+from mogul.games.credit_mobilier.rules import STOCK_PRICE
+from mogul.games.credit_mobilier.setup import new_game
+from mogul.games.credit_mobilier.state import GameState
+from mogul.kit.bots import BotFactory, BotSpec, bot_factory, decide
 
-__all__ = ["by_turn", "round_payouts", "share_values", "start_values"]
+__all__ = [
+    "by_turn", "marginal_by_turn", "marginal_values", "mean_interval", "reversed_ties", "round_payouts",
+    "share_values", "start_values",
+]  # fmt: skip
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
 
 COLUMNS = ["game", "turn", "company", "treasury", "shares_held", "to_come"]
 
@@ -91,26 +116,219 @@ def by_turn(values: pd.DataFrame, min_games: int = 1) -> pd.DataFrame:
     """Averages of ``share_values`` per turn and company, over the games still running.
 
     Columns ``turn``, ``company``, ``games`` (games that reached the turn), ``to_come``,
-    ``treasury`` and ``shares_held`` (means). Turns reached by fewer than ``min_games`` games
+    ``treasury`` and ``shares_held`` (means), and ``low``/``high``: the normal 95% interval of
+    ``to_come`` over the games. Turns reached by fewer than ``min_games`` games
     are left out (a few long games would make the end of the curve noise).
     """
     grouped = values.groupby(["turn", "company"], sort=False)
     out = grouped[["to_come", "treasury", "shares_held"]].mean()
     out.insert(0, "games", grouped["game"].nunique())
+    half = Z95 * grouped["to_come"].std(ddof=1).fillna(0.0) / out["games"].pow(0.5)
+    out["low"] = out["to_come"] - half
+    out["high"] = out["to_come"] + half
     out = out.reset_index().sort_values(["turn", "company"], key=_company_order, kind="stable")
     return out[out["games"] >= min_games].reset_index(drop=True)
 
 
 def start_values(values: pd.DataFrame) -> pd.DataFrame:
-    """Per company: the mean dividends to come as the first turn begins, and the chance
-    (share of games) that a share bought then earns back its $1 price or more.
+    """Per company: the mean dividends to come as the first turn begins with its 95% interval
+    (normal, over games), and the chance (share of games) that a share held from then on
+    earned $1 or more on average.
 
-    Index: company (railroads, then purple); columns ``to_come`` and ``earns_its_price``.
+    Index: company (railroads, then purple); columns ``to_come``, ``low``, ``high``, ``games``
+    and ``earns_its_price``.
     """
     first = values[values["turn"] == values.groupby("game")["turn"].transform("min")]
     grouped = first.groupby("company", sort=False)["to_come"]
-    out = pd.DataFrame({"to_come": grouped.mean(), "earns_its_price": grouped.apply(lambda v: float((v >= 1).mean()))})
+    out = pd.DataFrame([mean_interval(v) for _, v in grouped], index=[c for c, _ in grouped])
+    out = out.rename(columns={"mean": "to_come", "n": "games"})
+    out["earns_its_price"] = grouped.apply(lambda v: float((v >= 1).mean()))
+    out.index.name = "company"
     return out.sort_index(key=_company_order)
+
+
+def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
+    """The mean of ``sample`` with its normal 95% interval: ``mean``, ``low``, ``high``, ``n``.
+
+    >>> mean_interval([1, 2, 3, 4])
+    {'mean': 2.5, 'low': 1.2348, 'high': 3.7652, 'n': 4}
+    """
+    values = pd.Series(sample, dtype=float).dropna()
+    n = len(values)
+    mean = float(values.mean()) if n else math.nan
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return {"mean": round(mean, 9), "low": round(mean - half, 4), "high": round(mean + half, 4), "n": n}
+
+
+# --- the marginal value of one more share ----------------------------------------------------
+
+
+def _colour_of(action: Any) -> str | None:
+    return getattr(action, "colour", None) or getattr(action, "company", None)
+
+
+class _ColoursReversed:
+    """A bot offered the legal actions with the colours in reverse order within each kind."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self.name = f"{getattr(inner, 'name', type(inner).__name__)}-reversed"
+        self.understands = getattr(inner, "understands", None)
+
+    def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        kinds = list(dict.fromkeys(type(a) for a in legal_actions))
+
+        def key(action: Any) -> tuple[int, int]:
+            colour = _colour_of(action)
+            return kinds.index(type(action)), -COMPANIES.index(colour) if colour in COMPANIES else 0
+
+        return self.inner.choose(view, sorted(legal_actions, key=key))
+
+
+def reversed_ties(bot: BotSpec) -> BotFactory:
+    """A factory for ``bot`` (a name such as ``"dividend"``) that breaks its ties between colours
+    the other way: it is offered the legal actions of each kind (build, move, buy, pay) last
+    colour first (blue before red, purple first), the kinds in their usual order. A bot that
+    takes the first of equally good actions then favours the other end of the colour order;
+    compare the two to see what the tie order decides."""
+    inner = bot_factory(bot, REGISTRY)
+
+    def make(seed: int | None = None) -> _ColoursReversed:
+        return _ColoursReversed(inner(seed))
+
+    return BotFactory(make, (), True)
+
+
+def _play_on(
+    state: GameState, bots: Sequence[Any], owner: int, turns: Sequence[int] = ()
+) -> tuple[dict[str, Any], dict[int, tuple[GameState, dict[str, Any]]]]:
+    """Play ``state`` to the end: the owner's final ``cash``, the owner's ``dividends`` per
+    company and each company's ``average`` payout per share (``per_share`` summed over its
+    rounds); and for each of ``turns`` the state at which it began with the tallies so far."""
+    tally = {"cash": 0, "dividends": dict.fromkeys(COMPANIES, 0), "average": dict.fromkeys(COMPANIES, 0.0)}
+    starts: dict[int, tuple[GameState, dict[str, Any]]] = {}
+    wanted = set(turns)
+    for _ in range(100_000):
+        if state.is_over:
+            tally["cash"] = state.money[owner]
+            return tally, starts
+        if state.turn in wanted and state.turn not in starts:
+            starts[state.turn] = (state, {k: dict(tally[k]) for k in ("dividends", "average")})
+        legal = state.legal_actions()
+        seat = state.current_player
+        state = state.apply(legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal))
+        for event in state.events:
+            if type(event) is DividendsPaid:
+                held = sum(s[event.company] for s in state.stocks)
+                tally["dividends"][event.company] += event.paid[owner]
+                tally["average"][event.company] += sum(event.paid) / held if held else 1.0
+    raise RuntimeError("the game did not end within 100000 steps")
+
+
+def marginal_values(
+    bots: BotSpec | Sequence[BotSpec] = "dividend",
+    games: int = 100,
+    players: int = 3,
+    seed: int = 0,
+    turns: Sequence[int] = (1,),
+    companies: Sequence[str] = COMPANIES,
+) -> pd.DataFrame:
+    """What one more share adds to its owner's final cash, from paired games.
+
+    Game ``i`` is dealt from seed ``seed + i``; its owner is seat ``i % players`` (so every
+    seat owns in turn; the start player is dealt from the seed). The game is played once as
+    it is; at the start of each of ``turns`` it reaches, it is also played out from that
+    state with the owner buying one extra share of the company for $1. The pair shares its
+    random numbers: the same goods and dice, since every roll comes from the seed and the
+    roll's number, and bots that choose from what they see alone (``traits["stochastic"]``
+    false, as ``DividendBot``; stochastic bots are refused). A pair is left out when the owner
+    has no $1 or the company has no share left in the box.
+
+    One row per game, turn and company: ``game``, ``owner``, ``turn``, ``company``,
+    ``cash_gain`` (final cash with the share minus without it: the $1 price is in it),
+    ``value`` (``cash_gain + 1``: what the share adds, its price given back),
+    ``dividends_gain`` (the owner's dividends from that company from the turn on, with minus
+    without), ``others_gain`` (the same for the other companies) and ``average`` (the
+    company's average payout per share from that turn on, in the game without the extra
+    share: the ``to_come`` of ``share_values``).
+    """
+    specs = [bots] * players if isinstance(bots, str | BotFactory) or callable(bots) else list(bots)
+    if len(specs) != players:
+        raise ValueError(f"marginal_values needs one bot per seat: {players} seats, {len(specs)} bots")
+    unknown = [c for c in companies if c not in COMPANIES]
+    if unknown:
+        raise ValueError(f"unknown companies {unknown}; allowed: {list(COMPANIES)}")
+    if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
+        raise ValueError(f"turns must be whole numbers from 1 on, got {list(turns)!r}")
+    factories = [bot_factory(spec, REGISTRY) for spec in specs]
+    for make in factories:
+        if getattr(make(0), "traits", {}).get("stochastic", True):
+            raise ValueError(
+                "marginal_values pairs games by their dice alone, so it needs bots whose choices are "
+                f"not random (traits['stochastic'] false, as 'dividend'); got {make(0)!r}"
+            )
+    cap = components().stock_per_company
+    rows = []
+    for i in range(games):
+        owner = i % players
+        bots_ = [make(seed + i) for make in factories]
+        base, starts = _play_on(new_game(players, seed=seed + i), bots_, owner, turns)
+        for turn, (start, before) in sorted(starts.items()):
+            if start.money[owner] < STOCK_PRICE:
+                continue
+            for company in companies:
+                if cap is not None and sum(s[company] for s in start.stocks) >= cap:
+                    continue
+                money = list(start.money)
+                money[owner] -= STOCK_PRICE
+                stocks = list(start.stocks)
+                stocks[owner] = stocks[owner].add(company)
+                extra = start._replace(money=tuple(money), stocks=tuple(stocks))
+                more, _ = _play_on(extra, [make(seed + i) for make in factories], owner)
+                gains = {c: more["dividends"][c] - (base["dividends"][c] - before["dividends"][c]) for c in COMPANIES}
+                rows.append({
+                    "game": i, "owner": owner, "turn": turn, "company": company,
+                    "cash_gain": more["cash"] - base["cash"], "value": more["cash"] - base["cash"] + STOCK_PRICE,
+                    "dividends_gain": gains[company], "others_gain": sum(gains.values()) - gains[company],
+                    "average": round(base["average"][company] - before["average"][company], 9),
+                })  # fmt: skip
+    columns = ["game", "owner", "turn", "company", "cash_gain", "value", "dividends_gain", "others_gain", "average"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def marginal_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
+    """``marginal_values`` summed up per turn and company, each mean with its 95% interval.
+
+    Columns: ``turn``, ``company``, ``pairs``; ``value``, ``value_low``, ``value_high`` (what
+    one more share adds to final cash, price given back); ``average``, ``average_low``,
+    ``average_high`` (the average payout per share on the same games); ``gap`` with
+    ``gap_low``/``gap_high`` (value minus average, paired); ``dividends_gain``,
+    ``others_gain`` (means); ``worth_buying``: "yes" when the value's interval lies above the
+    $1 price, "no" when below, "can't tell" when it holds $1.
+    """
+    rows = []
+    for (turn, company), g in pairs.groupby(["turn", "company"], sort=False):
+        value = mean_interval(g["value"])
+        average = mean_interval(g["average"])
+        gap = mean_interval(g["value"] - g["average"])
+        if value["low"] > STOCK_PRICE:
+            verdict = "yes"
+        elif value["high"] < STOCK_PRICE:
+            verdict = "no"
+        else:
+            verdict = "can't tell"
+        rows.append({
+            "turn": turn, "company": company, "pairs": value["n"],
+            "value": value["mean"], "value_low": value["low"], "value_high": value["high"],
+            "average": average["mean"], "average_low": average["low"], "average_high": average["high"],
+            "gap": gap["mean"], "gap_low": gap["low"], "gap_high": gap["high"],
+            "dividends_gain": float(g["dividends_gain"].mean()), "others_gain": float(g["others_gain"].mean()),
+            "worth_buying": verdict,
+        })  # fmt: skip
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    return out.sort_values(["turn", "company"], key=_company_order, kind="stable", ignore_index=True)
 
 
 def _company_order(column: pd.Series | pd.Index) -> pd.Series | pd.Index:

@@ -8,11 +8,12 @@ import plotly.graph_objects as go
 from mogul.plots.template import KIT_TEMPLATE, rounded
 
 VERDICT_COLOURS = {"best response": "#2e7d32", "under-bid": "#1f77b4", "over-bid": "#c62828"}
-_AGAINST = {"best_drop": "best response", "equilibrium_drop": "equilibrium"}
+_AGAINST = {"best_drop": "best response to the others' bids", "equilibrium_drop": "equilibrium"}
 
 
 def drop_points_figure(bids: pd.DataFrame, against: str = "best_drop", title: str | None = None) -> go.Figure:
-    """The class's real drop points (up) against the best responses or the equilibrium's (across).
+    """The class's real drop points (up) against the best responses to what the others did, or
+    the equilibrium's (across); ``debrief.ASSUMPTIONS`` is the model they rest on.
 
     One marker per (x, real drop, verdict), its area growing with how many auctions it stands
     for. On the diagonal the class dropped where the model says; above it they stayed in
@@ -46,14 +47,32 @@ def drop_points_figure(bids: pd.DataFrame, against: str = "best_drop", title: st
     return fig
 
 
-def cost_figure(bidders: pd.DataFrame, title: str = "What their bidding cost them") -> go.Figure:
-    """Each player's total cost (points, against equilibrium opponents), the costliest on top."""
-    rows = bidders.sort_values("total_cost")
+def cost_figure(bidders: pd.DataFrame, title: str = "Model loss: points below the best response to the others' bids",
+                note: str | None = None) -> go.Figure:  # fmt: skip
+    """Each player's total model loss (``total_loss`` of ``debrief.bidders``), the largest on top.
+
+    A loss in the auction model against a stated benchmark (the best response to the others'
+    recorded play), not points lost in the game; ``note`` (e.g. ``debrief.ASSUMPTIONS``) is
+    written under the chart.
+    """
+    rows = bidders.sort_values("total_loss")
     labels = [f"{n} ({c[:4]}-{c[4:]})" for n, c in zip(rows["name"], rows["code"], strict=True)]
     fig = go.Figure(go.Bar(
-        x=rounded(rows["total_cost"], 2), y=labels, orientation="h", marker={"color": "#c62828"},
-        hovertemplate="%{y}: %{x} points<extra></extra>",
+        x=rounded(rows["total_loss"], 2), y=labels, orientation="h", marker={"color": "#c62828"},
+        hovertemplate="%{y}: %{x} points in the model<extra></extra>",
     ))  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, title=title, height=120 + 24 * len(rows),
-                      xaxis_title="points lost to the best response, summed over the auctions")  # fmt: skip
+    height = 120 + 24 * len(rows)
+    fig.update_layout(template=KIT_TEMPLATE, title=title, height=height + (110 if note else 0),
+                      xaxis_title="model loss (points), summed over the auctions")  # fmt: skip
+    if note:
+        fig.update_layout(margin={"b": 180})
+        fig.add_annotation(text=_wrap(note, 110), xref="paper", yref="paper", x=0, y=-0.12, xanchor="left",
+                           yanchor="top", showarrow=False, align="left", font={"size": 11})  # fmt: skip
     return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` characters, joined by ``<br>``."""
+    import textwrap
+
+    return "<br>".join(textwrap.wrap(text, width))

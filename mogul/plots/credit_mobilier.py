@@ -49,6 +49,7 @@ __all__ = [
     "dice_html",
     "dividends_figure",
     "dividends_to_come_figure",
+    "marginal_value_figure",
     "stock_figure",
     "treasuries_figure",
 ]
@@ -426,13 +427,21 @@ def dividends_to_come_figure(
     """Average dividends one share still earns until the end, per company, by turn.
 
     ``averages`` is ``mogul.analysis.credit_mobilier.by_turn(...)``: ``turn``, ``company`` and
-    ``to_come``. The dashed line is the price of a share: above it, a share bought that turn
-    still earns more than it costs, on average.
+    ``to_come`` (with ``low`` and ``high``, a shaded 95% interval per company). The dashed line
+    is the price of a share. This is the average payout of the shares held: whether one more
+    share is worth buying is its marginal value (``marginal_value_figure``).
     """
     colours = company_colours()
     fig = go.Figure()
     for company in COMPANIES:
         rows = averages[averages["company"] == company]
+        if {"low", "high"} <= set(rows.columns) and len(rows):
+            fig.add_scatter(
+                x=rounded(pd.concat([rows["turn"], rows["turn"][::-1]])),
+                y=rounded(pd.concat([rows["high"], rows["low"][::-1]]), 2), fill="toself", mode="lines",
+                line={"width": 0}, fillcolor=colours[company], opacity=0.18, hoverinfo="skip",
+                showlegend=False, name=f"{_label(company)} 95% interval",
+            )  # fmt: skip
         fig.add_scatter(
             x=rounded(rows["turn"]), y=rounded(rows["to_come"], 2), name=_label(company), mode="lines",
             line={"color": colours[company], "width": 3.5 if company == CREDIT_MOBILIER else 2},
@@ -445,4 +454,40 @@ def dividends_to_come_figure(
     fig.update_layout(template=KIT_TEMPLATE, title=title, xaxis_title="turn",
                       yaxis_title="dividends to come per share ($)", height=400)  # fmt: skip
     fig.update_yaxes(rangemode="tozero")
+    return fig
+
+
+def marginal_value_figure(summary: pd.DataFrame, price: float = 1.0,
+                          title: str = "One more share: marginal vs average") -> go.Figure:  # fmt: skip
+    """Per company and turn: what one more share adds to its owner's final cash (filled
+    diamonds) beside the average payout per share held (open circles), each with its 95%
+    interval; the dashed line is the $1 price.
+
+    ``summary`` is ``mogul.analysis.credit_mobilier.marginal_by_turn(...)``. A share is worth
+    buying when the marginal value's interval lies above the price.
+    """
+    colours = company_colours()
+    turns = list(dict.fromkeys(summary["turn"])) if len(summary) else []
+    fig = go.Figure()
+    for what, symbol, label in (("average", "circle-open", "average payout"), ("value", "diamond", "marginal value")):
+        for turn in turns:
+            rows = summary[summary["turn"] == turn]
+            x = [[f"turn {turn}"] * len(rows), [_label(c) for c in rows["company"]]]
+            fig.add_scatter(
+                x=x, y=rounded(rows[what], 2), mode="markers", name=label, legendgroup=what, cliponaxis=False,
+                showlegend=turn == turns[0],
+                marker={"symbol": symbol, "size": 11, "color": [colours[c] for c in rows["company"]],
+                        "line": {"width": 2, "color": [colours[c] for c in rows["company"]]}},
+                error_y={"type": "data", "symmetric": False, "array": rounded(rows[f"{what}_high"] - rows[what], 2),
+                         "arrayminus": rounded(rows[what] - rows[f"{what}_low"], 2), "thickness": 1.5},
+                customdata=list(zip(rows[f"{what}_low"].round(2), rows[f"{what}_high"].round(2), rows["pairs"],
+                                    strict=True)),
+                hovertemplate=f"%{{x}}: {label} $%{{y}} (95%: %{{customdata[0]}} to %{{customdata[1]}}; "
+                              "%{customdata[2]} games)<extra></extra>",
+                offsetgroup=what,
+            )  # fmt: skip
+    fig.add_hline(y=price, line={"color": "#555555", "dash": "dash", "width": 1.5},
+                  annotation_text="price $1", annotation_position="top left")  # fmt: skip
+    fig.update_layout(template=KIT_TEMPLATE, title=title, yaxis_title="dollars per share", height=420,
+                      scattermode="group", legend={"orientation": "h", "y": -0.2})  # fmt: skip
     return fig

@@ -33,18 +33,34 @@ def test_a_hand_worked_auction():
     # at 0; Cy values everything at 0. A chip is worth 1/5 point at the end.
     # Equilibrium: Ann bids her chip (pot 1); Ben has none and drops, taking 1 chip (+0.2);
     # Cy drops at 0 and is runner-up; Ann wins: 2 - 0.2 = 1.8.
-    # In the class Ann dropped at once (pot 0): 0 points instead of 1.8, an under-bid.
+    # In the class Ann dropped at once (pot 0), then Ben (forced): Cy won. Against what the
+    # others did, Ann's bid would have met Ben's forced drop (the record is silent there: the
+    # equilibrium move) and Cy's equilibrium drop: 1.8 instead of 0, a model loss of 1.8.
     rows = {r["seat"]: r for r in debrief.auction_bids(played(["drop", "drop"]))}
     ann, ben, cy = rows[0], rows[1], rows[2]
     assert (ann["real_drop"], ann["equilibrium_drop"], ann["best_drop"]) == (0, None, 1)
-    assert (ann["real_payoff"], ann["best_payoff"], ann["cost"], ann["verdict"]) == (0.0, 1.8, 1.8, "under-bid")
-    # Ben cannot bid: whatever he planned, he drops when his turn comes (at pot 1 against
-    # the equilibrium), so his drop at 0 costs nothing.
-    assert (ben["real_drop"], ben["equilibrium_drop"], ben["best_drop"], ben["cost"], ben["verdict"]) == (
+    assert (ann["real_payoff"], ann["best_payoff"], ann["model_loss"], ann["verdict"]) == (0.0, 1.8, 1.8, "under-bid")
+    assert ann["equilibrium_is_best"]  # staying in (the equilibrium) is the best response here too
+    # Ben cannot bid: whatever he planned he drops, so his drop at 0 loses nothing.
+    assert (ben["real_drop"], ben["equilibrium_drop"], ben["best_drop"], ben["model_loss"], ben["verdict"]) == (
         0, 1, 0, 0.0, "best response")  # fmt: skip
     # Cy won without dropping: that counts as "stay in", and staying in is as good as any plan.
     assert (cy["real_drop"], cy["equilibrium_drop"], cy["best_drop"], cy["equilibrium_payoff"]) == (None, 0, 1, 0.0)
+    assert cy["equilibrium_is_best"] and cy["model_loss"] == 0.0
     assert all(r["round"] == 1 and r["card"] == "green/brown" and not r["credit"] for r in rows.values())
+
+
+def test_the_best_response_is_to_what_the_others_did():
+    # Ann and Ben each hold 2 chips. In the equilibrium Ann bids and wins; in the class she
+    # dropped at once. Against the record (Ben then dropped, Cy won) the rows are measured
+    # with the others' recorded moves: the recorded bot replays the record exactly.
+    states = played(["drop", "drop"], chips=(2, 2, 0))
+    opening = debrief.auction_openings(states)[0][1]
+    moves = debrief.recorded_moves(opening, (2, 2, 0), 0)
+    assert moves == {(0, 0, ((0, 2), (1, 2), (2, 0))): "drop", (1, 0, ((1, 2), (2, 0))): "drop"}
+    rows = debrief.auction_bids(states)
+    assert [r["real_drop"] for r in rows] == [0, 0, None]
+    assert rows[2]["real_payoff"] == rows[2]["best_payoff"]  # the winner could not do better
 
 
 def test_an_auction_not_yet_won_is_left_out():
@@ -81,23 +97,35 @@ def test_bids_match_the_games_auction_tables(sample):
             assert pd.isna(rows.loc[auction["winner"], "real_drop"])
             # the pots the drops took are the pot path's values at the drops
             assert sum(rows["real_drop"].dropna()) <= sum(auction["bids"])
-    costly = bids["cost"] > 0
+    costly = bids["model_loss"] > 0
     assert (bids.loc[~costly, "verdict"] == "best response").all()
     over = bids["verdict"] == "over-bid"
-    assert (bids.loc[over, "real_drop"].fillna(99) > bids.loc[over, "best_drop"]).all()
+    assert (bids.loc[over, "real_bids"] >= bids.loc[over, "best_bids"]).all()
     under = bids["verdict"] == "under-bid"
-    assert (bids.loc[under, "real_drop"] < bids.loc[under, "best_drop"]).all()
-    # against equilibrium opponents no drop point beats the equilibrium (payoff_curve's docs)
-    assert (bids["best_payoff"] <= bids["equilibrium_payoff"] + 1e-4).all()
-    assert (bids["best_payoff"] == bids["equilibrium_payoff"]).mean() > 0.9
+    assert (bids.loc[under, "real_bids"] <= bids.loc[under, "best_bids"]).all()
+    # a different number of chips than the best response is always a loss named by its side
+    side = (bids["real_bids"] != bids["best_bids"]) & costly
+    assert ((bids.loc[side, "real_bids"] > bids.loc[side, "best_bids"]) == over[side]).all()
+    # the real payoff never beats the best response to the same others
+    assert (bids["real_payoff"] <= bids["best_payoff"] + 1e-4).all()
+    assert ((bids["model_loss"] - (bids["best_payoff"] - bids["real_payoff"])).abs() < 2e-4).all()
     assert over.any() and under.any() and costly.any()
+    # the seats' real drop points are the record's (the pot each Dropped event took)
+    for info in store.tables(session):
+        took = {}
+        for state in store.history(info.code):
+            for e in state.events:
+                if type(e).__name__ == "Dropped":
+                    took[(state.round, e.seat)] = e.chips
+        mine = bids[(bids["code"] == info.code) & bids["real_drop"].notna() & ~bids["credit"]]
+        assert all(took[(r["round"], r["seat"])] == r["real_drop"] for _, r in mine.iterrows())
 
 
 def test_bidders_and_the_league_table(sample):
     store, session = sample
     bids = debrief.bids(store, session)
     who = debrief.bidders(bids)
-    assert len(who) == 12 and who["total_cost"].is_monotonic_decreasing
+    assert len(who) == 12 and who["total_loss"].is_monotonic_decreasing
     assert (who[["over-bid", "under-bid", "best response"]].sum(axis=1) == who["auctions"]).all()
     # the stand-in who always drops at pot 1 leaves most auctions too early
     hana = who.set_index("name").loc["Hana"]
@@ -105,7 +133,14 @@ def test_bidders_and_the_league_table(sample):
     league = debrief.league_table(store, session, bids)
     assert len(league) == 12 and league["score"].is_monotonic_decreasing
     assert league["won"].sum() == 3 and set(league.loc[league["won"], "rank"]) == {1}
-    assert league["place"].iloc[0] == 1 and league["bidding_cost"].sum() == pytest.approx(who["total_cost"].sum(), abs=0.1)
+    assert league["place"].iloc[0] == 1
+    assert league["model_loss"].sum() == pytest.approx(who["total_loss"].sum(), abs=0.1)
+    # a table with no finished auction says so, not NaN
+    first = store.tables(session)[0].code
+    partial = debrief.league_table(store, session, bids[bids["code"] != first])
+    shown = partial.loc[partial["code"] == first, "model_loss"]
+    assert len(shown) == 4 and (shown == debrief.NO_AUCTION).all()
+    assert "NaN" not in partial.to_string() and "no finished auction" in partial.to_string()
 
 
 def test_share_values_per_table(sample):
@@ -128,12 +163,16 @@ def test_the_debrief_figures(sample):
     assert names == ["best response", "under-bid", "over-bid", "as the model says"]
     shown = bids.dropna(subset=["real_drop", "best_drop"])
     assert sum(int(n) for t in fig.data[:-1] for n in t.text) == len(shown)  # each auction once
-    above = {"best response": 0, "over-bid": 1, "under-bid": -1}  # real drop against best response
+    # the markers are the rows: each (best drop, real drop) pair as often as the table has it
     for trace in fig.data[:-1]:
-        assert {(y > x) - (y < x) for x, y in zip(trace.x, trace.y, strict=True)} == {above[trace.name]}
+        rows = shown[shown["verdict"] == trace.name]
+        for x, y, n in zip(trace.x, trace.y, trace.text, strict=True):
+            assert ((rows["best_drop"] == x) & (rows["real_drop"] == y)).sum() == int(n)
     eq = drop_points_figure(bids, against="equilibrium_drop")
     assert "equilibrium" in eq.layout.title.text
     with pytest.raises(ValueError, match="against"):
         drop_points_figure(bids, against="cost")
+    with_note = cost_figure(debrief.bidders(bids), note=debrief.ASSUMPTIONS)
+    assert "no credit" in with_note.layout.annotations[0].text and "runner-up" in with_note.layout.annotations[0].text
     bars = cost_figure(debrief.bidders(bids)).data[0]
     assert len(bars.y) == 12 and list(bars.x) == sorted(bars.x) and bars.y[-1].startswith("Hana")

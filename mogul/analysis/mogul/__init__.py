@@ -30,7 +30,8 @@ is worth if no second chance to sell comes.
 
 The last section weighs the 2013 edition's sell right (sell all, or found a branch) in end
 points (``sell_right_options``, ``sell_right_uses``, ``sell_right_by_fill``) and compares the
-two editions over simulated games (``compare_editions``, ``edition_summary``).
+two editions over simulated games (``compare_editions``, ``edition_summary``); what the
+differences are made of, each with its interval, is in ``comparisons`` (re-exported here).
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mogul.analysis.mogul.comparisons import (
+    SCORE_PARTS,
+    Z95,
+    chose_the_better,
+    edition_comparison,
+    length_parts,
+    mean_interval,
+    model_check,
+    score_gap,
+    sell_nothing,
+)
 from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed
@@ -62,9 +74,16 @@ from mogul.kit.spec import resolve
 
 __all__ = [
     "analyse_position",
+    "SCORE_PARTS",
     "SELL_RIGHT_COLUMNS",
     "by_round",
+    "chose_the_better",
     "compare_editions",
+    "edition_comparison",
+    "length_parts",
+    "mean_interval",
+    "score_gap",
+    "sell_nothing",
     "crash_hazard",
     "crash_window",
     "edition_summary",
@@ -73,6 +92,7 @@ __all__ = [
     "game_share_values",
     "hold_or_sell",
     "market_long",
+    "model_check",
     "next_crash_chance",
     "next_sale_chance",
     "play_games",
@@ -484,13 +504,15 @@ def sell_right_table(
     return pd.concat(parts, ignore_index=True)
 
 
-def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
+def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame, rounds: pd.DataFrame | None = None) -> pd.DataFrame:
     """Who used the sell right of each auction, and how, from a simulation's tables.
 
     ``auctions`` and ``games`` are ``sim.auctions`` and ``sim.games`` of ``mogul.simulate``.
     The winner used the sell right unless they took the card; then the runner-up did.
     Columns: ``game``, ``round``, ``seat``, ``role``, ``choice`` ("sell" when shares were sold,
-    "branch" when a house was placed, else "nothing") and ``won_game``.
+    "branch" when a house was placed, else "nothing") and ``won_game``; with ``rounds``
+    (``sim.rounds``) also ``held``: the shares of the border colour the user held as the round
+    began (the auction changes no one's shares before the sell right is used).
     """
     took = auctions["winner_choice"] == "take"
     branch = auctions["branch"].notna() if "branch" in auctions else pd.Series(False, index=auctions.index)
@@ -503,6 +525,10 @@ def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame) -> pd.DataFr
     })  # fmt: skip
     won = set(zip(games.loc[games["won"], "game"], games.loc[games["won"], "seat"], strict=True))
     uses["won_game"] = [(g, s) in won for g, s in zip(uses["game"], uses["seat"], strict=True)]
+    if rounds is not None:
+        held = rounds.set_index(["game", "round", "seat"])
+        keys = list(zip(uses["game"], uses["round"], uses["seat"], strict=True))
+        uses["held"] = [int(held.at[k, f"shares_{c}"]) for k, c in zip(keys, auctions["border"], strict=True)]
     return uses
 
 
@@ -518,22 +544,31 @@ def compare_editions(
 
     Returns three tables with an ``edition`` column: ``"games"``, one row per game (``cards``:
     cards revealed with the crash; ``auctions``; ``winning_score``; ``winners``: seats that
-    share the win); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
-    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``). Other keywords
+    share the win; the winning score in parts: ``winner_track`` (points on the score track:
+    premiums, sales, credits), ``winner_chips`` (1 per full 5 chips), ``winner_shares`` and
+    ``winner_branches`` (the 2013 end bonuses)); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
+    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``, with ``held``). Other keywords
     go to ``mogul.simulate`` (``workers``, ``executor`` ...).
     """
     out: dict[str, list[pd.DataFrame]] = {"games": [], "auctions": [], "uses": []}
     for name in editions:
-        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions"),
+        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions", "rounds"),
                        progress=False, **simulate_options)  # fmt: skip
         _, canonical = resolve(name)
+        ed = edition(canonical)
         by_game = sim.games.groupby("game")
+        # the winning score in parts, from the first winner's row (shared wins score alike)
+        top = sim.games[sim.games["won"]].drop_duplicates("game").set_index("game")
+        chip_points = top["chips"] // ed.chips_per_point
+        share_points = ed.share_bonus * top["shares"]
         out["games"].append(pd.DataFrame({
             "edition": canonical, "cards": by_game["rounds"].first(), "auctions": sim.auctions.groupby("game").size(),
             "winning_score": by_game["score"].max(), "winners": by_game["won"].sum(),
+            "winner_track": top["points"], "winner_chips": chip_points, "winner_shares": share_points,
+            "winner_branches": top["score"] - top["points"] - chip_points - share_points,
         }).reset_index())  # fmt: skip
         out["auctions"].append(sim.auctions[["game", "round", "steps"]].assign(edition=canonical))
-        out["uses"].append(uses_from_auctions(sim.auctions, sim.games).assign(edition=canonical))
+        out["uses"].append(uses_from_auctions(sim.auctions, sim.games, sim.rounds).assign(edition=canonical))
     return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
 
 
@@ -567,16 +602,20 @@ def edition_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return summary
 
 
-def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
+def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> pd.DataFrame:
     """The sell right's value as the map fills: ``uses`` (2013 rows) grouped by houses on the map.
 
     Groups of ``step`` house counts (0-2, 3-5, ...; index ``houses``, labelled by the group's
-    first count). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
-    ``branch_value``); ``best`` (mean of the larger of the two); ``free`` (mean free stations
-    on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
+    first count); groups of fewer than ``min_uses`` uses are left out (a mean of a handful of
+    uses is noise). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
+    ``branch_value``) with ``sell_low``/``sell_high`` and ``branch_low``/``branch_high``
+    (normal 95% intervals); ``best`` (mean of the larger of the two); ``free`` (mean free
+    stations on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
     """
     if isinstance(step, bool) or not isinstance(step, int) or step < 1:
         raise ValueError(f"step must be a whole number >= 1, got {step!r}")
+    if isinstance(min_uses, bool) or not isinstance(min_uses, int) or min_uses < 1:
+        raise ValueError(f"min_uses must be a whole number >= 1, got {min_uses!r}")
     data = uses.assign(
         houses=(uses["houses_on_map"] // step) * step,
         best=uses[["sell_value", "branch_value"]].max(axis=1),
@@ -584,7 +623,8 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
         chose_sell=uses["choice"] == "sell",
     )
     grouped = data.groupby("houses")
-    return pd.DataFrame({
+    half = {c: Z95 * grouped[c].std(ddof=1).fillna(0.0) / grouped.size() ** 0.5 for c in ("sell_value", "branch_value")}
+    out = pd.DataFrame({
         "uses": grouped.size(),
         "sell": grouped["sell_value"].mean(),
         "branch": grouped["branch_value"].mean(),
@@ -593,3 +633,6 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3) -> pd.DataFrame:
         "chose_branch": grouped["chose_branch"].mean(),
         "chose_sell": grouped["chose_sell"].mean(),
     })  # fmt: skip
+    out["sell_low"], out["sell_high"] = out["sell"] - half["sell_value"], out["sell"] + half["sell_value"]
+    out["branch_low"], out["branch_high"] = out["branch"] - half["branch_value"], out["branch"] + half["branch_value"]
+    return out[out["uses"] >= min_uses]

@@ -7,17 +7,27 @@ the chips in hand, the start player, and a chip's worth at the end of the game. 
 
 * the **equilibrium drop point** of each seat: the pot at which it drops on the
   subgame-perfect path of ``solve`` (none for the equilibrium winner);
-* each seat's **payoff curve** (``payoff_curves``): its payoff from "drop when the pot reaches
-  k" while the others play the equilibrium; its **best response** is the k with the highest
-  payoff (of several, the one nearest the seat's real drop point);
-* the seat's **real drop point** (the pot it took when it dropped; a winner never dropped and
-  counts as "stay in"), and the **cost** of it: the best payoff minus the curve's payoff at
-  the real drop point, in points, *as if the others had played the equilibrium*. A seat that
-  stayed in beyond its best response **over-bid**; one that left before it **under-bid**.
+* the others' **recorded play**: at every point of the auction the record shows (whose turn,
+  the pot, who is still in with how many chips) a seat does what it did; at a point the
+  record does not show (it was never reached) it plays the equilibrium move;
+* each seat's **best response** to that: its payoff from "drop when the pot reaches k"
+  against the others' recorded play (``payoff_curve`` with the others fixed), the k paying
+  most (of several equally good, the one nearest the seat's real drop point);
+  ``equilibrium_is_best`` says whether the seat's equilibrium drop point pays as much (a tie
+  with the best response, not a different answer);
+* the seat's **verdict**: "over-bid" when it bid more chips than that best response would
+  have (it stayed in too long), "under-bid" when fewer, "best response" when it lost nothing;
+* the seat's **real payoff** in the model (its value of the place it got plus its chips won
+  or paid) and its **model loss**: best payoff minus real payoff, in points. This is a loss
+  *in the model* against the benchmark "the best response to what the others did", not
+  points lost in the game: the model's values are estimates and the game goes on.
 
-The model has no credit: a seat that took one during the auction is flagged (``credit``) and
-measured with the chips it had when the auction opened. Everything here is read from the
-store (``TableStore``), so it works on a live session and on a loaded one alike.
+The model's assumptions: each seat values winning, second place and dropping out as
+``values_from_state`` estimates them (the winner gets the option it values more, the
+runner-up the other), a chip is worth ``chip_value`` points at the end, and there is no credit:
+a seat that took one during the auction is flagged (``credit``) and measured as if it had held
+the credit's chips from the opening (the points the credit cost are not counted). Everything here is read from the store (``TableStore``), so
+it works on a live session and on a loaded one alike.
 """
 
 from __future__ import annotations
@@ -27,7 +37,8 @@ from typing import Any
 import pandas as pd
 
 from mogul.analysis.mogul import game_share_values
-from mogul.auction import payoff_curves, solve
+from mogul.auction import payoff_curve, solve
+from mogul.auction.model import PLACES
 from mogul.auction.mogul import values_from_state
 from mogul.classroom.export import load_session, seats_table
 from mogul.classroom.store import TableStore
@@ -36,8 +47,18 @@ from mogul.kit.data import data_path
 TOLERANCE = 1e-9
 BID_COLUMNS = [
     "code", "round", "card", "seat", "name", "kind", "real_drop", "equilibrium_drop", "best_drop",
-    "real_payoff", "best_payoff", "equilibrium_payoff", "cost", "verdict", "credit",
+    "real_bids", "best_bids", "real_payoff", "best_payoff", "equilibrium_payoff", "model_loss", "verdict", "equilibrium_is_best", "credit",
 ]  # fmt: skip
+NO_AUCTION = "no finished auction"
+"""What the league table shows for a player whose table finished no auction."""
+ASSUMPTIONS = (
+    "Model loss: points in the auction model, against the best response to what the others at the table "
+    "did (their recorded moves; the equilibrium move where the record is silent). Assumed: each seat's values "
+    "for winning, second place and dropping out are the table estimates (values_from_state); the runner-up gets "
+    "the option the winner did not take; a chip is worth 1/5 point; no credit (a seat that took one is flagged "
+    "and measured as if it had held the credit's chips from the opening)."
+)
+"""The model's assumptions in one paragraph, to print beside the debrief's charts."""
 SAMPLE = "sample-class"
 
 
@@ -65,37 +86,106 @@ def auction_openings(states: list[Any]) -> list[tuple[int, list[Any]]]:
     return out
 
 
+def _node(seat: int, pot: int, chips: dict[int, int]) -> tuple:
+    return seat, pot, tuple(sorted(chips.items()))
+
+
+def recorded_moves(auction: list[Any], chips: tuple[int, ...], start: int) -> dict[tuple, str]:
+    """The moves of one auction's record, keyed by decision point (seat, pot, chips of the
+    seats still in, counted from ``chips``: the chips at the opening plus any credit taken)."""
+    have = dict(enumerate(chips))
+    seat, pot, moves = start, 0, {}
+    for state in auction[1:]:
+        for event in state.events:
+            kind = type(event).__name__
+            if kind not in ("ChipBid", "Dropped") or len(have) < 2:
+                continue
+            seat = event.seat
+            moves[_node(seat, pot, have)] = "bid" if kind == "ChipBid" else "drop"
+            if kind == "ChipBid":
+                have[seat] = max(0, have[seat] - 1)
+                pot += 1
+            else:
+                del have[seat]
+                pot = 0
+    return moves
+
+
+def recorded_outcome(
+    auction: list[Any], values: tuple[tuple[float, float, float], ...], chip_value: float
+) -> tuple[dict[int, int], list[int], list[float]]:
+    """What each seat did and got in one recorded auction: (seat -> the pot it took when it
+    dropped, the winner left out; chips each seat bid; each seat's payoff in the model's points: its value of the
+    place it got plus ``chip_value`` times the chips it won less those it bid)."""
+    n = len(values)
+    net, bids = [0] * n, [0] * n
+    dropped: dict[int, int] = {}
+    for state in auction[1:]:
+        for event in state.events:
+            kind = type(event).__name__
+            if kind == "ChipBid":
+                net[event.seat] -= 1
+                bids[event.seat] += 1
+            elif kind == "Dropped":
+                net[event.seat] += event.chips
+                dropped[event.seat] = event.chips
+    runner_up = list(dropped)[-1]
+    places = ["second" if s == runner_up else "out" if s in dropped else "win" for s in range(n)]
+    return dropped, bids, [float(values[s][PLACES.index(places[s])] + chip_value * net[s]) for s in range(n)]
+
+
+def _recorded_bot(moves: dict[tuple, str], equilibrium: Any) -> Any:
+    """A bot that plays the recorded move where the record has one, else the equilibrium's."""
+
+    def bot(seat: int, pot: int, chips: Any) -> str:
+        return moves.get(_node(seat, pot, dict(chips))) or equilibrium(seat, pot, chips)
+
+    return bot
+
+
 def auction_bids(states: list[Any], chip_value: float | None = None) -> list[dict[str, Any]]:
     """One row per auction and seat of one Mogul game (the columns of ``bids``, no code/name/kind)."""
     rows = []
     for _, auction in auction_openings(states):
         opening = auction[0]
         live = values_from_state(opening, chip_value=chip_value)
-        solution = solve(live.values, live.chips, live.seat, live.chip_value)
-        curves = payoff_curves(live.values, live.chips, live.seat, live.chip_value, solution=solution)
-        equilibrium_drop = {step.seat: step.pot for step in solution.path if step.action == "drop"}
-        real_drop: dict[int, int] = {}
-        credit: set[int] = set()
+        values, start, cv = live.values, live.seat, live.chip_value
+        credit_chips = [0] * len(live.chips)
         for state in auction[1:]:
             for event in state.events:
-                kind = type(event).__name__
-                if kind == "Dropped":
-                    real_drop[event.seat] = event.chips
-                elif kind == "CreditTaken":
-                    credit.add(event.seat)
-        for seat, curve in curves.items():
+                if type(event).__name__ == "CreditTaken":
+                    credit_chips[event.seat] += event.chips
+        chips = tuple(c + extra for c, extra in zip(live.chips, credit_chips, strict=True))
+        solution = solve(values, chips, start, cv)
+        equilibrium_drop = {step.seat: step.pot for step in solution.path if step.action == "drop"}
+        moves = recorded_moves(auction, chips, start)
+        recorded = _recorded_bot(moves, solution.action)
+        real_drop, real_bids, real_payoff = recorded_outcome(auction, values, cv)
+        credit = {seat for seat, extra in enumerate(credit_chips) if extra}
+        for seat in range(len(chips)):
+            others = {j: recorded for j in range(len(chips)) if j != seat}
+            curve = payoff_curve(values, chips, seat, start, cv, bots=others)
             top = float(curve["payoff"].max())
-            real_k = real_drop.get(seat, int(curve["k"].iloc[-1]))  # a winner never dropped
-            best = min(curve.loc[curve["payoff"] >= top - TOLERANCE, "k"], key=lambda k: (abs(k - real_k), k))
-            real = float(curve.loc[curve["k"] == real_k, "payoff"].iloc[0])
-            cost = max(0.0, top - real)
-            verdict = "best response" if cost <= TOLERANCE else ("over-bid" if real_k > best else "under-bid")
+            last = int(curve["k"].iloc[-1])
+            real_k = real_drop.get(seat, last)  # a winner never dropped: "stay in"
+            tied = curve.loc[curve["payoff"] >= top - TOLERANCE, "k"]
+            best = min(tied, key=lambda k: (abs(k - real_k), k))
+            got = real_payoff[seat]
+            loss = max(0.0, top - got)
+            best_bids = int(curve.loc[curve["k"] == best, "paid"].iloc[0])
+            if loss <= TOLERANCE:
+                verdict = "best response"
+            elif real_bids[seat] != best_bids:  # more chips bid than the best response: over-bid
+                verdict = "over-bid" if real_bids[seat] > best_bids else "under-bid"
+            else:  # as many chips, another place (credit, or a drop at another turn)
+                verdict = "over-bid" if real_k > best else "under-bid"
+            eq_k = equilibrium_drop.get(seat, last)
             rows.append({
                 "round": opening.round, "card": str(opening.revealed), "seat": seat,
                 "real_drop": real_drop.get(seat), "equilibrium_drop": equilibrium_drop.get(seat),
-                "best_drop": int(best), "real_payoff": round(real, 4),
-                "best_payoff": round(top, 4), "equilibrium_payoff": round(float(solution.payoffs[seat]), 4),
-                "cost": round(cost, 4), "verdict": verdict, "credit": seat in credit,
+                "best_drop": int(best), "real_bids": real_bids[seat], "best_bids": best_bids, "real_payoff": round(got, 4), "best_payoff": round(top, 4),
+                "equilibrium_payoff": round(float(solution.payoffs[seat]), 4), "model_loss": round(loss, 4),
+                "verdict": verdict, "equilibrium_is_best": bool(eq_k in set(tied)), "credit": seat in credit,
             })  # fmt: skip
     return rows
 
@@ -104,9 +194,12 @@ def bids(store: TableStore, session: str | None = None, people_only: bool = True
     """Every seat's bidding in every auction of the session's Mogul tables (see the module doc).
 
     Columns: code, round, card, seat, name, kind, real_drop (None: won), equilibrium_drop (None:
-    the equilibrium winner), best_drop (the best response nearest the real drop), real_payoff,
-    best_payoff, equilibrium_payoff, cost (points), verdict ("over-bid", "under-bid", "best
-    response"), credit. ``people_only``: leave out the bots' seats.
+    the equilibrium winner), best_drop (the best response to the others' recorded play, nearest
+    the real drop), real_bids and best_bids (chips bid in the auction and by that best
+    response), real_payoff, best_payoff, equilibrium_payoff, model_loss (points in the
+    model), verdict ("over-bid", "under-bid", "best response"), equilibrium_is_best (the
+    equilibrium drop point ties the best response), credit. ``people_only``: leave out the
+    bots' seats.
     """
     rows = []
     for info in store.tables(session):
@@ -124,31 +217,50 @@ def bids(store: TableStore, session: str | None = None, people_only: bool = True
 
 def bidders(bid_rows: pd.DataFrame) -> pd.DataFrame:
     """One row per player: auctions, how often over-bid / under-bid / best response, and the
-    total and mean cost in points; the costliest first."""
+    total and mean model loss in points; the largest loss first."""
     counts = pd.crosstab([bid_rows["code"], bid_rows["name"]], bid_rows["verdict"])
     for verdict in ("over-bid", "under-bid", "best response"):
         if verdict not in counts:
             counts[verdict] = 0
-    cost = bid_rows.groupby(["code", "name"])["cost"].agg(["count", "sum", "mean"])
-    out = counts[["over-bid", "under-bid", "best response"]].join(cost)
-    out = out.rename(columns={"count": "auctions", "sum": "total_cost", "mean": "mean_cost"}).reset_index()
-    out[["total_cost", "mean_cost"]] = out[["total_cost", "mean_cost"]].round(2)
-    columns = ["code", "name", "auctions", "over-bid", "under-bid", "best response", "total_cost", "mean_cost"]
-    return out[columns].sort_values(["total_cost", "name"], ascending=[False, True], ignore_index=True)
+    loss = bid_rows.groupby(["code", "name"])["model_loss"].agg(["count", "sum", "mean"])
+    out = counts[["over-bid", "under-bid", "best response"]].join(loss)
+    out = out.rename(columns={"count": "auctions", "sum": "total_loss", "mean": "mean_loss"}).reset_index()
+    out[["total_loss", "mean_loss"]] = out[["total_loss", "mean_loss"]].round(2)
+    columns = ["code", "name", "auctions", "over-bid", "under-bid", "best response", "total_loss", "mean_loss"]
+    return out[columns].sort_values(["total_loss", "name"], ascending=[False, True], ignore_index=True)
 
 
 def league_table(store: TableStore, session: str | None = None, bid_rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """The session's players ranked by final score: name, table, score, rank at the table,
-    won, and (with ``bid_rows`` from ``bids``) the points their bidding cost them."""
+    won, and (with ``bid_rows`` from ``bids``) ``model_loss``: the points their bidding lost
+    in the model, or "no finished auction" for a table that finished none."""
     seats = seats_table(store, session)
     seats = seats[seats["kind"] == "human"]
     table = seats[["name", "code", "score", "rank", "won"]].copy()
     if bid_rows is not None:
-        cost = bid_rows.groupby(["code", "name"])["cost"].sum().round(2).rename("bidding_cost")
-        table = table.join(cost, on=["code", "name"])
+        loss = bid_rows.groupby(["code", "name"])["model_loss"].sum().round(2).rename("model_loss")
+        table = table.join(loss, on=["code", "name"])
+        table["model_loss"] = table["model_loss"].astype(object).where(table["model_loss"].notna(), NO_AUCTION)
     table = table.sort_values(["score", "name"], ascending=[False, True], ignore_index=True)
     table.insert(0, "place", table["score"].rank(method="min", ascending=False).astype(int))
     return table
+
+
+def comparison(bid_rows: pd.DataFrame) -> dict[str, int]:
+    """How the best response to the others' recorded play compares with the equilibrium, in
+    rows of ``bids``: ``rows``; ``seats_that_dropped`` (real and equilibrium drop points both
+    known); ``differ`` (of those, best drop point not the equilibrium's) and ``differ_tie``
+    (of those, the equilibrium drop point pays as much: a tie, not a different answer);
+    ``equilibrium_not_best`` (rows in which the equilibrium drop point pays less than the best
+    response); ``loss_rows`` (model loss above zero); ``credit`` (rows flagged)."""
+    both = bid_rows.dropna(subset=["real_drop", "equilibrium_drop"])
+    differ = both[both["best_drop"] != both["equilibrium_drop"]]
+    return {
+        "rows": len(bid_rows), "seats_that_dropped": len(both), "differ": len(differ),
+        "differ_tie": int(differ["equilibrium_is_best"].sum()),
+        "equilibrium_not_best": int((~bid_rows["equilibrium_is_best"]).sum()),
+        "loss_rows": int((bid_rows["model_loss"] > TOLERANCE).sum()), "credit": int(bid_rows["credit"].sum()),
+    }  # fmt: skip
 
 
 def share_values(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:

@@ -21,8 +21,9 @@ USE_COLOURS = {"sell": SEAT_COLOURS[1], "branch": SEAT_COLOURS[2], "nothing": SE
 def sell_right_figure(by_fill: pd.DataFrame, title: str = "Branch or sell? The map fills up") -> go.Figure:
     """Mean value of selling all against the best branch, by houses already on the map.
 
-    ``by_fill`` is ``mogul.analysis.sell_right_by_fill(...)``: both values in end points. The
-    hover adds how many uses each point averages and how often a branch was chosen.
+    ``by_fill`` is ``mogul.analysis.sell_right_by_fill(...)``: both values in end points, with
+    their 95% intervals as error bars. The hover adds how many uses each point averages and how
+    often a branch was chosen.
     """
     x = rounded(by_fill.index)
     extra = [f"{u} uses, branch chosen {b:.0%}" for u, b in zip(by_fill["uses"], by_fill["chose_branch"], strict=True)]
@@ -32,9 +33,14 @@ def sell_right_figure(by_fill: pd.DataFrame, title: str = "Branch or sell? The m
         ("branch", "best branch", SEAT_COLOURS[2], "solid"),
         ("best", "the better of the two", "#555555", "dot"),
     ):
+        bars = None
+        if f"{column}_low" in by_fill:  # the 95% interval of the mean
+            bars = {"type": "data", "symmetric": False, "thickness": 1.5,
+                    "array": rounded(by_fill[f"{column}_high"] - by_fill[column], 2),
+                    "arrayminus": rounded(by_fill[column] - by_fill[f"{column}_low"], 2)}  # fmt: skip
         fig.add_scatter(
             x=x, y=rounded(by_fill[column], 2), mode="lines+markers", name=label, cliponaxis=False,
-            line={"color": colour, "dash": dash}, marker={"size": 7}, text=extra,
+            line={"color": colour, "dash": dash}, marker={"size": 7}, text=extra, error_y=bars,
             hovertemplate=f"{label}: %{{y}} points<br>%{{x}} houses on the map<br>%{{text}}<extra></extra>",
         )  # fmt: skip
     fig.update_layout(

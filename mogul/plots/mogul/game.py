@@ -295,29 +295,48 @@ def distribution_figure(
     samples: Sequence[float] | Mapping[str, Sequence[float]],
     title: str = "Distribution",
     x_title: str = "value",
+    intervals: bool = False,
 ) -> go.Figure:
-    """Share of samples at each whole value, as bars (one bar series per named group).
+    """Share of samples at each whole value, as bars (one bar series per named group); with
+    ``intervals``, each group's mean with its normal 95% interval too (a diamond with error
+    bars above the bars; the legend gives the numbers), for comparing groups.
 
     Values are rounded to whole numbers and counted, so the figure stores one number per
     value, not one per sample.
     """
     groups = dict(samples) if isinstance(samples, Mapping) else {"all": samples}
     fig = go.Figure()
+    top = 0.0
+    means = []
     for n, (label, values) in enumerate(groups.items()):
-        counts = Counter(round(float(v)) for v in values)
+        values = [float(v) for v in values]
+        counts = Counter(round(v) for v in values)
         total = sum(counts.values()) or 1
         xs = sorted(counts)
+        top = max([top, *(counts[x] / total for x in xs)])
+        mean = sum(values) / len(values) if values else float("nan")
+        sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5 if len(values) > 1 else 0.0
+        half = 1.959963984540054 * sd / len(values) ** 0.5 if values else 0.0
+        means.append((n, label, mean, half))
         fig.add_bar(
-            x=xs, y=rounded(counts[x] / total for x in xs), name=str(label),
-            marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            x=xs, y=rounded(counts[x] / total for x in xs),
+            name=f"{label}: mean {mean:.2f} ({mean - half:.2f} to {mean + half:.2f})" if intervals else str(label),
+            marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]}, legendgroup=str(label),
             hovertemplate="%{x}: %{y:.1%}<extra>" + str(label) + "</extra>",
+        )  # fmt: skip
+    for n, label, mean, half in means if intervals else ():
+        fig.add_scatter(
+            x=[round(mean, 3)], y=[round(top * (1.08 + 0.07 * n), 4)], mode="markers", showlegend=False, cliponaxis=False,
+            legendgroup=str(label), marker={"symbol": "diamond", "size": 9, "color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            error_x={"type": "constant", "value": round(half, 3), "thickness": 1.5, "width": 6},
+            name=f"{label} mean", hovertemplate=f"{label}: mean %{{x}} (95% interval ±{half:.2f})<extra></extra>",
         )  # fmt: skip
     fig.update_layout(
         template=KIT_TEMPLATE, title=title, xaxis_title=x_title, yaxis_title="share of samples",
-        barmode="overlay" if len(groups) > 1 else "group", height=320, showlegend=len(groups) > 1,
+        barmode="overlay" if len(groups) > 1 else "group", height=320, showlegend=len(groups) > 1 or intervals,
     )  # fmt: skip
     if len(groups) > 1:
-        fig.update_traces(opacity=0.6)
+        fig.update_traces(opacity=0.6, selector={"type": "bar"})
     return fig
 
 
