@@ -1,0 +1,121 @@
+""""Analyse this position": every legal action's expected score and win chance, by rollouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mogul.analysis.mogul.share_values import Table
+from mogul.games.mogul.state import GameState, PlayerView
+
+
+def analyse_position(
+    table: Table,
+    seat: int | None = None,
+    rollouts: int = 2000,
+    policy: str = "random",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """What each legal action of the seat to move is worth to ``seat``, by playing it out.
+
+    For ``rollouts`` hidden piles consistent with what ``seat`` sees (``determinize``: unseen
+    shares shuffled, the crash placed by the crash rule), every legal action is played on
+    the same pile (common random numbers) and then every seat is played to the crash by
+    ``policy`` ("random": uniformly random legal actions; "value": ``ValueBot``).
+    ``seat`` defaults to the seat to move. The batch simulator (``mogul.games.mogul.fast``)
+    plays the classic edition; other editions use the readable engine (slower).
+
+    One row per legal action, in ``legal_actions()`` order: ``action`` (its text),
+    ``mean_score`` of ``seat`` with a 95% interval (``score_low``, ``score_high``: mean +- 1.96
+    standard errors), ``win_chance`` (shared wins count) with a 95% Wilson interval
+    (``win_low``, ``win_high``; Wilson (1927), "Probable inference, the law of succession,
+    and statistical inference", JASA 22(158)), and ``rollouts``.
+    """
+    from mogul.games.mogul.display import action_label
+
+    if getattr(table, "is_over", True) or table.current is None:
+        raise ValueError("the game is over: there is no decision left to analyse")
+    if policy not in ("random", "value"):
+        raise ValueError(f"policy must be 'random' or 'value', got {policy!r}")
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+        raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
+    n = len(table.players)
+    seat = table.current if seat is None else seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
+    view = table if isinstance(table, PlayerView) and table.seat == seat else table_view(table, seat)
+    legal = list(table.legal_actions()) if isinstance(table, GameState) else _legal_of(view)
+    scores, keys = _position_rollouts(view, legal, rollouts, policy, seed)
+    own = scores[:, :, seat].astype(float)  # rollout x action
+    won = (keys[:, :, seat] == keys.max(axis=2)).astype(float)
+    mean, spread = own.mean(axis=0), own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal))
+    half = 1.96 * spread / np.sqrt(rollouts)
+    chance = won.mean(axis=0)
+    low, high = _wilson(chance, rollouts)
+    return pd.DataFrame({
+        "action": [action_label(table, a) for a in legal],
+        "mean_score": mean, "score_low": mean - half, "score_high": mean + half,
+        "win_chance": chance, "win_low": low, "win_high": high, "rollouts": rollouts,
+    })  # fmt: skip
+
+
+def table_view(table: Table, seat: int) -> PlayerView:
+    """``seat``'s view of a state (a view of another seat keeps its table, seen from ``seat``)."""
+    if isinstance(table, GameState):
+        return table.view(seat)
+    return table._replace(seat=seat)
+
+
+def _legal_of(view: PlayerView) -> list:
+    import random
+
+    from mogul.games.mogul.determinize import determinize
+
+    return list(determinize(view, random.Random(0)).legal_actions())
+
+
+def _wilson(p: np.ndarray, n: int, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str, seed: int):
+    """(scores, keys), each rollout x action x seat: the batch simulator, else the readable engine."""
+    try:
+        from mogul.games.mogul import fast
+
+        fast.check_edition(view.edition)
+    except ValueError:
+        pass
+    else:
+        return fast.rollouts(view, legal, rollouts, policy, seed)
+    import random
+
+    from mogul.games.mogul.bots import REGISTRY
+    from mogul.games.mogul.determinize import determinize
+    from mogul.games.mogul.rules import standings
+    from mogul.kit.bots import play_out
+
+    rng = random.Random(seed)
+    n = len(view.players)
+    scores = np.zeros((rollouts, len(legal), n), np.int64)
+    keys = np.zeros_like(scores)
+    for r in range(rollouts):
+        state = determinize(view, rng)
+        for b, action in enumerate(legal):
+            bots = [REGISTRY[policy](seed=rng.getrandbits(32)) for _ in range(n)]
+            final = play_out(state.apply(action), bots)
+            scores[r, b] = final.final_scores()
+            keys[r, b] = [score * 100 + shares for score, shares in standings(final)]
+    return scores, keys
+# --- the 2013 edition: the sell right as the map fills, and the two editions side by side -------
+#
+# In the 2013 edition whoever uses the sell right sells all their shares of the border colour,
+# sells none, or founds a branch on that colour's line. Both are counted in end points, "if
+# nothing else changed": a sale pays ``k * market value`` now and gives up the end bonus of the
+# ``k`` shares sold (one point each); a house adds what ``branch_gain`` says to its owner's end
+# bonus (each house scores its owner's house count on each of its lines, so a line with ``h``
+# houses scores ``h * h``: the third house on a line adds 5). Later houses on the same line add
+# more, so a branch's value here is a floor.
+

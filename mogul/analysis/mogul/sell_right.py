@@ -1,0 +1,252 @@
+"""The 2013 sell right (sell all, or found a branch) in end points, and the two editions compared."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from mogul.analysis.mogul.comparisons import (
+    Z95,
+)
+from mogul.games.mogul.actions import Branch, Sell, Take
+from mogul.games.mogul.editions import edition
+from mogul.games.mogul.network import branch_gain
+from mogul.games.mogul.state import RUNNER_UP, WINNER, GameState
+from mogul.kit.bots import bot_factory, play_states
+from mogul.kit.simulate import seat_bots, simulate
+from mogul.kit.spec import resolve
+
+SELL_RIGHT_COLUMNS = (
+    "game", "round", "seat", "role", "border", "houses_on_map", "free", "shares", "market",
+    "sell_value", "branch_value", "choice", "station", "won_game",
+)  # fmt: skip
+"""Columns of ``sell_right_uses``: one row per auction whose sell right was used."""
+
+
+def sell_right_options(state: GameState) -> pd.DataFrame:
+    """The sell right's options of the player to act, each valued in end points (see above).
+
+    One row per option, best first (ties in the game's order): ``action`` (its text, as in
+    records), ``kind`` ("sell", "branch" or "nothing") and ``value``. Empty when the player to
+    act holds no sell right.
+    """
+    rows = []
+    if state.phase in (WINNER, RUNNER_UP):
+        ed = state.edition
+        seat = state.current_player
+        player = state.players[seat]
+        price = state.market_value(state.revealed.border) - ed.share_bonus
+        for action in state.legal_actions():
+            kind = type(action)
+            if kind is Branch:
+                value = branch_gain(ed, player.houses, action.station, action.move_from)
+                rows.append({"action": str(action), "kind": "branch", "value": value})
+            elif kind is Sell:
+                kind_name = "sell" if action.count else "nothing"
+                rows.append({"action": str(action), "kind": kind_name, "value": action.count * price})
+    table = pd.DataFrame(rows, columns=["action", "kind", "value"])
+    return table.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def sell_right_uses(states: Sequence[GameState], actions: Sequence[Any], game: int = 0) -> pd.DataFrame:
+    """One row per use of the sell right in one game (``actions[i]`` leads from ``states[i]``).
+
+    The sell right is used once per auction: by the winner unless they take the card, else
+    by the runner-up. Columns (``SELL_RIGHT_COLUMNS``): ``role`` ("winner"/"runner-up"),
+    ``border`` (the line / the colour to sell), ``houses_on_map`` (all players' houses before
+    the decision), ``free`` (free stations on that line), ``shares`` (own shares of the border
+    colour), ``market`` (its market value), ``sell_value`` (points a sale of all of them adds
+    at the end: ``shares * (market - share bonus)``), ``branch_value`` (the most a branch adds
+    to the end bonus now; 0 with no free station or in the classic game), ``choice`` ("sell",
+    "branch" or "nothing"), ``station`` (of a branch) and ``won_game`` (the seat won the game).
+    """
+    final = states[-1]
+    winners = set(final.winners()) if final.is_over else set()
+    rows = []
+    for state, action in zip(states, actions, strict=False):
+        if state.phase not in (WINNER, RUNNER_UP) or type(action) is Take:
+            continue
+        ed = state.edition
+        seat = state.current_player
+        player = state.players[seat]
+        border = state.revealed.border
+        branches = [a for a in state.legal_actions() if type(a) is Branch]
+        gains = [branch_gain(ed, player.houses, b.station, b.move_from) for b in branches]
+        kind = type(action)
+        choice = "branch" if kind is Branch else "sell" if action.count > 0 else "nothing"
+        rows.append({
+            "game": game, "round": state.round, "seat": seat,
+            "role": "winner" if state.phase == WINNER else "runner-up", "border": border,
+            "houses_on_map": sum(len(p.houses) for p in state.players),
+            "free": len({b.station for b in branches}), "shares": player.shares[border],
+            "market": state.market_value(border),
+            "sell_value": player.shares[border] * (state.market_value(border) - ed.share_bonus),
+            "branch_value": max(gains, default=0), "choice": choice,
+            "station": action.station if kind is Branch else None, "won_game": seat in winners,
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=list(SELL_RIGHT_COLUMNS))
+
+
+def play_games(
+    game: str, bots: Sequence[Any], games: int = 100, seed: int = 0, players: int | None = None
+) -> Iterator[tuple[list[GameState], list[Any]]]:
+    """Play ``games`` games with the same bots in the same seats; yield (states, actions) each.
+
+    ``bots`` as for ``mogul.simulate`` (names such as ``"value"``, classes or factories),
+    repeated to fill ``players`` seats. Game ``g`` is dealt from seed ``seed + g`` and its bots
+    are seeded from it, so the same arguments give the same games.
+    """
+    spec, edition_name = resolve(game)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    factories = [bot_factory(b, spec.bots) for b in seat_bots(bots, players)]
+    spec.check_players(edition_name, len(factories))
+    for g in range(games):
+        deal_seed = seed + g
+        state = spec.new_game(edition_name, len(factories), deal_seed)
+        seated = [make(deal_seed * 1000 + i) for i, make in enumerate(factories)]
+        yield play_states(state, seated)
+
+
+def sell_right_table(
+    game: str, bots: Sequence[Any], games: int = 100, seed: int = 0, players: int | None = None
+) -> pd.DataFrame:
+    """``sell_right_uses`` of ``games`` games played by ``play_games``, in one table."""
+    parts = [sell_right_uses(states, actions, g) for g, (states, actions) in enumerate(play_games(game, bots, games, seed, players))]
+    return pd.concat(parts, ignore_index=True)
+
+
+def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame, rounds: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Who used the sell right of each auction, and how, from a simulation's tables.
+
+    ``auctions`` and ``games`` are ``sim.auctions`` and ``sim.games`` of ``mogul.simulate``.
+    The winner used the sell right unless they took the card; then the runner-up did.
+    Columns: ``game``, ``round``, ``seat``, ``role``, ``choice`` ("sell" when shares were sold,
+    "branch" when a house was placed, else "nothing") and ``won_game``; with ``rounds``
+    (``sim.rounds``) also ``held``: the shares of the border colour the user held as the round
+    began (the auction changes no one's shares before the sell right is used).
+    """
+    took = auctions["winner_choice"] == "take"
+    branch = auctions["branch"].notna() if "branch" in auctions else pd.Series(False, index=auctions.index)
+    sold = auctions["sold"].fillna(0) > 0
+    uses = pd.DataFrame({
+        "game": auctions["game"], "round": auctions["round"],
+        "seat": auctions["runner_up"].where(took, auctions["winner"]).astype(int),
+        "role": took.map({True: "runner-up", False: "winner"}),
+        "choice": ["branch" if b else "sell" if s else "nothing" for b, s in zip(branch, sold, strict=True)],
+    })  # fmt: skip
+    won = set(zip(games.loc[games["won"], "game"], games.loc[games["won"], "seat"], strict=True))
+    uses["won_game"] = [(g, s) in won for g, s in zip(uses["game"], uses["seat"], strict=True)]
+    if rounds is not None:
+        held = rounds.set_index(["game", "round", "seat"])
+        keys = list(zip(uses["game"], uses["round"], uses["seat"], strict=True))
+        uses["held"] = [int(held.at[k, f"shares_{c}"]) for k, c in zip(keys, auctions["border"], strict=True)]
+    return uses
+
+
+def compare_editions(
+    bots: Sequence[Any],
+    games: int = 200,
+    seed: int = 0,
+    players: int = 4,
+    editions: Sequence[str] = ("classic", "rio-grande"),
+    **simulate_options: Any,
+) -> dict[str, pd.DataFrame]:
+    """Simulate each edition with the same bots in the same seats (``mogul.simulate``).
+
+    Returns three tables with an ``edition`` column: ``"games"``, one row per game (``cards``:
+    cards revealed with the crash; ``auctions``; ``winning_score``; ``winners``: seats that
+    share the win; the winning score in parts: ``winner_track`` (points on the score track:
+    premiums, sales, credits), ``winner_chips`` (1 per full 5 chips), ``winner_shares`` and
+    ``winner_branches`` (the 2013 end bonuses)); ``"auctions"``, one row per auction (``round``, ``steps``: bids and drops);
+    ``"uses"``, the sell right's use in each auction (``uses_from_auctions``, with ``held``). Other keywords
+    go to ``mogul.simulate`` (``workers``, ``executor`` ...).
+    """
+    out: dict[str, list[pd.DataFrame]] = {"games": [], "auctions": [], "uses": []}
+    for name in editions:
+        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions", "rounds"),
+                       progress=False, **simulate_options)  # fmt: skip
+        _, canonical = resolve(name)
+        ed = edition(canonical)
+        by_game = sim.games.groupby("game")
+        # the winning score in parts, from the first winner's row (shared wins score alike)
+        top = sim.games[sim.games["won"]].drop_duplicates("game").set_index("game")
+        chip_points = top["chips"] // ed.chips_per_point
+        share_points = ed.share_bonus * top["shares"]
+        out["games"].append(pd.DataFrame({
+            "edition": canonical, "cards": by_game["rounds"].first(), "auctions": sim.auctions.groupby("game").size(),
+            "winning_score": by_game["score"].max(), "winners": by_game["won"].sum(),
+            "winner_track": top["points"], "winner_chips": chip_points, "winner_shares": share_points,
+            "winner_branches": top["score"] - top["points"] - chip_points - share_points,
+        }).reset_index())  # fmt: skip
+        out["auctions"].append(sim.auctions[["game", "round", "steps"]].assign(edition=canonical))
+        out["uses"].append(uses_from_auctions(sim.auctions, sim.games, sim.rounds).assign(edition=canonical))
+    return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
+
+
+def edition_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per edition from ``compare_editions``: game length, auctions, winning score and
+    the sell right's uses.
+
+    Columns: ``games``; ``cards`` (mean cards revealed, the crash included); ``auction_moves``
+    (mean bids and drops per auction); ``winning_score`` (mean); ``sell``, ``branch``,
+    ``nothing`` (share of the sell right's uses); ``winner_sells`` and ``winner_branches``
+    (sales and branches per game by the game's winners, shared wins counted for each winner).
+    """
+    games, auctions, uses = tables["games"], tables["auctions"], tables["uses"]
+    order = list(dict.fromkeys(games["edition"]))
+    by_edition = games.groupby("edition", sort=False)
+    share = pd.crosstab(uses["edition"], uses["choice"], normalize="index")
+    share = share.reindex(index=order, columns=["sell", "branch", "nothing"], fill_value=0.0)
+    winners = uses[uses["won_game"]]
+    per_game = by_edition["winners"].sum()  # winning seats over all games
+    summary = pd.DataFrame({
+        "games": by_edition.size(),
+        "cards": by_edition["cards"].mean(),
+        "auction_moves": auctions.groupby("edition", sort=False)["steps"].mean(),
+        "winning_score": by_edition["winning_score"].mean(),
+        "sell": share["sell"], "branch": share["branch"], "nothing": share["nothing"],
+        "winner_sells": winners[winners["choice"] == "sell"].groupby("edition").size() / per_game,
+        "winner_branches": winners[winners["choice"] == "branch"].groupby("edition").size() / per_game,
+    })  # fmt: skip
+    summary = summary.reindex(order).fillna({"winner_sells": 0.0, "winner_branches": 0.0})
+    summary.index.name = "edition"
+    return summary
+
+
+def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> pd.DataFrame:
+    """The sell right's value as the map fills: ``uses`` (2013 rows) grouped by houses on the map.
+
+    Groups of ``step`` house counts (0-2, 3-5, ...; index ``houses``, labelled by the group's
+    first count); groups of fewer than ``min_uses`` uses are left out (a mean of a handful of
+    uses is noise). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
+    ``branch_value``) with ``sell_low``/``sell_high`` and ``branch_low``/``branch_high``
+    (normal 95% intervals); ``best`` (mean of the larger of the two); ``free`` (mean free
+    stations on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
+    """
+    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+        raise ValueError(f"step must be a whole number >= 1, got {step!r}")
+    if isinstance(min_uses, bool) or not isinstance(min_uses, int) or min_uses < 1:
+        raise ValueError(f"min_uses must be a whole number >= 1, got {min_uses!r}")
+    data = uses.assign(
+        houses=(uses["houses_on_map"] // step) * step,
+        best=uses[["sell_value", "branch_value"]].max(axis=1),
+        chose_branch=uses["choice"] == "branch",
+        chose_sell=uses["choice"] == "sell",
+    )
+    grouped = data.groupby("houses")
+    half = {c: Z95 * grouped[c].std(ddof=1).fillna(0.0) / grouped.size() ** 0.5 for c in ("sell_value", "branch_value")}
+    out = pd.DataFrame({
+        "uses": grouped.size(),
+        "sell": grouped["sell_value"].mean(),
+        "branch": grouped["branch_value"].mean(),
+        "best": grouped["best"].mean(),
+        "free": grouped["free"].mean(),
+        "chose_branch": grouped["chose_branch"].mean(),
+        "chose_sell": grouped["chose_sell"].mean(),
+    })  # fmt: skip
+    out["sell_low"], out["sell_high"] = out["sell"] - half["sell_value"], out["sell"] + half["sell_value"]
+    out["branch_low"], out["branch_high"] = out["branch"] - half["branch_value"], out["branch"] + half["branch_value"]
+    return out[out["uses"] >= min_uses]
