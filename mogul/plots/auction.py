@@ -171,9 +171,12 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
 
 
 def mechanism_figure(
-    table: pd.DataFrame, title: str = "Four auctions on the same values"
+    table: pd.DataFrame, title: str = "Mogul, English and all-pay auctions on the same values"
 ) -> go.Figure:
     """Horizontal bars per mechanism: efficient share, welfare and revenue, with 95% intervals.
+
+    One bar per row of ``table`` (Mogul may have several rows: private values and each tie
+    rule with complete information), so the title should not count the bars.
 
     ``table`` is ``compare_over_seeds(...)`` (columns ``<measure>`` and ``<measure>_ci``) or
     ``compare_mechanisms(...)`` (no intervals); its index names the mechanisms.
