@@ -20,6 +20,7 @@ from test_auction_bruteforce import brute_force
 
 import mogul
 from mogul.auction import (
+    all_pay_pure_equilibria,
     backward_induction_table,
     best_response_dynamics,
     chip_value_regions,
@@ -27,18 +28,15 @@ from mogul.auction import (
     compare_over_seeds,
     deviation_gains,
     draw_values,
+    gain_step,
     second_prize_sweep,
+    share_of_types,
     solve,
     textbook_revenues,
     threshold_outcomes,
     uniform_values,
     win_value_regions,
     winner_map,
-)
-from mogul.auction import (
-    all_pay_pure_equilibria,
-    gain_step,
-    share_of_types,
 )
 from mogul.auction.mechanisms import _measures, _rank, all_pay_dynamics, all_pay_outcomes
 from mogul.auction.mogul import values_from_state
@@ -47,7 +45,10 @@ from mogul.auction.private import _expected
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOK = NOTEBOOKS / "02-auction-theory.ipynb"
 NB = "02-auction-theory"
-NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:/\d+)?%?")
+WORDS = ("zero one two three four five six seven eight nine ten eleven twelve twenty hundred "
+         "half twice both once")
+NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:/\d+)?%?|\b(?:" + "|".join(WORDS.split())
+                    + r")\b", re.IGNORECASE)  # fmt: skip
 
 
 def prose(name: str) -> str:
@@ -335,8 +336,11 @@ def test_all_pay_has_no_pure_equilibrium_on_199_of_the_200_profiles(notebook_sam
     assert {r: p for r, p in enumerate(pure) if p} == {187: [(1, 0, 1)]}
     # the check is the definition: in row 187 nobody gains by another bid
     row = notebook_sample[187]
-    pay = lambda bids: (lambda pl, net: [row[i, pl[0, i]] + net[0, i] for i in range(3)])(
-        *all_pay_outcomes(np.array([bids])))  # noqa: E731  # fmt: skip
+
+    def pay(bids):
+        places, net = all_pay_outcomes(np.array([bids]))
+        return [row[i, places[0, i]] + net[0, i] for i in range(3)]
+
     now = pay([1, 0, 1])
     for seat, bid in itertools.product(range(3), range(7)):
         bids = [1, 0, 1]
@@ -659,25 +663,26 @@ def payoff_curve_frame():
 
 
 PROSE_NUMBERS_02 = """
-2 1 2 3 4 5 6
-0 1 0 1 1 1 0 1 1967 68 1994 6 0
-2 1 0 0 6 1 2 1
+2 1 one 2 3 4 5 6
+one 0 1 three 0 1 1 1 0 1 both 1967 68 1994 6 one 0
+Two 2 1 0 0 6 1 2 1
 4 0 4 1 3 1 3 1 3 4 0 2 1 1 2 0 6 1 5 1 2 1 1 3 4 1 3 1 1 2 0 0 6 2 4 2 0 0 2 1 3 8
-3 10 3 0 8 2 0 6 1 0 0 0.75
-2 1 0 3 3
-2 0 6/7 1 6/5 7/2 5 1 6/7 1 6/5 3/2 7/3 8/3 0 3/2 7/3 8/3 7/2 5 6/7 1 6/5 3/2 7/3 8/3 7/2 5 5 2 1/4 1/2 2 0 12 2
-0.75
-1999 1987 1994
+Three 3 10 3 0 8 2 0 6 1 0 0 0.75 both
+2 1 0 3 both 3
+two once once
+2 0 6/7 1 6/5 7/2 5 1 6/7 1 6/5 3/2 7/3 8/3 0 3/2 7/3 8/3 7/2 5 6/7 1 6/5 3/2 7/3 8/3 7/2 5 5 2 1/4 1/2 2 0 12 one half 2 once
+one 0.75 both
+two 1999 one 1987 1994 one
 1 1 5 3
-8 4 4
-8 0 3 11 10 10 9 9 11 11 12 11 10 4 12 13 12 14 15 4
-2 3 10 1/9 0 1 2 3 1/4 0 36 1/36 6 1 0 1967 68 200 1 200 36 36 1/36 1998 2 1/2 0.05 0.05 1/200 1/200 0.05
-0.555 26/75 34.7% 0.05 227/600 37.8% 0.05 0.135 4/75 5.3% 0.05 19/300 6.3% 0.05 0.685 0.166 1 1961 199 200 7 3 343 187
-1951 1998 2 1981 1981 2010 3 2004 3 0 3 2 10 1 2 8 2/4 6
-6 10 8 0 7 120 95% 8 0.183 0.135 0.065 0
-0 6.274 0.085 5.428 0.065 6
-0.2 1 5
-1 2 1 1 0 4 1 3 0 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 0.05 0.555 0.685 26/75 34.7% 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 4 4 3 0.555 5 4 0 1 6.3 5.4 95% 0.1 4 0 1 0.6 0 1 3/5 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10
+8 Three 4 both four 4
+four 8 0 once 3 11 10 10 9 9 11 11 12 11 10 4 12 13 12 14 15 4
+2 3 10 1/9 0 1 2 3 1/4 0 36 1/36 Three 6 1 0 1967 68 200 1 three two one 200 36 36 twice 1/36 three 1998 2 1/2 once one one 0.05 0.05 1/200 1/200 0.05
+one 0.555 26/75 34.7% 0.05 227/600 37.8% 0.05 0.135 4/75 5.3% 0.05 19/300 6.3% 0.05 zero two 0.685 0.166 two once one Once two 1 one 1961 three 199 200 7 3 343 187 one
+1951 1998 2 1981 1981 2010 3 2004 3 two one both 0 3 2 10 one 1 both 2 8 2/4 6
+6 10 two both 8 0 7 120 95% half 8 0.183 0.135 0.065 0
+0 one 6.274 0.085 5.428 0.065 6
+four 0.2 1 5 four
+1 Two 2 1 1 0 4 1 3 0 once once 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 Both 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 Three 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 one 0.05 0.555 0.685 26/75 34.7% 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 one 4 4 three 3 One 0.555 5 4 0 1 6.3 5.4 95% 0.1 4 0 1 0.6 both 0 1 3/5 four 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10 four
 1951 1999 89 1 1987 55 3 1994 6 3 1998 1967 68 14 2010 2 2004 1981 6 1 1994 6 1981 71 3 1961 16 1
 """
 

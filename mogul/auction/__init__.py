@@ -46,8 +46,8 @@ from mogul.auction.curves import payoff_curve, payoff_curves
 from mogul.auction.mechanisms import (
     AllPayResult,
     all_pay_dynamics,
-    all_pay_pure_equilibria,
     all_pay_outcomes,
+    all_pay_pure_equilibria,
     compare_mechanisms,
     compare_over_seeds,
     textbook_revenues,

@@ -21,7 +21,14 @@ computes, for every type, the best payoff against the others' strategies over *a
 (any function of the public history, by backward induction over the histories the rivals'
 sampled types can produce) minus its payoff now. Its maximum ``epsilon`` makes the profile an
 epsilon-equilibrium of the (sampled) Bayesian game: no type of any seat gains more than
-``epsilon`` points by any deviation. (Bayesian games: Harsanyi (1967-68), "Games with
+``epsilon`` points by any deviation. It bounds what a deviation gains; it is not a distance
+from the profile to an equilibrium.
+
+The sample's rows draw a seat's rivals together, so in a finite sample their types are
+correlated. ``deviation_gains(..., rivals="independent", draw=draw)`` measures the same
+profile against the independent distribution the values were drawn from (each rival's type
+with its own chance, independently). Gains are then whole multiples of a known step
+(``gain_step``), so ``share_of_types`` counts the types above a threshold exactly. (Bayesian games: Harsanyi (1967-68), "Games with
 incomplete information played by Bayesian players", Management Science 14; Krishna (2010),
 *Auction Theory*, 2nd ed., ch. 2. Best-response dynamics: Fudenberg & Levine (1998), *The
 Theory of Learning in Games*, ch. 2.)
@@ -35,9 +42,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from fractions import Fraction
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
