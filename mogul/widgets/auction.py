@@ -66,7 +66,7 @@ class AuctionExplorer(w.VBox):
         self._stale = False
         self._busy = False
         self._worker: threading.Thread | None = None
-        self.error: BaseException | None = None
+        self.error: BaseException | None = None  # the last update's failure, if it failed
         values = list(values or _DEFAULT_VALUES)
         values += _DEFAULT_VALUES[len(values) :]
         style = {"description_width": "70px"}
@@ -138,6 +138,7 @@ class AuctionExplorer(w.VBox):
                         return
                     self._stale = False
                 self.update()
+                self.error = None
         except Exception as err:  # a worker thread has nobody to raise to: show it, keep it
             with self._lock:
                 self._busy = False
