@@ -145,6 +145,10 @@ EX2_DROP = [
 
 def test_exercise_2_regions_are_exact():
     assert spans(chip_value_regions(FIRST, [3, 3, 3], 0.5, 2)) == EX2_DROP
+    stated(NB, "seat 2 on $[1/2, 6/7)$, seat 1 on $[6/7, 1)$, seat 2 on $[1, 6/5)$, seat 1 on "
+           "$[6/5, 3/2)$, seat 0 on $[3/2, 2]$, so the winner goes 2, 1, 2, 1, 0",
+           "The winner always pays its whole stack of 3 chips here",
+           "seat 1 wins again on $[7/3, 8/3)$ and seat 2 on $[7/2, 5)$")  # fmt: skip
     bid = spans(chip_value_regions(FIRST, [3, 3, 3], 0.5, 2, tie="bid"))
     # with tie="bid" every switch point belongs to the region on its left
     assert [r[:2] + (r[4],) for r in bid[1:]] == [r[:2] + (r[4],) for r in EX2_DROP]
@@ -537,6 +541,29 @@ def test_mechanism_claims_of_the_notebook():
            "for Mogul with private values 0.183", "for the all-pay auction 0.065, for English 0",
            "All-pay: about 6.3 chips against 5.4 for English", "a mean over 8 seeds (0 to 7) of "
            "120 sampled profiles")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the duel
+
+
+def test_the_duel_pays_the_loser_and_a_higher_value_can_lower_the_payoff():
+    two = solve([(10, 0, 0), (1, 0, 0)], [3, 3], start=0)
+    assert (two.runner_up, two.path[-1].pot, two.net_chips) == (1, 5, (-3, 3))
+    stated(NB, "The weak seat 1 (win worth 1) bids to the last moment and drops with a pot of 5: "
+           "it gains the strong seat's 3 chips")  # fmt: skip
+    pays = []
+    for win in (7.5, 8.5):
+        s = solve([(3, 3, 0), (win, 2, 0)], [2, 3], start=1, chip_value=2)
+        assert s.path == solve([(3, 3, 0), (win, 2, 0)], [2, 3], 1, 2, tie="bid").path  # no tie
+        pays.append((-s.net_chips[1], s.payoffs[1]))
+    assert pays == [(1, 5.5), (2, 4.5)]  # valuing the win more lowers seat 1's payoff
+
+
+def test_textbook_numbers_stated():
+    assert textbook_revenues(3, 2, 10)["exact"] == pytest.approx(2 + 8 * 2 / 4) == 6
+    assert textbook_revenues(4, 0, 1)["exact"] == pytest.approx(0.6)
+    stated(NB, "both equal $2 + 8 \\cdot 2/4 = 6$", "3 bidders, values uniform on [2, 10]",
+           "`textbook_revenues(4, 0, 1)` gives 0.6 for both, which is $0 + 1 \\cdot 3/5$")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- 6. live game
