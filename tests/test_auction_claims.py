@@ -352,6 +352,19 @@ def test_all_pay_has_no_pure_equilibrium_on_199_of_the_200_profiles(notebook_sam
         assert pay(bids)[seat] <= now[seat] + 1e-9
     stated(NB, "on 199 of the 200 sampled profiles above, none of the $7^3 = 343$ bid profiles is "
            "an equilibrium (only row 187 has one)")  # fmt: skip
+    # Exercise 7: the row's values, the payoffs and every deviation the solution names
+    assert row.tolist() == [[7, 0, 0], [2, 0, 0], [3, 3, 0]]
+    assert now == [6, 0, 2]
+    deviations = {(0, 0): 0, (0, 2): 5, (1, 1): -1, (1, 2): 0, (2, 0): 0, (2, 2): 1}
+    for (seat, bid), payoff in deviations.items():
+        bids = [1, 0, 1]
+        bids[seat] = bid
+        assert pay(bids)[seat] == payoff, (seat, bid)
+    stated(NB, "seat 0 values winning at 7, seat 1 at 2, seat 2 at 3 and second place also at 3",
+           "seat 0 wins, 7 - 1 = 6; seat 2 is second, 3 - 1 = 2; seat 1 is out, 0",
+           "bidding 2 or more wins for 7 - 2 = 5 or less", "gives 0 - 1 = -1",
+           "bidding 2 wins for 2 - 2 = 0, the same as now: **indifferent**",
+           "bidding 2 wins for 3 - 2 = 1. Both are worse than 2")  # fmt: skip
 
 
 def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
@@ -709,7 +722,7 @@ one 0.555 26/75 34.7% 0.05 227/600 37.8% 0.05 0.135 4/75 5.3% 0.05 19/300 6.3% 0
 6 10 two both 8 0 7 120 95% half 8 0.183 0.135 0.065 0
 0 one 6.274 0.085 5.428 0.065 6
 four 0.2 1 5 four
-1 Two 2 1 1 0 4 1 3 0 once once 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 Both 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 Three 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 one 0.05 0.555 0.685 26/75 34.7% 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 one 4 4 three 3 One 0.555 5 4 0 1 6.3 5.4 95% 0.1 4 0 1 0.6 both 0 1 3/5 four 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10 four
+1 Two 2 1 1 0 4 1 3 0 once once 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 Both 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 Three 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 one 0.05 0.555 0.685 26/75 34.7% 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 one 4 4 three 3 One 0.555 5 4 0 1 6.3 5.4 95% 0.1 4 0 1 0.6 both 0 1 3/5 four 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10 four 7 187 one 0 7 1 2 2 3 3 0 0 1 0 1 6 0 1 0 1 1 0 1 0 2 1 0 0 7 1 6 2 3 1 2 1 0 0 0 2 1 0 2 7 2 5 Both 6 1 1 three 0 1 1 2 2 2 0 2 0 1 0 2 3 2 1 Both 2 187 6 6 6 1 0 1
 1951 1999 89 1 1987 55 3 1994 6 3 1998 1967 68 14 2010 2 2004 1981 6 1 1994 6 1981 71 3 1961 16 1
 """
 
