@@ -171,7 +171,7 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
 
 
 def mechanism_figure(
-    table: pd.DataFrame, title: str = "Mogul, English and all-pay auctions on the same values"
+    table: pd.DataFrame, title: str = "Mogul, English and all-pay: same values"
 ) -> go.Figure:
     """Horizontal bars per mechanism: efficient share, welfare and revenue, with 95% intervals.
 
