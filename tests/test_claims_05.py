@@ -7,6 +7,7 @@ re-run here): its game counts and 95% Wilson intervals are checked against the k
 ``test_every_number_in_the_prose_is_pinned`` fails when any number in the prose changes.
 """
 
+import inspect
 import math
 import re
 
@@ -20,9 +21,17 @@ from mogul.kit.tournament import Z95, wilson_interval
 NB = "05-strategy-tournament"
 
 
+def play_tournament(bots, **kwargs):
+    """``tournament`` on the classic game, whether it takes the game first or not (the kit's
+    entry points are being unified: tournament(game, bots, ...))."""
+    if "game" in inspect.signature(tournament).parameters:
+        return tournament("classic", bots, **kwargs)
+    return tournament(bots, **kwargs)
+
+
 def test_every_seating_of_four_bots_is_24_games():
-    result = tournament(["random", "threshold", "value", "threshold:drop_at=2"], repetitions=1,
-                        seed=1, progress=False)  # fmt: skip
+    result = play_tournament(["random", "threshold", "value", "threshold:drop_at=2"],
+                             repetitions=1, seed=1, progress=False)  # fmt: skip
     assert len(result.games) // result.players == 24 == math.factorial(4)
     assert 24 * 20 == 480  # the notebook's 20 repetitions: 480 games
     stated(NB, "(4 bots at 4 seats: 24 seatings)", "`\"threshold:drop_at=2\"`")
@@ -39,8 +48,8 @@ def test_wilson_interval_and_the_score_interval():
 
 
 def test_head_to_head_counts_a_tie_one_half():
-    result = tournament(["random", "random", "value", "threshold"], repetitions=1, seed=3,
-                        progress=False)  # fmt: skip
+    result = play_tournament(["random", "random", "value", "threshold"], repetitions=1, seed=3,
+                             progress=False)  # fmt: skip
     h2h = result.head_to_head()
     for a in h2h.index:
         for b in h2h.columns:
