@@ -468,3 +468,25 @@ def test_rollout_values_are_seeded():
         values_from_state(state, method="guess")
     with pytest.raises(ValueError, match="rollouts must be"):
         values_from_state(state, method="rollout", rollouts=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_fast_naive_curves_play_exactly_like_threshold_bots(data):
+    # payoff_curve walks the solver's chains; play() with the bots is the reference
+    n = data.draw(st.integers(2, 5))
+    values = [tuple(data.draw(st.integers(0, 8)) for _ in range(3)) for _ in range(n)]
+    chips = [data.draw(st.integers(0, 4)) for _ in range(n)]
+    start = data.draw(st.integers(0, n - 1))
+    cv = data.draw(st.sampled_from([0.25, 0.5, 1.0, 2.0]))
+    tie = data.draw(st.sampled_from(["drop", "bid"]))
+    base = solve(values, chips, start, cv, tie)
+    for seat, curve in payoff_curves(values, chips, start, cv, tie=tie, solution=base).items():
+        for k in range(sum(chips) + 1):
+            bots = {i: base.action for i in range(n)}
+            bots[seat] = threshold_bot(k)
+            out = play(values, chips, bots, start, cv)
+            row = curve.iloc[k]
+            assert (row.payoff, row.place, row.paid, row.winner) == (
+                out.payoffs[seat], out.places[seat], out.paid[seat], out.winner
+            )

@@ -1,7 +1,11 @@
-"""Every claim and number notebook 02 teaches, pinned (issue 13: auction theory to sign).
+"""Every claim and number notebook 02 teaches, pinned (issues 13 and 24).
 
-Numbers are exact where they can be (fractions for region ends); the brute-force solver of
-test_auction_bruteforce.py confirms the tie cases independently of ``solve``.
+Numbers are exact where they can be (fractions for region ends and shares of types); the
+brute-force solver of test_auction_bruteforce.py confirms the tie cases independently of
+``solve``. Each test computes a number and checks that the prose states it (``stated``), and
+``test_every_number_in_the_prose_is_pinned`` fails when any number in the prose changes.
+The helpers ``prose``, ``stated`` and ``prose_numbers`` serve the other notebooks' claim
+tests (tests/test_claims_NN.py) too.
 """
 
 import itertools
@@ -16,6 +20,7 @@ from test_auction_bruteforce import brute_force
 
 import mogul
 from mogul.auction import (
+    all_pay_pure_equilibria,
     backward_induction_table,
     best_response_dynamics,
     chip_value_regions,
@@ -23,7 +28,9 @@ from mogul.auction import (
     compare_over_seeds,
     deviation_gains,
     draw_values,
+    gain_step,
     second_prize_sweep,
+    share_of_types,
     solve,
     textbook_revenues,
     threshold_outcomes,
@@ -35,7 +42,40 @@ from mogul.auction.mechanisms import _measures, _rank, all_pay_dynamics, all_pay
 from mogul.auction.mogul import values_from_state
 from mogul.auction.private import _expected
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02-auction-theory.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOK = NOTEBOOKS / "02-auction-theory.ipynb"
+NB = "02-auction-theory"
+WORDS = ("zero one two three four five six seven eight nine ten eleven twelve twenty hundred "
+         "half twice both once")
+NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:/\d+)?%?|\b(?:" + "|".join(WORDS.split())
+                    + r")\b", re.IGNORECASE)  # fmt: skip
+
+
+def prose(name: str) -> str:
+    """The markdown of a notebook (``name`` like "02-auction-theory"), cells joined."""
+    cells = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def prose_numbers(name: str) -> str:
+    """Every number of a notebook's markdown, one line per markdown cell that has any."""
+    cells = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())["cells"]
+    lines = []
+    for c in cells:
+        if c["cell_type"] == "markdown":
+            found = NUMBER.findall("".join(c["source"]))
+            if found:
+                lines.append(" ".join(found))
+    return "\n".join(lines)
+
+
+def stated(name: str, *fragments: str) -> None:
+    """Assert that the notebook's prose contains each fragment (line breaks read as spaces)."""
+    text = " ".join(prose(name).split())
+    for fragment in fragments:
+        assert " ".join(fragment.split()) in text, f"{name} does not state: {fragment!r}"
+
+
 FIRST = [(10, 3, 0), (8, 2, 0), (6, 1, 0)]
 DRAW = uniform_values(win=(2, 10), second=(0, 3), step=1)
 
@@ -63,6 +103,7 @@ def test_the_first_auction_is_a_tie_at_chip_value_one():
     row = table[(table.seat == 0) & (table.pot == 3)
                 & (table.chips.map(lambda c: c == {0: 2, 1: 2, 2: 2}))].iloc[0]  # fmt: skip
     assert row["bid"] == row["drop"] == 3.0 and row.move == "drop"
+    stated(NB, "seat 0 is indifferent at pot 3 (bidding and dropping both give it 3 from there)")
     # the brute force agrees under both tie rules
     for tie, sol in (("drop", drop), ("bid", bid)):
         pay, path = brute_force(FIRST, [3, 3, 3], 0, 1.0, tie, [], [])
@@ -73,6 +114,8 @@ def test_the_notebooks_first_example_is_no_tie():
     a = solve(FIRST, [3, 3, 3], chip_value=0.75)
     assert a.path == solve(FIRST, [3, 3, 3], chip_value=0.75, tie="bid").path
     assert (a.winner, -a.net_chips[2], a.payoffs) == (2, 3, (3.0, 2.25, 3.75))
+    stated(NB, "At a chip value of 0.75 both tie rules give the same equilibrium",
+           "seat 2) wins and pays its whole stack")  # fmt: skip
 
 
 def test_backward_induction_on_the_tiny_auction():
@@ -83,6 +126,11 @@ def test_backward_induction_on_the_tiny_auction():
                         (1, 1, 3.0, 2.0, "bid"), (0, 0, 4.0, 0.0, "bid")]  # fmt: skip
     sol = solve([(6, 0, 0), (2, 1, 0)], [2, 2])
     assert sol.payoffs == (4.0, 3.0) and -sol.net_chips[0] == 2
+    stated(NB, "pot 3: seat 1 drops (collect 3, second place: $1 + 3 = 4$)",
+           "rather than bid its last chip and win after seat 0's forced drop ($2 - 1 = 1$)",
+           "pot 2: seat 0 bids ($6 - 1 = 5$", "rather than drop ($2$)",
+           "pot 1: seat 1 bids (it will drop at pot 3: $4 - 1 = 3$) rather than drop ($1 + 1 = 2$)",
+           "pot 0: seat 0 bids ($6 - 2 = 4$", "So seat 0 wins after paying 2 chips; seat 1 drops at pot 3")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- 2. exercise 2
@@ -97,6 +145,10 @@ EX2_DROP = [
 
 def test_exercise_2_regions_are_exact():
     assert spans(chip_value_regions(FIRST, [3, 3, 3], 0.5, 2)) == EX2_DROP
+    stated(NB, "seat 2 on $[1/2, 6/7)$, seat 1 on $[6/7, 1)$, seat 2 on $[1, 6/5)$, seat 1 on "
+           "$[6/5, 3/2)$, seat 0 on $[3/2, 2]$, so the winner goes 2, 1, 2, 1, 0",
+           "The winner always pays its whole stack of 3 chips here",
+           "seat 1 wins again on $[7/3, 8/3)$ and seat 2 on $[7/2, 5)$")  # fmt: skip
     bid = spans(chip_value_regions(FIRST, [3, 3, 3], 0.5, 2, tie="bid"))
     # with tie="bid" every switch point belongs to the region on its left
     assert [r[:2] + (r[4],) for r in bid[1:]] == [r[:2] + (r[4],) for r in EX2_DROP]
@@ -113,6 +165,18 @@ def test_dear_chips_do_not_make_the_first_auction_efficient():
     bid = chip_value_regions(FIRST, [3, 3, 3], 0, 5, tie="bid")
     cuts = [r.low for r in bid.itertuples() if not r.low_included]
     assert cuts == [F(1, 4), F(1, 2), F(6, 7), F(1), F(6, 5), F(3, 2), F(7, 3), F(8, 3), F(7, 2)]
+    # lambda = 5 is a switch point too: seat 0 wins there with tie="drop", seat 2 with "bid"
+    drop = spans(regions)
+    assert drop[-1] == (F(5), F(5), True, True, 0) and drop[-2][:2] == (F(7, 2), F(5))
+    assert spans(bid)[-1] == (F(7, 2), F(5), False, True, 2)
+    # 1/4 and 1/2 are ties that change the path but not the winner
+    assert [r[4] for r in spans(regions)[:4]] == [2, 2, 2, 2]
+    assert {r[0] for r in spans(regions)[:4]} == {F(0), F(1, 4), F(1, 2)}
+    stated(NB, "seat 2 (the weakest) wins for chip values in $[0, 6/7)$, $[1, 6/5)$ and $[7/2, 5)$",
+           "seat 1 on $[6/7, 1)$, $[6/5, 3/2)$ and $[7/3, 8/3)$",
+           "on $[3/2, 7/3)$ and $[8/3, 7/2)$, and at $\\lambda = 5$ itself",
+           "$\\lambda = 6/7, 1, 6/5, 3/2, 7/3, 8/3, 7/2$ and $5$", "(at $\\lambda = 5$ seat 2 wins)",
+           "The points $1/4$ and $1/2$ are ties too")  # fmt: skip
 
 
 @pytest.mark.parametrize("cut", [F(6, 7), F(1), F(6, 5), F(3, 2), F(7, 3), F(8, 3), F(7, 2)])
@@ -165,6 +229,11 @@ def test_second_prize_tables(seats, tie, moves_, pays, first_drops):
     firsts = [int(d.split()[0].split("@")[1]) for d in sweep.drops]
     assert firsts == first_drops and firsts == sorted(firsts)  # the first drop never comes earlier
     assert sweep.drops.iloc[-1].endswith("@0")  # second = win: the duel ends at pot 0
+    says = {(3, "drop"): "With 3 seats and `tie=\"drop\"` it does (11, 10, 10, 9, 9 moves)",
+            (3, "bid"): "with `tie=\"bid\"` the moves go 11, 11, 12, 11, 10",
+            (4, "drop"): "and with 4 seats 12, 13, 12, 14, 15 while the winner always pays 4"}
+    if (seats, tie) in says:
+        stated(NB, says[seats, tie])  # fmt: skip
 
 
 def test_exercise_3_second_prize():
@@ -172,6 +241,8 @@ def test_exercise_3_second_prize():
     assert [s for s, d in zip(sweep.second, sweep.drops, strict=True) if d.endswith("@0")] == [5, 6]
     firsts = [int(d.split()[0].split("@")[1]) for d in sweep.drops]
     assert firsts == [1, 3, 3, 4, 4, 5, 5]
+    stated(NB, "the duel ends at pot 0 for $s = 5$ and $s = 6$",
+           "The first drop comes at pots 1, 3, 3, 4, 4, 5, 5 for $s = 0, \\dots, 6$")  # fmt: skip
 
 
 def test_exercise_1_both_tie_rules():
@@ -185,6 +256,7 @@ def test_exercise_1_both_tie_rules():
     table = backward_induction_table(values, [2, 2], start=1)
     ties = table[table["bid"] == table["drop"]][["seat", "pot"]].values.tolist()
     assert ties == [[0, 3], [1, 2]]
+    stated(NB, "Seat 0 wins paying 1 chip: payoffs (3, 1)", "Seat 0 wins paying 2 chips: payoffs (2, 2)")
 
 
 # --------------------------------------------------------------------------- 4. private values
@@ -213,13 +285,86 @@ def one_k(notebook_sample):
                                   min_gain=0.05, damping=1.0)  # fmt: skip
 
 
-def test_private_values_numbers_of_the_notebook(notebook_sample, one_k):
+@pytest.fixture(scope="module")
+def by_seats_left(notebook_sample):
+    return best_response_dynamics(notebook_sample, [6, 6, 6])
+
+
+def test_private_values_numbers_of_the_notebook(notebook_sample, one_k, by_seats_left):
+    # sample of 200 profiles, seed 1; chip value 1; seat 0 starts; epsilon against the rows
+    br = by_seats_left
     assert one_k.converged and round(one_k.epsilon, 3) == 0.555
-    assert round((one_k.gains > 0.05).mean(), 3) == 0.368
-    br = best_response_dynamics(notebook_sample, [6, 6, 6])
     assert not br.converged and round(br.epsilon, 3) == 0.135
-    assert round((br.gains > 0.05).mean(), 3) == 0.053
     assert br.thresholds.shape == (200, 3, 2)
+    # shares of types, exactly: every gain is a multiple of 1/200
+    step = gain_step(notebook_sample, 1.0, 200)
+    assert step == F(1, 200)
+    shares = [share_of_types(r.gains, 0.05, step, at_least=a) for r in (one_k, br)
+              for a in (False, True)]  # fmt: skip
+    assert shares == [F(26, 75), F(227, 600), F(4, 75), F(19, 300)]
+    exactly = int((np.round(one_k.gains * 200) == 10).sum())
+    assert exactly == 19 == (shares[1] - shares[0]) * 600
+    # against the independent distribution the text states (each rival type 1/36)
+    stated_eps = [deviation_gains(notebook_sample, r.thresholds, [6, 6, 6], rivals="independent",
+                                  draw=DRAW).max() for r in (one_k, br)]  # fmt: skip
+    assert [round(e, 3) for e in stated_eps] == [0.685, 0.166]
+    # the sample's marginal, independently, is yet another number: the rows are correlated
+    marginal = deviation_gains(notebook_sample, br.thresholds, [6, 6, 6], rivals="independent")
+    assert round(marginal.max(), 3) == 0.157
+    stated(NB, "a type can gain up to 0.555 points against the sample's rows",
+           "exactly 26/75 = 34.7% of the types gain more than 0.05 and 227/600 = 37.8% at least 0.05",
+           "the largest gain falls to 0.135 (4/75 = 5.3% of the types gain more than 0.05, "
+           "19/300 = 6.3% at least 0.05)",
+           "the same two profiles give ε = 0.685 and 0.166",
+           "Exactly 26/75 = 34.7% of the types gain more than 0.05, and 227/600 = 37.8% gain at "
+           "least 0.05: 19 types gain exactly 0.05",
+           "$\\varepsilon = 0.555$ points against the sample's rows (0.685 against the independent "
+           "distribution)", "36 types, 1/36 each", "200 sampled profiles (seed 1)")  # fmt: skip
+
+
+def test_the_inertia_rule_does_not_depend_on_rounding(notebook_sample):
+    # gains of exactly min_gain must not switch, whichever side float noise puts them on
+    shifted = notebook_sample + 1e-12  # the same game, other rounding
+    a = best_response_dynamics(notebook_sample, [6, 6, 6], by_seats_left=False, min_gain=0.05,
+                               damping=1.0)  # fmt: skip
+    b = best_response_dynamics(shifted, [6, 6, 6], by_seats_left=False, min_gain=0.05,
+                               damping=1.0)  # fmt: skip
+    assert (a.thresholds == b.thresholds).all()
+    with pytest.raises(ValueError, match="whole multiples of 1/200"):
+        share_of_types(np.array([0.0123]), 0.05, F(1, 200))
+
+
+def test_all_pay_has_no_pure_equilibrium_on_199_of_the_200_profiles(notebook_sample):
+    pure = [all_pay_pure_equilibria(row, [6, 6, 6]) for row in notebook_sample]
+    assert sum(not p for p in pure) == 199
+    assert {r: p for r, p in enumerate(pure) if p} == {187: [(1, 0, 1)]}
+    # the check is the definition: in row 187 nobody gains by another bid
+    row = notebook_sample[187]
+
+    def pay(bids):
+        places, net = all_pay_outcomes(np.array([bids]))
+        return [row[i, places[0, i]] + net[0, i] for i in range(3)]
+
+    now = pay([1, 0, 1])
+    for seat, bid in itertools.product(range(3), range(7)):
+        bids = [1, 0, 1]
+        bids[seat] = bid
+        assert pay(bids)[seat] <= now[seat] + 1e-9
+    stated(NB, "on 199 of the 200 sampled profiles above, none of the $7^3 = 343$ bid profiles is "
+           "an equilibrium (only row 187 has one)")  # fmt: skip
+    # Exercise 7: the row's values, the payoffs and every deviation the solution names
+    assert row.tolist() == [[7, 0, 0], [2, 0, 0], [3, 3, 0]]
+    assert now == [6, 0, 2]
+    deviations = {(0, 0): 0, (0, 2): 5, (1, 1): -1, (1, 2): 0, (2, 0): 0, (2, 2): 1}
+    for (seat, bid), payoff in deviations.items():
+        bids = [1, 0, 1]
+        bids[seat] = bid
+        assert pay(bids)[seat] == payoff, (seat, bid)
+    stated(NB, "seat 0 values winning at 7, seat 1 at 2, seat 2 at 3 and second place also at 3",
+           "seat 0 wins, 7 - 1 = 6; seat 2 is second, 3 - 1 = 2; seat 1 is out, 0",
+           "bidding 2 or more wins for 7 - 2 = 5 or less", "gives 0 - 1 = -1",
+           "bidding 2 wins for 2 - 2 = 0, the same as now: **indifferent**",
+           "bidding 2 wins for 3 - 2 = 1. Both are worse than 2")  # fmt: skip
 
 
 def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
@@ -232,6 +377,8 @@ def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
     best = options[np.isclose(u, u.max())].tolist()
     assert best == [[3, 4], [3, 5], [3, 6]]
     assert u.max() - u[4 * 19 + 4] == pytest.approx(one_k.epsilon)  # that alone is epsilon
+    stated(NB, "seat 0's type (win 2, second 3), which plays one threshold of 4",
+           "drops when the pot reaches 3 in the duel", "this deviation alone gains the full 0.555 points")  # fmt: skip
 
 
 def brute_best_payoff(vals_i, seat, rival_rows, chips, start, cv, rule):
@@ -399,6 +546,38 @@ def test_mechanism_claims_of_the_notebook():
     assert round(rev["all-pay"], 1) == 6.3 and round(rev["english"], 1) == 5.4
     assert (table.revenue_ci[["all-pay", "english"]] < 0.1).all()
     assert (table.loc[[private, ci_drop, ci_bid], "revenue"].abs() < 1e-12).all()
+    ci = table.revenue_ci
+    eps = table.epsilon
+    assert [round(eps[m], 3) for m in (private, "all-pay", "english")] == [0.183, 0.065, 0.0]
+    stated(NB, f"({rev['all-pay']:.3f} ± {ci['all-pay']:.3f} chips against "
+               f"{rev['english']:.3f} ± {ci['english']:.3f})",
+           "for Mogul with private values 0.183",
+           "for the all-pay auction 0.065, for English 0 to three decimals",
+           "All-pay: about 6.3 chips against 5.4 for English", "a mean over 8 seeds (0 to 7) of "
+           "120 sampled profiles")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the duel
+
+
+def test_the_duel_pays_the_loser_and_a_higher_value_can_lower_the_payoff():
+    two = solve([(10, 0, 0), (1, 0, 0)], [3, 3], start=0)
+    assert (two.runner_up, two.path[-1].pot, two.net_chips) == (1, 5, (-3, 3))
+    stated(NB, "The weak seat 1 (win worth 1) bids to the last moment and drops with a pot of 5: "
+           "it gains the strong seat's 3 chips")  # fmt: skip
+    pays = []
+    for win in (7.5, 8.5):
+        s = solve([(3, 3, 0), (win, 2, 0)], [2, 3], start=1, chip_value=2)
+        assert s.path == solve([(3, 3, 0), (win, 2, 0)], [2, 3], 1, 2, tie="bid").path  # no tie
+        pays.append((-s.net_chips[1], s.payoffs[1]))
+    assert pays == [(1, 5.5), (2, 4.5)]  # valuing the win more lowers seat 1's payoff
+
+
+def test_textbook_numbers_stated():
+    assert textbook_revenues(3, 2, 10)["exact"] == pytest.approx(2 + 8 * 2 / 4) == 6
+    assert textbook_revenues(4, 0, 1)["exact"] == pytest.approx(0.6)
+    stated(NB, "both equal $2 + 8 \\cdot 2/4 = 6$", "3 bidders, values uniform on [2, 10]",
+           "`textbook_revenues(4, 0, 1)` gives 0.6 for both, which is $0 + 1 \\cdot 3/5$")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- 6. live game
@@ -411,6 +590,16 @@ def test_exercise_6_live_game():
         rest = values_from_state(game, chip_value=cv).solve()
         got.append((rest.winner, -rest.net_chips[rest.winner], len(rest.path)))
     assert got == [(1, 6, 17), (2, 6, 15), (2, 3, 8)]
+    bid = []
+    for cv in (0.2, 0.5, 1.0):
+        rest = values_from_state(game, chip_value=cv).solve(tie="bid")
+        bid.append((rest.winner, -rest.net_chips[rest.winner], len(rest.path)))
+    assert bid == [(1, 6, 18), (3, 6, 16), (1, 3, 10)]
+    assert values_from_state(game).chip_value == 0.2  # 1 point per 5 chips, without rounding
+    for cv, d, b in zip((0.2, 0.5, 1), got, bid, strict=True):
+        stated(NB, f"| {cv} | seat {d[0]} wins, pays {d[1]} chips, {d[2]} moves | "
+                   f"seat {b[0]} wins, pays {b[1]} chips, {b[2]} moves |")  # fmt: skip
+    stated(NB, "A chip is worth 0.2 points: the rules score 1 point per *full* 5 chips")
 
 
 # --------------------------------------------------------------------------- the notebook
@@ -423,13 +612,31 @@ def notebook_text():
 
 def test_notebook_states_the_model_and_cites_its_sources():
     text = notebook_text()
-    for needed in ('tie="drop"', 'tie="bid"', r"\lambda", "State", "Moves", "Payoffs",
-                   "Tie rule", "Cramton, P., Gibbons, R., & Klemperer, P. (1987)",
+    for needed in ('tie="drop"', 'tie="bid"', r"\lambda", "**Players**", "**Actions**",
+                   "**Information**", "**Payoffs**", "**Tie rule**", "**Type**", "**Strategy**",
+                   "**Subgame-perfect equilibrium**", "**ε-equilibrium**", "weakly dominant",
+                   "the lowest type gets the same expected payoff in both",
+                   "Cramton, P., Gibbons, R., & Klemperer, P. (1987)",
                    "Engelbrecht-Wiggans, R. (1994)", "Krishna, V. (2010)", "Milgrom, P. (2004)",
                    "Vickrey, W. (1961)", "Myerson, R. B. (1981)", "Revenue equivalence"):  # fmt: skip
         assert needed in text, needed
     assert "war of attrition in which" not in text  # the duel is not a war of attrition
     assert "1/9 each" in text
+    assert "honest distance" not in text and "compute an equilibrium" not in text
+    assert "dominant, as in" not in text.replace("weakly dominant", "")
+    assert "Four auctions" not in json.dumps(json.loads(NOTEBOOK.read_text())["cells"])
+
+
+def test_every_reference_is_cited_where_it_is_used():
+    text = notebook_text()
+    body, refs = text.split("## References")
+    entries = [e for e in refs.split("\n* ") if "(" in e]
+    assert len(entries) == 12
+    for entry in entries:
+        author = entry.strip("* \n").split(",")[0]
+        year = re.search(r"\((\d{4})", entry).group(1)
+        assert re.search(rf"{author}[^()]*?,? (et al\., )?{year}|{author}[^()]{{0,60}}\({year}", body), (
+            author, year)  # fmt: skip
 
 
 def test_exercise_solutions_are_collapsed():
@@ -491,3 +698,37 @@ def payoff_curve_frame():
     from mogul.auction import payoff_curve
 
     return payoff_curve(FIRST, [3, 3, 3], seat=0)
+
+
+# --------------------------------------------------------------------------- every number
+
+
+PROSE_NUMBERS_02 = """
+2 1 one 2 3 4 5 6
+one 0 1 three 0 1 1 1 0 1 both 1967 68 1994 6 one 0
+Two 2 1 0 0 6 1 2 1
+4 0 4 1 3 1 3 1 3 4 0 2 1 1 2 0 6 1 5 1 2 1 1 3 4 1 3 1 1 2 0 0 6 2 4 2 0 0 2 1 3 8
+Three 3 10 3 0 8 2 0 6 1 0 0 0.75 both
+2 1 0 3 both 3
+two once once
+2 0 6/7 1 6/5 7/2 5 1 6/7 1 6/5 3/2 7/3 8/3 0 3/2 7/3 8/3 7/2 5 6/7 1 6/5 3/2 7/3 8/3 7/2 5 5 2 1/4 1/2 2 0 12 one half 2 once
+one 0.75 both
+two 1999 one 1987 1994 one
+1 1 5 3
+8 Three 4 both four 4
+four 8 0 once 3 11 10 10 9 9 11 11 12 11 10 4 12 13 12 14 15 4
+2 3 10 1/9 0 1 2 3 1/4 0 36 1/36 Three 6 1 0 1967 68 200 1 three two one 200 36 36 twice 1/36 three 1998 2 1/2 once one one 0.05 0.05 1/200 1/200 0.05
+one 0.555 26/75 34.7% 0.05 227/600 37.8% 0.05 0.135 4/75 5.3% 0.05 19/300 6.3% 0.05 zero two 0.685 0.166 two once one Once two 1 one 1961 three 199 200 7 3 343 187 one
+1951 1998 2 1981 1981 2010 3 2004 3 two one both 0 3 2 10 one 1 both 2 8 2/4 6
+6 10 two both 8 0 7 120 95% half 8 0.183 0.135 0.065 0 three
+0 one 6.274 0.085 5.428 0.065 6
+four 0.2 1 5 four
+1 Two 2 1 1 0 4 1 3 0 once once 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 Both 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 Three 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 one 0.05 0.555 0.685 26/75 34.7% 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 one 4 4 three 3 One 0.555 5 4 0 1 6.3 5.4 95% 0.1 4 0 1 0.6 both 0 1 3/5 four 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10 four 7 187 one 0 7 1 2 2 3 3 0 0 1 0 1 6 0 1 0 1 1 0 1 0 2 1 0 0 7 1 6 2 3 1 2 1 0 0 0 2 1 0 2 7 2 5 Both 6 1 1 three 0 1 1 2 2 2 0 2 0 1 0 2 3 2 1 Both 2 187 6 6 6 1 0 1
+1951 1999 89 1 1987 55 3 1994 6 3 1998 1967 68 14 2010 2 2004 1981 6 1 1994 6 1981 71 3 1961 16 1
+"""
+
+
+def test_every_number_in_the_prose_is_pinned():
+    # One line per markdown cell. A number that changes in the prose fails here; the tests
+    # above compute the numbers that are claims and check that the prose states them.
+    assert prose_numbers("02-auction-theory") == PROSE_NUMBERS_02.strip()

@@ -88,3 +88,49 @@ def test_figures_store_their_current_data_for_views_made_later(app):
     app.value_sliders[2][0].value = 20.0
     assert app.curves._widget_data[6]["y"] == list(app.curves.data[6].y)
     assert app.ladder._widget_data[0]["y"] == list(app.ladder.data[0].y)
+
+
+def test_a_burst_of_changes_is_coalesced_and_ends_on_the_latest_values():
+    # background=True: a worker thread solves while the changes keep coming (as in a kernel)
+    app = AuctionExplorer(seats=6, chips=20, background=True)
+    first = app.updates
+    for i in range(30):
+        app.value_sliders[1][0].value = 0.5 * (i + 1)
+    app.wait(timeout=60)
+    assert app.error is None
+    assert 1 <= app.updates - first < 30  # not one solve per change: at most one waits
+    assert app.solution.values[1][0] == 15.0
+    expected = solve(app.values(), [20] * 6, 0, 1.0)
+    assert app.solution.path == expected.path
+    assert f"Seat {expected.winner} wins" in app.status.value
+
+
+def test_changes_made_during_an_update_are_solved_once_afterwards(app):
+    # a change that arrives while an update runs (here: from inside it) only marks it stale
+    seen = []
+    original = app.update
+
+    def update():
+        seen.append(app.value_sliders[0][0].value)
+        if len(seen) == 1:
+            app.value_sliders[0][0].value = 12.0
+            app.value_sliders[0][0].value = 13.0
+        original()
+
+    app.update = update
+    app.value_sliders[0][0].value = 11.0
+    assert seen == [11.0, 13.0]
+    assert app.solution.values[0][0] == 13.0
+
+
+def test_a_failed_update_is_shown_and_does_not_block_the_next(app):
+    def broken():
+        raise ValueError("boom")
+
+    original, app.update = app.update, broken
+    with pytest.raises(ValueError, match="boom"):
+        app.value_sliders[0][0].value = 11.0
+    assert "Could not solve: boom" in app.status.value
+    app.update = original
+    app.value_sliders[0][0].value = 12.0
+    assert app.solution.values[0][0] == 12.0 and "wins" in app.status.value

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mogul.auction.model import Bot, Outcome, _check_inputs, play, threshold_bot
+from mogul.auction.model import Bot, Outcome, Step, _check_inputs, _outcome, play, threshold_bot
 from mogul.auction.solve import Solution, solve
 
 # --------------------------------------------------------------------------- payoff curves
@@ -95,10 +95,12 @@ def _curve(
     n = len(vals)
     rows: list[tuple] = []
     for k in range(max_k + 1):
-        if opponents == "naive":
+        if opponents == "naive" and not bots:
+            out: Outcome = _naive_play(base, seat, k)
+        elif opponents == "naive":
             players = {i: bots.get(i, base.action) for i in range(n)}
             players[seat] = threshold_bot(k)
-            out: Outcome = play(vals, chip_t, players, start, cv)
+            out = play(vals, chip_t, players, start, cv)
         else:
             out = solve(vals, chip_t, start, cv, tie, {**bots, seat: threshold_bot(k)})
         rows.append(
@@ -118,3 +120,35 @@ def _curve(
     df = pd.DataFrame(rows, columns=["k", "payoff", "place", "paid", "collected", "winner"])
     df["equilibrium"] = base.payoffs[seat]
     return df
+
+
+def _naive_play(base: Solution, seat: int, k: int) -> Outcome:
+    """``play`` with ``seat`` on ``threshold_bot(k)`` and the others on ``base.action``.
+
+    The same game, walked chain by chain on the solver's memo instead of move by move: in a
+    chain (the bids between two drops) the other seats' moves are ``bid[pot]`` of the chain's
+    pot-0 state, so the next drop is the first pot at which a rival's entry is 0, the seat's
+    own pot reaches ``k``, or someone has no chip left. Same result, a fraction of the time
+    (the AuctionExplorer draws a curve for every seat on every slider change).
+    """
+    game = base._game
+    assert game is not None
+    n = len(base.chips)
+    order = tuple((base.start + i) % n for i in range(n))
+    chips = tuple(base.chips[x] for x in order)
+    path: list[Step] = []
+    while len(order) > 1:
+        s = len(order)
+        bid = game.chain(order, chips).bid
+        length = min(c * s + p for p, c in enumerate(chips))
+        mine = order.index(seat) if seat in order else -1
+        j = 0
+        while j < length:
+            p = j % s
+            if (j >= k) if p == mine else not bid[j]:
+                break
+            j += 1
+        path.extend(Step(order[i % s], "bid", i) for i in range(j))
+        path.append(Step(order[j % s], "drop", j))
+        order, chips = game.after_drop(order, chips, j)
+    return _outcome(base.values, base.chip_value, path)

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mogul.auction.model import PLACES, _check_inputs
+from mogul.auction.model import PLACES, TOLERANCE, _check_inputs
 from mogul.auction.private import (
     ValueDraw,
     _payoffs,
@@ -80,6 +80,32 @@ def all_pay_outcomes(bids: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.n
     places[idx, ranking[:, 0]] = 0
     places[idx, ranking[:, 1]] = 1
     return places, -bids
+
+
+def all_pay_pure_equilibria(
+    values: Sequence[Sequence[float]], chips: Sequence[int], start: int = 0,
+    chip_value: float = 1.0,
+) -> list[tuple[int, ...]]:  # fmt: skip
+    """Every equilibrium in pure bids of the all-pay auction with complete information.
+
+    Exhaustive: every bid profile (seat i bids 0..chips[i]) is checked against every
+    single-seat deviation to another bid; a profile is kept when no seat gains more than
+    1e-9 points. Places and ties as in ``all_pay_outcomes``. An empty list shows that this
+    instance has no pure equilibrium (Nash (1951) equilibrium; the check is the definition).
+    """
+    vals, chip_t = _check_inputs(values, chips, start, chip_value, "drop")
+    n = len(vals)
+    grid = np.array(list(itertools.product(*[range(c + 1) for c in chip_t])), dtype=np.int64)
+    places, net = all_pay_outcomes(grid, start)
+    pay = np.take_along_axis(np.array(vals)[None].repeat(len(grid), 0),
+                             places[..., None].astype(np.intp), axis=-1)[..., 0] + chip_value * net
+    shape = tuple(c + 1 for c in chip_t)
+    stable = np.ones(len(grid), dtype=bool)
+    for i in range(n):
+        table = pay[:, i].reshape(shape)
+        best = np.broadcast_to(table.max(axis=i, keepdims=True), shape).ravel()
+        stable &= pay[:, i] >= best - TOLERANCE
+    return [tuple(int(b) for b in grid[r]) for r in np.nonzero(stable)[0]]
 
 
 @dataclass(frozen=True)

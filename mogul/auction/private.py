@@ -21,7 +21,14 @@ computes, for every type, the best payoff against the others' strategies over *a
 (any function of the public history, by backward induction over the histories the rivals'
 sampled types can produce) minus its payoff now. Its maximum ``epsilon`` makes the profile an
 epsilon-equilibrium of the (sampled) Bayesian game: no type of any seat gains more than
-``epsilon`` points by any deviation. (Bayesian games: Harsanyi (1967-68), "Games with
+``epsilon`` points by any deviation. It bounds what a deviation gains; it is not a distance
+from the profile to an equilibrium.
+
+The sample's rows draw a seat's rivals together, so in a finite sample their types are
+correlated. ``deviation_gains(..., rivals="independent", draw=draw)`` measures the same
+profile against the independent distribution the values were drawn from (each rival's type
+with its own chance, independently). Gains are then whole multiples of a known step
+(``gain_step``), so ``share_of_types`` counts the types above a threshold exactly. (Bayesian games: Harsanyi (1967-68), "Games with
 incomplete information played by Bayesian players", Management Science 14; Krishna (2010),
 *Auction Theory*, 2nd ed., ch. 2. Best-response dynamics: Fudenberg & Levine (1998), *The
 Theory of Learning in Games*, ch. 2.)
@@ -37,11 +44,12 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from mogul.auction.model import MAX_SEATS, MIN_SEATS, _check_inputs
+from mogul.auction.model import MAX_SEATS, MIN_SEATS, TOLERANCE, _check_inputs
 
 RULES = ("mogul", "english")
 MAX_STRATEGIES = 5000
@@ -60,7 +68,8 @@ def uniform_values(
 
     Each of ``win``, ``second``, ``out`` is a (low, high) range. Without ``step`` a value is
     uniform on the interval; with ``step`` it is uniform on the grid low, low + step, ...,
-    high (each grid point equally likely: ``win=(2, 10), step=1`` gives 2..10, 1/9 each).
+    high (each grid point equally likely: ``win=(2, 10), step=1`` gives 2..10, 1/9 each),
+    and the draw's ``chance(values)`` gives the probability of one (win, second, out) triple.
     """
     ranges = (("win", win), ("second", second), ("out", out))
     for name, (lo, hi) in ranges:
@@ -90,6 +99,15 @@ def uniform_values(
         v = lows + step * rng.integers(0, counts)
         return float(v[0]), float(v[1]), float(v[2])
 
+    def chance(values: Sequence[float]) -> float:
+        """The probability of drawing exactly these (win, second, out) values."""
+        on_grid = all(
+            abs((x - lo) / step - round((x - lo) / step)) < 1e-9 and 0 <= round((x - lo) / step) < c
+            for x, lo, c in zip(values, lows, counts, strict=True)
+        )
+        return 1 / math.prod(counts) if on_grid else 0.0
+
+    draw_grid.chance = chance  # type: ignore[attr-defined]
     return draw_grid
 
 
@@ -231,8 +249,39 @@ def _strategies(max_k: int, phases: int) -> np.ndarray:
     return np.array(list(itertools.product(range(max_k + 1), repeat=phases)), dtype=np.int64)
 
 
-def _rivals(strategy: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rival profiles (the seat's own entries zeroed) and their weights."""
+RIVALS = ("sample", "independent")
+
+
+def _rivals(
+    strategy: np.ndarray, seat: int, rivals: str = "sample", values: np.ndarray | None = None,
+    draw: ValueDraw | None = None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Distinct rival profiles (the seat's own entries zeroed) and their weights.
+
+    ``rivals="sample"``: the rows of the sample, each equally likely (the rivals' types come
+    together, as drawn). ``"independent"``: the rivals' types are independent, each rival's
+    drawn from ``draw``'s distribution (``draw.chance``; a type plays the strategies of its
+    sampled rows, each equally likely), or without ``draw`` from the sample's marginal.
+    """
+    if rivals == "independent":
+        samples, n = strategy.shape[:2]
+        cols = []
+        for j in range(n):
+            if j == seat:
+                continue
+            weight = _row_weights(np.asarray(values)[:, j], draw, j)
+            flat = strategy[:, j].reshape(samples, -1)
+            uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
+            cols.append((j, uniq, np.bincount(inverse.ravel(), weights=weight)))
+        shape = strategy.shape[2:]
+        combos = list(itertools.product(*[range(len(u)) for _, u, _ in cols]))
+        out = np.zeros((len(combos), n, *shape), dtype=strategy.dtype)
+        weights = np.ones(len(combos))
+        for c, pick in enumerate(combos):
+            for (j, uniq, w), r in zip(cols, pick, strict=True):
+                out[c, j] = uniq[r].reshape(shape)
+                weights[c] *= w[r]
+        return out, weights
     rival = strategy.copy()
     rival[:, seat] = 0
     flat = rival.reshape(rival.shape[0], -1)
@@ -274,7 +323,9 @@ def _dynamics(
             utility = _expected(vals[:, i], i, options, strategy, chips, start, cv, rule)
             now = np.argmax((strategy[:, i, None, :] == options[None]).all(axis=2), axis=1)
             best = np.argmax(np.round(utility, 9), axis=1)
-            better = utility[idx, best] > utility[idx, now] + max(min_gain, 1e-9)
+            # a gain of exactly min_gain (up to float noise) is not above it: the rule
+            # must not depend on rounding (gains are multiples of 1/samples here)
+            better = utility[idx, best] - utility[idx, now] > min_gain + TOLERANCE
             changed_any |= bool(better.any())
             switch = better & (rng.random(samples) < damping)
             strategy[:, i] = options[np.where(switch, best, now)]
@@ -311,7 +362,8 @@ def best_response_dynamics(
     ``i`` gives each of its sampled types the threshold strategy that maximises its expected
     payoff (exactly, over all sampled rival profiles; ties keep the current strategy, then go
     to the first in (k_2, k_3, ...) order). A type switches only if that gains more than
-    ``min_gain`` points (0 by default: no inertia), and then only with chance ``damping``
+    ``min_gain`` points (0 by default: no inertia; a gain of exactly ``min_gain``, up to
+    1e-9 of float noise, does not count), and then only with chance ``damping``
     (seeded by ``seed``; 1 = every improving type switches, which tends to cycle). Seats
     update one after another; the loop stops when a full sweep finds no improving type
     (``converged``: an equilibrium in threshold strategies) or after ``max_iter`` sweeps. After
@@ -364,6 +416,8 @@ def deviation_gains(
     start: int = 0,
     chip_value: float = 1.0,
     rule: str = "mogul",
+    rivals: str = "sample",
+    draw: ValueDraw | None = None,
 ) -> np.ndarray:
     """Each type's gain from its best deviation of any kind, shape (samples, seats).
 
@@ -371,8 +425,13 @@ def deviation_gains(
     of its sampled types, backward induction over the public histories (who did what at which
     pot) that the sampled rival profiles can produce gives the best payoff of any strategy
     (it may depend on the whole history); the gain is that minus the payoff of the type's own
-    threshold strategy. All rival profiles count equally, as in ``best_response_dynamics``.
+    threshold strategy. ``rivals="sample"``: the sampled rival profiles count equally, as in
+    ``best_response_dynamics`` (rivals' types drawn together, so correlated in a finite
+    sample); ``"independent"``: each rival's type independently, from ``draw``'s distribution
+    if given (the distribution the values were drawn from), else from the sample's marginal.
     """
+    if rivals not in RIVALS:
+        raise ValueError(f"rivals must be one of {RIVALS}; got {rivals!r}")
     vals = np.asarray(values, dtype=float)
     thr = np.asarray(thresholds, dtype=np.int64)
     if thr.ndim == 2:
@@ -383,11 +442,64 @@ def deviation_gains(
         thr = np.repeat(thr[:, :, :1], n - 1, axis=2)
     gains = np.zeros((samples, n))
     for i in range(n):
-        rivals, weights = _rivals(thr, i)
-        best, now = _Deviation(vals[:, i], i, thr[:, i], rivals, weights, chip_t, chip_value,
+        profiles, weights = _rivals(thr, i, rivals, vals, draw)
+        best, now = _Deviation(vals[:, i], i, thr[:, i], profiles, weights, chip_t, chip_value,
                                rule).value(start)  # fmt: skip
         gains[:, i] = best - now
     return np.maximum(gains, 0.0)
+
+
+def _row_weights(column: np.ndarray, draw: ValueDraw | None, seat: int) -> np.ndarray:
+    """Weights of one seat's sampled rows: its type's chance, shared by the type's rows."""
+    samples = len(column)
+    if draw is None:
+        return np.full(samples, 1 / samples)
+    chance = getattr(draw, "chance", None)
+    if chance is None:
+        raise ValueError("draw must know its types' chances (a grid draw: uniform_values(step=...))")
+    types = [tuple(float(x) for x in row) for row in column]
+    count: dict[tuple, int] = {}
+    for t in types:
+        count[t] = count.get(t, 0) + 1
+    if abs(sum(chance(t) for t in count) - 1) > 1e-9:
+        raise ValueError(
+            f"some types of the distribution never appear among seat {seat}'s {samples} "
+            "sampled rows: draw more samples"
+        )
+    return np.array([chance(t) / count[t] for t in types])
+
+
+def share_of_types(
+    gains: np.ndarray, threshold: float | Fraction, step: Fraction, at_least: bool = False
+) -> Fraction:
+    """The exact share of types whose gain is above ``threshold`` (or at least it).
+
+    Gains computed in floats carry rounding noise, so a gain that is exactly the threshold
+    may come out a hair above or below it. When every gain is a whole multiple of ``step``
+    (for integer values, a rational chip value and rival profiles weighted 1/samples, the
+    step is ``Fraction(1, samples)`` divided by the values' and chip value's denominators),
+    each gain is snapped to its multiple and compared exactly. Raises ValueError if a gain
+    is not within 1e-6 steps of a multiple of ``step``.
+    """
+    g = np.asarray(gains, dtype=float).ravel()
+    units = np.round(g / float(step))
+    if np.abs(g / float(step) - units).max(initial=0.0) > 1e-6:
+        raise ValueError(f"the gains are not whole multiples of {step}; give their exact step")
+    limit = Fraction(threshold).limit_denominator(10**9) / step
+    hits = sum(1 for u in units if (u >= limit if at_least else u > limit))
+    return Fraction(hits, g.size)
+
+
+def gain_step(values: np.ndarray, chip_value: float, profiles: int) -> Fraction:
+    """The exact step of which every payoff (and gain) is a multiple: see ``share_of_types``.
+
+    ``profiles`` is the number of equally likely rival profiles (the sample size, or its
+    power ``seats - 1`` for ``rivals="independent"``).
+    """
+    den = 1
+    for x in [*np.unique(np.asarray(values, dtype=float)), chip_value]:
+        den = math.lcm(den, Fraction(float(x)).limit_denominator(10**6).denominator)
+    return Fraction(1, profiles * den)
 
 
 class _Deviation:

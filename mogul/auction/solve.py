@@ -77,6 +77,7 @@ class _Game:
         self.tie_bid = tie == "bid"
         self.bots = dict(bots)
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], _Chain] = {}
+        self.top = [max(v) for v in values]  # each seat's best place value (for bounds)
 
     # A pot-0 state is (order, chips): the active seats from the mover on, and their chips.
     def key(
@@ -124,6 +125,8 @@ class _Game:
         rest = [order[p + 1 :] + order[:p] for p in range(s)]
         minus = tuple(c - 1 for c in chips)
         chips_after = [chips[p + 1 :] + minus[:p] for p in range(s)]
+        sum_after = [sum(c) for c in chips_after]
+        top = self.top
         memo, tie_bid, values = self.memo, self.tie_bid, self.values
         nxt = length  # the pot at which the next drop happens, seen from pot k
         nxt_cont: tuple[float, ...] | None = None  # continuation after that drop (lazy)
@@ -147,9 +150,17 @@ class _Game:
                 else:
                     if nxt_cont is None:
                         laps, pj = divmod(nxt, s)
+                        # Bound first: from the next pot-0 state on, the seat gains at most
+                        # its best place value plus every chip the others then hold. If even
+                        # that loses to dropping now, it drops, with no subgame to solve.
+                        others = sum_after[pj] - laps * (s - 1) - chips[p] + (nxt - p + s - 1) // s
+                        most = top[seat] + cv * others - cv * (1 + (gap - 1) // s)
+                        if most - (drop_value[p] + cv * k) < -TOLERANCE:
+                            nxt = k
+                            continue
                         key = (
                             rest[pj],
-                            tuple(c - laps for c in chips_after[pj]) if laps else chips_after[pj],
+                            tuple(map(laps.__rsub__, chips_after[pj])) if laps else chips_after[pj],
                         )
                         found = memo.get(key)  # no cap here: it costs more than it saves
                         if found is None:

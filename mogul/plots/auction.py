@@ -18,7 +18,9 @@ __all__ = [
     "convergence_figure",
     "mechanism_figure",
     "payoff_curve_figure",
+    "pot_ladder_data",
     "pot_ladder_figure",
+    "pot_ladder_ranges",
     "seat_name",
     "winner_regions_figure",
 ]
@@ -72,6 +74,34 @@ def payoff_curve_figure(
     return fig
 
 
+def pot_ladder_data(path: Sequence, names: Sequence[str] | None = None) -> list[dict]:
+    """The three traces of ``pot_ladder_figure`` as plain dicts: the pot line, bids, drops.
+
+    Each dict holds ``x``, ``y``, ``text`` and ``marker_color`` (the seat colour of each
+    marker); a live figure copies them into its traces without building a new figure.
+    """
+    pots = [st.pot for st in path]
+    bids = [i for i, st in enumerate(path) if st.action == "bid"]
+    drops = [i for i, st in enumerate(path) if st.action == "drop"]
+
+    def colours(idx: list[int]) -> list[str]:
+        return [SEAT_COLOURS[path[i].seat % len(SEAT_COLOURS)] for i in idx]
+
+    return [
+        {"x": list(range(len(path))), "y": pots, "text": None, "marker_color": None},
+        {"x": bids, "y": [pots[i] for i in bids], "marker_color": colours(bids),
+         "text": [seat_name(path[i].seat, names) for i in bids]},
+        {"x": drops, "y": [pots[i] for i in drops], "marker_color": colours(drops),
+         "text": [f"{seat_name(path[i].seat, names)} takes {pots[i]}" for i in drops]},
+    ]  # fmt: skip
+
+
+def pot_ladder_ranges(path: Sequence) -> tuple[list[float], list[float]]:
+    """The x and y ranges of ``pot_ladder_figure``: room for the markers and their labels."""
+    top = max((st.pot for st in path), default=0)
+    return [-0.8, len(path) - 0.2], [-0.8, top + 1.5]
+
+
 def pot_ladder_figure(
     path: Sequence, names: Sequence[str] | None = None, title: str = "The pot, step by step"
 ) -> go.Figure:
@@ -79,39 +109,32 @@ def pot_ladder_figure(
 
     ``path`` is a sequence of ``Step`` (seat, action, pot), e.g. ``solve(...).path``.
     """
-    steps = list(range(len(path)))
-    pots = [st.pot for st in path]
+    line, bids, drops = pot_ladder_data(path, names)
     fig = go.Figure()
     fig.add_scatter(
-        x=steps,
-        y=pots,
-        mode="lines",
-        line={"color": "#bbb", "shape": "hv"},
-        showlegend=False,
-        name="pot",
-    )
-    bids = [i for i, st in enumerate(path) if st.action == "bid"]
-    drops = [i for i, st in enumerate(path) if st.action == "drop"]
+        x=line["x"], y=line["y"], mode="lines", line={"color": "#bbb", "shape": "hv"},
+        showlegend=False, name="pot",
+    )  # fmt: skip
     fig.add_scatter(
-        x=bids, y=[pots[i] for i in bids], mode="markers", name="bid",
-        marker={"color": [SEAT_COLOURS[path[i].seat % len(SEAT_COLOURS)] for i in bids], "size": 8},
-        text=[seat_name(path[i].seat, names) for i in bids], hovertemplate="%{text} bids at pot %{y}<extra></extra>",
+        x=bids["x"], y=bids["y"], mode="markers", name="bid",
+        marker={"color": bids["marker_color"], "size": 8},
+        text=bids["text"], hovertemplate="%{text} bids at pot %{y}<extra></extra>",
         cliponaxis=False,
     )  # fmt: skip
     fig.add_scatter(
-        x=drops, y=[pots[i] for i in drops], mode="markers+text", name="drop",
-        marker={"color": [SEAT_COLOURS[path[i].seat % len(SEAT_COLOURS)] for i in drops], "size": 15,
+        x=drops["x"], y=drops["y"], mode="markers+text", name="drop",
+        marker={"color": drops["marker_color"], "size": 15,
                 "symbol": "triangle-down", "line": {"color": "#222", "width": 1}},
-        text=[f"{seat_name(path[i].seat, names)} takes {pots[i]}" for i in drops], textposition="top center",
+        text=drops["text"], textposition="top center",
         cliponaxis=False,
     )  # fmt: skip
     fig.update_layout(
         template=KIT_TEMPLATE, title=title, xaxis_title="move", yaxis_title="pot before the move",
         height=340, showlegend=False,
     )  # fmt: skip
-    top = max(pots, default=0)
-    fig.update_yaxes(range=[-0.8, top + 1.5], automargin=True)  # room for markers and labels
-    fig.update_xaxes(range=[-0.8, len(path) - 0.2], automargin=True)
+    x_range, y_range = pot_ladder_ranges(path)
+    fig.update_yaxes(range=y_range, automargin=True)  # room for markers and labels
+    fig.update_xaxes(range=x_range, automargin=True)
     fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
     return fig
 
@@ -148,9 +171,12 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
 
 
 def mechanism_figure(
-    table: pd.DataFrame, title: str = "Four auctions on the same values"
+    table: pd.DataFrame, title: str = "Mogul, English and all-pay: same values"
 ) -> go.Figure:
     """Horizontal bars per mechanism: efficient share, welfare and revenue, with 95% intervals.
+
+    One bar per row of ``table`` (Mogul may have several rows: private values and each tie
+    rule with complete information), so the title should not count the bars.
 
     ``table`` is ``compare_over_seeds(...)`` (columns ``<measure>`` and ``<measure>_ci``) or
     ``compare_mechanisms(...)`` (no intervals); its index names the mechanisms.

@@ -3,19 +3,32 @@
 The app holds no rules: each change calls ``mogul.auction.solve`` and ``payoff_curves`` (one
 solve shared) and writes the results into widget values (an ``HTML`` summary and two
 ``go.FigureWidget`` s), never into an ``Output`` widget, so nbval can compare the app's state
-and tests need no browser. Sliders report only when released (``continuous_update=False``),
-so dragging does not queue one solve per pixel.
+and tests need no browser.
+
+No queue of solves: sliders report only when released (``continuous_update=False``), and
+changes are coalesced. A change only marks the app "stale" and asks for an update; while an
+update runs, further changes just keep it stale, and when the update ends one more runs, on
+the sliders' values of that moment. However fast the changes come (a drag, arrow keys, a
+script), at most one update runs and at most one waits, and the last one always shows the
+latest values. In a kernel (``background=True``, the default there) the updates run in a
+worker thread, so the kernel takes the next slider message while the previous one is solved.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import ipywidgets as w
 import plotly.graph_objects as go
 
 from mogul.auction import payoff_curves, solve
-from mogul.plots.auction import payoff_curve_figure, pot_ladder_figure
+from mogul.plots.auction import (
+    payoff_curve_figure,
+    pot_ladder_data,
+    pot_ladder_figure,
+    pot_ladder_ranges,
+)
 from mogul.plots.template import SEAT_COLOURS, rounded
 from mogul.widgets.live import keep_views_current
 
@@ -33,6 +46,9 @@ class AuctionExplorer(w.VBox):
     ``ladder`` shows the pot move by move and ``curves`` shows each seat's payoff from
     "drop when the pot reaches k" against the others' equilibrium strategies (the "naive"
     payoff curve of ``mogul.auction.payoff_curve``). Display the explorer itself in a cell.
+    ``background`` runs the updates after the first in a worker thread (default: only inside
+    a Jupyter kernel); ``wait()`` returns when the figures show the latest values, and
+    ``updates`` counts the updates run so far.
     """
 
     def __init__(
@@ -42,7 +58,15 @@ class AuctionExplorer(w.VBox):
         values: Sequence[Sequence[float]] | None = None,
         chip_value: float = 1.0,
         start: int = 0,
+        background: bool | None = None,
     ) -> None:
+        self.background = _in_kernel() if background is None else bool(background)
+        self.updates = 0
+        self._lock = threading.Lock()
+        self._stale = False
+        self._busy = False
+        self._worker: threading.Thread | None = None
+        self.error: BaseException | None = None  # the last update's failure, if it failed
         values = list(values or _DEFAULT_VALUES)
         values += _DEFAULT_VALUES[len(values) :]
         style = {"description_width": "70px"}
@@ -89,7 +113,45 @@ class AuctionExplorer(w.VBox):
         if change["owner"] is self.seats:
             n = self.seats.value
             self.start.options = list(range(n))  # resets the value if it is out of range
-        self.update()
+        self.request()
+
+    def request(self) -> None:
+        """Ask for an update on the current values, coalesced with any already running."""
+        with self._lock:
+            self._stale = True
+            if self._busy:
+                return  # the running loop picks the newest values up when it is done
+            self._busy = True
+        if self.background:
+            self._worker = threading.Thread(target=self._drain, daemon=True)
+            self._worker.start()
+        else:
+            self._drain()
+
+    def _drain(self) -> None:
+        """Update until no change came in during the last update."""
+        try:
+            while True:
+                with self._lock:
+                    if not self._stale:
+                        self._busy = False
+                        return
+                    self._stale = False
+                self.update()
+                self.error = None
+        except Exception as err:  # a worker thread has nobody to raise to: show it, keep it
+            with self._lock:
+                self._busy = False
+            self.error = err
+            self.status.value = f"<b style='color:#b00'>Could not solve: {err}</b>"
+            if not self.background:
+                raise
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Return when the running updates are done (at once without a worker thread)."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
 
     def update(self) -> None:
         """Re-solve the auction and refresh the summary and both figures."""
@@ -100,13 +162,18 @@ class AuctionExplorer(w.VBox):
             row.layout.display = None if i < n else "none"
         values, chips = self.values(), [self.chips.value] * n
         sol = solve(values, chips, self.start.value, self.chip_value.value)
+        self.updates += 1
         self.solution = sol
-        ladder = pot_ladder_figure(sol.path)
+        line, bids, drops = pot_ladder_data(sol.path)
+        x_range, y_range = pot_ladder_ranges(sol.path)
         with self.ladder.batch_update():
-            for target, source in zip(self.ladder.data, ladder.data, strict=True):
-                target.update(x=source.x, y=source.y, text=source.text, marker=source.marker)
-            self.ladder.layout.xaxis.range = ladder.layout.xaxis.range
-            self.ladder.layout.yaxis.range = ladder.layout.yaxis.range
+            pot, bid, drop = self.ladder.data
+            pot.x, pot.y = line["x"], line["y"]
+            for trace, data in ((bid, bids), (drop, drops)):
+                trace.x, trace.y, trace.text = data["x"], data["y"], data["text"]
+                trace.marker.color = data["marker_color"]
+            self.ladder.layout.xaxis.range = x_range
+            self.ladder.layout.yaxis.range = y_range
         curves = payoff_curves(values, chips, self.start.value, self.chip_value.value, solution=sol)
         self.k_max = k_max = curve_reach(curves.values(), sol)
         with self.curves.batch_update():
@@ -126,6 +193,16 @@ class AuctionExplorer(w.VBox):
         self.status.value = summary_html(sol) + chips_note(sol, k_max)
         keep_views_current(self.ladder)
         keep_views_current(self.curves)
+
+
+def _in_kernel() -> bool:
+    """True inside a running Jupyter kernel (where a worker thread keeps messages flowing)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def curve_reach(curves, sol) -> int:
