@@ -17,7 +17,7 @@ the game's own tables -- ``GameSpec.tables``
     ``rounds`` (``mogul.games.mogul.tables.rounds_table``) and ``auctions``
     (``auctions_table``).
 ``failures`` -- one row per bot failure (see ``mogul.kit.guard``)
-    game, seat, bot, step, reason (start, raised, timeout, illegal, crashed), detail, outcome
+    game, seat, bot, step, reason (start, raised, timeout, illegal, crashed, forbidden), detail, outcome
     ("forfeit": the game is left out of every other table; "replaced": a fallback bot
     finished it for the failing seat).
 
@@ -31,9 +31,9 @@ stops it at once, worker processes included, and returns the games finished so f
 
 from __future__ import annotations
 
+import hashlib
 import math
 import pickle
-import random
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -74,11 +74,25 @@ class GamePlan:
 
 
 def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GamePlan]:
-    """Number the games and draw every seed from one ``random.Random(seed)``, in game order."""
-    rng = random.Random(seed)
+    """Number the games and give each its deal seed and bot seeds, all drawn from ``seed``.
+
+    Every seed comes from a stream of its own, a keyed hash (BLAKE2b keyed with the run's
+    seed) of the game number and the stream: 0 for the deal, 1 + seat for each bot. A bot
+    that knows its seed learns nothing about the deal or the other bots' seeds (short of
+    trying every run seed: for a graded tournament pick a large random one, for example
+    ``secrets.randbits(64)``).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    keyed = hashlib.blake2b(key=hashlib.blake2b(str(seed).encode(), person=b"mogul run").digest(), digest_size=4)
+
+    def draw(game: int, stream: int) -> int:
+        h = keyed.copy()
+        h.update(f"{game} {stream}".encode())
+        return int.from_bytes(h.digest(), "big")
+
     for game, seating in enumerate(seatings):
-        deal_seed = rng.getrandbits(32)
-        yield GamePlan(game, deal_seed, tuple(seating), tuple(rng.getrandbits(32) for _ in seating))
+        yield GamePlan(game, draw(game, 0), tuple(seating), tuple(draw(game, 1 + seat) for seat in range(len(seating))))
 
 
 @dataclass(frozen=True)
@@ -234,7 +248,8 @@ class _Seats:
                 elif referee.sandbox:
                     key = (e, plan.seating[:seat].count(e))
                     if key not in self.boxes:
-                        self.boxes[key] = Sandbox(entrant.factory, referee.time_limit, referee.memory_limit)
+                        self.boxes[key] = Sandbox(entrant.factory, referee.time_limit, referee.memory_limit,
+                                                  parse=self.spec.parse_action)
                     box = self.boxes[key]
                     box.new_game(seed)
                     bots.append(box)
