@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mogul.kit.bots import bot_name, offered
-from mogul.kit.isolation import NOBODY, bot_env, bwrap, sandbox_args
+from mogul.kit.isolation import bot_env, bot_uid, bwrap, sandbox_args
 
 REASONS = ("start", "raised", "timeout", "illegal", "crashed", "forbidden")
 TIME_LIMIT = 5.0
@@ -172,10 +172,10 @@ class Sandbox:
         finally:
             theirs.close()
         self.sock = ours
-        uid = NOBODY if program and os.getuid() == 0 else os.getuid()
+        own = program is not None and os.getuid() == 0  # root: the bot gets a user of its own
         settings = {
-            "memory": self.memory_limit, "cpu": CPU_LIMIT, "output": OUTPUT_LIMIT,
-            "processes": _processes_of(uid) + PROCESS_LIMIT, "uid": uid if uid != os.getuid() else None,
+            "memory": self.memory_limit, "cpu": CPU_LIMIT, "output": OUTPUT_LIMIT, "uid": bot_uid() if own else None,
+            "processes": 1 + PROCESS_LIMIT if own else _processes_of(os.getuid()) + PROCESS_LIMIT,
         }
         deadline = time.monotonic() + STARTUP
         self._send(pickle.dumps(settings), deadline)
@@ -324,7 +324,9 @@ No code of the bot runs in that time; loading the bot's code is held to the time
 CPU_LIMIT = 600.0
 """Seconds of processor time a sandbox's process may use (each process it starts, too)."""
 PROCESS_LIMIT = 8
-"""Processes (and threads) a bot may start beyond those its user already runs."""
+"""Processes (and threads) a bot may start. Sandboxed by root, the bot has a user of its own
+and this is exact; otherwise the kernel counts all the user's processes, so it is the room
+left beyond those running when the sandbox starts (root without namespaces: no limit)."""
 OUTPUT_LIMIT = 1 << 20
 """Bytes a bot may print (stdout and stderr together, kept in a file)."""
 ANSWER_BYTES = 1 << 16

@@ -6,7 +6,8 @@ cannot signal the referee or another bot, and every process it starts dies with 
 network, and a file system of its own holding only read-only views of what Python needs
 (the interpreter, the virtual environment, the folders on ``sys.path``) and a small
 writable ``/tmp``. The environment is cleared. Run as root, the bot also gives up root
-(it becomes ``nobody``), so that the kernel counts its processes.
+and becomes a user of its own (``bot_uid()``), so that the kernel counts its processes
+apart from every other bot's (it exempts root from that count).
 
 Where bubblewrap is missing or cannot create namespaces (a locked-down container, macOS,
 Windows), ``bwrap()`` warns once and the kit falls back to a plain process with the same
@@ -19,14 +20,16 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 import shutil
 import subprocess
 import sys
 import warnings
 from collections.abc import Iterable
 
-NOBODY = 65534
-"""The user a bot runs as when the referee runs as root (inside the sandbox only)."""
+BOT_UIDS = range(1 << 30, (1 << 30) + (1 << 24))
+"""The users a bot may run as when the referee runs as root: one drawn afresh per sandbox
+(no account has them; a bot reads only what everyone may read)."""
 TMP_BYTES = 16 << 20
 """Size of the sandbox's writable /tmp."""
 ENV = {
@@ -42,6 +45,11 @@ ENV = {
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.cache")
 
 
+def bot_uid() -> int:
+    """A user ID of its own for a bot sandboxed by root."""
+    return random.SystemRandom().choice(BOT_UIDS)
+
+
 def bot_env() -> dict[str, str]:
     """The environment a bot's process starts with."""
     return dict(ENV)
@@ -53,7 +61,7 @@ def bwrap() -> str | None:
     if os.environ.get("MOGUL_SANDBOX", "").lower() == "process":
         return None
     path = shutil.which("bwrap") if sys.platform.startswith("linux") else None
-    why = "bubblewrap (bwrap) is not installed" if path else ""
+    why = "" if path else "bubblewrap (bwrap) is not installed"
     if path:
         try:
             probe = subprocess.run(
@@ -86,7 +94,7 @@ def sandbox_args(program: str, paths: Iterable[str] = ()) -> list[str]:
         spaces = ["--unshare-all"]
     args = [*spaces, "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"]
     args += _views([*SYSTEM, *_python_paths(), *paths])
-    args += ["--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp", "--clearenv"]
+    args += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp", "--clearenv"]
     for key, value in ENV.items():
         args += ["--setenv", key, value]
     return [*args, "--"]

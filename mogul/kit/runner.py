@@ -154,7 +154,8 @@ def entrants(
 
 
 def _start_name(factory: BotFactory, trusted: bool, referee: Referee) -> str:
-    fallback = getattr(factory.make, "__name__", "bot")
+    make = getattr(factory.make, "func", factory.make)  # a functools.partial's function
+    fallback = getattr(make, "__name__", type(make).__name__)
     if trusted:
         return bot_name(factory(0))
     if referee.sandbox:
