@@ -56,6 +56,7 @@ from mogul.kit.guard import (
     build,
     cap_memory,
 )
+from mogul.kit.names import student_name
 from mogul.kit.spec import GameSpec, get_game
 
 GAMES_COLUMNS = ("game", "seed", "seat", "player", "bot", "bot_seed", "score", "rank", "won")
@@ -137,8 +138,9 @@ def entrants(
     """The run's entrants from bot specs. Registry names are trusted; anything else is not.
 
     Names come from a bot built with seed 0 (an untrusted one in its sandbox, under the time
-    limit; a bot that cannot start keeps its class name and fails in every game). With
-    ``unique``, repeated names get " 2", " 3" ...
+    limit; a bot that cannot start keeps its class name and fails in every game). An
+    untrusted bot whose name passes for one of the game's bots gets " (student)" after it
+    (``mogul.kit.names``). With ``unique``, repeated names get " 2", " 3" ...
     """
     referee = referee or Referee()
     out: list[Entrant] = []
@@ -146,6 +148,8 @@ def entrants(
         factory = bot_factory(spec, registry)
         trusted = isinstance(spec, str)
         name = _start_name(factory, trusted, referee)
+        if not trusted:  # a student's bot may not pass for one of the kit's
+            name = student_name(name, {*registry, *(str(getattr(c, "name", k)) for k, c in registry.items())})
         if unique and name in [e.name for e in out]:
             taken = [e.name for e in out]
             name = next(f"{name} {k}" for k in range(2, len(taken) + 2) if f"{name} {k}" not in taken)

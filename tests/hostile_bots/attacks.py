@@ -224,3 +224,15 @@ class Vandal(Honest):
         if done:
             raise PermissionError(f"wrote {done}")
         return super().choose(view, legal)
+
+
+class CalledValue(Honest):
+    """A student's bot that takes the name of the kit's "value" bot."""
+
+    name = "value"
+
+
+class CalledGreekValue(Honest):
+    """The same with a look-alike: a Cyrillic a and e."""
+
+    name = "vаluе"
