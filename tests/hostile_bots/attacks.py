@@ -236,3 +236,93 @@ class CalledGreekValue(Honest):
     """The same with a look-alike: a Cyrillic a and e."""
 
     name = "vаluе"
+
+
+# --- what already held before issue 27, kept as tests --------------------------------------
+
+
+class HugeAnswer(Honest):
+    """Answers with 10 MB of text."""
+
+    name = "huge-answer"
+
+    def choose(self, view, legal):
+        return "bid" * 3_500_000
+
+
+class RawHugeReply(Honest):
+    """Writes a reply of 100 MB (announced) straight onto its line."""
+
+    name = "raw-huge-reply"
+
+    def choose(self, view, legal):
+        line = socket.socket(fileno=os.dup(int(sys.argv[1])))
+        line.sendall((100 << 20).to_bytes(4, "big") + b"[" * 1000)
+        time.sleep(5)
+
+
+class StubbornSleeper(Honest):
+    """Ignores every signal it can and sleeps."""
+
+    name = "stubborn-sleeper"
+
+    def choose(self, view, legal):
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
+            signal.signal(sig, signal.SIG_IGN)
+        time.sleep(600)
+
+
+class HardExit(Honest):
+    """Ends its process with os._exit at its first decision."""
+
+    name = "hard-exit"
+
+    def choose(self, view, legal):
+        os._exit(0)
+
+
+class ClosesFiles(Honest):
+    """Closes every file descriptor it has, its line to the referee too."""
+
+    name = "closes-files"
+
+    def choose(self, view, legal):
+        os.closerange(0, 1024)
+        return super().choose(view, legal)
+
+
+class BigAllocation(Honest):
+    """Asks for 4 GB at a decision."""
+
+    name = "big-allocation"
+
+    def choose(self, view, legal):
+        self.held = bytearray(4 << 30)
+        return super().choose(view, legal)
+
+
+class KitPatcher(Honest):
+    """Patches the kit in its process so that anything passes, then answers nonsense."""
+
+    name = "kit-patcher"
+
+    def choose(self, view, legal):
+        from mogul.kit import guard
+
+        guard.checked = lambda action, legal: action
+        guard.ask = lambda bot, view, legal: "sell everything"
+        return "sell everything"
+
+
+class GcSpy(Honest):
+    """Looks through every object in its process for a game state with a pile."""
+
+    name = "gc-spy"
+
+    def choose(self, view, legal):
+        import gc
+
+        for thing in gc.get_objects():
+            if hasattr(type(thing), "legal_actions") and getattr(thing, "deck", None):
+                raise LookupError("found a game state with its pile")
+        return super().choose(view, legal)

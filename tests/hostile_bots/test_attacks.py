@@ -200,6 +200,32 @@ def test_a_bot_cannot_write_the_kit_or_the_referees_folder(tmp_path: Path):
     assert target.read_bytes() == before and not (Path.cwd() / "vandal.txt").exists() and left == []
 
 
+@pytest.mark.parametrize(
+    ("bot", "reason", "detail"),
+    [
+        (attacks.HugeAnswer, "illegal", "answered 'bidbidbid"),
+        (attacks.RawHugeReply, "illegal", f"sent a reply of {100 << 20} bytes (at most {guard.ANSWER_BYTES})"),
+        (attacks.StubbornSleeper, "timeout", f"no answer within {LIMIT:g} s"),
+        (attacks.HardExit, "crashed", "the bot's process ended (exit code 0)"),
+        (attacks.ClosesFiles, "crashed", "the bot's process ended"),
+        (attacks.BigAllocation, "raised", "MemoryError"),
+        (attacks.KitPatcher, "illegal", "answered 'sell everything', not an action"),
+    ],
+)
+def test_what_held_before_still_holds(bot, reason, detail):
+    """Raising, sleeping, exiting, huge and garbage answers: each named, one game each."""
+    sim = mogul.simulate("classic", [bot, hb.Honest, "value"], games=2, seed=1, time_limit=LIMIT, progress=False)
+    assert list(sim.failures["reason"]) == [reason] * 2, sim.failures["detail"].tolist()
+    assert detail in sim.failures["detail"].iloc[0] and sim.games.empty
+    assert left_behind(time.time() - 60) == []
+
+
+def test_a_bot_finds_no_game_state_in_its_process():
+    sim = mogul.simulate("classic", [attacks.GcSpy, hb.Honest, "value"], games=2, seed=1, time_limit=LIMIT,
+                         progress=False)
+    assert sim.failures.empty and len(sim.games) == 6
+
+
 def test_without_bubblewrap_the_kit_says_so_once(monkeypatch):
     from mogul.kit import isolation
 
