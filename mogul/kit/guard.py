@@ -393,7 +393,7 @@ def serve(fd: int) -> None:
     """
     sock = socket.socket(fileno=fd)
     sock.settimeout(None)
-    _die_with_parent()
+    die_with_parent()
     settings = pickle.loads(_frame(sock))
     factory_bytes = _frame(sock)
     _limit(settings)
@@ -468,7 +468,7 @@ class _Unloadable:
         raise RuntimeError(f"the bot could not be loaded in its sandbox: {self.why}")
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Linux: the child gets SIGKILL when its parent dies (no orphaned looping bots)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):

@@ -55,6 +55,7 @@ from mogul.kit.guard import (
     ask,
     build,
     cap_memory,
+    die_with_parent,
 )
 from mogul.kit.names import student_name
 from mogul.kit.spec import GameSpec, get_game
@@ -370,7 +371,7 @@ def run_plans(
             partial = _run_on(executor, jobs, bar, results, in_flight=8)
         else:
             _check_picklable(entrants)
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=cap_memory, initargs=(_worker_memory(referee),))
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(_worker_memory(referee),))
             finished = False
             try:
                 partial = _run_on(pool, jobs, bar, results, in_flight=2 * workers)
@@ -444,6 +445,12 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
     """Kill a pool's worker processes at once (their sandboxed bots die with them)."""
     for process in list(getattr(pool, "_processes", {}).values()):
         process.kill()
+
+
+def _start_worker(memory: int | None) -> None:
+    """A pool worker: ends with this process whatever ends it (SIGKILL too), memory capped."""
+    die_with_parent()
+    cap_memory(memory)
 
 
 def _worker_memory(referee: Referee) -> int | None:
