@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import math
 import pickle
+import random
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -78,23 +79,27 @@ class GamePlan:
 def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GamePlan]:
     """Number the games and give each its deal seed and bot seeds, all drawn from ``seed``.
 
-    Every seed comes from a stream of its own, a keyed hash (BLAKE2b keyed with the run's
-    seed) of the game number and the stream: 0 for the deal, 1 + seat for each bot. A bot
-    that knows its seed learns nothing about the deal or the other bots' seeds (short of
-    trying every run seed: for a graded tournament pick a large random one, for example
-    ``secrets.randbits(64)``).
+    Deals come from ``random.Random(seed)`` in game order, as they always have (seeded deals
+    stay the same). Bot seeds come from streams of their own, a keyed hash (BLAKE2b keyed
+    with the run's seed) of the game number and the seat, so a bot that knows its seed learns
+    nothing about the deal or the other bots' seeds (short of trying every run seed: for a
+    graded tournament pick a large random one, for example ``secrets.randbits(64)``).
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, got {seed!r}")
-    keyed = hashlib.blake2b(key=hashlib.blake2b(str(seed).encode(), person=b"mogul run").digest(), digest_size=4)
+    deals = random.Random(seed)
+    keyed = hashlib.blake2b(key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4)
 
-    def draw(game: int, stream: int) -> int:
+    def bot_seed(game: int, seat: int) -> int:
         h = keyed.copy()
-        h.update(f"{game} {stream}".encode())
+        h.update(f"{game} {seat}".encode())
         return int.from_bytes(h.digest(), "big")
 
     for game, seating in enumerate(seatings):
-        yield GamePlan(game, draw(game, 0), tuple(seating), tuple(draw(game, 1 + seat) for seat in range(len(seating))))
+        deal = deals.getrandbits(32)
+        for _ in seating:  # the draws that were bot seeds before: the deals of every seed stay as they were
+            deals.getrandbits(32)
+        yield GamePlan(game, deal, tuple(seating), tuple(bot_seed(game, seat) for seat in range(len(seating))))
 
 
 @dataclass(frozen=True)
