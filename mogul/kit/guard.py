@@ -307,7 +307,7 @@ class Sandbox:
     def close(self) -> None:
         """End the bot's process and every process it started (at once: a looping bot does not finish)."""
         if self.process is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, AttributeError):
                 os.killpg(self.process.pid, signal.SIGKILL)  # the sandbox's session (fallback: the bot's)
             if self.process.poll() is None:
                 self.process.kill()
@@ -443,18 +443,20 @@ def _reply(sock: socket.socket, reply: list[str]) -> None:
 
 def _limit(settings: dict[str, Any]) -> None:
     """Give up root (in a sandbox, where the referee is root) and set the bot's limits."""
-    import resource
-
     if settings["uid"] is not None:
         os.setgroups([])
         os.setgid(settings["uid"])
         os.setuid(settings["uid"])
+    try:
+        import resource
+    except ImportError:  # Windows: no limits but the time limit
+        return
     for name, value in (("RLIMIT_CPU", settings["cpu"]), ("RLIMIT_FSIZE", settings["output"]),
                         ("RLIMIT_NPROC", settings["processes"])):
         with contextlib.suppress(ValueError, OSError, AttributeError):
             resource.setrlimit(getattr(resource, name), (int(value), int(value)))
     cap_memory(settings["memory"])
-    with contextlib.suppress(ValueError, OSError):
+    with contextlib.suppress(ValueError, OSError, AttributeError):
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # too much output ends the process, named as such
 
 
