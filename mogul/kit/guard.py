@@ -149,7 +149,7 @@ class Sandbox:
         self.sock: socket.socket | None = None
         self.output: Any = None  # the bot's stdout and stderr, a file capped at OUTPUT_LIMIT
         self.name = "bot"
-        self._others = 0  # processes of the sandbox itself besides the bot's (bwrap's)
+        self._own = 0  # processes below ours that are the sandbox's own (bwrap's and the bot's Python)
         self._host = 0  # the bot's Python process, as this process sees it
 
     # -- starting and talking ---------------------------------------------------------------
@@ -182,7 +182,7 @@ class Sandbox:
         self._send(cloudpickle.dumps(self.factory), deadline)
         self._expect("up", deadline, "start", f"the sandbox did not start within {STARTUP:g} s")
         tree = _descendants(self.process.pid)
-        self._others = len(tree) - 1 if program else 0
+        self._own = len(tree)
         self._host = tree[-1] if program and tree else self.process.pid
         # From here on the bot's own code runs (its module is imported): held to the time limit.
         self._expect("ready", time.monotonic() + self.time_limit, "start",
@@ -296,8 +296,7 @@ class Sandbox:
 
     def _check_between_games(self) -> None:
         """No process may outlive the decision that started it; a long-lived sandbox is renewed."""
-        tree = _descendants(self.process.pid)
-        strays = len(tree) - 1 - self._others if tree else 0
+        strays = len(_descendants(self.process.pid)) - self._own
         if strays > 0:
             self.close()
             raise BotFailure("forbidden", f"left {strays} process{'es' * (strays > 1)} running after its answers")

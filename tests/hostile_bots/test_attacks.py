@@ -256,3 +256,22 @@ def test_the_fallback_keeps_the_limits(monkeypatch):
         box.close()
     finally:
         isolation.bwrap.cache_clear()
+
+
+def test_the_fallback_names_and_ends_processes_left_running(monkeypatch):
+    from mogul.kit import isolation
+
+    monkeypatch.setenv("MOGUL_SANDBOX", "process")
+    isolation.bwrap.cache_clear()
+    started = time.time()
+    box = guard.Sandbox(attacks.Forker, time_limit=5, parse=mogul.parse_action)
+    try:
+        box.new_game(1)
+        state = mogul.new_game(players=3, seed=1)
+        assert box.choose(state.view(state.current_player), state.legal_actions()) in state.legal_actions()
+        with pytest.raises(guard.BotFailure, match="left 2 processes running"):
+            box.new_game(2)
+    finally:
+        box.close()
+        isolation.bwrap.cache_clear()
+    assert left_behind(started, "sleep 601") == []
