@@ -154,7 +154,7 @@ def entrants(
         factory = bot_factory(spec, registry)
         trusted = isinstance(spec, str)
         name = _start_name(factory, trusted, referee)
-        if not trusted:  # a student's bot may not pass for one of the kit's
+        if not trusted and factory.make not in registry.values():  # a student's bot may not pass for the kit's
             name = student_name(name, {*registry, *(str(getattr(c, "name", k)) for k, c in registry.items())})
         if unique and name in [e.name for e in out]:
             taken = [e.name for e in out]
