@@ -74,7 +74,7 @@ def main(limit: float) -> None:
         "20 s while loading": attacks.SlowLoad(),
         "40 MB printed": attacks.Shouter,
         "spy (env, /proc, net)": attacks.Spy,
-        "vandal (kit files)": functools.partial(attacks.Vandal, target=attacks.__file__, folder="."),
+        "vandal (kit files)": functools.partial(attacks.Vandal, target=attacks.__file__, folder=str(Path.cwd())),
     }
     print(f"namespaces: {'bubblewrap ' + bwrap() if bwrap() else 'none (fallback)'}; time limit {limit:g} s")
     print(f"{'attack':26} {'time s':>7} {'peak MB':>8} {'box MB':>7} {'left':>5}  failures")
