@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom lecturer postgres playthroughs
+.PHONY: lab test lint notebooks bench clean browser e2e classroom lecturer postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -44,7 +44,7 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_ARGS)
 
-test: $(STAMP) postgres
+test: $(STAMP) postgres bubblewrap
 	$(BIN)/ruff check mogul tests benchmarks notebooks
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
@@ -80,6 +80,21 @@ postgres:
 	  echo "make postgres: no PostgreSQL server programs (initdb, pg_ctl); the PostgreSQL store" >&2; \
 	  echo "  tests will be skipped. Debian/Ubuntu, as root: apt-get install -y postgresql" >&2; \
 	  echo "  Elsewhere: install PostgreSQL and put its bin folder on PATH (or MOGUL_PG_BIN)." >&2; \
+	fi
+
+# Bubblewrap (bwrap) for students' bots: each runs in namespaces of its own (mogul/kit/isolation.py).
+# Installed with apt-get when missing (as root); elsewhere a message: without it the kit warns
+# once and runs bots as plain processes with the same limits (tests/hostile_bots skips the
+# attacks only namespaces stop).
+bubblewrap:
+	@if command -v bwrap >/dev/null; then \
+	  echo "bubblewrap: $$(command -v bwrap)"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "bubblewrap: installing Debian's bubblewrap package"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	else \
+	  echo "make bubblewrap: no bwrap; students' bots will run without namespaces." >&2; \
+	  echo "  Debian/Ubuntu, as root: apt-get install -y bubblewrap" >&2; \
 	fi
 
 # JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially.

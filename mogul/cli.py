@@ -14,9 +14,12 @@ import argparse
 import json
 import os
 import platform
+import shutil
+import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -54,23 +57,34 @@ def check_tables(spec: GameSpec, tables: Sequence[str]) -> list[str]:
     return ["games"] + [t for t in tables if t != "games"]
 
 
+LARGEST = 10**9
+"""The largest count the command line takes (games, players, repetitions, workers)."""
+
+
 def positive(text: str) -> int:
-    """A whole number >= 1."""
+    """A whole number from 1 to ``LARGEST``."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    if not 1 <= value <= LARGEST:
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to {LARGEST:,}, got {_short(text)}")
     return value
 
 
 def integer(text: str) -> int:
-    """Any whole number (a seed)."""
+    """A whole number that fits in 64 bits (a seed)."""
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not -(2**63) <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"expected a seed from -2**63 to 2**64 - 1, got {_short(text)}")
+    return value
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:10]}...{text[-4:]} ({len(text)} digits)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,22 +127,43 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (130 when interrupted: partial results)."""
+    """Run the command line; returns the exit status (130 when interrupted, 143 when terminated
+    by SIGTERM: both save the games finished so far, marked partial)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
+    stopped = {"by": 130}
+    with _sigterm_as_interrupt(stopped):
+        try:
+            partial = args.run(args)
+            print(f"done in {time.perf_counter() - started:.1f} s" + (" (interrupted: partial results)" if partial else ""))
+        except (ValueError, TypeError, OSError, OverflowError) as err:
+            if isinstance(err, BrokenPipeError):
+                return _quiet_broken_pipe()
+            args.command_parser.error(str(err))
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return stopped["by"]
+    return stopped["by"] if partial else 0
+
+
+@contextmanager
+def _sigterm_as_interrupt(stopped: dict[str, int]) -> Iterator[None]:
+    """SIGTERM (``kill``, a scheduler's time-out) stops the run as Ctrl-C does; the status becomes 143."""
+    def terminate(signum: int, frame: Any) -> None:
+        stopped["by"] = 128 + signum
+        raise KeyboardInterrupt
+
     try:
-        partial = args.run(args)
-        print(f"done in {time.perf_counter() - started:.1f} s" + (" (interrupted: partial results)" if partial else ""))
-    except (ValueError, TypeError, OSError) as err:
-        if isinstance(err, BrokenPipeError):
-            return _quiet_broken_pipe()
-        args.command_parser.error(str(err))
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    return 130 if partial else 0
+        before = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _quiet_broken_pipe() -> int:
@@ -185,21 +220,38 @@ def _earlier_results(path: Path) -> list[Path]:
 
 
 def save_run(folder: Path, tables: dict[str, pd.DataFrame], args: argparse.Namespace, facts: dict[str, Any]) -> list[Path]:
-    """Replace an earlier run's files, write the tables (each complete or not at all), then the manifest."""
-    for old in _earlier_results(folder):
-        old.unlink()
-    paths = write_tables(folder, tables, getattr(args, "format", None) or "csv")
-    manifest = {
-        "command": "python -m mogul " + " ".join(args.argv),
-        **facts,
-        "tables": {p.stem: p.name for p in paths},
-        "versions": _versions(),
-        "written": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    temporary = folder / f".{MANIFEST}.partial"
-    temporary.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    os.replace(temporary, folder / MANIFEST)
-    return [*paths, folder / MANIFEST]
+    """Write the tables and the manifest beside an earlier run, then swap the new run in.
+
+    Everything is first written to a hidden folder inside ``folder``; only when it is complete
+    are the earlier run's files removed (its manifest first) and the new ones moved in (the
+    manifest last), with Ctrl-C and SIGTERM held back for that instant. An interrupted save
+    therefore leaves the earlier run complete.
+    """
+    incoming = folder / f".incoming-{os.getpid()}"
+    shutil.rmtree(incoming, ignore_errors=True)
+    try:
+        paths = write_tables(incoming, tables, getattr(args, "format", None) or "csv")
+        manifest = {
+            "command": "python -m mogul " + " ".join(args.argv),
+            **facts,
+            "tables": {p.stem: p.name for p in paths},
+            "versions": _versions(),
+            "written": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        (incoming / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        held = {signal.SIGINT, signal.SIGTERM}
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            earlier = _earlier_results(folder)
+            for old in sorted(earlier, key=lambda p: p.name != MANIFEST):
+                old.unlink()
+            for path in [*paths, incoming / MANIFEST]:
+                os.replace(path, folder / path.name)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+    finally:
+        shutil.rmtree(incoming, ignore_errors=True)
+    return [*(folder / p.name for p in paths), folder / MANIFEST]
 
 
 def _versions() -> dict[str, str]:

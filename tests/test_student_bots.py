@@ -178,3 +178,17 @@ def test_interrupting_a_pool_run_returns_at_once_with_the_games_so_far(tmp_path:
     assert took < 20, f"took {took:.1f} s to stop"  # the queue holds ~thousands of games: minutes
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_pool_workers_and_sandboxes_end_when_the_run_is_killed(tmp_path: Path):
+    """SIGKILL gives the run no chance to clean up: its workers and their sandboxes end anyway."""
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(INTERRUPTED.format(tests=str(Path(__file__).parent))))
+    run = Watched([sys.executable, str(script)], env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    run.wait_for_games(4)
+    children = psutil.Process(run.proc.pid).children(recursive=True)
+    assert len(children) >= 2  # two workers, and the honest bot's sandboxes below them
+    run.proc.kill()
+    run.proc.wait()
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    assert [c for c in alive if c.status() != psutil.STATUS_ZOMBIE] == []

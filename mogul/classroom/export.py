@@ -15,19 +15,51 @@ folder back into a store (by default a new in-memory one), checking every record
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import sqlalchemy as sa
 
 from mogul.classroom.store import TableStore, pretty_code
-from mogul.kit.record import GameRecord
+from mogul.kit.record import MAX_BYTES, GameRecord
 
 FORMAT = "mogul-classroom-session"
 VERSION = 1
 MAX_TABLES = 500
+KEYS = sa.Table(
+    "mogul_keys", sa.MetaData(),
+    sa.Column("name", sa.String(32), primary_key=True), sa.Column("secret", sa.String(128), nullable=False),
+)
+"""Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
+
+
+def signing_key(store: TableStore, create: bool = True) -> bytes | None:
+    """The store's export key (made at the first export); None if it has none and ``create`` is False."""
+    KEYS.metadata.create_all(store.engine)
+    for _ in range(2):
+        with store.engine.begin() as conn:
+            row = conn.execute(sa.select(KEYS.c.secret).where(KEYS.c.name == "export")).first()
+        if row is not None:
+            return bytes.fromhex(row[0])
+        if not create:
+            return None
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(sa.insert(KEYS).values(name="export", secret=secrets.token_hex(32)))
+        except sa.exc.IntegrityError:  # another process made it first: read theirs
+            pass
+    raise RuntimeError("the store's export key could not be read")  # pragma: no cover
+
+
+def _signature(key: bytes, manifest: dict[str, Any]) -> str:
+    body = {k: v for k, v in manifest.items() if k != "signature"}
+    return hmac.new(key, json.dumps(body, sort_keys=True).encode(), hashlib.sha256).hexdigest()
 
 
 def slug(text: str) -> str:
@@ -91,8 +123,11 @@ def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
                                  "edition": info.edition, "seats": [s.kind for s in info.seats]}  # fmt: skip
         record = store.record(info.code)
         if record is not None:
-            entry["record"] = record.save(target / f"{info.code}.json").name
+            saved = record.save(target / f"{info.code}.json")
+            entry["record"] = saved.name
+            entry["sha256"] = hashlib.sha256(saved.read_bytes()).hexdigest()
         manifest["tables"].append(entry)
+    manifest["signature"] = _signature(signing_key(store), manifest)
     (target / "session.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     seats_table(store, session).to_csv(target / "seats.csv", index=False)
     for name, frame in game_tables(store, session).items():
@@ -100,11 +135,16 @@ def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
     return target
 
 
-def load_session(folder: str | Path, store: TableStore | None = None) -> tuple[TableStore, str]:
+def load_session(
+    folder: str | Path, store: TableStore | None = None, *, key: TableStore | bytes | None = None
+) -> tuple[TableStore, str]:
     """Load an exported session into ``store`` (default: a new in-memory store).
 
     Returns the store and the session's name. Tables that never started are skipped (they hold
-    no game); every record is checked whole before anything is stored.
+    no game); every record is checked whole before anything is stored, and against the
+    fingerprint the export wrote beside it. ``key``: the store that exported the session (or
+    its key): the session's signature must then match, so a record changed after the export,
+    its result recomputed, is refused.
     """
     folder = Path(folder)
     path = folder / "session.json"
@@ -117,6 +157,12 @@ def load_session(folder: str | Path, store: TableStore | None = None) -> tuple[T
     session, entries = manifest.get("session"), manifest.get("tables")
     if not isinstance(session, str) or not isinstance(entries, list) or len(entries) > MAX_TABLES:
         raise ValueError(f"{path}: needs a \"session\" name and a list of at most {MAX_TABLES} \"tables\"")
+    if key is not None:
+        secret = key if isinstance(key, bytes) else signing_key(key, create=False)
+        signature = manifest.get("signature")
+        if not secret or not isinstance(signature, str) or not hmac.compare_digest(signature, _signature(secret, manifest)):
+            raise ValueError(f"{path}: the signature does not match: the session was changed after its export, "
+                             "or another store exported it")
     loaded = []
     for n, entry in enumerate(entries):
         if not isinstance(entry, dict) or not isinstance(entry.get("seats"), list) or "code" not in entry:
@@ -126,6 +172,10 @@ def load_session(folder: str | Path, store: TableStore | None = None) -> tuple[T
             continue
         if not isinstance(name, str) or Path(name).name != name:
             raise ValueError(f"{path}: table {n}'s \"record\" must be a file name in the same folder")
+        digest, file = entry.get("sha256"), folder / name
+        if digest is not None and file.is_file() and file.stat().st_size <= MAX_BYTES and (
+                not isinstance(digest, str) or not hmac.compare_digest(digest, hashlib.sha256(file.read_bytes()).hexdigest())):
+            raise ValueError(f"{path}: {name} was changed after the export (its fingerprint differs)")
         loaded.append((entry, GameRecord.load(folder / name)))
     store = store if store is not None else TableStore("sqlite://")
     for entry, record in loaded:
@@ -133,4 +183,4 @@ def load_session(folder: str | Path, store: TableStore | None = None) -> tuple[T
     return store, session
 
 
-__all__ = ["export_session", "game_tables", "load_session", "pretty_code", "seats_table", "slug"]
+__all__ = ["export_session", "game_tables", "load_session", "pretty_code", "seats_table", "signing_key", "slug"]

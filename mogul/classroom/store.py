@@ -69,6 +69,7 @@ from mogul.classroom.schema import (
 )
 from mogul.kit.bots import bot_factory, decide
 from mogul.kit.contract import IllegalActionError
+from mogul.kit.names import lookalike
 from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
@@ -259,6 +260,8 @@ class TableStore(StoreReads):
         if key:
             return self._rejoin(code, normal_code(key))
         name = check_name(name)
+        if (kept := lookalike(name)) is not None:  # issue 27: nobody passes for the kit's bots
+            raise ClassroomError(f"{name!r} looks like {kept!r}, a name kept for the bots; choose another")
         with self._write(code) as (conn, row):
             if row.status != WAITING:
                 raise ClassroomError(f"table {pretty_code(code)} is full ({row.status}); "

@@ -7,14 +7,19 @@ runner therefore treats every bot that is not one of the kit's own (a bot class,
 anything but a registry name) as untrusted:
 
 * it runs in a ``Sandbox``: a fresh Python process holding only the bot (sent by
-  cloudpickle, so classes written in a notebook work). Each decision sends the seat's view
+  cloudpickle, so classes written in a notebook work), inside a bubblewrap sandbox where
+  the system has one (``mogul.kit.isolation``: its own process IDs, no network, a read-only
+  view of Python and the kit, a cleared environment). Each decision sends the seat's view
   (a copy) and the legal actions and waits at most ``time_limit`` seconds; a bot that does
-  not answer in time is killed. The child's memory is capped (Linux and macOS) and it dies
-  with its parent, so an interrupted run leaves no busy process behind. The game itself,
-  with the hidden pile, never enters the bot's process.
+  not answer in time is killed with every process it started. Its memory, processor time,
+  processes and output are capped from before its code is loaded, and loading its code is
+  held to the time limit. It answers with the action's text, which the referee parses and
+  checks: nothing from the bot's process is unpickled. The game itself, with the hidden
+  pile, never enters the bot's process.
 * whatever goes wrong becomes a ``BotFailure`` with a reason (``start``, ``raised``,
-  ``timeout``, ``illegal``, ``crashed``) and the offending detail; the runner notes it in
-  its ``failures`` table with the game, seat and step, and goes on with the other games.
+  ``timeout``, ``illegal``, ``crashed``, ``forbidden``: it left processes running) and the
+  offending detail; the runner notes it in its ``failures`` table with the game, seat and
+  step, and goes on with the other games.
 
 With ``sandbox=False`` untrusted bots run in the game's process: exceptions and illegal
 answers are still caught and named, but a loop cannot be stopped, memory is not capped, and
@@ -25,16 +30,23 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import multiprocessing
+import json
 import os
+import pickle
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mogul.kit.bots import bot_name, offered
+from mogul.kit.isolation import bot_env, bot_uid, bwrap, sandbox_args
 
-REASONS = ("start", "raised", "timeout", "illegal", "crashed")
+REASONS = ("start", "raised", "timeout", "illegal", "crashed", "forbidden")
 TIME_LIMIT = 5.0
 """Default seconds a bot may think about one decision (and to start)."""
 MEMORY_LIMIT = 1 << 30
@@ -113,116 +125,338 @@ class Sandbox:
     """A bot in a fresh Python process of its own, asked one decision at a time.
 
     ``Sandbox(factory, time_limit)`` starts the process (a new interpreter, not a fork: a
-    fork would carry the game's memory along) and sends it the factory with cloudpickle, so
-    a bot class defined in a notebook travels too. ``new_game(seed)`` builds a fresh bot
-    there and returns its name; ``choose(view, legal)`` returns its decision or raises
-    ``BotFailure``. After a timeout or crash the process is gone; the next ``new_game``
-    starts another. ``close()`` ends it.
+    fork would carry the game's memory along; in a bubblewrap sandbox where there is one,
+    see ``mogul.kit.isolation``) and sends it the factory with cloudpickle, so a bot class
+    defined in a notebook travels too. ``new_game(seed)`` builds a fresh bot there and
+    returns its name; ``choose(view, legal)`` returns its decision or raises ``BotFailure``.
+    After a failure the process is gone; the next ``new_game`` starts another. ``close()``
+    ends it and everything it started.
+
+    Nothing the bot's process sends is unpickled: it answers with short JSON messages, an
+    action as its text, which ``parse`` (the game's ``parse_action``) reads and ``legal``
+    checks. Without ``parse`` the text must be that of one of the legal actions.
     """
 
-    def __init__(self, factory: Any, time_limit: float = TIME_LIMIT, memory_limit: int | None = MEMORY_LIMIT):
+    def __init__(
+        self, factory: Any, time_limit: float = TIME_LIMIT, memory_limit: int | None = MEMORY_LIMIT,
+        parse: Callable[[str], Any] | None = None,
+    ):
         self.factory = factory
         self.time_limit = time_limit
         self.memory_limit = memory_limit
+        self.parse = parse
         self.process: subprocess.Popen | None = None
-        self.conn: Any = None
+        self.sock: socket.socket | None = None
+        self.output: Any = None  # the bot's stdout and stderr, a file capped at OUTPUT_LIMIT
         self.name = "bot"
+        self._own = 0  # processes below ours that are the sandbox's own (bwrap's and the bot's Python)
+        self._host = 0  # the bot's Python process, as this process sees it
+
+    # -- starting and talking ---------------------------------------------------------------
 
     def _start(self) -> None:
         import cloudpickle
 
-        ours, theirs = multiprocessing.Pipe()
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _HOST, str(theirs.fileno())], pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-        )
-        theirs.close()
-        self.conn = ours
-        self.conn.send((list(sys.path), self.memory_limit))  # first the path, to find the bot's module
-        self.conn.send_bytes(cloudpickle.dumps(self.factory))
-        if not self.conn.poll(STARTUP):  # the interpreter and the kit's imports; the bot comes next
-            self.close()
-            raise BotFailure("start", f"the sandbox did not start within {STARTUP:g} s")
-        self.conn.recv()
-
-    def _call(self, message: Any, limit: float, late: str) -> Any:
+        program = bwrap()
+        ours, theirs = socket.socketpair()
+        self.output = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the sandbox
+        path = [os.path.abspath(p or ".") for p in sys.path]  # the bot's module is found on it
+        command = [sys.executable, "-I", "-c", _HOST, str(theirs.fileno()), json.dumps(path)]
+        if program:
+            command = [program, *sandbox_args(program, path), *command]
         try:
-            if self.process is None:
-                self._start()
-            self.conn.send(message)
-            if not self.conn.poll(limit):
-                self.close()
-                raise BotFailure(late, f"no answer within {limit:g} s")
-            reply = self.conn.recv()
-        except (EOFError, OSError):
-            code = self.process.poll() if self.process is not None else None
+            self.process = subprocess.Popen(
+                command, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=self.output,
+                stderr=self.output, env=bot_env(), start_new_session=True,
+            )
+        finally:
+            theirs.close()
+        self.sock = ours
+        own = program is not None and os.getuid() == 0  # root: the bot gets a user of its own
+        settings = {
+            "memory": self.memory_limit, "cpu": CPU_LIMIT, "output": OUTPUT_LIMIT, "uid": bot_uid() if own else None,
+            "processes": 1 + PROCESS_LIMIT if own else _processes_of(os.getuid()) + PROCESS_LIMIT,
+        }
+        deadline = time.monotonic() + STARTUP
+        self._send(pickle.dumps(settings), deadline)
+        self._send(cloudpickle.dumps(self.factory), deadline)
+        self._expect("up", deadline, "start", f"the sandbox did not start within {STARTUP:g} s")
+        tree = _descendants(self.process.pid)
+        self._own = len(tree)
+        self._host = tree[-1] if program and tree else self.process.pid
+        # From here on the bot's own code runs (its module is imported): held to the time limit.
+        self._expect("ready", time.monotonic() + self.time_limit, "start",
+                     f"the bot's code did not load within {self.time_limit:g} s")
+
+    def _send(self, payload: bytes, deadline: float) -> None:
+        self.sock.settimeout(max(0.001, deadline - time.monotonic()))
+        self.sock.sendall(len(payload).to_bytes(4, "big") + payload)
+
+    def _receive(self, deadline: float) -> list[str]:
+        """One reply: a JSON list of strings, at most ANSWER_BYTES long, before ``deadline``."""
+        size = int.from_bytes(self._read(4, deadline), "big")
+        if size > ANSWER_BYTES:
+            raise BotFailure("illegal", f"sent a reply of {size} bytes (at most {ANSWER_BYTES})")
+        try:
+            reply = json.loads(self._read(size, deadline).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            reply = None
+        if not (isinstance(reply, list) and reply and all(isinstance(part, str) for part in reply)):
+            raise BotFailure("illegal", "sent something that is not the sandbox's reply")
+        return reply
+
+    def _read(self, size: int, deadline: float) -> bytes:
+        data = b""
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            self.sock.settimeout(left)
+            chunk = self.sock.recv(min(size - len(data), 1 << 16))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return data
+
+    def _expect(self, word: str, deadline: float, late: str, message: str) -> None:
+        reply = self._talk(None, deadline, late, message)
+        if reply[0] != word:
             self.close()
-            raise BotFailure("crashed", f"the bot's process ended (exit code {code})") from None
+            raise BotFailure("start", f"the sandbox answered {reply[0][:40]!r} while starting")
+
+    def _talk(self, message: Any, deadline: float, late: str, message_late: str) -> list[str]:
+        """Send ``message`` (unless None) and return the reply; every failure closes the sandbox."""
+        try:
+            if message is not None:
+                self._send(pickle.dumps(message), deadline)
+            reply = self._receive(deadline)
+        except TimeoutError:
+            self.close()
+            raise BotFailure(late, message_late) from None
+        except BotFailure:
+            self.close()
+            raise
+        except (EOFError, OSError):
+            how = self._ended()
+            self.close()
+            raise BotFailure("crashed", f"the bot's process ended ({how})") from None
         if reply[0] == "error":
-            raise BotFailure(reply[1], reply[2])
-        return reply[1]
+            reason = reply[1] if len(reply) > 2 and reply[1] in REASONS else "raised"
+            raise BotFailure(reason, _cut(reply[-1], 300))
+        return reply
+
+    def _ended(self) -> str:
+        try:
+            code = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return "it closed its line to the referee"
+        if code < 0 or code > 128:
+            number = -code if code < 0 else code - 128
+            name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
+            return {"SIGXCPU": f"used more than {CPU_LIMIT:g} s of processor time",
+                    "SIGXFSZ": f"printed more than {OUTPUT_LIMIT} bytes"}.get(name, f"killed by {name}")
+        return f"exit code {code}"
+
+    def _call(self, message: Any, late: str) -> list[str]:
+        if self.process is None:
+            try:
+                self._start()
+            except BotFailure:
+                raise
+            except (EOFError, OSError, TimeoutError) as err:
+                how = self._ended() if self.process is not None else describe(err)
+                self.close()
+                raise BotFailure("start", f"the sandbox did not start ({how})") from None
+        return self._talk(message, time.monotonic() + self.time_limit, late,
+                          f"no answer within {self.time_limit:g} s")
+
+    # -- the bot's side of a game -----------------------------------------------------------
 
     def new_game(self, seed: int | None) -> str:
         """Build a fresh bot from ``seed`` in the child; returns its name."""
-        self.name = self._call(("new", seed), self.time_limit, "start")
+        if self.process is not None:
+            self._check_between_games()
+        self.name = _cut(self._call(("new", seed), "start")[-1], 80)
         return self.name
 
     def choose(self, view: Any, legal: list[Any]) -> Any:
-        """The bot's decision for ``view``, checked against ``legal``."""
-        return checked(self._call(("choose", view, list(legal)), self.time_limit, "timeout"), legal)
+        """The bot's decision for ``view``, read from its text and checked against ``legal``."""
+        text = self._call(("choose", view, list(legal)), "timeout")[-1]
+        if self.parse is None:
+            matches = [a for a in legal if str(a) == text]
+            if len(matches) != 1:
+                raise BotFailure("illegal", f"answered {_cut(text, 120)!r}; legal: {', '.join(map(str, legal))}")
+            return matches[0]
+        try:
+            action = self.parse(text)
+        except Exception:
+            raise BotFailure("illegal", f"answered {_cut(text, 120)!r}, not an action; legal: "
+                             f"{', '.join(map(str, legal))}") from None
+        return checked(action, legal)
+
+    def _check_between_games(self) -> None:
+        """No process may outlive the decision that started it; a long-lived sandbox is renewed."""
+        strays = len(_descendants(self.process.pid)) - self._own
+        if strays > 0:
+            self.close()
+            raise BotFailure("forbidden", f"left {strays} process{'es' * (strays > 1)} running after its answers")
+        if _cpu_seconds(self._host) > CPU_LIMIT / 2:  # before the kernel's limit ends it mid-game
+            self.close()
 
     def close(self) -> None:
-        """End the child process (at once: a looping bot does not get to finish)."""
+        """End the bot's process and every process it started (at once: a looping bot does not finish)."""
         if self.process is not None:
+            with contextlib.suppress(OSError, AttributeError):
+                os.killpg(self.process.pid, signal.SIGKILL)  # the sandbox's session (fallback: the bot's)
             if self.process.poll() is None:
                 self.process.kill()
             self.process.wait()
-            self.conn.close()
-        self.process = self.conn = None
+            self.sock.close()
+            self.output.close()
+        self.process = self.sock = self.output = None
 
 
 STARTUP = 20.0
-"""Seconds a sandbox may take to start its interpreter and import the kit (about 0.3 s idle)."""
+"""Seconds a sandbox may take to start its interpreter and import the kit (about 0.3 s idle).
 
-_HOST = "import sys; from mogul.kit.guard import serve; serve(int(sys.argv[1]))"
+No code of the bot runs in that time; loading the bot's code is held to the time limit."""
+CPU_LIMIT = 600.0
+"""Seconds of processor time a sandbox's process may use (each process it starts, too)."""
+PROCESS_LIMIT = 8
+"""Processes (and threads) a bot may start. Sandboxed by root, the bot has a user of its own
+and this is exact; otherwise the kernel counts all the user's processes, so it is the room
+left beyond those running when the sandbox starts (root without namespaces: no limit)."""
+OUTPUT_LIMIT = 1 << 20
+"""Bytes a bot may print (stdout and stderr together, kept in a file)."""
+ANSWER_BYTES = 1 << 16
+"""The longest reply the referee reads from a bot's process."""
+
+_HOST = (
+    "import sys, json; sys.path[:] = json.loads(sys.argv[2]); "
+    "from mogul.kit.guard import serve; serve(int(sys.argv[1]))"
+)
+
+
+def _cut(text: str, length: int) -> str:
+    text = str(text)
+    return text if len(text) <= length else text[: length - 3] + "..."
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, parents before children (an empty list once it is gone)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    stat = f.read()
+                parents.setdefault(int(stat[stat.rindex(b")") + 2:].split()[1]), []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = [], [pid]
+    while todo:
+        children = sorted(parents.get(todo.pop(0), []))
+        out += children
+        todo += children
+    return out
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rindex(b")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _processes_of(uid: int) -> int:
+    """How many processes (threads included: the kernel counts those) ``uid`` runs now."""
+    count = 0
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry}/task"))
+            except OSError:
+                pass
+    return count
 
 
 def serve(fd: int) -> None:
-    """The sandbox process: receive the bot's factory, then build bots and answer decisions."""
-    import pickle
-    from multiprocessing.connection import Connection
+    """The sandbox process: take its limits and the bot's factory, then build bots and answer.
 
-    conn = Connection(fd)
-    _die_with_parent()
-    path, memory_limit = conn.recv()
-    sys.path[:] = path
-    try:
-        factory = pickle.loads(conn.recv_bytes())
-    except Exception as err:  # the bot's class cannot be found or rebuilt here
+    Everything it sends back is a short JSON list of strings: nothing from here is unpickled
+    by the referee.
+    """
+    sock = socket.socket(fileno=fd)
+    sock.settimeout(None)
+    die_with_parent()
+    settings = pickle.loads(_frame(sock))
+    factory_bytes = _frame(sock)
+    _limit(settings)
+    _reply(sock, ["up"])
+    try:  # the bot's own code runs from here on (its module is imported)
+        factory = pickle.loads(factory_bytes)
+    except BaseException as err:  # noqa: BLE001 - the bot's class cannot be found or rebuilt here
         factory = _Unloadable(describe(err))
-    cap_memory(memory_limit)
-    conn.send(("ready",))
+    _reply(sock, ["ready"])
     bot = None
     while True:
         try:
-            message = conn.recv()
+            message = pickle.loads(_frame(sock))
         except (EOFError, OSError):
             return
         try:
             if message[0] == "new":
                 bot = build(factory, message[1])
-                reply: tuple = ("ok", bot_name(bot))
+                reply = ["ok", bot_name(bot)]
             else:
                 _, view, legal = message
-                reply = ("ok", ask(bot, view, legal))  # the same checks as in the game's process
+                reply = ["ok", str(ask(bot, view, legal))]  # the same checks as in the game's process
         except BotFailure as err:
-            reply = ("error", err.reason, err.detail)
+            reply = ["error", err.reason, err.detail]
         except BaseException as err:  # noqa: BLE001 - a bot whose name raises, say
-            reply = ("error", "start" if message[0] == "new" else "raised", describe(err))
-        try:
-            conn.send(reply)
-        except Exception as err:  # an answer that cannot be sent back is not an action
-            conn.send(("error", "illegal", f"answered something that is not an action ({describe(err)})"))
+            reply = ["error", "start" if message[0] == "new" else "raised", describe(err)]
+        _reply(sock, reply)
+
+
+def _frame(sock: socket.socket) -> bytes:
+    def exactly(size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = sock.recv(size - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return data
+
+    return exactly(int.from_bytes(exactly(4), "big"))
+
+
+def _reply(sock: socket.socket, reply: list[str]) -> None:
+    payload = json.dumps([_cut(part, 2000) for part in reply]).encode()
+    sock.sendall(len(payload).to_bytes(4, "big") + payload)
+
+
+def _limit(settings: dict[str, Any]) -> None:
+    """Give up root (in a sandbox, where the referee is root) and set the bot's limits."""
+    if settings["uid"] is not None:
+        os.setgroups([])
+        os.setgid(settings["uid"])
+        os.setuid(settings["uid"])
+    try:
+        import resource
+    except ImportError:  # Windows: no limits but the time limit
+        return
+    for name, value in (("RLIMIT_CPU", settings["cpu"]), ("RLIMIT_FSIZE", settings["output"]),
+                        ("RLIMIT_NPROC", settings["processes"])):
+        with contextlib.suppress(ValueError, OSError, AttributeError):
+            resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+    cap_memory(settings["memory"])
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # too much output ends the process, named as such
 
 
 class _Unloadable:
@@ -235,7 +469,7 @@ class _Unloadable:
         raise RuntimeError(f"the bot could not be loaded in its sandbox: {self.why}")
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Linux: the child gets SIGKILL when its parent dies (no orphaned looping bots)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):

@@ -179,6 +179,9 @@ class GameRecord:
         stored = data.get("result")
         if stored is not None:
             _check_result(stored, states)
+        elif version >= 2 and states[-1].is_over:  # the kit writes a finished game's result: never drop it
+            raise ValueError("the game is over but the record has no \"result\"; the kit writes one for every "
+                             "finished game, so this record was changed")
         return record
 
     @classmethod

@@ -17,7 +17,7 @@ the game's own tables -- ``GameSpec.tables``
     ``rounds`` (``mogul.games.mogul.tables.rounds_table``) and ``auctions``
     (``auctions_table``).
 ``failures`` -- one row per bot failure (see ``mogul.kit.guard``)
-    game, seat, bot, step, reason (start, raised, timeout, illegal, crashed), detail, outcome
+    game, seat, bot, step, reason (start, raised, timeout, illegal, crashed, forbidden), detail, outcome
     ("forfeit": the game is left out of every other table; "replaced": a fallback bot
     finished it for the failing seat).
 
@@ -31,6 +31,7 @@ stops it at once, worker processes included, and returns the games finished so f
 
 from __future__ import annotations
 
+import hashlib
 import math
 import pickle
 import random
@@ -51,7 +52,9 @@ from mogul.kit.guard import (
     ask,
     build,
     cap_memory,
+    die_with_parent,
 )
+from mogul.kit.names import student_name
 from mogul.kit.options import Referee, RunOptions
 from mogul.kit.spec import GameSpec, get_game
 
@@ -74,11 +77,29 @@ class GamePlan:
 
 
 def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GamePlan]:
-    """Number the games and draw every seed from one ``random.Random(seed)``, in game order."""
-    rng = random.Random(seed)
+    """Number the games and give each its deal seed and bot seeds, all drawn from ``seed``.
+
+    Deals come from ``random.Random(seed)`` in game order, as they always have (seeded deals
+    stay the same). Bot seeds come from streams of their own, a keyed hash (BLAKE2b keyed
+    with the run's seed) of the game number and the seat, so a bot that knows its seed learns
+    nothing about the deal or the other bots' seeds (short of trying every run seed: for a
+    graded tournament pick a large random one, for example ``secrets.randbits(64)``).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    deals = random.Random(seed)
+    keyed = hashlib.blake2b(key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4)
+
+    def bot_seed(game: int, seat: int) -> int:
+        h = keyed.copy()
+        h.update(f"{game} {seat}".encode())
+        return int.from_bytes(h.digest(), "big")
+
     for game, seating in enumerate(seatings):
-        deal_seed = rng.getrandbits(32)
-        yield GamePlan(game, deal_seed, tuple(seating), tuple(rng.getrandbits(32) for _ in seating))
+        deal = deals.getrandbits(32)
+        for _ in seating:  # the draws that were bot seeds before: the deals of every seed stay as they were
+            deals.getrandbits(32)
+        yield GamePlan(game, deal, tuple(seating), tuple(bot_seed(game, seat) for seat in range(len(seating))))
 
 
 @dataclass(frozen=True)
@@ -96,8 +117,9 @@ def entrants(
     """The run's entrants from bot specs. Registry names are trusted; anything else is not.
 
     Names come from a bot built with seed 0 (an untrusted one in its sandbox, under the time
-    limit; a bot that cannot start keeps its class name and fails in every game). With
-    ``unique``, repeated names get " 2", " 3" ...
+    limit; a bot that cannot start keeps its class name and fails in every game). An
+    untrusted bot whose name passes for one of the game's bots gets " (student)" after it
+    (``mogul.kit.names``). With ``unique``, repeated names get " 2", " 3" ...
     """
     referee = referee or Referee()
     out: list[Entrant] = []
@@ -105,6 +127,8 @@ def entrants(
         factory = bot_factory(spec, registry)
         trusted = isinstance(spec, str)
         name = _start_name(factory, trusted, referee)
+        if not trusted and factory.make not in registry.values():  # a student's bot may not pass for the kit's
+            name = student_name(name, {*registry, *(str(getattr(c, "name", k)) for k, c in registry.items())})
         if unique and name in [e.name for e in out]:
             taken = [e.name for e in out]
             name = next(f"{name} {k}" for k in range(2, len(taken) + 2) if f"{name} {k}" not in taken)
@@ -113,7 +137,8 @@ def entrants(
 
 
 def _start_name(factory: BotFactory, trusted: bool, referee: Referee) -> str:
-    fallback = getattr(factory.make, "__name__", "bot")
+    make = getattr(factory.make, "func", factory.make)  # a functools.partial's function
+    fallback = getattr(make, "__name__", type(make).__name__)
     if trusted:
         return bot_name(factory(0))
     if referee.sandbox:
@@ -210,7 +235,8 @@ class _Seats:
                 elif referee.sandbox:
                     key = (e, plan.seating[:seat].count(e))
                     if key not in self.boxes:
-                        self.boxes[key] = Sandbox(entrant.factory, referee.time_limit, referee.memory_limit)
+                        self.boxes[key] = Sandbox(entrant.factory, referee.time_limit, referee.memory_limit,
+                                                  parse=self.spec.parse_action)
                     box = self.boxes[key]
                     box.new_game(seed)
                     bots.append(box)
@@ -321,7 +347,7 @@ def run_plans(
             partial = _run_on(executor, jobs, bar, results, in_flight=8)
         else:
             _check_picklable(entrants)
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=cap_memory, initargs=(_worker_memory(referee),))
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(_worker_memory(referee),))
             finished = False
             try:
                 partial = _run_on(pool, jobs, bar, results, in_flight=2 * workers)
@@ -397,6 +423,12 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
     """Kill a pool's worker processes at once (their sandboxed bots die with them)."""
     for process in list(getattr(pool, "_processes", {}).values()):
         process.kill()
+
+
+def _start_worker(memory: int | None) -> None:
+    """A pool worker: ends with this process whatever ends it (SIGKILL too), memory capped."""
+    die_with_parent()
+    cap_memory(memory)
 
 
 def _worker_memory(referee: Referee) -> int | None:
