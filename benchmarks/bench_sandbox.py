@@ -82,7 +82,7 @@ def main(limit: float) -> None:
         since = time.time()
         peak = Peak()
         start = time.perf_counter()
-        t = tournament([bot, *OTHERS], players=3, repetitions=1, seed=5, time_limit=limit, progress=False)
+        t = tournament("classic", [bot, *OTHERS], players=3, repetitions=1, seed=5, time_limit=limit, progress=False)
         took = time.perf_counter() - start
         peak.stop()
         counts = t.failures.groupby(["bot", "reason"]).size()

@@ -51,11 +51,10 @@ from mogul.kit.guard import (
     Sandbox,
     ask,
     build,
-    cap_memory,
-    die_with_parent,
 )
 from mogul.kit.names import student_name
 from mogul.kit.options import Referee, RunOptions
+from mogul.kit.sandbox_process import cap_memory, die_with_parent
 from mogul.kit.spec import GameSpec, get_game
 
 if TYPE_CHECKING:

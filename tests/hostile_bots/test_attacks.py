@@ -35,8 +35,8 @@ def calm(name: str) -> type:
 def attack(bot, name: str, **options):
     """The attacker's tournament, the clean one beside it, and the processes left after it."""
     started = time.time()
-    t = tournament([bot, *OTHERS], players=3, repetitions=1, seed=5, time_limit=LIMIT, progress=False, **options)
-    clean = tournament([calm(name), *OTHERS], players=3, repetitions=1, seed=5, sandbox=False, progress=False)
+    t = tournament("classic", [bot, *OTHERS], players=3, repetitions=1, seed=5, time_limit=LIMIT, progress=False, **options)
+    clean = tournament("classic", [calm(name), *OTHERS], players=3, repetitions=1, seed=5, sandbox=False, progress=False)
     assert not t.partial, "the run was stopped"
     assert set(t.failures["bot"]) <= {name}, f"an innocent bot was blamed:\n{t.failures}"
     kept = sorted(set(t.games["game"]))
@@ -86,7 +86,7 @@ def test_a_bot_cannot_work_out_the_deal_from_its_seed(monkeypatch):
             yield runner.GamePlan(game, deal, tuple(seating), tuple(bots))
 
     monkeypatch.setattr(mogul.kit.tournament, "plan_games", old_plans)
-    exposed = tournament([attacks.SeedSpy, *OTHERS], players=3, repetitions=1, seed=5, sandbox=False, progress=False)
+    exposed = tournament("classic", [attacks.SeedSpy, *OTHERS], players=3, repetitions=1, seed=5, sandbox=False, progress=False)
     assert len(exposed.failures) == 18 and "predicted the pile from my seed" in exposed.failures["detail"].iloc[0]
 
 

@@ -9,7 +9,7 @@ from mogul.kit.names import lookalike, skeleton, student_name
 
 
 def test_a_students_bot_cannot_take_a_kit_bots_name():
-    t = tournament([CalledValue, CalledGreekValue, "value"], repetitions=1, seed=1, time_limit=1, progress=False)
+    t = tournament("classic", [CalledValue, CalledGreekValue, "value"], repetitions=1, seed=1, time_limit=1, progress=False)
     assert sorted(t.summary().index) == sorted(["value", "value (student)", "vаluе (student)"])
     kit = t.games[t.games["bot"] == "value"]
     assert len(kit) == 6 and t.failures.empty  # the kit's bot keeps its name in its 6 games
