@@ -124,6 +124,17 @@ class StoreReads:
             steps = conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars()
             return seconds, row.updated, frozenset(steps)
 
+    def snapshot(self, code: str) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]]]:
+        """``info``, ``history`` and ``clock`` of table ``code``, read in one transaction (a page's
+        redraw: one round trip to the database instead of three)."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+            states = list(self._game(conn, row)[0])
+            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
+            steps = frozenset(conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars())
+        return table_info(row, seats), states, (seconds, row.updated, steps)
+
     def due(self, now: float) -> list[tuple[str, int]]:
         """(code, step) of each playing table whose turn timer has run out by ``now`` (maybe on a
         bot's turn: ``time_out`` checks)."""

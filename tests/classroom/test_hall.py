@@ -6,6 +6,7 @@ server processes, their WebSockets and PostgreSQL between them are in ``test_hal
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from typing import Any
@@ -42,12 +43,16 @@ def sqlite_store(tmp_path) -> TableStore:
     s.close()
 
 
+def handle(hall: Hall, page: Page, message: Any) -> None:
+    asyncio.run(hall.handle(page, message))
+
+
 def seated(store: TableStore, game: str = "classic", people: int = 3, seed: int = 4) -> tuple[Hall, str, list[Phone]]:
     hall = Hall(store)
     code = store.create_table(game, ["human"] * people, seed=seed).code
     phones = [Phone() for _ in range(people)]
     for i, phone in enumerate(phones):
-        hall.handle(phone.page, {"op": "join", "table": code, "name": f"Player {chr(65 + i)}"})
+        handle(hall, phone.page, {"op": "join", "table": code, "name": f"Player {chr(65 + i)}"})
     return hall, code, phones
 
 
@@ -81,14 +86,14 @@ def test_a_move_reaches_every_page_and_a_reload_with_the_key_gets_the_seat_back(
     hall, code, phones = seated(sqlite_store)
     mover = mover_of(phones)
     label, action = mover.view["moves"][-1]
-    hall.handle(mover.page, {"op": "act", "step": 0, "action": action})
+    handle(hall, mover.page, {"op": "act", "step": 0, "action": action})
     assert [p.view["step"] for p in phones] == [1, 1, 1]
     assert sqlite_store.actions(code) == [action]
     # a reload: a fresh page with the seat key, no name, comes back to the same seat
     key = phones[1].last("seat")["key"]
     hall.leave(phones[1].page)
     again = Phone()
-    hall.handle(again.page, {"op": "join", "table": code.lower(), "key": key})
+    handle(hall, again.page, {"op": "join", "table": code.lower(), "key": key})
     assert again.last("seat")["seat"] == 1 and again.last("seat")["new"] is False
     assert again.view["step"] == 1
 
@@ -115,7 +120,7 @@ def test_a_bad_request_gets_a_sentence_and_changes_nothing(sqlite_store: TableSt
     sender = mover if expected is not None else next(p for p in phones if p is not mover)
     before = (sqlite_store.info(code).version, sqlite_store.actions(code))
     sender.inbox.clear()
-    hall.handle(sender.page, message)
+    handle(hall, sender.page, message)
     error = sender.last("error")["message"]
     assert len(error) > 10
     if expected is None:
@@ -129,11 +134,11 @@ def test_a_page_acts_only_with_its_seat_and_a_wrong_key_is_refused(sqlite_store:
     hall = Hall(sqlite_store)
     code = sqlite_store.create_table("classic", ["human"] * 3, seed=2).code
     stranger = Phone()
-    hall.handle(stranger.page, {"op": "act", "step": 0, "action": "bid"})
+    handle(hall, stranger.page, {"op": "act", "step": 0, "action": "bid"})
     assert stranger.last("error")["message"] == "join a table first"
-    hall.handle(stranger.page, {"op": "join", "table": code, "key": "AAAABBBBCCCC"})
+    handle(hall, stranger.page, {"op": "join", "table": code, "key": "AAAABBBBCCCC"})
     assert "does not belong" in stranger.last("error")["message"]
-    hall.handle(stranger.page, {"op": "join", "table": code, "key": 12345})
+    handle(hall, stranger.page, {"op": "join", "table": code, "key": 12345})
     assert "seat key" in stranger.last("error")["message"]
     assert sqlite_store.info(code).names == [None, None, None]
 
@@ -147,7 +152,7 @@ def test_every_registered_game_has_a_view_and_its_own_how_to_play(sqlite_store: 
     assert spec.title not in howto_html(spec)  # the game's own text, not the fallback line
     for _ in range(6):  # a few moves, each from the page of the seat to move
         mover = mover_of(phones)
-        hall.handle(mover.page, {"op": "act", "step": mover.view["step"], "action": mover.view["moves"][0][1]})
+        handle(hall, mover.page, {"op": "act", "step": mover.view["step"], "action": mover.view["moves"][0][1]})
         assert "error" not in [m["type"] for m in mover.inbox[-1:]]
     assert sqlite_store.info(code).step == 6 == phones[0].view["step"]
 
@@ -158,7 +163,7 @@ def test_deleting_a_table_is_only_for_an_unused_one_and_its_pages_are_told(sqlit
         sqlite_store.delete_table(code)
     empty = sqlite_store.create_table("classic", ["human"] * 3)
     watcher = Phone()
-    hall.handle(watcher.page, {"op": "join", "table": empty.code, "name": "Zoe"})
+    handle(hall, watcher.page, {"op": "join", "table": empty.code, "name": "Zoe"})
     with pytest.raises(ClassroomError, match="has players"):
         sqlite_store.delete_table(empty.code)
     unused = sqlite_store.create_table("classic", ["human"] * 3)
@@ -188,18 +193,18 @@ def test_the_turn_timer_gives_an_idle_seat_its_bots_move_and_every_page_says_so(
     with pytest.raises(ClassroomError, match="from 5 to 600 seconds"):
         sqlite_store.set_timer(code, 1)
     sqlite_store.set_timer(code, 30)
-    hall.changed()
+    asyncio.run(hall.changed())
     mover = mover_of(phones)
     timer = mover.view["timer"]
     assert timer["who"] == "you" and 29 < timer["left"] <= 30
     other = next(p for p in phones if p is not mover)
     assert other.view["timer"]["who"] == mover.view["name"]
-    hall.tick()  # not yet due: nothing happens
+    asyncio.run(hall.tick())  # not yet due: nothing happens
     assert sqlite_store.info(code).step == 0
     with sqlite_store.engine.begin() as conn:  # the turn began 31 s ago
         conn.execute(sa.update(TABLES).where(TABLES.c.code == code).values(updated=time.time() - 31))
     assert sqlite_store.due(time.time()) == [(code, 0)]
-    hall.tick()
+    asyncio.run(hall.tick())
     assert sqlite_store.info(code).step == 1
     assert sqlite_store.clock(code)[2] == frozenset({0})
     for phone in phones:
@@ -208,7 +213,7 @@ def test_the_turn_timer_gives_an_idle_seat_its_bots_move_and_every_page_says_so(
     assert sqlite_store.time_out(code, 0) is False  # a second server is too late: no doubled move
     assert sqlite_store.info(code).step == 1
     sqlite_store.set_timer(code, None)
-    hall.changed()
+    asyncio.run(hall.changed())
     assert mover_of(phones).view["timer"] is None
 
 
@@ -216,10 +221,10 @@ def test_the_views_follow_a_change_made_elsewhere(sqlite_store: TableStore) -> N
     hall, code, phones = seated(sqlite_store)
     other = TableStore(sqlite_store.url)  # another server process, or the lecturer's dashboard
     other.pause(code)
-    hall.changed()
+    asyncio.run(hall.changed())
     assert all("Paused" in p.view["line"] and p.view["moves"] == [] for p in phones)
     other.resume(code)
-    hall.changed()
+    asyncio.run(hall.changed())
     assert sum(bool(p.view["moves"]) for p in phones) == 1
     info = sqlite_store.info(code)
     assert seat_view(info, sqlite_store.history(code), 0, (None, 0.0, frozenset()), 0.0)["status"] == "playing"

@@ -61,7 +61,8 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
     def get_compression_options(self) -> dict[str, Any] | None:
         return {}  # the views are HTML: they compress well
 
-    def on_message(self, message: str | bytes) -> None:
+    async def on_message(self, message: str | bytes) -> None:
+        # tornado reads this page's next message only once this one is answered
         if len(message) > MAX_MESSAGE:
             self._send({"type": "error", "message": "that request is too long"})
             return
@@ -69,7 +70,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
             parsed = json.loads(message)
         except ValueError:
             parsed = None
-        self.hall.handle(self.page, parsed)
+        await self.hall.handle(self.page, parsed)
 
     def on_close(self) -> None:
         self.hall.leave(self.page)

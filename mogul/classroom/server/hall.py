@@ -23,6 +23,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -132,68 +133,81 @@ def seat_view(info: TableInfo, states: list[Any], seat: int, clock: tuple[float 
 
 @dataclass(eq=False)
 class Page:
-    """One open student page: how to send it a message, and its seat once it has one."""
+    """One open student page: how to send it a message, its seat once it has one, and the
+    table version it was last shown (an older snapshot is never sent after a newer one)."""
 
     send: Callable[[dict[str, Any]], None]
     ticket: Ticket | None = None
+    version: int = -1
 
 
 class Hall:
     """Student pages over one ``TableStore`` (see the module docstring).
 
     ``handle`` answers a page's message; ``start`` begins following the store on the running
-    event loop; ``stop`` ends that.
+    event loop; ``stop`` ends that. The store's calls run on ``threads`` worker threads, so a
+    slow database round trip holds up one table, not the whole room (0: on the event loop).
     """
 
-    def __init__(self, store: TableStore, poll_seconds: float | None = None, listen: bool = True) -> None:
+    def __init__(self, store: TableStore, poll_seconds: float | None = None, listen: bool = True,
+                 threads: int = 4) -> None:  # fmt: skip
         self.store = store
         self.listen = listen and not store.is_sqlite
         self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
         self.pages: dict[str, set[Page]] = {}  # table code -> its open pages
-        self.seen: dict[str, int] = {}  # table code -> the version last pushed
+        self.seen: dict[str, int] = {}  # table code -> the newest version pushed
+        in_memory = store.url in ("sqlite://", "sqlite:///:memory:")  # one shared connection
+        self.executor = ThreadPoolExecutor(threads, "mogul-hall") if threads and not in_memory else None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task] = []
         self._listener: threading.Thread | None = None
         self._stopping = threading.Event()
         self._nudges: set[tuple[str, int]] = set()
 
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` on a worker thread (or here, without workers)."""
+        if self.executor is None:
+            return work(*args)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
+
     # --- a page's messages -------------------------------------------------------------------------
-    def handle(self, page: Page, message: Any) -> None:
+    async def handle(self, page: Page, message: Any) -> None:
         """Answer one message from ``page`` (already parsed from JSON; anything at all)."""
         try:
             if not isinstance(message, dict):
                 raise ClassroomError("the page sent something that is not a request")
             op = message.get("op")
             if op == "join":
-                self._join(page, message)
+                await self._join(page, message)
             elif op == "act":
-                self._act(page, message)
+                await self._act(page, message)
             else:
                 raise ClassroomError("the page asked for something the hall does not do")
         except ClassroomError as err:
             page.send({"type": "error", "message": str(err)})
 
-    def _join(self, page: Page, message: dict[str, Any]) -> None:
+    async def _join(self, page: Page, message: dict[str, Any]) -> None:
         code, name, key = message.get("table"), message.get("name"), message.get("key")
         if key is not None and not isinstance(key, str):
             raise ClassroomError("a seat key is 12 letters and digits")
-        ticket = self.store.join(code, name, key or None)
+        ticket = await self._run(self.store.join, code, name, key or None)
         self.leave(page)
-        page.ticket = ticket
+        page.ticket, page.version = ticket, -1
         self.pages.setdefault(ticket.code, set()).add(page)
+        info, states, clock = await self._run(self.store.snapshot, ticket.code)
         page.send({"type": "seat", "table": ticket.code, "pretty": pretty_code(ticket.code), "seat": ticket.seat,
-                   "key": ticket.key, "new": not key, "howto": howto_html(self.store.spec(ticket.code))})  # fmt: skip
-        self.push(ticket.code, force=True)
+                   "key": ticket.key, "new": not key, "howto": howto_html(resolve(info.edition)[0])})  # fmt: skip
+        self._show(ticket.code, (info, states, clock), force=True)
 
-    def _act(self, page: Page, message: dict[str, Any]) -> None:
+    async def _act(self, page: Page, message: dict[str, Any]) -> None:
         if page.ticket is None:
             raise ClassroomError("join a table first")
         try:
-            self.store.act(page.ticket, message.get("step"), message.get("action"))
+            await self._run(self.store.act, page.ticket, message.get("step"), message.get("action"))
         except ClassroomError:
-            self.push(page.ticket.code, only=page)  # show the table as it is now
+            await self.push(page.ticket.code, only=page)  # show the table as it is now
             raise
-        self.push(page.ticket.code)
+        await self.push(page.ticket.code)
 
     def leave(self, page: Page) -> None:
         """Forget ``page`` (its socket closed, or it joined another seat)."""
@@ -206,32 +220,35 @@ class Hall:
                     self.seen.pop(page.ticket.code, None)
 
     # --- pushing views -----------------------------------------------------------------------------
-    def push(self, code: str, force: bool = False, only: Page | None = None) -> None:
+    async def push(self, code: str, force: bool = False, only: Page | None = None) -> None:
         """Send each page at table ``code`` its seat's view if the table changed (or ``force``)."""
-        pages = [only] if only is not None else list(self.pages.get(code, ()))
-        if not pages:
+        if not (only or self.pages.get(code)):
             return
         try:
-            info = self.store.info(code)
+            snap = await self._run(self.store.snapshot, code)
         except ClassroomError:  # the lecturer deleted the table
-            if only is None:
-                self.pages.pop(code, None)
+            pages = [only] if only is not None else list(self.pages.pop(code, ()))
             for page in pages:
                 page.send({"type": "error", "message": f"table {pretty_code(code)} was removed by your lecturer"})
             return
-        if only is None and not force and self.seen.get(code) == info.version:
+        self._show(code, snap, force, only)
+
+    def _show(self, code: str, snap: tuple[TableInfo, list[Any], Any], force: bool = False,
+              only: Page | None = None) -> None:  # fmt: skip
+        info, states, clock = snap
+        if only is None and not force and self.seen.get(code, -1) >= info.version:
             return
-        states = self.store.history(code)
-        clock = self.store.clock(code)
         now = time.time()
         views: dict[int, dict[str, Any]] = {}
-        for page in pages:
+        for page in [only] if only is not None else list(self.pages.get(code, ())):
+            if page.ticket is None or info.version < page.version:
+                continue  # a newer view already went to this page
             seat = page.ticket.seat
             if seat not in views:
                 views[seat] = seat_view(info, states, seat, clock, now)
+            page.version = info.version
             page.send(views[seat])
-        if only is None:
-            self.seen[code] = info.version
+        self.seen[code] = max(self.seen.get(code, -1), info.version)
         state = states[-1] if states else None
         if state is not None and info.status == PLAYING and not state.is_over and not info.seats[state.current_player].is_human:
             self._nudge_later(code, len(states) - 1)
@@ -244,30 +261,34 @@ class Hall:
 
         def nudge() -> None:
             self._nudges.discard((code, step))
-            try:
-                if self.store.info(code).step == step and self.store.move_bots(code):
-                    self.push(code)
-            except Exception:  # the table went away, the store hiccuped: the poll tries again
-                LOG.exception("moving the bots of table %s", code)
+            self._loop.create_task(self._nudge(code, step))
 
         self._loop.call_later(BOT_GRACE_SECONDS, nudge)
 
-    def changed(self, code: str | None = None) -> None:
+    async def _nudge(self, code: str, step: int) -> None:
+        try:
+            if (await self._run(self.store.info, code)).step == step and await self._run(self.store.move_bots, code):
+                await self.push(code)
+        except Exception:  # the table went away, the store hiccuped: the poll tries again
+            LOG.exception("moving the bots of table %s", code)
+
+    async def changed(self, code: str | None = None) -> None:
         """A table changed elsewhere (``code``; None: look at every watched table)."""
         if code is not None:
-            self.push(code)
+            await self.push(code)
             return
-        versions = self.store.versions()
-        for table in list(self.pages):
-            if versions.get(table) != self.seen.get(table):
-                self.push(table, force=table not in versions)
+        if not self.pages:
+            return
+        versions = await self._run(self.store.versions)
+        stale = [t for t in list(self.pages) if versions.get(t) != self.seen.get(t)]
+        await asyncio.gather(*(self.push(t, force=t not in versions) for t in stale))
 
-    def tick(self) -> None:
-        """Play the turn timers that ran out; tell the pages of timed tables the time left."""
-        for code, step in self.store.due(time.time()):
+    async def tick(self) -> None:
+        """Play the turn timers that ran out (any server may: the store lets one win)."""
+        for code, step in await self._run(self.store.due, time.time()):
             try:
-                if self.store.time_out(code, step):
-                    self.push(code)
+                if await self._run(self.store.time_out, code, step):
+                    await self.push(code)
             except ClassroomError:
                 pass  # another server moved first
 
@@ -287,12 +308,14 @@ class Hall:
         self._stopping.set()
         for task in self._tasks:
             task.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
 
-    async def _every(self, seconds: float, work: Callable[[], None]) -> None:
+    async def _every(self, seconds: float, work: Callable[[], Any]) -> None:
         while True:
             await asyncio.sleep(seconds)
             try:
-                work()
+                await work()
             except Exception:  # a database hiccup: log it, try again next time
                 LOG.exception("following the classroom store")
 
@@ -307,7 +330,7 @@ class Hall:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=1.0):
-                            self._loop.call_soon_threadsafe(self.changed, note.payload)
+                            asyncio.run_coroutine_threadsafe(self.changed(note.payload), self._loop)
             except Exception:  # the database restarted: listen again (the poll covers the gap)
                 LOG.exception("listening to the classroom store")
                 self._stopping.wait(1.0)
