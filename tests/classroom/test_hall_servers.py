@@ -126,7 +126,12 @@ async def play(store: TableStore, servers: list[Server], students: list[Student]
             servers[0].start()
         if killed and all(step >= MOVES for step in steps):
             break
-    await asyncio.sleep(1.0)  # the last views reach every page
+    settle = time.monotonic() + 60  # the last moves (a bot's, after the people stopped) reach every page
+    while time.monotonic() < settle:
+        steps = {code: store.info(code).step for code in codes}
+        if all(s.steps and s.steps[-1] == steps[s.code] for s in students):
+            break
+        await asyncio.sleep(0.2)
     stop.set()
     await asyncio.gather(*tasks)
     assert killed and all(store.info(code).step >= MOVES for code in codes), [store.info(c).step for c in codes]
