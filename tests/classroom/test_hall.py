@@ -228,3 +228,40 @@ def test_the_views_follow_a_change_made_elsewhere(sqlite_store: TableStore) -> N
     assert sum(bool(p.view["moves"]) for p in phones) == 1
     info = sqlite_store.info(code)
     assert seat_view(info, sqlite_store.history(code), 0, (None, 0.0, frozenset()), 0.0)["status"] == "playing"
+
+
+def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: TableStore) -> None:
+    """The handlers as the Jupyter extension and ``python -m mogul.classroom.server`` mount them."""
+    import json as jsonlib
+
+    from tornado.httpclient import AsyncHTTPClient
+    from tornado.websocket import websocket_connect
+
+    from mogul.classroom import server
+
+    assert server._jupyter_server_extension_points() == [{"module": "mogul.classroom.server"}]
+    code = sqlite_store.create_table("classic", ["human"] * 3, seed=1).code
+
+    async def visit() -> None:
+        app = server.make_app(Hall(sqlite_store))
+        http = app.listen(0, address="127.0.0.1")
+        port = next(iter(http._sockets.values())).getsockname()[1]
+        base = f"http://127.0.0.1:{port}/mogul/hall"
+        client = AsyncHTTPClient()
+        moved = await client.fetch(f"{base}?table={code}", follow_redirects=False, raise_error=False)
+        assert moved.code == 302 and moved.headers["Location"] == f"/mogul/hall/?table={code}"
+        page = await client.fetch(f"{base}/?table={code}")
+        assert b'<script src="static/hall.js">' in page.body and b"http" not in page.body.lower().replace(b"http-equiv", b"")
+        assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+        script = await client.fetch(f"{base}/static/hall.js")
+        assert b"localStorage" in script.body and b"//cdn" not in script.body
+        ws = await websocket_connect(f"ws://127.0.0.1:{port}/mogul/hall/ws")
+        await ws.write_message("x" * 5000)
+        assert jsonlib.loads(await ws.read_message()) == {"type": "error", "message": "that request is too long"}
+        await ws.write_message(jsonlib.dumps({"op": "join", "table": code, "name": "Ann"}))
+        assert jsonlib.loads(await ws.read_message())["type"] == "seat"
+        assert jsonlib.loads(await ws.read_message())["line"] == "Waiting for players: 1 of 3 seats taken."
+        ws.close()
+        http.stop()
+
+    asyncio.run(visit())

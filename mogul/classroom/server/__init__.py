@@ -58,6 +58,10 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         self.hall = hall
         self.page = Page(self._send)
 
+    @property
+    def max_message_size(self) -> int:
+        return 16 * MAX_MESSAGE  # longer than a request may be gets a sentence; far longer, a closed socket
+
     def get_compression_options(self) -> dict[str, Any] | None:
         return {}  # the views are HTML: they compress well
 
@@ -96,7 +100,7 @@ def make_app(hall: Hall) -> tornado.web.Application:
     """A tornado application serving only the student pages (``/`` goes to them)."""
     return tornado.web.Application([
         (r"/", tornado.web.RedirectHandler, {"url": "/" + PATH + "/"}), *handlers(hall),
-    ], websocket_max_message_size=MAX_MESSAGE)  # fmt: skip
+    ])  # fmt: skip
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
