@@ -404,8 +404,12 @@ class TableStore(StoreReads):
             if state.current_player != ticket.seat:
                 raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
             new, stored = self._apply(conn, row, ticket.seat, state, action)
+            bot_next = not new.is_over and conn.execute(
+                sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player)
+            ).scalar() != HUMAN  # fmt: skip
         self._remember(row, new, stored)
-        self.move_bots(ticket.code)
+        if bot_next:  # a person moves next: no need to read the table again
+            self.move_bots(ticket.code)
         return step + 1
 
     def _apply(self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str) -> tuple[Any, str]:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import sqlalchemy as sa
+
 from mogul.classroom.schema import NOTIFY_CHANNEL
 from mogul.classroom.store import (
     ENDED,
@@ -185,6 +187,9 @@ class Hall:
                 raise ClassroomError("the page asked for something the hall does not do")
         except ClassroomError as err:
             page.send({"type": "error", "message": str(err)})
+        except sa.exc.OperationalError:  # the database restarted or is out of reach: say so
+            LOG.exception("the classroom store failed a page's request")
+            page.send({"type": "error", "message": "the table store did not answer; try again in a moment"})
 
     async def _join(self, page: Page, message: dict[str, Any]) -> None:
         code, name, key = message.get("table"), message.get("name"), message.get("key")
