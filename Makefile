@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom lecturer postgres playthroughs bubblewrap
+.PHONY: lab test lint notebooks bench clean browser e2e classroom classroom-voila lecturer postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -12,13 +12,17 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
-# make classroom: the student page of the classroom (mogul/classroom/pages/student.ipynb) as
-# a no-code Voila page; make lecturer: the lecturer's dashboard beside it. Both use the table
-# store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL). For a room of
-# students use CLASSROOM_IP=0.0.0.0 and give them this machine's address. The pages use the
-# kit's Voila template (share/jupyter/voila/templates/mogul: nothing fetched from the
-# internet) and progressive rendering (without it Voila's static charts raise "r.setData is
-# not a function"). tests/e2e/test_classroom.py serves the pages with the same options.
+# make classroom: one Jupyter server for the whole class. The student pages are the lecture hall
+# (mogul/classroom/server, a server extension: no kernel per student; students open
+# http://<this machine>:8866/mogul/hall/), and the lecturer's Voila dashboard
+# (mogul/classroom/pages/lecturer.ipynb) is on the same server behind its token,
+# CLASSROOM_TOKEN (drawn afresh each time unless given). Both use the table store CLASSROOM_DB
+# (a SQLite file here, or a postgresql+psycopg:// URL). For a room of students use
+# CLASSROOM_IP=0.0.0.0. The dashboard uses the kit's Voila template
+# (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and progressive
+# rendering (without it Voila's static charts raise "r.setData is not a function").
+# make classroom-voila: the old student page, a Voila notebook with a kernel per student;
+# make lecturer: the dashboard alone on its own port. tests/e2e serve the pages the same way.
 CLASSROOM_NOTEBOOK ?= mogul/classroom/pages/student.ipynb
 LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
@@ -26,6 +30,12 @@ CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
 LECTURER_PORT ?= 8867
 CLASSROOM_ARGS ?=
+ifndef CLASSROOM_TOKEN
+CLASSROOM_TOKEN := $(shell $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(9))")
+endif
+# The address the dashboard projects (0.0.0.0: the dashboard finds this machine's own address).
+HALL_URL = $(if $(filter 0.0.0.0,$(CLASSROOM_IP)),,http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/mogul/hall/)
+HALL_EXTENSIONS = {'mogul.classroom.server': True, 'voila.server_extension': True}
 # CLASSROOM_POOL=30: start 30 student kernels before the class arrives (each page then opens at
 # once; see benchmarks/bench_classroom.py). Voila refuses preheated kernels together with
 # progressive rendering, so that mode switches it off: the student page draws no charts.
@@ -102,8 +112,20 @@ bubblewrap:
 e2e: $(STAMP) browser
 	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
 
-# The student page: students open http://<this machine>:8866/ and type a table code and a name.
+# The class: students open http://<this machine>:8866/mogul/hall/ (or scan a table's QR code on
+# the dashboard's projector view); the lecturer opens the dashboard address printed below.
 classroom: $(STAMP)
+	@echo "Student page:   http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/mogul/hall/  (store: $(CLASSROOM_DB))"
+	@echo "Your dashboard: http://127.0.0.1:$(CLASSROOM_PORT)/voila/render/lecturer.ipynb?token=$(CLASSROOM_TOKEN)"
+	@echo "(Ctrl-C stops the server)"
+	cd mogul/classroom/pages && JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+	  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" MOGUL_HALL_URL="$(HALL_URL)" \
+	  "$(CURDIR)/$(BIN)/jupyter" server --no-browser $(ROOTFLAG) --ip=$(CLASSROOM_IP) --port=$(CLASSROOM_PORT) \
+	  --IdentityProvider.token=$(CLASSROOM_TOKEN) --ServerApp.jpserver_extensions="$(HALL_EXTENSIONS)" \
+	  --VoilaConfiguration.template=mogul --VoilaConfiguration.progressive_rendering=True $(CLASSROOM_ARGS)
+
+# The old student page: a Voila notebook and a kernel per student (about 80 MB each).
+classroom-voila: $(STAMP)
 	@echo "Student page: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
 	$(VOILA_PAGE) $(CLASSROOM_NOTEBOOK) --port=$(CLASSROOM_PORT) $(CLASSROOM_KERNELS) $(CLASSROOM_ARGS)
 

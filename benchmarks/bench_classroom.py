@@ -1,24 +1,31 @@
-"""Classroom load test: 30 student pages on one machine, localhost only (bounded: a few minutes).
+"""Classroom load test: the lecture hall's student pages, 200 simulated students, no browsers.
 
-Serves the student page as ``make classroom`` does (Voila, the kit's template, progressive
+Starts ``--servers`` hall server processes (``python -m mogul.classroom.server``, as ``make
+classroom`` serves the student pages) over a fresh store, SQLite and/or a throwaway
+PostgreSQL server (as tests/classroom starts one), and connects ``--tables`` x ``--seats``
+simulated students from this one process, each a WebSocket client like the page's script,
+spread over the servers. They arrive over ``--arrival`` seconds and join by name; then, for
+``--seconds``, every student acts ``--think`` (1-3 s) after their turn comes. Prints:
+
+* join: from sending "join" to the page's first view of the table (p50/p90/p99, max);
+* click -> others: from a student's move to each other seat's page showing it;
+* the servers' CPU seconds and memory (RSS and USS), and the load the machine was under.
+
+    python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2]
+
+``--voila`` runs the old measurement instead: the Voila student page (a kernel per student)
+in headless Chromium, ``--tables`` x ``--seats`` pages (its own defaults: 10 x 3):
+
+    python benchmarks/bench_classroom.py --voila [--tables 10 --seats 3 --moves 12] [--preheat 30]
+
+The Voila measurement serves the student page as ``make classroom`` did (Voila, the kit's template, progressive
 rendering) over a fresh SQLite store, opens ``--tables`` x ``--seats``
 pages in one headless Chromium (a browser context each, like separate devices), arriving
 spread over ``--arrival`` seconds, joins them to their tables, then lets every table play
 ``--moves`` moves at once: at each table the student to move thinks ``--think`` seconds,
-clicks a move button, and the other seats' pages are watched until their table changes
-(``--arrival 0 --think 0`` is the stampede: everyone at once, clicking without a pause).
-Prints:
-
-* page to table: from opening the page to the join form, and from "Join" to the table;
-* click to the other seats seeing the move: median, p90, max (the goal: p90 under 1 s);
-* memory per session: each kernel's unique memory (USS) and resident size (RSS).
-
-The browser runs on the same two cores as the server here; in class it runs on the
-students' own devices, so these times are pessimistic.
-
-    python benchmarks/bench_classroom.py [--tables 10 --seats 3 --moves 12] [--preheat 30]
-
-``--preheat N`` serves with N preheated kernels instead (Voila refuses preheating together
+clicks a move button, and the other seats' pages are watched until their table changes.
+It prints page to table, click to the other seats (median, p90, max) and each kernel's
+memory. ``--preheat N`` serves with N preheated kernels (Voila refuses preheating together
 with progressive rendering, so that run has it off; the student page draws no charts).
 """
 
@@ -27,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -259,13 +267,225 @@ async def main(tables: int, seats: int, moves: int, pool: int, arrival: float, t
             store.close()
 
 
+# --- the lecture hall: simulated students over WebSockets ----------------------------------------
+
+
+def percentiles(label: str, values: list[float]) -> str:
+    """p50, p90, p99 and max of ``values`` (seconds), in milliseconds."""
+    if not values:
+        return f"{label}: no samples"
+    values = sorted(values)
+
+    def at(q: float) -> float:
+        return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
+
+    return (f"{label}: n={len(values)}  p50 {at(0.5):.0f} ms  p90 {at(0.9):.0f} ms  p99 {at(0.99):.0f} ms  "
+            f"max {values[-1] * 1000:.0f} ms")  # fmt: skip
+
+
+@contextlib.contextmanager
+def throwaway_postgres():
+    """A PostgreSQL server in a temporary folder (as tests/classroom start one); its URL."""
+    sys.path.insert(0, str(ROOT / "tests" / "classroom"))
+    import conftest  # the tests' helpers: where PostgreSQL's programs are, and a free port
+
+    folder = conftest.pg_bin()
+    if folder is None:
+        raise SystemExit(conftest.INSTALL)
+    import pwd
+
+    user = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+    home = Path(tempfile.mkdtemp(prefix="mogul-bench-pg-"))
+    data, port = home / "data", free_port()
+    run_as = {"user": user.pw_uid, "group": user.pw_gid} if user else {}
+    if user:
+        os.chown(home, user.pw_uid, user.pw_gid)
+    db_user = user.pw_name if user else pwd.getpwuid(os.geteuid()).pw_name
+    options = f"-p {port} -c listen_addresses=127.0.0.1 -k {home} -c max_connections=200"
+    try:
+        subprocess.run([str(folder / "initdb"), "-D", str(data), "-A", "trust", "-U", db_user, "-E", "UTF8"],
+                       cwd=home, check=True, capture_output=True, **run_as)  # fmt: skip
+        subprocess.run([str(folder / "pg_ctl"), "-D", str(data), "-l", str(home / "log"), "-o", options, "-w", "start"],
+                       cwd=home, check=True, capture_output=True, **run_as)  # fmt: skip
+        yield f"postgresql+psycopg://{db_user}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([str(folder / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], cwd=home,
+                       capture_output=True, **run_as)  # fmt: skip
+        subprocess.run(["rm", "-rf", str(home)])
+
+
+def start_hall(url: str, log: Path) -> tuple[subprocess.Popen, int]:
+    """A hall server process over store ``url``: (process, port)."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    with log.open("ab") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "mogul.classroom.server", "--store", url, "--port", str(port)],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+    deadline = time.monotonic() + 90
+    while b"Student page:" not in log.read_bytes():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the hall server did not start:\n" + log.read_text()[-3000:])
+        time.sleep(0.1)
+    return proc, port
+
+
+class SimulatedStudent:
+    """One student's page: a WebSocket client that joins by name and moves 1-3 s after its turn."""
+
+    def __init__(self, port: int, code: str, name: str, think: tuple[float, float], clicks: dict, seen: list,
+                 seed: int) -> None:  # fmt: skip
+        import random
+
+        self.port, self.code, self.name, self.think = port, code, name, think
+        self.clicks, self.seen = clicks, seen  # (table, step) -> click time; click -> seen delays
+        self.random = random.Random(seed)
+        self.step = -1
+        self.join_seconds: float | None = None
+        self.moves = 0
+        self.errors: list[str] = []
+
+    async def run(self, delay: float, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+
+        await asyncio.sleep(delay)
+        start = time.perf_counter()  # join time: from opening the connection to the table
+        async with connect(f"ws://127.0.0.1:{self.port}/mogul/hall/ws", max_size=2**22) as ws:
+            await ws.send(json.dumps({"op": "join", "table": self.code, "name": self.name}))
+            turn: asyncio.Task | None = None
+            while not stop.is_set():
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                if message["type"] == "error":
+                    self.errors.append(message["message"])
+                if message["type"] != "view":
+                    continue
+                if self.join_seconds is None:
+                    self.join_seconds = now - start
+                for step in range(max(self.step, 0), message["step"]):  # the moves this view shows
+                    clicked = self.clicks.get((self.code, step))
+                    if clicked is not None and clicked[1] != self.name:
+                        self.seen.append(now - clicked[0])
+                self.step = max(self.step, message["step"])
+                if message["moves"] and (turn is None or turn.done()):
+                    turn = asyncio.create_task(self.act(ws, message, stop))
+
+    async def act(self, ws, view: dict, stop: asyncio.Event) -> None:
+        await asyncio.sleep(self.random.uniform(*self.think))
+        if stop.is_set() or self.step != view["step"]:
+            return
+        label, action = self.random.choice(view["moves"])
+        self.clicks[(self.code, view["step"])] = (time.perf_counter(), self.name)
+        self.moves += 1
+        await ws.send(json.dumps({"op": "act", "step": view["step"], "action": action}))
+
+
+def process_figures(procs: list[psutil.Process]) -> tuple[float, float, float]:
+    """(CPU seconds, RSS MB, USS MB) of the processes, summed."""
+    cpu = rss = uss = 0.0
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            t = p.cpu_times()
+            cpu += t.user + t.system
+            info = p.memory_full_info()
+            rss += info.rss / 2**20
+            uss += info.uss / 2**20
+    return cpu, rss, uss
+
+
+async def hall_run(url: str, label: str, servers: int, tables: int, seats: int, arrival: float,
+                   seconds: float, think: tuple[float, float], home: Path) -> None:  # fmt: skip
+    """One measurement on the store at ``url`` (see the module docstring)."""
+    sys.path.insert(0, str(ROOT))
+    from mogul.classroom.store import TableStore
+
+    store = TableStore(url)
+    codes = [t.code for t in store.create_tables(tables, "classic", ["human"] * seats, session="bench", seed=1)]
+    started = [start_hall(url, home / f"hall-{label}-{i}.log") for i in range(servers)]
+    procs = [psutil.Process(p.pid) for p, _ in started]
+    try:
+        load_before = os.getloadavg()
+        others_before = psutil.cpu_times()
+        clicks: dict = {}
+        seen: list[float] = []
+        students = [
+            SimulatedStudent(started[(t * seats + s) % servers][1], code, f"S{t}-{s}", think, clicks, seen, t * 100 + s)
+            for t, code in enumerate(codes) for s in range(seats)
+        ]  # fmt: skip
+        stop = asyncio.Event()
+        cpu0 = process_figures(procs)[0]
+        me0 = sum(psutil.Process().cpu_times()[:2])
+        t0 = time.perf_counter()
+        n = len(students)
+        tasks = [asyncio.create_task(s.run(arrival * i / n, stop)) for i, s in enumerate(students)]
+        peak = (0.0, 0.0)
+        while time.perf_counter() - t0 < arrival + seconds:
+            await asyncio.sleep(1.0)
+            _, rss, uss = process_figures(procs)
+            peak = (max(peak[0], rss), max(peak[1], uss))
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        wall = time.perf_counter() - t0
+        cpu1 = process_figures(procs)[0]
+        me1 = sum(psutil.Process().cpu_times()[:2])
+        total = psutil.cpu_times()
+        busy = (total.user + total.system + total.nice - others_before.user - others_before.system - others_before.nice)
+        joins = [s.join_seconds for s in students if s.join_seconds is not None]
+        moves = sum(s.moves for s in students)
+        errors = [e for s in students for e in s.errors]
+        steps = sum(store.info(code).step for code in codes)
+        print(f"--- hall on {label}: {servers} server process(es), {n} students at {tables} tables of {seats}, "
+              f"arriving over {arrival:g} s, then {seconds:g} s of play, think {think[0]:g}-{think[1]:g} s")
+        print(f"joined: {len(joins)} of {n}; " + percentiles("join -> table", joins))
+        print(percentiles("click -> other seats see it", seen))
+        print(f"moves: {moves} clicks sent, {steps} moves stored; refused: {len(errors)}"
+              + (f" (e.g. {errors[0]!r})" if errors else ""))
+        print(f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, USS {peak[1]:.0f} MB "
+              f"(all {servers} processes)")
+        print(f"the simulated students (this process): CPU {me1 - me0:.1f} s; machine: {psutil.cpu_count()} cores, "
+              f"all processes busy {busy:.0f} CPU s of {wall * psutil.cpu_count():.0f}, load average "
+              f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after")  # fmt: skip
+    finally:
+        for proc, _ in started:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
+        store.close()
+
+
+async def hall_main(stores: list[str], servers: int, tables: int, seats: int, arrival: float, seconds: float,
+                    think: tuple[float, float]) -> None:  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
+        home = Path(tmp)
+        for kind in stores:
+            if kind == "sqlite":
+                await hall_run(f"sqlite:///{home / 'class.sqlite'}", "SQLite", servers if servers else 1, tables,
+                               seats, arrival, seconds, think, home)  # fmt: skip
+            else:
+                with throwaway_postgres() as url:
+                    await hall_run(url, "PostgreSQL", servers if servers else 1, tables, seats, arrival, seconds,
+                                   think, home)  # fmt: skip
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--seats", type=int, default=3)
-    parser.add_argument("--moves", type=int, default=12, help="moves per table")
-    parser.add_argument("--preheat", type=int, default=0, help="preheated kernels (default none, as make classroom)")
-    parser.add_argument("--arrival", type=float, default=30.0, help="seconds over which the students arrive")
-    parser.add_argument("--think", type=float, default=1.0, help="seconds a student thinks before a click")
+    parser.add_argument("--voila", action="store_true", help="the old measurement: Voila pages in Chromium")
+    parser.add_argument("--tables", type=int, help="tables (hall: 40; --voila: 10)")
+    parser.add_argument("--seats", type=int, help="people per table (hall: 5; --voila: 3)")
+    parser.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--servers", type=int, default=1, help="hall server processes sharing the students")
+    parser.add_argument("--seconds", type=float, default=60.0, help="hall: seconds of play after the arrival")
+    parser.add_argument("--moves", type=int, default=12, help="--voila: moves per table")
+    parser.add_argument("--preheat", type=int, default=0, help="--voila: preheated kernels (default none)")
+    parser.add_argument("--arrival", type=float, help="seconds over which the students arrive (hall: 10; --voila: 30)")
+    parser.add_argument("--think", type=float, default=1.0, help="--voila: seconds before a click (hall: 1-3 s)")
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.seats, args.moves, args.preheat, args.arrival, args.think))
+    if args.voila:
+        asyncio.run(main(args.tables or 10, args.seats or 3, args.moves, args.preheat,
+                         30.0 if args.arrival is None else args.arrival, args.think))  # fmt: skip
+    else:
+        chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
+        asyncio.run(hall_main(chosen, args.servers, args.tables or 40, args.seats or 5,
+                              10.0 if args.arrival is None else args.arrival, args.seconds, (1.0, 3.0)))  # fmt: skip

@@ -7,6 +7,12 @@ the scores, updated live, with buttons to start a table early (free seats get bo
 resume and end it, and a button that exports the session (``export.export_session``).
 It polls the store like the student page does: one small query for the versions of all the
 session's tables, then a redraw of only the cards that changed.
+
+For the room: a projector view (the student page's address, a QR code per table that opens
+the page with its code filled in, the codes in large type, "N of M seats joined"); a second
+press to confirm anything that cannot be undone (End, Delete, a new seat key); Create that
+ignores a double click; deleting an unused table; a new seat key for a locked-out student
+(shown here only); and a turn timer (an idle person gets the fill bot's move).
 """
 
 from __future__ import annotations
@@ -14,10 +20,14 @@ from __future__ import annotations
 import datetime
 import html
 import os
+import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
+import segno
 
 from mogul.classroom.export import export_session
 from mogul.classroom.polling import Polling
@@ -36,6 +46,12 @@ from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, games, get_game, resolve
 
 POLL_SECONDS = 0.5
+CONFIRM_SECONDS = 8.0
+"""A button that cannot be undone acts on a second press within this many seconds."""
+DOUBLE_CLICK_SECONDS = 3.0
+"""Create, pressed again this soon with the same form, is taken for a double click."""
+HALL_URL_ENV = "MOGUL_HALL_URL"
+"""The environment variable giving the student page's address (else this machine's, port 8866)."""
 EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
 """The environment variable naming the folder that "Export" writes into."""
 _CARD = (
@@ -53,6 +69,85 @@ def game_choices() -> list[tuple[str, str]]:
         spec = get_game(name)
         out += [(f"{spec.title}: {edition}", edition) for edition in spec.editions]
     return out
+
+
+def student_address(port: int = 8866) -> str:
+    """The student page's address: ``$MOGUL_HALL_URL``, else this machine's address on the
+    local network (no packet is sent to find it), port ``port``."""
+    if os.environ.get(HALL_URL_ENV):
+        return os.environ[HALL_URL_ENV]
+    ip = "127.0.0.1"
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))  # UDP: picks the outgoing interface, sends nothing
+            ip = s.getsockname()[0]
+        except OSError:
+            pass
+    return f"http://{ip}:{port}/mogul/hall/"
+
+
+def table_address(address: str, code: str) -> str:
+    """The student page with table ``code`` filled in."""
+    return f"{address}{'&' if '?' in address else '?'}table={pretty_code(code)}"
+
+
+def qr_svg(text: str, scale: int = 5) -> str:
+    """A QR code of ``text`` as inline SVG (made here: nothing is fetched)."""
+    return segno.make(text, error="m").svg_inline(scale=scale, border=2)
+
+
+def seats_joined(infos: list[TableInfo]) -> tuple[int, int]:
+    """(people's seats taken, people's seats) over ``infos``: bots and filled seats not counted."""
+    people = [s for info in infos for s in info.seats if s.is_human]
+    return sum(1 for s in people if s.name is not None), len(people)
+
+
+def projector_html(infos: list[TableInfo], address: str) -> str:
+    """What to project while students join: the address, then per table its code in large type,
+    a QR code that opens the student page with the code filled in, and its free seats."""
+    taken, total = seats_joined(infos)
+    cards = []
+    for info in infos:
+        free = len(info.free_seats)
+        state = "full" if not free else f"{free} seat{'s' if free != 1 else ''} free"
+        cards.append(
+            f'<div class="mogul-projector-table"><div class="mogul-card-code">{pretty_code(info.code)}</div>'
+            f"{qr_svg(table_address(address, info.code), scale=4)}<div>{state}</div></div>"
+        )
+    return (
+        "<style>.mogul-projector{font:1.4em/1.3 Helvetica,Arial,sans-serif}"
+        ".mogul-projector-grid{display:flex;flex-wrap:wrap;gap:1.2em}"
+        ".mogul-projector-table{border:2px solid #444;border-radius:10px;padding:.5em;text-align:center}"
+        ".mogul-projector .mogul-card-code{font:bold 2.2em/1.1 monospace;letter-spacing:.06em}</style>"
+        f'<div class="mogul-projector"><div>Open <b style="font-size:1.4em">{html.escape(address)}</b> '
+        "and type your table's code, or scan its QR code.</div>"
+        f'<div class="mogul-joined"><b>{taken} of {total}</b> seats joined</div>'
+        f'<div class="mogul-projector-grid">{"".join(cards)}</div></div>'
+    )
+
+
+class Confirming:
+    """A button whose first press only asks ("Really end?"), and whose second press within
+    ``CONFIRM_SECONDS`` acts: for what cannot be undone."""
+
+    def __init__(self, button: w.Button, work: Callable[[], Any], run: Callable[[Callable[[], Any]], None]) -> None:
+        self.button, self.work, self.run = button, work, run
+        self.label, self.armed = button.description, 0.0
+        button.on_click(lambda _: self.press())
+
+    def press(self) -> None:
+        """Ask on the first press; act on the second."""
+        if time.monotonic() - self.armed < CONFIRM_SECONDS:
+            self.disarm()
+            self.run(self.work)
+            return
+        self.armed = time.monotonic()
+        self.button.description = f"Really {self.label.lower()}? Press again"
+
+    def disarm(self) -> None:
+        """Back to the first press."""
+        self.armed = 0.0
+        self.button.description = self.label
 
 
 def card_html(info: TableInfo, states: list[Any]) -> str:
@@ -93,12 +188,21 @@ class TableCard(w.VBox):
         self.start_button = w.Button(description="Start now", tooltip="free seats get bots", layout=small())
         self.pause_button = w.Button(description="Pause", layout=small())
         self.end_button = w.Button(description="End", button_style="danger", layout=small())
+        self.delete_button = w.Button(description="Delete", tooltip="a table nobody has joined", layout=small())
+        self.seat_box = w.Dropdown(description="", layout=w.Layout(width="9em"))
+        self.key_button = w.Button(description="New seat key", tooltip="for a student who lost theirs",
+                                   layout=small())  # fmt: skip
         self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
         self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
-        self.end_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.end(code)))
-        buttons = w.HBox([self.start_button, self.pause_button, self.end_button],
+        self.confirms = [
+            Confirming(self.end_button, lambda: dashboard.store.end(code), dashboard.do),
+            Confirming(self.delete_button, lambda: dashboard.delete(code), dashboard.do),
+            Confirming(self.key_button, lambda: dashboard.new_key(code, self.seat_box.value), dashboard.do),
+        ]
+        buttons = w.HBox([self.start_button, self.pause_button, self.end_button, self.delete_button],
                          layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
-        super().__init__([self.view, buttons], layout=w.Layout(
+        self.key_row = w.HBox([self.seat_box, self.key_button], layout=w.Layout(flex_flow="row wrap"))
+        super().__init__([self.view, buttons, self.key_row], layout=w.Layout(
             border="1px solid #bbb", padding="6px", margin="4px", width="22em", max_width="100%"))  # fmt: skip
         self.add_class("mogul-table-card")
 
@@ -113,6 +217,16 @@ class TableCard(w.VBox):
         self.pause_button.description = "Resume" if info.status == PAUSED else "Pause"
         self.pause_button.disabled = info.status not in (PLAYING, PAUSED)
         self.end_button.disabled = info.status in (ENDED, OVER)
+        unused = info.step == 0 and not any(s.is_human and s.name for s in info.seats)
+        self.delete_button.layout.display = None if unused and info.status in (WAITING, ENDED) else "none"
+        people = [(f"{s.seat + 1}: {s.name}", s.seat) for s in info.seats if s.is_human and s.name]
+        if list(self.seat_box.options) != people:
+            chosen = self.seat_box.value
+            self.seat_box.options = people
+            self.seat_box.value = chosen if chosen in [seat for _, seat in people] else (people[0][1] if people else None)
+        self.key_row.layout.display = None if people else "none"
+        for confirm in self.confirms:
+            confirm.disarm()
 
 
 class LecturerDashboard(w.VBox, Polling):
@@ -145,19 +259,30 @@ class LecturerDashboard(w.VBox, Polling):
         self.bot_box = w.Dropdown(description="Bot", style=style, layout=w.Layout(width="24em"))
         self.create_button = w.Button(description="Create tables", button_style="primary", layout=w.Layout(width="auto"))
         self.export_button = w.Button(description="Export records and tables", layout=w.Layout(width="auto"))
+        self.timer_box = w.BoundedIntText(value=0, min=0, max=600, description="Turn timer (s)", style=style,
+                                          layout=narrow, tooltip="0: no timer; else an idle student's bot moves")  # fmt: skip
+        self.timer_button = w.Button(description="Set the timer", layout=w.Layout(width="auto"))
+        self.projector_button = w.ToggleButton(description="Projector view", layout=w.Layout(width="auto"))
+        self.address = student_address()
+        self.joined = w.HTML()
+        self.joined.add_class("mogul-joined-count")
+        self.projector = w.HTML(layout=w.Layout(display="none", width="100%"))
+        self._created: tuple[Any, float] = ((), 0.0)
         self.message = w.HTML()
         self.grid = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.game_box.observe(lambda _: self._bots_for_game(), names="value")
         self.session_box.observe(lambda _: self.refresh(), names="value")
         self.create_button.on_click(lambda _: self.do(self.create_tables))
         self.export_button.on_click(lambda _: self.do(self.export))
+        self.timer_button.on_click(lambda _: self.do(self.set_timer))
+        self.projector_button.observe(lambda _: self.refresh(), names="value")
         self._bots_for_game()
         form = w.HBox([
             w.VBox([self.session_box, self.game_box, self.bot_box]),
-            w.VBox([self.count_box, self.people_box, self.bots_box]),
-            w.VBox([self.create_button, self.export_button]),
+            w.VBox([self.count_box, self.people_box, self.bots_box, self.timer_box]),
+            w.VBox([self.create_button, self.export_button, self.timer_button, self.projector_button]),
         ], layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
-        super().__init__([form, self.message, self.grid], layout=w.Layout(width="100%"))
+        super().__init__([form, self.message, self.joined, self.projector, self.grid], layout=w.Layout(width="100%"))
         self.add_class("mogul-lecturer")
         self.refresh()
 
@@ -180,21 +305,59 @@ class LecturerDashboard(w.VBox, Polling):
 
     # --- actions ---------------------------------------------------------------------------------
     def do(self, work: Any) -> None:
-        """Run a button's work; show its error (if any) in the message line, then redraw."""
+        """Run a button's work; show its error (if any) in the message line, then redraw. A
+        message the work wrote (an export's folder, a new seat key) stays; an old one goes."""
+        before = self.message.value
         try:
             work()
         except (ClassroomError, ValueError) as err:
             self.message.value = f'<p style="color:#b00020"><b>{html.escape(str(err))}</b></p>'
         else:
-            if work != self.export:
+            if self.message.value == before:
                 self.message.value = ""
         self.refresh()
 
     def create_tables(self) -> list[TableInfo]:
-        """Create the form's tables in the session."""
+        """Create the form's tables in the session (with the turn timer, if set). The same
+        form pressed again within ``DOUBLE_CLICK_SECONDS`` is a double click: it makes nothing."""
         seats = [HUMAN] * self.people_box.value + [self.bot_box.value] * self.bots_box.value
-        return self.store.create_tables(self.count_box.value, self.game_box.value, seats,
+        form = (self.session, self.game_box.value, tuple(seats), self.count_box.value)
+        last, when = self._created
+        if form == last and time.monotonic() - when < DOUBLE_CLICK_SECONDS:
+            raise ClassroomError("these tables were created a moment ago (a double click?); press again to make more")
+        made = self.store.create_tables(self.count_box.value, self.game_box.value, seats,
                                         session=self.session, fill=self.bot_box.value)  # fmt: skip
+        self._created = (form, time.monotonic())
+        if self.timer_box.value:
+            for info in made:
+                self.store.set_timer(info.code, self.timer_box.value)
+        return made
+
+    def set_timer(self) -> None:
+        """Give every unfinished table of the session the turn timer of the box (0: none)."""
+        seconds = self.timer_box.value or None
+        for info in self.store.tables(self.session):
+            if info.status not in (ENDED, OVER):
+                self.store.set_timer(info.code, seconds)
+        self.message.value = f"Turn timer: {seconds} s" if seconds else "No turn timer"
+
+    def delete(self, code: str) -> None:
+        """Remove an unused table (the store refuses one somebody joined)."""
+        self.store.delete_table(code)
+        card = self.cards.pop(code, None)
+        self.versions.pop(code, None)
+        if card is not None:
+            card.close()
+
+    def new_key(self, code: str, seat: int | None) -> None:
+        """A new seat key for a locked-out student, shown on this dashboard only."""
+        if seat is None:
+            raise ClassroomError("choose the student's seat")
+        ticket = self.store.reissue_key(code, seat)
+        name = self.store.info(code).seats[seat].name or ""
+        key = f"{ticket.key[:4]}-{ticket.key[4:8]}-{ticket.key[8:]}"
+        self.message.value = (f"New seat key for {html.escape(name)} (seat {seat + 1}, table {pretty_code(code)}): "
+                              f"<b style='font:bold 1.3em monospace'>{key}</b>. Tell only them; the old key no longer works.")  # fmt: skip
 
     def export(self) -> Path:
         """Export the session's records and tables; the message line says where."""
@@ -225,10 +388,19 @@ class LecturerDashboard(w.VBox, Polling):
             seen[info.code] = info.version
         self.versions = seen
         self.grid.children = tuple(self.cards[i.code] for i in infos)
+        taken, total = seats_joined(infos)
+        self.joined.value = f"<b>{taken} of {total}</b> seats joined &middot; student page: <code>{html.escape(self.address)}</code>"
+        showing = self.projector_button.value
+        self.projector.layout.display = None if showing else "none"
+        if showing:
+            self.projector.value = projector_html(infos, self.address)
 
     def poll_failed(self, error: Exception) -> None:
         """Say on the dashboard that the store could not be read (the polling goes on)."""
         self.message.value = f"cannot reach the table store: {html.escape(str(error))}"
 
 
-__all__ = ["LecturerDashboard", "TableCard", "card_html", "game_choices"]
+__all__ = [
+    "Confirming", "LecturerDashboard", "TableCard", "card_html", "game_choices", "projector_html", "qr_svg",
+    "seats_joined", "student_address", "table_address",
+]  # fmt: skip

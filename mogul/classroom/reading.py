@@ -18,8 +18,11 @@ import sqlalchemy as sa
 from mogul.classroom.schema import (
     ACTIONS,
     META,
+    PLAYING,
     SEATS,
     TABLES,
+    TIMEOUTS,
+    TIMERS,
     ClassroomError,
     TableInfo,
     database_url,
@@ -111,6 +114,34 @@ class StoreReads:
             query = query.where(TABLES.c.session == session)
         with self.engine.connect() as conn:
             return dict(conn.execute(query).all())
+
+    def clock(self, code: str) -> tuple[float | None, float, frozenset[int]]:
+        """Table ``code``'s turn timer: its seconds (None: no timer), when the table last changed
+        (the turn's start, as a Unix time), and the steps a bot played because time ran out."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
+            steps = conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars()
+            return seconds, row.updated, frozenset(steps)
+
+    def snapshot(self, code: str) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]]]:
+        """``info``, ``history`` and ``clock`` of table ``code``, read in one transaction (a page's
+        redraw: one round trip to the database instead of three)."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+            states = list(self._game(conn, row)[0])
+            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
+            steps = frozenset(conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars())
+        return table_info(row, seats), states, (seconds, row.updated, steps)
+
+    def due(self, now: float) -> list[tuple[str, int]]:
+        """(code, step) of each playing table whose turn timer has run out by ``now`` (maybe on a
+        bot's turn: ``time_out`` checks)."""
+        query = (sa.select(TABLES.c.code, TABLES.c.step).join(TIMERS, TIMERS.c.table_id == TABLES.c.id)
+                 .where(TABLES.c.status == PLAYING, TABLES.c.updated + TIMERS.c.seconds <= now))  # fmt: skip
+        with self.engine.connect() as conn:
+            return [(code, step) for code, step in conn.execute(query).all()]
 
     def history(self, code: str) -> list[Any]:
         """Every state of the table's game, its first decision first ([] before the deal).

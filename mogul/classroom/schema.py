@@ -139,6 +139,20 @@ ACTIONS = sa.Table(
     sa.Column("action", sa.String(MAX_ACTION_TEXT), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )  # fmt: skip
+TIMERS = sa.Table(
+    "timers", META,  # a table's turn timer: a person idle this long gets the fill bot's move
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seconds", sa.Float, nullable=False),
+)  # fmt: skip
+TIMEOUTS = sa.Table(
+    "timeouts", META,  # the steps a bot played because the timer ran out
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),
+)  # fmt: skip
+NOTIFY_CHANNEL = "mogul_tables"
+"""PostgreSQL: every change of a table sends its code on this channel (LISTEN to follow them)."""
+TIMER_RANGE = (5.0, 600.0)
+"""The turn timer's shortest and longest setting, in seconds."""
 
 
 def default_url() -> str:

@@ -44,12 +44,16 @@ from mogul.classroom.schema import (
     KEY_LENGTH,
     MAX_ACTION_TEXT,
     META,
+    NOTIFY_CHANNEL,
     OVER,
     PAUSED,
     PLAYING,
     SEATS,
     STATUSES,
     TABLES,
+    TIMEOUTS,
+    TIMER_RANGE,
+    TIMERS,
     WAITING,
     ClassroomError,
     SeatInfo,
@@ -180,6 +184,12 @@ class TableStore(StoreReads):
         ).rowcount  # fmt: skip
         if done != 1:  # the row lock makes this impossible; the check keeps it so
             raise ClassroomError("the table changed meanwhile; try again")
+        self._notify(conn, row.code)
+
+    def _notify(self, conn: sa.Connection, code: str) -> None:
+        """PostgreSQL: tell every listening server that table ``code`` changed (sent at commit)."""
+        if not self.is_sqlite:
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, code)))
 
     def pause(self, code: str) -> TableInfo:
         """Stop a playing table for a while: nobody can move until ``resume``."""
@@ -201,6 +211,68 @@ class TableStore(StoreReads):
                 raise ClassroomError(f"table {pretty_code(row.code)} is {row.status}")
             self._bump(conn, row, status=moves[row.status])
         return self.info(code)
+
+    def delete_table(self, code: str) -> None:
+        """Remove a table nobody has joined yet (a table made by mistake); else ``ClassroomError``."""
+        with self._write(code) as (conn, row):
+            taken = conn.execute(sa.select(sa.func.count()).select_from(SEATS).where(
+                SEATS.c.table_id == row.id, SEATS.c.kind == HUMAN, SEATS.c.name.is_not(None))).scalar()  # fmt: skip
+            if taken or row.step or row.status not in (WAITING, ENDED):
+                raise ClassroomError(f"table {pretty_code(row.code)} has players or moves: end it instead")
+            for part in (TIMEOUTS, TIMERS, ACTIONS, SEATS):
+                conn.execute(sa.delete(part).where(part.c.table_id == row.id))
+            conn.execute(sa.delete(TABLES).where(TABLES.c.id == row.id))
+            self._notify(conn, row.code)
+        self._games.pop(row.id, None)
+
+    def reissue_key(self, code: str, seat: int) -> Ticket:
+        """A new seat key for a person's taken seat (the student lost theirs); the old one stops working."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ClassroomError("name the seat by its number")
+        with self._write(code) as (conn, row):
+            found = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)).first()
+            if found is None or found.key_hash is None:
+                raise ClassroomError(f"seat {seat + 1} of table {pretty_code(row.code)} has no student to give a key to")
+            key = random_code(KEY_LENGTH)
+            conn.execute(sa.update(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
+                         .values(key_hash=key_hash(key)))  # fmt: skip
+        return Ticket(row.code, seat, key)
+
+    def set_timer(self, code: str, seconds: float | None) -> TableInfo:
+        """Give table ``code`` a turn timer (a person who has not moved in ``seconds`` gets the
+        fill bot's move), or take it away with None."""
+        if seconds is not None:
+            low, high = TIMER_RANGE
+            if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not low <= seconds <= high:
+                raise ClassroomError(f"a turn timer is from {low:g} to {high:g} seconds, got {seconds!r}")
+        with self._write(code) as (conn, row):
+            conn.execute(sa.delete(TIMERS).where(TIMERS.c.table_id == row.id))
+            if seconds is not None:
+                conn.execute(sa.insert(TIMERS).values(table_id=row.id, seconds=float(seconds)))
+            self._bump(conn, row)  # the clock of the seat to move starts again
+        return self.info(code)
+
+    def time_out(self, code: str, step: int) -> bool:
+        """If the person to move at ``step`` has run out of time, play the fill bot's move for
+        them (noted in ``timeouts``); True if it did. Any server may call it: one wins."""
+        states = self.history(code)
+        with self._write(code) as (conn, row):
+            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
+            if seconds is None or row.status != PLAYING or row.step != step or time.time() - row.updated < seconds:
+                return False
+            if len(states) != step + 1:
+                states, _ = self._game(conn, row)
+            state = states[-1]
+            seat = state.current_player
+            kind = conn.execute(sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)).scalar()
+            if state.is_over or kind != HUMAN:
+                return False
+            action = bot_action(row.fill, resolve(row.edition)[0], row.seed, seat, step, state)
+            conn.execute(sa.insert(TIMEOUTS).values(table_id=row.id, step=step))
+            new, stored = self._apply(conn, row, seat, state, str(action))
+        self._remember(row, new, stored)
+        self.move_bots(code)
+        return True
 
     def restore_table(self, code: str, session: str, record: GameRecord, kinds: Sequence[str],
                       status: str | None = None, fill: str | None = None) -> TableInfo:  # fmt: skip
@@ -335,8 +407,12 @@ class TableStore(StoreReads):
             if state.current_player != ticket.seat:
                 raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
             new, stored = self._apply(conn, row, ticket.seat, state, action)
+            bot_next = not new.is_over and conn.execute(
+                sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player)
+            ).scalar() != HUMAN  # fmt: skip
         self._remember(row, new, stored)
-        self.move_bots(ticket.code)
+        if bot_next:  # a person moves next: no need to read the table again
+            self.move_bots(ticket.code)
         return step + 1
 
     def _apply(self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str) -> tuple[Any, str]:
@@ -375,16 +451,7 @@ class TableStore(StoreReads):
             # info and history are two reads: another device may have ended the game between them
             if state.is_over or info.seats[seat].kind == HUMAN:
                 break
-            kind = info.seats[seat].kind
-            spec = resolve(info.edition)[0]
-            legal = state.legal_actions()
-            bot = bot_factory(kind, spec.bots)(bot_seed(info.seed, seat, step))
-            try:
-                action = decide(bot, state.view(seat), legal) if len(legal) > 1 else legal[0]
-            except Exception:  # a broken bot must not stop a class: it plays the first option
-                action = legal[0]
-            if action not in legal:
-                action = legal[0]
+            action = bot_action(info.seats[seat].kind, resolve(info.edition)[0], info.seed, seat, step, state)
             with self._write(code) as (conn, row):
                 if row.step != step or row.status != PLAYING:
                     continue  # another page moved first
@@ -392,3 +459,15 @@ class TableStore(StoreReads):
             self._remember(row, new, stored)
             moves += 1
         return moves
+
+
+def bot_action(kind: str, spec: Any, seed: int, seat: int, step: int, state: Any) -> Any:
+    """The move bot ``kind`` makes for ``seat`` at ``step`` (seeded by the table, so a resumed
+    table plays on exactly); a bot that fails or answers an illegal move plays the first option."""
+    legal = state.legal_actions()
+    bot = bot_factory(kind, spec.bots)(bot_seed(seed, seat, step))
+    try:
+        action = decide(bot, state.view(seat), legal) if len(legal) > 1 else legal[0]
+    except Exception:  # a broken bot must not stop a class: it plays the first option
+        action = legal[0]
+    return action if action in legal else legal[0]

@@ -178,7 +178,9 @@ def test_the_dashboard_creates_tables_and_follows_them_live(store, tmp_path):
     card.pause_button.click()
     assert store.info(code).status == PAUSED and card.pause_button.description == "Resume"
     card.pause_button.click()
-    card.end_button.click()
+    card.end_button.click()  # End asks first (it cannot be undone) ...
+    assert store.info(code).status == PLAYING and card.end_button.description == "Really end? Press again"
+    card.end_button.click()  # ... and ends on the second press
     assert "ended" in card.view.value and card.end_button.disabled
     board.export_button.click()
     folder = tmp_path / slug("Week 3")

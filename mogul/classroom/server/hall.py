@@ -1,0 +1,344 @@
+"""The lecture hall: one server process keeps every student page of a class up to date.
+
+``Hall`` sits on a ``TableStore`` and the server's event loop. A page (a WebSocket) joins a
+seat, and the hall sends it that seat's *view*: the same table drawing and move labels the
+widgets show (from the game's spec: ``table_html``, ``action_label``), whose turn it is, and
+the turn timer. When a table changes, the hall draws it once per watching seat and pushes
+the views. A change is seen three ways: a move made through this hall (at once), a
+PostgreSQL ``NOTIFY`` from any other server process on the same store (at once), and a
+cheap look at every table's version number (every ``poll_seconds``: the SQLite default, and
+the safety net under NOTIFY). So several server processes can serve one class.
+
+Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
+with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
+nothing. The hall also plays the turn timer (a person idle too long gets the fill bot's move)
+and nudges a bot whose move was left unmade (a server killed between a move and the bots').
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import sqlalchemy as sa
+
+from mogul.classroom.schema import NOTIFY_CHANNEL
+from mogul.classroom.store import (
+    ENDED,
+    PAUSED,
+    PLAYING,
+    WAITING,
+    ClassroomError,
+    TableInfo,
+    TableStore,
+    Ticket,
+    pretty_code,
+    seat_labels,
+)
+from mogul.kit.session import last_events
+from mogul.kit.spec import GameSpec, games, get_game, resolve
+
+LOG = logging.getLogger("mogul.classroom.hall")
+POLL_SECONDS = 0.1
+"""How often the hall looks at every table's version (SQLite: other processes' changes)."""
+POLL_SECONDS_NOTIFY = 1.0
+"""The same with PostgreSQL NOTIFY (the look is then only the safety net)."""
+BOT_GRACE_SECONDS = 1.0
+"""A bot whose move is still unmade after this long is moved by the hall."""
+LOG_LINES = 8
+
+
+def howto_html(spec: GameSpec) -> str:
+    """The game's "how to play" for the student page: ``howto.html`` in the game's own place in
+    the classroom (``mogul/classroom/<game>/``), or one line naming the game."""
+    folder = spec.name.replace("-", "_")
+    try:
+        return (resources.files("mogul.classroom") / folder / "howto.html").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        return f"<p>You are playing {html.escape(spec.title)}.</p>"
+
+
+def warm_up() -> None:
+    """Load every registered game and draw one table of each, so the first student to join
+    does not wait for the games' modules to load (seconds on a cold start)."""
+    for name in games():
+        spec = get_game(name)
+        edition = spec.editions[0]
+        low = spec.player_range(edition)[0]
+        state = spec.new_game(edition, [f"P{i + 1}" for i in range(low)], 0)
+        spec.table_html(state, (), [], None)
+        for action in state.legal_actions():
+            spec.action_label(state, action)
+            spec.parse_action(str(action))
+
+
+def status_line(info: TableInfo, state: Any, seat: int) -> str:
+    """One line for the student at ``seat``: whose move it is, or why nothing happens."""
+    if info.status == WAITING:
+        taken = sum(1 for s in info.seats if s.name is not None)
+        return f"Waiting for players: {taken} of {len(info.seats)} seats taken."
+    if info.status == PAUSED:
+        return "<b>Paused</b> by your lecturer: wait a moment."
+    if info.status == ENDED:
+        return "<b>This table was ended</b> by your lecturer."
+    if state.is_over:
+        winners = state.winners()
+        if winners == [seat] or winners == (seat,):
+            return "<b>Game over. You win!</b>"
+        best = html.escape(" and ".join(state.names[s] for s in winners))
+        return f"<b>Game over.</b> {best} {'wins' if len(winners) == 1 else 'share the win'}."
+    mover = state.current_player
+    if mover == seat:
+        phase = getattr(state, "phase", None)
+        return "<b>Your move</b>" + (f" ({html.escape(str(phase))})." if phase else ".")
+    return f"Waiting for <b>{html.escape(state.names[mover])}</b>."
+
+
+def seat_view(info: TableInfo, states: list[Any], seat: int, clock: tuple[float | None, float, frozenset[int]],
+              now: float) -> dict[str, Any]:  # fmt: skip
+    """What the page of ``seat`` shows, as JSON-ready data (see the module docstring)."""
+    view: dict[str, Any] = {
+        "type": "view", "table": info.code, "pretty": pretty_code(info.code), "seat": seat,
+        "name": info.seats[seat].name or "", "status": info.status, "version": info.version,
+        "step": len(states) - 1, "moves": [], "timer": None, "timeouts": [],
+    }  # fmt: skip
+    if not states:
+        taken = ", ".join(html.escape(s.name) for s in info.seats if s.name)
+        view.update(line=status_line(info, None, seat), table_html=f"<p>At the table: {taken}.</p>")
+        return view
+    state = states[-1]
+    spec = resolve(info.edition)[0]
+    labels = ["you" if s.seat == seat else label for s, label in zip(info.seats, seat_labels(info), strict=True)]
+    view.update(line=status_line(info, state, seat), table_html=spec.table_html(state, (), last_events(states, LOG_LINES), labels))
+    if info.status == PLAYING and not state.is_over and state.current_player == seat:
+        view["moves"] = [[spec.action_label(state, a), str(a)] for a in state.legal_actions()]
+    seconds, since, timed_out = clock
+    if seconds is not None and info.status == PLAYING and not state.is_over:
+        mover = state.current_player
+        if info.seats[mover].is_human:
+            view["timer"] = {"seconds": seconds, "left": max(0.0, seconds - (now - since)),
+                             "who": "you" if mover == seat else state.names[mover]}  # fmt: skip
+    view["timeouts"] = [
+        f"Time ran out for {state.names[states[s].current_player]}: a bot made move {s + 1} for them."
+        for s in sorted(timed_out)[-3:] if s < len(states)
+    ]  # fmt: skip
+    return view
+
+
+@dataclass(eq=False)
+class Page:
+    """One open student page: how to send it a message, its seat once it has one, and the
+    table version it was last shown (an older snapshot is never sent after a newer one)."""
+
+    send: Callable[[dict[str, Any]], None]
+    ticket: Ticket | None = None
+    version: int = -1
+
+
+class Hall:
+    """Student pages over one ``TableStore`` (see the module docstring).
+
+    ``handle`` answers a page's message; ``start`` begins following the store on the running
+    event loop; ``stop`` ends that. The store's calls run on ``threads`` worker threads, so a
+    slow database round trip holds up one table, not the whole room (0: on the event loop).
+    """
+
+    def __init__(self, store: TableStore, poll_seconds: float | None = None, listen: bool = True,
+                 threads: int = 4) -> None:  # fmt: skip
+        self.store = store
+        self.listen = listen and not store.is_sqlite
+        self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
+        self.pages: dict[str, set[Page]] = {}  # table code -> its open pages
+        self.seen: dict[str, int] = {}  # table code -> the newest version pushed
+        in_memory = store.url in ("sqlite://", "sqlite:///:memory:")  # one shared connection
+        self.executor = ThreadPoolExecutor(threads, "mogul-hall") if threads and not in_memory else None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._listener: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._nudges: set[tuple[str, int]] = set()
+
+    async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` on a worker thread (or here, without workers)."""
+        if self.executor is None:
+            return work(*args)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
+
+    # --- a page's messages -------------------------------------------------------------------------
+    async def handle(self, page: Page, message: Any) -> None:
+        """Answer one message from ``page`` (already parsed from JSON; anything at all)."""
+        try:
+            if not isinstance(message, dict):
+                raise ClassroomError("the page sent something that is not a request")
+            op = message.get("op")
+            if op == "join":
+                await self._join(page, message)
+            elif op == "act":
+                await self._act(page, message)
+            else:
+                raise ClassroomError("the page asked for something the hall does not do")
+        except ClassroomError as err:
+            page.send({"type": "error", "message": str(err)})
+        except sa.exc.OperationalError:  # the database restarted or is out of reach: say so
+            LOG.exception("the classroom store failed a page's request")
+            page.send({"type": "error", "message": "the table store did not answer; try again in a moment"})
+
+    async def _join(self, page: Page, message: dict[str, Any]) -> None:
+        code, name, key = message.get("table"), message.get("name"), message.get("key")
+        if key is not None and not isinstance(key, str):
+            raise ClassroomError("a seat key is 12 letters and digits")
+        ticket = await self._run(self.store.join, code, name, key or None)
+        self.leave(page)
+        page.ticket, page.version = ticket, -1
+        self.pages.setdefault(ticket.code, set()).add(page)
+        info, states, clock = await self._run(self.store.snapshot, ticket.code)
+        page.send({"type": "seat", "table": ticket.code, "pretty": pretty_code(ticket.code), "seat": ticket.seat,
+                   "key": ticket.key, "new": not key, "howto": howto_html(resolve(info.edition)[0])})  # fmt: skip
+        self._show(ticket.code, (info, states, clock), force=True)
+
+    async def _act(self, page: Page, message: dict[str, Any]) -> None:
+        if page.ticket is None:
+            raise ClassroomError("join a table first")
+        try:
+            await self._run(self.store.act, page.ticket, message.get("step"), message.get("action"))
+        except ClassroomError:
+            await self.push(page.ticket.code, only=page)  # show the table as it is now
+            raise
+        await self.push(page.ticket.code)
+
+    def leave(self, page: Page) -> None:
+        """Forget ``page`` (its socket closed, or it joined another seat)."""
+        if page.ticket is not None:
+            pages = self.pages.get(page.ticket.code)
+            if pages is not None:
+                pages.discard(page)
+                if not pages:
+                    del self.pages[page.ticket.code]
+                    self.seen.pop(page.ticket.code, None)
+
+    # --- pushing views -----------------------------------------------------------------------------
+    async def push(self, code: str, force: bool = False, only: Page | None = None) -> None:
+        """Send each page at table ``code`` its seat's view if the table changed (or ``force``)."""
+        if not (only or self.pages.get(code)):
+            return
+        try:
+            snap = await self._run(self.store.snapshot, code)
+        except ClassroomError:  # the lecturer deleted the table
+            pages = [only] if only is not None else list(self.pages.pop(code, ()))
+            for page in pages:
+                page.send({"type": "error", "message": f"table {pretty_code(code)} was removed by your lecturer"})
+            return
+        self._show(code, snap, force, only)
+
+    def _show(self, code: str, snap: tuple[TableInfo, list[Any], Any], force: bool = False,
+              only: Page | None = None) -> None:  # fmt: skip
+        info, states, clock = snap
+        if only is None and not force and self.seen.get(code, -1) >= info.version:
+            return
+        now = time.time()
+        views: dict[int, dict[str, Any]] = {}
+        for page in [only] if only is not None else list(self.pages.get(code, ())):
+            if page.ticket is None or info.version < page.version:
+                continue  # a newer view already went to this page
+            seat = page.ticket.seat
+            if seat not in views:
+                views[seat] = seat_view(info, states, seat, clock, now)
+            page.version = info.version
+            page.send(views[seat])
+        self.seen[code] = max(self.seen.get(code, -1), info.version)
+        state = states[-1] if states else None
+        if state is not None and info.status == PLAYING and not state.is_over and not info.seats[state.current_player].is_human:
+            self._nudge_later(code, len(states) - 1)
+
+    def _nudge_later(self, code: str, step: int) -> None:
+        """Move a bot left to move at ``step`` after ``BOT_GRACE_SECONDS``, if still needed."""
+        if self._loop is None or (code, step) in self._nudges:
+            return
+        self._nudges.add((code, step))
+
+        def nudge() -> None:
+            self._nudges.discard((code, step))
+            self._loop.create_task(self._nudge(code, step))
+
+        self._loop.call_later(BOT_GRACE_SECONDS, nudge)
+
+    async def _nudge(self, code: str, step: int) -> None:
+        try:
+            if (await self._run(self.store.info, code)).step == step and await self._run(self.store.move_bots, code):
+                await self.push(code)
+        except Exception:  # the table went away, the store hiccuped: the poll tries again
+            LOG.exception("moving the bots of table %s", code)
+
+    async def changed(self, code: str | None = None) -> None:
+        """A table changed elsewhere (``code``; None: look at every watched table)."""
+        if code is not None:
+            await self.push(code)
+            return
+        if not self.pages:
+            return
+        versions = await self._run(self.store.versions)
+        stale = [t for t in list(self.pages) if versions.get(t) != self.seen.get(t)]
+        await asyncio.gather(*(self.push(t, force=t not in versions) for t in stale))
+
+    async def tick(self) -> None:
+        """Play the turn timers that ran out (any server may: the store lets one win)."""
+        for code, step in await self._run(self.store.due, time.time()):
+            try:
+                if await self._run(self.store.time_out, code, step):
+                    await self.push(code)
+            except ClassroomError:
+                pass  # another server moved first
+
+    # --- following the store -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Follow the store from the running event loop (and, on PostgreSQL, LISTEN)."""
+        self._loop = asyncio.get_running_loop()
+        warm_up()
+        self._tasks = [self._loop.create_task(self._every(self.poll_seconds, self.changed)),
+                       self._loop.create_task(self._every(0.5, self.tick))]  # fmt: skip
+        if self.listen:
+            self._listener = threading.Thread(target=self._listen, name="mogul-hall-listen", daemon=True)
+            self._listener.start()
+
+    def stop(self) -> None:
+        """Stop following the store."""
+        self._stopping.set()
+        for task in self._tasks:
+            task.cancel()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _every(self, seconds: float, work: Callable[[], Any]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await work()
+            except Exception:  # a database hiccup: log it, try again next time
+                LOG.exception("following the classroom store")
+
+    def _listen(self) -> None:
+        """PostgreSQL: LISTEN on the store's channel and hand each table code to the loop."""
+        import psycopg
+
+        url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    while not self._stopping.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            asyncio.run_coroutine_threadsafe(self.changed(note.payload), self._loop)
+            except Exception:  # the database restarted: listen again (the poll covers the gap)
+                LOG.exception("listening to the classroom store")
+                self._stopping.wait(1.0)
+
+
+__all__ = ["Hall", "Page", "howto_html", "seat_view", "status_line", "warm_up"]

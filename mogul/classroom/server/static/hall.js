@@ -1,0 +1,132 @@
+// The student page of the lecture hall: one WebSocket to the server, which sends this seat's
+// view of the table whenever it changes. The seat key stays in this browser (localStorage),
+// so a reload or a phone waking up comes back to the seat without typing.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SAVED = "mogul-hall-seat";
+  const tidy = (code) => (code || "").replace(/[\s-]+/g, "").toUpperCase();
+  const fromAddress = new URLSearchParams(location.search).get("table") || "";
+  let ws = null, view = null, seated = false, rejoining = false, retry = 500, timerEnds = 0;
+
+  function saved() {
+    try { return JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { return null; }
+  }
+  function say(text) { $("message").textContent = text || ""; }
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
+    say("Not connected to the server yet: wait a moment and try again.");
+    return false;
+  }
+  function showForm() {
+    seated = false;
+    $("join").hidden = false;
+    $("play").hidden = true;
+  }
+
+  function connect() {
+    const url = new URL("ws", location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(url);
+    ws.onopen = () => {
+      retry = 500;
+      $("conn").textContent = "";
+      const seat = saved();
+      if (seat && (!fromAddress || tidy(fromAddress) === seat.table)) {
+        rejoining = send({op: "join", table: seat.table, key: seat.key});
+      }
+    };
+    ws.onmessage = (event) => receive(JSON.parse(event.data));
+    ws.onclose = () => {
+      $("conn").textContent = "Connection lost: reconnecting...";
+      setTimeout(connect, retry);
+      retry = Math.min(2 * retry, 5000);
+    };
+  }
+
+  function receive(m) {
+    if (m.type === "seat") {
+      rejoining = false;
+      seated = true;
+      localStorage.setItem(SAVED, JSON.stringify({table: m.table, key: m.key}));
+      say("");
+      $("join").hidden = true;
+      $("play").hidden = false;
+      $("howto-text").innerHTML = m.howto;
+      if (m.new) {
+        $("newkey-text").textContent = m.key.slice(0, 4) + "-" + m.key.slice(4, 8) + "-" + m.key.slice(8);
+        $("newkey").hidden = false;
+      }
+    } else if (m.type === "view") {
+      if (seated) draw(m);
+    } else if (m.type === "error") {
+      say(m.message);
+      if (rejoining) {  // the remembered seat is gone (a new key, a deleted table): ask again
+        rejoining = false;
+        localStorage.removeItem(SAVED);
+        showForm();
+      }
+      if (view) drawMoves(view);
+    }
+  }
+
+  function draw(v) {
+    view = v;
+    $("header").innerHTML = "";
+    $("header").append("Table ", bold(v.pretty), " \u00b7 you are ", bold(v.name), ` (seat ${v.seat + 1})`);
+    $("line").innerHTML = v.line;
+    $("board").innerHTML = v.table_html;
+    const notes = $("notes");
+    notes.replaceChildren(...v.timeouts.map((text) => { const li = document.createElement("li"); li.textContent = text; return li; }));
+    timerEnds = v.timer ? Date.now() + 1000 * v.timer.left : 0;
+    tickTimer();
+    drawMoves(v);
+  }
+  function bold(text) { const b = document.createElement("b"); b.textContent = text; return b; }
+
+  function drawMoves(v) {
+    const box = $("moves");
+    box.replaceChildren(...v.moves.map(([label, action]) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.dataset.action = action;
+      button.onclick = () => {
+        for (const b of box.querySelectorAll("button")) b.disabled = true;  // one click, one move
+        say("");
+        if (!send({op: "act", step: v.step, action: action})) drawMoves(v);
+      };
+      return button;
+    }));
+  }
+
+  function tickTimer() {
+    const line = $("timer");
+    if (!view || !view.timer || !timerEnds) { line.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((timerEnds - Date.now()) / 1000));
+    const who = view.timer.who;
+    line.hidden = false;
+    line.textContent = who === "you"
+      ? `You have ${left} s to move; then a bot moves for you.`
+      : `${who} has ${left} s to move; then a bot moves for them.`;
+  }
+
+  $("table").value = fromAddress;
+  $("join").onsubmit = (event) => {
+    event.preventDefault();
+    say("");
+    const key = $("key").value.trim();
+    send(key ? {op: "join", table: $("table").value, key: key} : {op: "join", table: $("table").value, name: $("name").value});
+  };
+  $("newkey-done").onclick = () => { $("newkey").hidden = true; };
+  $("leave").onclick = () => {
+    if (!confirm("Leave this seat on this device? You need your seat key to come back.")) return;
+    localStorage.removeItem(SAVED);
+    location.reload();
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && ws && ws.readyState === WebSocket.CLOSED) connect();
+  });
+  setInterval(tickTimer, 250);
+  connect();
+})();

@@ -1,0 +1,119 @@
+"""The lecturer's flow for a lecture hall: the projector view with its QR codes, "N of M seats
+joined", a second press for what cannot be undone, Create safe against a double click,
+deleting an unused table, a new seat key, and the turn timer."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import segno
+
+from mogul.classroom.lecturer import (
+    LecturerDashboard,
+    projector_html,
+    qr_svg,
+    seats_joined,
+    student_address,
+    table_address,
+)
+from mogul.classroom.store import ENDED, TableStore
+
+
+@pytest.fixture
+def store():
+    s = TableStore("sqlite://")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def board(store, monkeypatch, tmp_path) -> LecturerDashboard:
+    monkeypatch.setenv("MOGUL_HALL_URL", "http://10.1.2.3:8866/mogul/hall/")
+    b = LecturerDashboard(store, session="Hall", export_folder=tmp_path)
+    b.count_box.value, b.people_box.value, b.bots_box.value = 2, 3, 0
+    return b
+
+
+def test_the_address_and_the_qr_code_open_the_page_with_the_table_filled_in(monkeypatch) -> None:
+    assert table_address("http://h:8866/mogul/hall/", "ABCD2345") == "http://h:8866/mogul/hall/?table=ABCD-2345"
+    assert table_address("http://h/mogul/hall/?token=x", "ABCD2345").endswith("?token=x&table=ABCD-2345")
+    monkeypatch.delenv("MOGUL_HALL_URL", raising=False)
+    assert re.fullmatch(r"http://[\d.]+:8866/mogul/hall/", student_address())
+    svg = qr_svg("http://h:8866/mogul/hall/?table=ABCD-2345")
+    assert svg.startswith("<svg") and "http" not in svg.split(">", 1)[1]  # drawn here, links nowhere
+    expected = segno.make("http://h:8866/mogul/hall/?table=ABCD-2345", error="m")
+    assert expected.version == segno.make("http://h:8866/mogul/hall/?table=ABCD-2345", error="m").version
+
+
+def test_the_projector_shows_codes_qr_codes_and_how_many_joined(board, store) -> None:
+    board.create_button.click()
+    infos = store.tables("Hall")
+    store.join(infos[0].code, "Ann")
+    infos = store.tables("Hall")
+    assert seats_joined(infos) == (1, 6)
+    page = projector_html(infos, board.address)
+    assert page.count("<svg") == 2 and "1 of 6</b> seats joined" in page
+    assert all(f"{i.code[:4]}-{i.code[4:]}" in page for i in infos)
+    assert "2 seats free" in page and "3 seats free" in page and "http://10.1.2.3:8866/mogul/hall/" in page
+    board.refresh()
+    assert "<b>1 of 6</b> seats joined" in board.joined.value and board.projector.layout.display == "none"
+    board.projector_button.value = True
+    assert board.projector.layout.display is None and board.projector.value.count("<svg") == 2
+
+
+def test_create_ignores_a_double_click_but_makes_more_when_pressed_again(board, store) -> None:
+    board.create_button.click()
+    board.create_button.click()  # a double click: the same form a moment later
+    assert len(store.tables("Hall")) == 2 and "a moment ago" in board.message.value
+    board.count_box.value = 1  # another form is no double click
+    board.create_button.click()
+    assert len(store.tables("Hall")) == 3 and board.message.value == ""
+
+
+def test_end_and_delete_ask_first_and_only_an_unused_table_can_be_deleted(board, store) -> None:
+    board.create_button.click()
+    used, unused = (i.code for i in store.tables("Hall"))
+    store.join(used, "Ann")
+    board.refresh()
+    assert board.cards[used].delete_button.layout.display == "none"
+    card = board.cards[unused]
+    assert card.delete_button.layout.display is None
+    card.delete_button.click()
+    assert [i.code for i in store.tables("Hall")] == [used, unused] and "Really delete" in card.delete_button.description
+    card.delete_button.click()
+    assert [i.code for i in store.tables("Hall")] == [used] and unused not in board.cards
+    board.cards[used].end_button.click()
+    assert store.info(used).status != ENDED
+    board.cards[used].end_button.click()
+    assert store.info(used).status == ENDED
+
+
+def test_a_locked_out_student_gets_a_new_key_shown_to_the_lecturer_only(board, store) -> None:
+    board.create_button.click()
+    code = store.tables("Hall")[0].code
+    old = store.join(code, "Ann")
+    board.refresh()
+    card = board.cards[code]
+    assert card.seat_box.options == (("1: Ann", 0),) and card.key_row.layout.display is None
+    card.key_button.click()
+    card.key_button.click()
+    found = re.search(r"([A-Z2-9]{4})-([A-Z2-9]{4})-([A-Z2-9]{4})", board.message.value)
+    assert found and "New seat key for Ann (seat 1" in board.message.value
+    key = "".join(found.groups())
+    assert key != old.key and store.join(code, "", key).seat == 0
+    with pytest.raises(Exception, match="does not belong"):
+        store.join(code, "", old.key)
+
+
+def test_the_turn_timer_is_set_on_created_tables_and_can_be_changed(board, store) -> None:
+    board.timer_box.value = 45
+    board.create_button.click()
+    codes = [i.code for i in store.tables("Hall")]
+    assert [store.clock(c)[0] for c in codes] == [45.0, 45.0]
+    board.timer_box.value = 3
+    board.timer_button.click()
+    assert "from 5 to 600 seconds" in board.message.value and store.clock(codes[0])[0] == 45.0
+    board.timer_box.value = 0
+    board.timer_button.click()
+    assert [store.clock(c)[0] for c in codes] == [None, None] and board.message.value == "No turn timer"

@@ -1,0 +1,154 @@
+"""The lecture hall in a browser, served as ``make classroom`` serves it: one Jupyter server with
+the hall's student pages and the lecturer's Voila dashboard (behind the server's token).
+
+The lecturer creates a table at 1920x1080 and shows the projector view; three phones
+(390x844, separate browser contexts as separate devices) open the student page with the table
+filled in (as the QR code does), join, and play into round 2; one phone reloads and is back at
+its seat without typing; the lecturer sets a turn timer and the idle student's clock runs
+down on every page until a bot moves for them. Screenshots of each go to ``screenshots/``.
+Every wait is on something visible on the page, never a sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+
+import pytest
+from conftest import ROOT, SCREENSHOTS, Server, free_port, jupyter_env, port_open
+from playwright.sync_api import Browser, Page, expect
+
+PAGES = ROOT / "mogul" / "classroom" / "pages"
+NAMES = ("Ann", "Ben", "Cy")
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+TOKEN = "e2e-hall-token"
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The class's server (as ``make classroom`` starts it) over a fresh store; its root URL."""
+    home = tmp_path_factory.mktemp("hall-home")
+    port = free_port()
+    env = jupyter_env(home)
+    path = [str(ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+    env.update(MOGUL_CLASSROOM=str(home / "class.sqlite"), PYTHONPATH=os.pathsep.join(path),
+               MOGUL_HALL_URL=f"http://127.0.0.1:{port}/mogul/hall/",
+               JUPYTER_PATH=os.pathsep.join(filter(None, [str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH")])))  # fmt: skip
+    argv = [
+        sys.executable, "-m", "jupyter", "server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+        f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={TOKEN}",
+        "--ServerApp.jpserver_extensions={'mogul.classroom.server': True, 'voila.server_extension': True}",
+        "--VoilaConfiguration.template=mogul", "--VoilaConfiguration.progressive_rendering=True",
+    ]  # fmt: skip
+    url = f"http://127.0.0.1:{port}/"
+    server = Server("Jupyter server (hall and dashboard)", argv, PAGES, env, home / "server.log", url, url)
+    try:
+        server.wait_ready(lambda: port_open(port), timeout=180)
+        yield url
+    finally:
+        server.stop()
+
+
+def open_page(browser: Browser, url: str, viewport: dict) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort())
+    page.goto(url, timeout=180_000)
+    return page
+
+
+def the_mover(phones: list[Page]) -> list[Page]:
+    """The phones showing move buttons, polled (each on its own device) for up to 10 s."""
+    for _ in range(100):
+        movers = [p for p in phones if p.locator("#moves button").count()]
+        if movers or "Round 1" not in phones[0].locator("#board").inner_text():
+            return movers
+        phones[0].wait_for_timeout(100)
+    raise AssertionError("no phone showed a move for 10 s")
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"hall-{name}.png", full_page=False)
+
+
+def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer(hall: str, browser: Browser) -> None:
+    lecturer = open_page(browser, f"{hall}voila/render/lecturer.ipynb?token={TOKEN}", PROJECTOR)
+    expect(lecturer.locator(".mogul-lecturer")).to_be_visible(timeout=180_000)
+    lecturer.get_by_label("Tables").fill("1")
+    lecturer.get_by_label("People per table").fill("3")
+    lecturer.get_by_label("Bots per table").fill("0")
+    lecturer.get_by_role("button", name="Create tables").click()
+    code = lecturer.locator(".mogul-card-code").first.inner_text(timeout=60_000).strip()
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code), code
+    lecturer.get_by_role("button", name="Projector view").click()
+    projector = lecturer.locator(".mogul-projector")
+    expect(projector).to_contain_text("0 of 3 seats joined", timeout=30_000)
+    expect(projector).to_contain_text(f"{hall}mogul/hall/")
+    expect(projector.locator("svg")).to_have_count(1)
+    shot(lecturer, "projector-before")
+
+    phones = []
+    for name in NAMES:  # each opens the address the QR code holds: the table is filled in
+        phone = open_page(browser, f"{hall}mogul/hall/?table={code}", PHONE)
+        expect(phone.locator("#table")).to_have_value(code)
+        phone.locator("#name").fill(name)
+        phone.get_by_role("button", name="Join the table").click()
+        expect(phone.locator("#header")).to_contain_text(f"you are {name}", timeout=30_000)
+        expect(phone.locator("#newkey")).to_contain_text("Write this down")
+        if name == "Ann":
+            shot(phone, "phone-key")
+        phone.get_by_role("button", name="I wrote it down").click()
+        phones.append(phone)
+    expect(projector).to_contain_text("3 of 3 seats joined", timeout=30_000)
+    for phone in phones:
+        expect(phone.locator("#board")).to_contain_text("Round 1", timeout=30_000)
+
+    # Into round 2: whoever has move buttons drops (or takes); every page follows each move.
+    moves = 0
+    while "Round 1" in phones[0].locator("#board").inner_text():
+        movers = the_mover(phones)
+        if not movers:
+            break
+        assert len(movers) == 1, "only the student to move has buttons"
+        mover = movers[0]
+        before = mover.locator("#board").inner_text()
+        buttons = mover.locator("#moves button")
+        drop = buttons.filter(has_text=re.compile("^(Drop|Take)"))
+        (drop if drop.count() else buttons).first.click()
+        mover.wait_for_function("t => document.querySelector('#board').innerText !== t", arg=before, timeout=30_000)
+        after = mover.locator(".mogul-game details li").all_inner_texts()
+        for phone in phones:  # the others see the move without reloading
+            expect(phone.locator(".mogul-game details li")).to_have_text(after, timeout=10_000)
+        moves += 1
+        assert moves < 30, "the round did not end"
+    assert moves >= 3  # two drops and at least the winner's choice
+    for phone in phones:
+        expect(phone.locator("#board")).to_contain_text("Round 2", timeout=10_000)
+    shot(phones[0], "phone-round-2")
+
+    # A reload (or a phone waking up) comes back to the seat without typing.
+    phones[1].reload()
+    expect(phones[1].locator("#header")).to_contain_text("you are Ben", timeout=30_000)
+    expect(phones[1].locator("#join")).to_be_hidden()
+    expect(phones[1].locator("#board")).to_contain_text("Round 2")
+    shot(phones[1], "phone-after-reload")
+
+    # The turn timer: the student to move idles; every page counts down, then a bot moves.
+    lecturer.get_by_role("button", name="Projector view").click()
+    lecturer.get_by_label("Turn timer (s)").fill("8")
+    lecturer.get_by_role("button", name="Set the timer").click()
+    expect(lecturer.locator(".mogul-lecturer")).to_contain_text("Turn timer: 8 s", timeout=30_000)
+    for phone in phones:
+        expect(phone.locator("#timer")).to_contain_text(re.compile(r"has \d+ s to move|You have \d+ s"), timeout=30_000)
+    idle = next(p for p in phones if p.locator("#moves button").count())
+    expect(idle.locator("#timer")).to_contain_text("You have")
+    first = int(re.search(r"(\d+) s", idle.locator("#timer").inner_text()).group(1))
+    expect(idle.locator("#timer")).not_to_contain_text(f"have {first} s", timeout=5_000)  # it moves
+    shot(idle, "phone-timer")
+    for phone in phones:
+        expect(phone.locator("#notes")).to_contain_text("Time ran out for", timeout=30_000)
+    shot(phones[2], "phone-timed-out")
+    shot(lecturer, "dashboard")
