@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom lecturer postgres playthroughs
+.PHONY: lab test lint notebooks bench clean browser e2e baselines classroom lecturer postgres playthroughs
 
 PYTHON ?= python3
 VENV   := .venv
@@ -41,8 +41,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
+# The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.
+LAB_SETTINGS := --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres
 	$(BIN)/ruff check mogul tests benchmarks notebooks
@@ -82,10 +85,19 @@ postgres:
 	  echo "  Elsewhere: install PostgreSQL and put its bin folder on PATH (or MOGUL_PG_BIN)." >&2; \
 	fi
 
-# JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially.
-# Screenshots land in screenshots/ (git-ignored).
+# JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially: after Run
+# All and after playing, every chart and text inside its frame and the data inside the axes, at
+# phone, laptop and projector sizes, and screenshots against the reviewed baselines in
+# tests/e2e/baselines. This run's screenshots land in screenshots/ (git-ignored), with
+# screenshots/index.html beside the baselines.
 e2e: $(STAMP) browser
 	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
+
+# Rewrite the screenshot baselines (after an intended change of what a page shows), then open
+# screenshots/index.html and look at every picture before committing tests/e2e/baselines.
+baselines: $(STAMP) browser
+	MOGUL_BASELINES=update MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
+	@echo "Review screenshots/index.html, then commit tests/e2e/baselines."
 
 # The student page: students open http://<this machine>:8866/ and type a table code and a name.
 classroom: $(STAMP)

@@ -10,6 +10,10 @@ from pathlib import Path
 
 from conftest import SCREENSHOTS
 from playwright.sync_api import Page, expect
+from screens import SIZES, Screens
+
+# The open notebook (Lab may keep another notebook's tab, hidden, from an earlier test).
+NOTEBOOK_VIEW = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
 
 # True once the open notebook shows `n` code cells, each with an execution count ("[3]:"), none
 # queued or running ("[*]:").
@@ -33,6 +37,30 @@ def run_all_cells(page: Page) -> None:
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
 
 
+def toggle_file_browser(page: Page) -> None:
+    """Open or close Lab's left sidebar (the file browser), as a reader does with Ctrl+B."""
+    page.locator(NOTEBOOK_VIEW).first.click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+b")
+
+
+def check_player_at_every_size(page: Page, screens: Screens, name: str) -> None:
+    """The open notebook's player after an interaction: laptop with the file browser open and
+    closed, then a phone; geometry and data checks each time, a screenshot against its baseline
+    at laptop and phone size. The viewport is left at laptop size."""
+    player = page.locator(f"{NOTEBOOK_VIEW} .mogul-game-player").first
+    screens.check(f"{name}, laptop, file browser open")
+    screens.match(f"{name}-laptop", player)
+    toggle_file_browser(page)
+    screens.check(f"{name}, laptop, file browser closed")
+    page.set_viewport_size(SIZES["phone"])
+    # On a phone people use the Voila pages (tests/e2e/test_layout.py checks them whole); in
+    # Lab the player must still fit (static figures keep titles a phone cannot hold).
+    screens.check(f"{name}, phone", f"{NOTEBOOK_VIEW} .mogul-game-player")
+    screens.match(f"{name}-phone", player)
+    page.set_viewport_size(SIZES["laptop"])
+    toggle_file_browser(page)
+
+
 def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Page, game) -> None:
     page.goto(f"{lab.app_url}?reset")  # this notebook alone: one Lab server serves every test
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
@@ -44,9 +72,14 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
 
     game.expect_rendered("JupyterLab")
+    screens = Screens(page, NOTEBOOK_VIEW)
+    screens.check("lab-03 after Run All")
     game.play_next_round()
+    game.play_next_steps(4)  # the pot climbs: the auction chart's axes must follow it
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("lab-03-after-next-round.png")
+    check_player_at_every_size(page, screens, "lab-03-next-round")
+    screens.assert_clean()
 
 
 CREDIT_MOBILIER = "07-credit-mobilier.ipynb"
@@ -63,6 +96,7 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / CREDIT_MOBILIER), timeout=150_000)
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    screens = Screens(page, NOTEBOOK_VIEW)
 
     # the open notebook's player (Lab may keep notebook 03's tab, hidden, from another test)
     player = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mogul-game-player").first
@@ -72,6 +106,7 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     expect(board.locator(".main-svg").first).to_be_visible(timeout=30_000)
     page.wait_for_function(f"gd => ({BOARD_TITLE})(gd).includes('Ann, to choose')", arg=board.element_handle(),
                            timeout=30_000)  # fmt: skip
+    screens.check("lab-07 after Run All")
     action = player.locator("button.mod-primary").first  # Ann's first legal unit action
     expect(action).to_be_visible()
     action.click()
@@ -86,3 +121,5 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     player.evaluate("box => box.scrollIntoView({block: 'start'})")
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "lab-07-after-a-unit-action.png")
+    check_player_at_every_size(page, screens, "lab-07-unit-action")
+    screens.assert_clean()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from conftest import VOILA_CELL_ERROR
 from playwright.sync_api import Page
+from screens import Screens
 
 
 def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
@@ -20,6 +21,11 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
     loads = page.evaluate("() => globalThis.__mogulPlotlyWidget ? globalThis.__mogulPlotlyWidget.size : 0")
     assert loads == 1, f"plotly's widget code was loaded {loads} times for the page's live charts"
 
+    screens = Screens(page)
+    screens.check("voila-03 as loaded")
     game.play_next_round()
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("voila-03-after-next-round.png")
+    screens.check("voila-03 after Next round, laptop")
+    screens.match("voila-03-next-round-laptop", game.player)
+    screens.assert_clean()
