@@ -392,10 +392,18 @@ class GameView:
             self.chart_points(),
         )
         self.next_round.click()
-        try:  # the widget replaces the table's HTML, so look it up afresh each time
+        # The table is redrawn after every move of the round, so wait for the next round (or
+        # the end of the game), not for the first change. The widget replaces the table's
+        # HTML, so look it up afresh each time.
+        try:
             self.page.wait_for_function(
-                "([box, text]) => { const t = box.querySelector('.mogul-game'); return t && t.innerText !== text; }",
-                arg=[self.player.element_handle(), before], timeout=60_000,
+                """([box, text, round]) => {
+                     const t = box.querySelector('.mogul-game');
+                     if (!t || t.innerText === text) return false;
+                     const found = /Round (\\d+)/.exec(t.innerText);
+                     return round === null || !found || Number(found[1]) > round;
+                   }""",
+                arg=[self.player.element_handle(), before, round_before], timeout=60_000,
             )  # fmt: skip
         except Exception:
             raise AssertionError(

@@ -37,6 +37,22 @@ def run_all_cells(page: Page) -> None:
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
 
 
+def expect_no_popup(page: Page) -> None:
+    """No news or update toast over the notebook (the kit's Lab settings turn them off)."""
+    toasts = page.locator(".jp-toast-message, .Toastify__toast")
+    assert toasts.count() == 0, f"a pop-up covers the page: {toasts.all_inner_texts()}"
+
+
+def expect_solution_folded(page: Page, answer: str) -> None:
+    """After Run All the worked solution's answer is not on screen until the reader opens it:
+    Lab shows outputs again when it runs a cell, so the solution sits under a collapsed
+    "Worked solution" heading."""
+    heading = page.locator(f"{NOTEBOOK_VIEW} h4", has_text="Worked solution")
+    expect(heading).to_have_count(1)
+    assert page.locator(f"{NOTEBOOK_VIEW} .jp-OutputArea-output").filter(has_text=answer).filter(
+        visible=True).count() == 0, f"the worked solution's answer ({answer!r}) is on screen after Run All"
+
+
 def toggle_file_browser(page: Page) -> None:
     """Open or close Lab's left sidebar (the file browser), as a reader does with Ctrl+B."""
     page.locator(NOTEBOOK_VIEW).first.click(position={"x": 5, "y": 5})
@@ -70,6 +86,8 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
 
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    expect_no_popup(page)
+    expect_solution_folded(page, "drop at once:")
 
     game.expect_rendered("JupyterLab")
     screens = Screens(page, NOTEBOOK_VIEW)
@@ -97,6 +115,14 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
     screens = Screens(page, NOTEBOOK_VIEW)
+    expect_solution_folded(page, "earned: [3, 0, 1]")
+    # Amounts in dollars are text, not LaTeX: the rules table keeps its rows.
+    rules = page.locator(f"{NOTEBOOK_VIEW} .jp-MarkdownOutput table").first
+    expect(rules).to_contain_text("bank → Credit Mobilier treasury, $2")
+    expect(rules.locator("tbody tr")).to_have_count(4)  # build, move, buy, dividends
+    # LaTeX draws letters as math identifiers, in italics, run together
+    math = page.locator(f"{NOTEBOOK_VIEW} .jp-MarkdownOutput mjx-container mjx-mi")
+    assert math.count() == 0, f"notebook 07 typesets {math.count()} letters as LaTeX"
 
     # the open notebook's player (Lab may keep notebook 03's tab, hidden, from another test)
     player = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mogul-game-player").first

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import VOILA_CELL_ERROR
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from screens import Screens
 
 
@@ -23,6 +23,16 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
 
     screens = Screens(page)
     screens.check("voila-03 as loaded")
+    # A student's view: the games and the exercise; the prose about code is for the Lab
+    # reader (cells tagged lab-only), and the worked solution stays folded until opened.
+    assert not page.get_by_text("values_from_state").filter(visible=True).count(), "text about code shows"
+    assert not page.get_by_text("GameSession").filter(visible=True).count(), "text about code shows"
+    expect(page.get_by_text("Start a fresh game with seed 3")).to_be_visible()
+    answer = page.get_by_text("drop at once:")
+    expect(answer).to_be_hidden()
+    page.locator("details.mogul-solution > summary").first.click()
+    expect(answer).to_be_visible()
+
     game.play_next_round()
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("voila-03-after-next-round.png")
