@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e classroom classroom-voila lecturer postgres playthroughs bubblewrap
+.PHONY: lab test lint notebooks bench clean browser e2e baselines classroom classroom-voila lecturer postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -51,8 +51,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
+# The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.
+LAB_SETTINGS := --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
 	$(BIN)/ruff check mogul tests benchmarks notebooks
@@ -107,10 +110,19 @@ bubblewrap:
 	  echo "  Debian/Ubuntu, as root: apt-get install -y bubblewrap" >&2; \
 	fi
 
-# JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially.
-# Screenshots land in screenshots/ (git-ignored).
+# JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially: after Run
+# All and after playing, every chart and text inside its frame and the data inside the axes, at
+# phone, laptop and projector sizes, and screenshots against the reviewed baselines in
+# tests/e2e/baselines. This run's screenshots land in screenshots/ (git-ignored), with
+# screenshots/index.html beside the baselines.
 e2e: $(STAMP) browser
 	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
+
+# Rewrite the screenshot baselines (after an intended change of what a page shows), then open
+# screenshots/index.html and look at every picture before committing tests/e2e/baselines.
+baselines: $(STAMP) browser
+	MOGUL_BASELINES=update MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
+	@echo "Review screenshots/index.html, then commit tests/e2e/baselines."
 
 # The class: students open http://<this machine>:8866/mogul/hall/ (or scan a table's QR code on
 # the dashboard's projector view); the lecturer opens the dashboard address printed below.

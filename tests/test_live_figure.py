@@ -12,7 +12,13 @@ import re
 
 import plotly.graph_objects as go
 
-from mogul.widgets.live import LOADER_ESM, LiveFigureWidget, keep_views_current, live_figure
+from mogul.widgets.live import (
+    LIVE_CONFIG,
+    LOADER_ESM,
+    LiveFigureWidget,
+    keep_views_current,
+    live_figure,
+)
 from mogul.widgets.mogul import GamePlayer, ShareValueDashboard
 
 
@@ -28,8 +34,22 @@ def test_the_front_end_code_is_a_small_loader_and_plotly_travels_as_state():
     assert state["_plotly_esm"] == str(go.FigureWidget._esm)  # plotly's own widget bundle
     assert len(state["_plotly_esm"]) > 1_000_000
     assert re.fullmatch(r"[0-9a-f]{16}", state["_plotly_esm_id"])
-    assert state["_config"] == {"displayModeBar": False}
+    assert state["_config"] == {"displayModeBar": False, "responsive": True} == LIVE_CONFIG
     assert state["_widget_layout"]["height"] == 250
+
+
+def test_a_live_figure_takes_its_boxs_width_and_follows_it():
+    # A width of its own would be drawn as is in a narrower column (a phone, an open sidebar).
+    fig = _scatter()
+    fig.update_layout(width=700)
+    layout = live_figure(fig, height=300).get_state()["_widget_layout"]
+    assert "width" not in layout and layout["autosize"] is True and layout["height"] == 300
+    # plotly's view draws once at the width of its box while it is made (700 px outside the
+    # page): the loader redraws it whenever the box changes size.
+    render = LOADER_ESM[LOADER_ESM.index("async render(") :]
+    assert "new ResizeObserver(" in render and "observer.observe(el)" in render
+    assert "_responsiveChartHandler" in render  # plotly's own redraw-at-box-size ("responsive")
+    assert "observer.disconnect()" in render  # stopped when the view goes
 
 
 def test_every_live_figure_names_the_same_bundle_so_a_page_loads_it_once():
@@ -71,6 +91,21 @@ def test_keep_views_current_stores_a_plain_figure_widgets_updates():
     assert list(fig.get_state()["_widget_data"][0]["y"]) == [1, 2, 3]  # plotly's one-off message
     keep_views_current(fig)
     assert list(fig.get_state()["_widget_data"][0]["y"]) == [4, 5, 6]
+
+
+def test_the_auction_charts_axes_follow_the_pot():
+    player = GamePlayer(["value", "threshold:drop_at=2", "random", "value"], seed=7)  # notebook 03
+    pots = []
+    for _ in range(20):
+        player.step()
+        chart = player.auction_chart
+        lo, hi = chart.layout.yaxis.range
+        ys = [y for trace in chart.data for y in (trace.y or ()) if y is not None]
+        xs = [x for trace in chart.data for x in (trace.x or ()) if x is not None]
+        assert all(lo <= y <= hi for y in ys), (ys, (lo, hi))
+        assert all(chart.layout.xaxis.range[0] <= x <= chart.layout.xaxis.range[1] for x in xs)
+        pots += ys
+    assert max(pots) >= 3  # the pot climbed past the first axis (-0.8 .. 1.5)
 
 
 def test_the_apps_live_charts_are_live_figure_widgets():

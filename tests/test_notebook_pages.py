@@ -38,15 +38,62 @@ def test_tables_print_dashes_not_nan(path):
         assert not re.search(r"\bNaN\b", printed(cell)), f"NaN printed by: {text(cell)[:80]!r}"
 
 
+SOLVED = ["01-rules-walkthrough", "03-play-against-bots", "04-share-value-dynamics", "06-rio-grande-edition",
+          "07-credit-mobilier"]  # fmt: skip
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_worked_solutions_are_folded(path):
+    """Folded in Lab and in Voila, and still run (and checked by nbval).
+
+    JupyterLab shows a cell's output again whenever it runs the cell (``outputs_hidden`` only
+    holds until Run All), so the solution's cells sit under a "Worked solution" heading stored
+    collapsed; its reasoning is in a ``<details>`` box. The kit's Voila template folds cells
+    tagged ``solution`` in a box of their own (Voila shows no code and ignores Lab's folds).
+    """
     all_cells = cells(path)
-    for i, cell in enumerate(all_cells):
-        if "Worked solution" in text(cell) and cell["cell_type"] == "markdown":
-            assert text(cell).startswith("<details>") and text(cell).rstrip().endswith("</details>")
-            following = all_cells[i + 1]
-            if following["cell_type"] == "code":
-                assert following["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}
+    headings = [i for i, c in enumerate(all_cells) if c["cell_type"] == "markdown"
+                and text(c).startswith("#### Worked solution")]  # fmt: skip
+    assert len(headings) == (path.stem in SOLVED)
+    for i in headings:
+        heading = all_cells[i]
+        assert heading["metadata"].get("jp-MarkdownHeadingCollapsed") is True
+        body = text(heading).split("\n", 2)[2]
+        assert body.startswith("<details>") and body.rstrip().endswith("</details>")
+        folded = []
+        for cell in all_cells[i + 1 :]:
+            if cell["cell_type"] == "markdown" and text(cell).startswith("#"):
+                break
+            folded.append(cell)
+            assert "solution" in cell["metadata"].get("tags", []), text(cell)[:80]
+            if cell["cell_type"] == "code":
+                assert cell["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}
+                assert cell["outputs"], "nbval checks the solution's stored output"
+        assert any(c["cell_type"] == "code" for c in folded)
+
+
+def test_the_voila_template_folds_solutions_and_hides_lab_prose():
+    template = (NOTEBOOKS[0].parents[1] / "share/jupyter/voila/templates/mogul/index.html.j2").read_text()
+    assert '{%- if "lab-only" in tags -%}' in template and "hidden>{{ super() }}" in template
+    assert '<details class="mogul-solution">' in template
+
+
+def test_money_is_text_not_latex():
+    # "$2 ... $1" would be typeset as LaTeX in JupyterLab, and so is "\$2 ... \$1": markdown
+    # turns "\$" into "$" before MathJax reads the page. "\\$2" reaches MathJax as "\$2", a
+    # dollar sign (tests/e2e/test_lab.py counts the letters typeset in notebook 07).
+    for cell in cells(NOTEBOOKS[0].parent / "07-credit-mobilier.ipynb"):
+        if cell["cell_type"] == "markdown":
+            assert not re.search(r"(?<!\\\\)\$", text(cell)), text(cell)[:80]
+
+
+def test_the_students_view_of_03_shows_the_games_not_the_code():
+    shown = [c for c in cells(NOTEBOOKS[0].parent / CLASSROOM) if "lab-only" not in c["metadata"].get("tags", [])]
+    prose = " ".join(text(c) for c in shown if c["cell_type"] == "markdown")
+    for word in ("GameSession", "values_from_state", "mogul/"):
+        assert word not in prose, word
+    games = [text(c) for c in shown if c["cell_type"] == "code" and "GamePlayer(" in text(c)]
+    assert len(games) >= 2  # watch a round, your seat
 
 
 def test_the_classroom_notebook_never_plays_the_students_game():

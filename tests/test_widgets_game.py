@@ -350,7 +350,7 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
     pots = [st.pot for st in mogul.plots.mogul.game.auction_steps(app.history, app.state.round)]
     assert list(app.auction_chart.data[0].y) == pots and len(pots) == 3
     assert app.auction_chart.layout.title.text == f"The auction of round {app.state.round}"
-    assert app.auction_chart._config == {"displayModeBar": False}  # no toolbar over the title
+    assert app.auction_chart._config["displayModeBar"] is False  # no toolbar over the title
     board = app.dashboard.figure
     assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
     assert board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"

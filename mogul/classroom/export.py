@@ -107,7 +107,28 @@ def game_tables(store: TableStore, session: str | None = None) -> dict[str, pd.D
             frame = record.table(name)
             frame.insert(0, "code", info.code)
             out.setdefault(name, []).append(frame)
-    return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
+    return {name: whole_numbers(pd.concat(frames, ignore_index=True)) for name, frames in out.items()}
+
+
+def whole_numbers(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with float columns that hold only whole numbers (and gaps) as integers.
+
+    A round, a seat or a price is a whole number, but a column with a gap (no winner yet in an
+    auction still running) becomes float in pandas, and the CSV would say ``1.0``. The nullable
+    ``Int64`` writes ``1``, and nothing for a gap.
+
+    >>> frame = pd.DataFrame({"round": [1.0, 2.0], "winner": [3.0, None], "mean": [0.5, 1.0]})
+    >>> print(whole_numbers(frame).to_csv(index=False).strip())
+    round,winner,mean
+    1,3,0.5
+    2,,1.0
+    """
+    out = frame.copy()
+    for column in out.columns:
+        values = out[column]
+        if pd.api.types.is_float_dtype(values) and (values.dropna() % 1 == 0).all():
+            out[column] = values.astype("Int64")
+    return out
 
 
 def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
@@ -183,4 +204,7 @@ def load_session(
     return store, session
 
 
-__all__ = ["export_session", "game_tables", "load_session", "pretty_code", "seats_table", "signing_key", "slug"]
+__all__ = [
+    "export_session", "game_tables", "load_session", "pretty_code", "seats_table", "signing_key", "slug",
+    "whole_numbers",
+]

@@ -109,7 +109,7 @@ class StudentApp(w.VBox, Polling):
         self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.buttons.add_class("mogul-moves")
         self._pool: list[w.Button] = []
-        self.table = w.HTML(layout=w.Layout(width="100%"))
+        self.table = w.HTML(layout=w.Layout(width="100%", margin="2px 0"))  # no side margin: fits its column
         self.play_box = w.VBox([self.header, self.status, self.buttons, self.table],
                                layout=_box(display="none"))  # fmt: skip
         self.message = w.HTML()

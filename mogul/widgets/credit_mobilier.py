@@ -82,7 +82,7 @@ class CreditMobilierPlayer(SessionPlayer):
         autoplay: bool | None = None,
         **setup: Any,
     ) -> None:
-        self.dice = w.HTML(layout=w.Layout(width="100%"))
+        self.dice = w.HTML(layout=w.Layout(width="100%", margin="2px 0"))
         self.dice.add_class("mogul-dice-box")
         self._drawn: Any = None  # the state the board shows (kept, so its id is never reused)
         super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)

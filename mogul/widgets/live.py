@@ -34,7 +34,7 @@ from typing import Any
 import plotly.graph_objects as go
 import traitlets
 
-__all__ = ["LiveFigureWidget", "keep_views_current", "live_figure"]
+__all__ = ["LIVE_CONFIG", "LiveFigureWidget", "keep_views_current", "live_figure"]
 
 # The front end of a LiveFigureWidget. anywidget awaits ``initialize`` inside the model's 2 s
 # start budget, so it only starts plotly's import and returns; ``render`` waits for it. The
@@ -72,7 +72,25 @@ export default () => {
     },
     async render({ model, el }) {
       const widget = await plotly;
-      return widget.render({ model, el });
+      const remove = await widget.render({ model, el });
+      // Plotly's view draws at the width its box has while it is made (700 px when it is not
+      // in the page yet) and never again: follow the box as the page lays it out, a sidebar
+      // opens or a phone turns. The figure has no width of its own (autosize), and with
+      // "responsive" plotly keeps a handler that redraws it at its box's size.
+      const fit = () => {
+        const width = el.clientWidth;
+        const drawn = el._fullLayout && el._fullLayout.width;
+        if (width > 0 && drawn && Math.abs(drawn - width) > 1) el._responsiveChartHandler?.();
+      };
+      const observer = new ResizeObserver(() => requestAnimationFrame(fit));
+      observer.observe(el);
+      const drawn = (event) => event.detail?.element === el && fit();
+      document.addEventListener("plotlywidget-after-render", drawn);
+      return () => {
+        observer.disconnect();
+        document.removeEventListener("plotlywidget-after-render", drawn);
+        remove?.();
+      };
     },
   };
 };
@@ -147,13 +165,24 @@ class LiveFigureWidget(go.FigureWidget):
         self._store_views_state()
 
 
+LIVE_CONFIG = {"displayModeBar": False, "responsive": True}
+"""Plotly's options for live charts: no toolbar, redrawn at its box's size when that changes."""
+
+
 def live_figure(fig: go.Figure, height: int | None = None) -> LiveFigureWidget:
-    """``fig`` as a live figure widget for an app: no toolbar (it would cover the title on a
-    phone and offers nothing a class needs), ``height`` in pixels if given."""
+    """``fig`` as a live figure widget for an app, as wide as its box and following it.
+
+    No toolbar (it would cover the title on a phone and offers nothing a class needs);
+    ``height`` in pixels if given. Any width of ``fig`` is dropped: the chart takes the width
+    of its column (``autosize``) and is redrawn when the column changes (``LIVE_CONFIG``, and
+    the loader's resize observer), so nothing is cut on a phone or beside an open sidebar.
+    """
     live = LiveFigureWidget(fig)
+    live.layout.width = None
+    live.layout.autosize = True
     if height is not None:
         live.layout.height = height
-    live._config = {"displayModeBar": False}
+    live._config = dict(LIVE_CONFIG)
     return live
 
 

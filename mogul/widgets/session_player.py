@@ -124,7 +124,8 @@ class SessionPlayer(w.VBox):
         self.cover_text = w.HTML()
         self.ready_button = button("Show my table", button_style="warning")
         self.cover = w.VBox([self.cover_text, self.ready_button], layout=w.Layout(display="none"))
-        self.table = GameTable(layout=w.Layout(width="100%"))
+        # As wide as its column: no side margins (a widget's own 2 px would stick out of it).
+        self.table = GameTable(layout=w.Layout(width="100%", margin="2px 0"))
 
         self.next_step_button.on_click(lambda _: self.step())
         self.next_round_button.on_click(lambda _: self.next_round())

@@ -14,7 +14,6 @@ Screenshots for people to look at go to ``screenshots/`` (git-ignored), also on 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -49,12 +48,14 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-VIEWPORT = {"width": 1440, "height": 1400}
+VIEWPORT = {"width": 1366, "height": 768}  # a laptop (screens.SIZES)
 # What `make classroom` passes to Voila (keep the two in step): the kit's template (no CDN
 # fetches) and progressive rendering (plotly's renderer gets real output models).
 VOILA_CELL_ERROR = "There was an error when executing cell"  # Voila's page when a cell failed
 CLASSROOM_VOILA_ARGS = ["--template=mogul", "--progressive_rendering=True"]
 SERVER_START_TIMEOUT = 90  # seconds
+# The kit's JupyterLab settings (news and update checks off), as `make lab` passes them.
+LAB_SETTINGS = ROOT / "share" / "jupyter" / "lab" / "settings"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -161,13 +162,8 @@ class Server:
 
 def jupyter_env(home: Path) -> dict[str, str]:
     """This environment with Jupyter's per-user folders in ``home``: no user config, no news."""
-    settings = home / "lab-settings"
-    notification = (
-        settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    )
-    notification.parent.mkdir(parents=True)
-    # The news pop-up asks first, then covers the bottom-right corner of the page.
-    notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    settings = home / "lab-settings"  # empty: the kit's own settings come from LAB_SETTINGS
+    settings.mkdir(parents=True)
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(home / "config"),
@@ -213,6 +209,7 @@ def lab(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
         "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.password=",
         "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={notebook_dir}", *root_flag(),
+        f"--LabApp.app_settings_dir={LAB_SETTINGS}",  # as `make lab`: no news pop-up
     ]  # fmt: skip
     url = f"http://127.0.0.1:{port}/"
     app_url = f"{url}lab/tree/{NOTEBOOK}"
@@ -395,10 +392,18 @@ class GameView:
             self.chart_points(),
         )
         self.next_round.click()
-        try:  # the widget replaces the table's HTML, so look it up afresh each time
+        # The table is redrawn after every move of the round, so wait for the next round (or
+        # the end of the game), not for the first change. The widget replaces the table's
+        # HTML, so look it up afresh each time.
+        try:
             self.page.wait_for_function(
-                "([box, text]) => { const t = box.querySelector('.mogul-game'); return t && t.innerText !== text; }",
-                arg=[self.player.element_handle(), before], timeout=60_000,
+                """([box, text, round]) => {
+                     const t = box.querySelector('.mogul-game');
+                     if (!t || t.innerText === text) return false;
+                     const found = /Round (\\d+)/.exec(t.innerText);
+                     return round === null || !found || Number(found[1]) > round;
+                   }""",
+                arg=[self.player.element_handle(), before, round_before], timeout=60_000,
             )  # fmt: skip
         except Exception:
             raise AssertionError(
@@ -430,6 +435,18 @@ class GameView:
                 ) from None
         return before, after
 
+    def play_next_steps(self, steps: int) -> None:
+        """Click "Next step" ``steps`` times (a bot's bid or drop each), waiting for the table."""
+        button = self.player.get_by_role("button", name="Next step").first
+        for _ in range(steps):
+            expect(button).to_be_enabled(timeout=30_000)
+            before = self.table.inner_text()
+            button.click()
+            self.page.wait_for_function(
+                "([box, text]) => { const t = box.querySelector('.mogul-game'); return t && t.innerText !== text; }",
+                arg=[self.player.element_handle(), before], timeout=30_000,
+            )  # fmt: skip
+
     def screenshot(self, name: str, full_page: bool = False) -> Path:
         SCREENSHOTS.mkdir(exist_ok=True)
         path = SCREENSHOTS / name
@@ -440,3 +457,11 @@ class GameView:
 @pytest.fixture
 def game(page: Page, console: list[str], local_only: None) -> GameView:
     return GameView(page, console)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write screenshots/index.html: the baselines beside this run's screenshots."""
+    from screens import write_gallery
+
+    if (ROOT / "screenshots").exists():
+        write_gallery()

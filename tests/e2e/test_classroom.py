@@ -26,10 +26,12 @@ from conftest import (
     port_open,
 )
 from playwright.sync_api import Browser, Page, expect
+from screens import SIZES, Screens
 
 PAGES = ROOT / "mogul" / "classroom" / "pages"
 NAMES = ("Ann", "Ben", "Cy")
-PHONE = {"width": 390, "height": 844}  # a phone-sized screen for the students
+PHONE = SIZES["phone"]  # a phone-sized screen for the students
+PROJECTOR = SIZES["projector"]  # the lecturer's dashboard, projected
 
 
 def serve(page: str, store: Path, home: Path) -> Server:
@@ -81,7 +83,7 @@ def log_of(page: Page) -> str:
 
 def test_three_students_play_a_round_and_the_lecturer_sees_it(classroom, browser: Browser) -> None:
     student_server, lecturer_server = classroom
-    lecturer = open_page(browser, lecturer_server.url, ".mogul-lecturer")
+    lecturer = open_page(browser, lecturer_server.url, ".mogul-lecturer", PROJECTOR)
     lecturer.get_by_label("Tables").fill("1")
     lecturer.get_by_label("People per table").fill("3")
     lecturer.get_by_label("Bots per table").fill("0")
@@ -135,6 +137,11 @@ def test_three_students_play_a_round_and_the_lecturer_sees_it(classroom, browser
     expect(card).to_contain_text("round 2", timeout=10_000)
     for name in NAMES:
         expect(card).to_contain_text(name)
+    checks = [Screens(page) for page in students]
+    for n, screens in enumerate(checks):
+        screens.check(f"classroom student {NAMES[n]} in round 2, phone")
+    checks.append(Screens(lecturer))
+    checks[-1].check("classroom lecturer in round 2, projector")
     card.get_by_role("button", name="Pause").click()  # the lecturer stops the table ...
     for page in students:
         expect(page.locator(".mogul-status")).to_contain_text("Paused", timeout=10_000)
@@ -144,3 +151,5 @@ def test_three_students_play_a_round_and_the_lecturer_sees_it(classroom, browser
     os.makedirs(ROOT / "screenshots", exist_ok=True)
     students[0].screenshot(path=ROOT / "screenshots" / "classroom-student-phone.png", full_page=True)
     lecturer.screenshot(path=ROOT / "screenshots" / "classroom-lecturer.png", full_page=True)
+    problems = [p for screens in checks for p in screens.problems]
+    assert not problems, "What the pages show is wrong:\n" + "\n".join(problems)

@@ -10,6 +10,10 @@ from pathlib import Path
 
 from conftest import SCREENSHOTS
 from playwright.sync_api import Page, expect
+from screens import SIZES, Screens
+
+# The open notebook (Lab may keep another notebook's tab, hidden, from an earlier test).
+NOTEBOOK_VIEW = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
 
 # True once the open notebook shows `n` code cells, each with an execution count ("[3]:"), none
 # queued or running ("[*]:").
@@ -33,6 +37,46 @@ def run_all_cells(page: Page) -> None:
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
 
 
+def expect_no_popup(page: Page) -> None:
+    """No news or update toast over the notebook (the kit's Lab settings turn them off)."""
+    toasts = page.locator(".jp-toast-message, .Toastify__toast")
+    assert toasts.count() == 0, f"a pop-up covers the page: {toasts.all_inner_texts()}"
+
+
+def expect_solution_folded(page: Page, answer: str) -> None:
+    """After Run All the worked solution's answer is not on screen until the reader opens it:
+    Lab shows outputs again when it runs a cell, so the solution sits under a collapsed
+    "Worked solution" heading."""
+    heading = page.locator(f"{NOTEBOOK_VIEW} h4", has_text="Worked solution")
+    expect(heading).to_have_count(1)
+    assert page.locator(f"{NOTEBOOK_VIEW} .jp-OutputArea-output").filter(has_text=answer).filter(
+        visible=True).count() == 0, f"the worked solution's answer ({answer!r}) is on screen after Run All"
+
+
+def toggle_file_browser(page: Page) -> None:
+    """Open or close Lab's left sidebar (the file browser), as a reader does with Ctrl+B."""
+    page.locator(NOTEBOOK_VIEW).first.click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+b")
+
+
+def check_player_at_every_size(page: Page, screens: Screens, name: str) -> None:
+    """The open notebook's player after an interaction: laptop with the file browser open and
+    closed, then a phone; geometry and data checks each time, a screenshot against its baseline
+    at laptop and phone size. The viewport is left at laptop size."""
+    player = page.locator(f"{NOTEBOOK_VIEW} .mogul-game-player").first
+    screens.check(f"{name}, laptop, file browser open")
+    screens.match(f"{name}-laptop", player)
+    toggle_file_browser(page)
+    screens.check(f"{name}, laptop, file browser closed")
+    page.set_viewport_size(SIZES["phone"])
+    # On a phone people use the Voila pages (tests/e2e/test_layout.py checks them whole); in
+    # Lab the player must still fit (static figures keep titles a phone cannot hold).
+    screens.check(f"{name}, phone", f"{NOTEBOOK_VIEW} .mogul-game-player")
+    screens.match(f"{name}-phone", player)
+    page.set_viewport_size(SIZES["laptop"])
+    toggle_file_browser(page)
+
+
 def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Page, game) -> None:
     page.goto(f"{lab.app_url}?reset")  # this notebook alone: one Lab server serves every test
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
@@ -42,11 +86,18 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
 
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    expect_no_popup(page)
+    expect_solution_folded(page, "drop at once:")
 
     game.expect_rendered("JupyterLab")
+    screens = Screens(page, NOTEBOOK_VIEW)
+    screens.check("lab-03 after Run All")
     game.play_next_round()
+    game.play_next_steps(4)  # the pot climbs: the auction chart's axes must follow it
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("lab-03-after-next-round.png")
+    check_player_at_every_size(page, screens, "lab-03-next-round")
+    screens.assert_clean()
 
 
 CREDIT_MOBILIER = "07-credit-mobilier.ipynb"
@@ -63,6 +114,15 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / CREDIT_MOBILIER), timeout=150_000)
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    screens = Screens(page, NOTEBOOK_VIEW)
+    expect_solution_folded(page, "earned: [3, 0, 1]")
+    # Amounts in dollars are text, not LaTeX: the rules table keeps its rows.
+    rules = page.locator(f"{NOTEBOOK_VIEW} .jp-MarkdownOutput table").first
+    expect(rules).to_contain_text("bank → Credit Mobilier treasury, $2")
+    expect(rules.locator("tbody tr")).to_have_count(4)  # build, move, buy, dividends
+    # LaTeX draws letters as math identifiers, in italics, run together
+    math = page.locator(f"{NOTEBOOK_VIEW} .jp-MarkdownOutput mjx-container mjx-mi")
+    assert math.count() == 0, f"notebook 07 typesets {math.count()} letters as LaTeX"
 
     # the open notebook's player (Lab may keep notebook 03's tab, hidden, from another test)
     player = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mogul-game-player").first
@@ -72,6 +132,7 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     expect(board.locator(".main-svg").first).to_be_visible(timeout=30_000)
     page.wait_for_function(f"gd => ({BOARD_TITLE})(gd).includes('Ann, to choose')", arg=board.element_handle(),
                            timeout=30_000)  # fmt: skip
+    screens.check("lab-07 after Run All")
     action = player.locator("button.mod-primary").first  # Ann's first legal unit action
     expect(action).to_be_visible()
     action.click()
@@ -86,3 +147,5 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     player.evaluate("box => box.scrollIntoView({block: 'start'})")
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "lab-07-after-a-unit-action.png")
+    check_player_at_every_size(page, screens, "lab-07-unit-action")
+    screens.assert_clean()

@@ -6,7 +6,14 @@ from pathlib import Path
 
 from conftest import SCREENSHOTS
 from playwright.sync_api import Page, expect
-from test_lab import ALL_CELLS_RUN, code_cells, run_all_cells
+from screens import Screens
+from test_lab import (
+    ALL_CELLS_RUN,
+    NOTEBOOK_VIEW,
+    check_player_at_every_size,
+    code_cells,
+    run_all_cells,
+)
 
 NOTEBOOK = "06-rio-grande-edition.ipynb"
 
@@ -29,7 +36,8 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
 
-    player = page.locator(".mogul-game-player").first
+    screens = Screens(page, NOTEBOOK_VIEW)
+    player = page.locator(f"{NOTEBOOK_VIEW} .mogul-game-player").first
     player.evaluate("box => box.scrollIntoView({block: 'start'})")
     chart = player.locator(".mogul-charts .js-plotly-plot").first  # the map comes first
     expect(chart.locator(".main-svg").first).to_be_visible(timeout=30_000)
@@ -39,6 +47,7 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     assert first["points"]["interchange"] == 5 and first["points"]["station"] == 25, first
     table = player.locator(".mogul-game").first.bounding_box()
     assert chart.bounding_box()["x"] >= table["x"] + table["width"] - 1, "the map is not beside the table"
+    screens.check("lab-06 after Run All")
 
     # Ann (the human) bids (or drops, without chips) until she holds the sell right; buttons for
     # new options may be drawn a moment after the table, so look for them before each click.
@@ -77,3 +86,5 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     assert station in table_text, f"Ann's house at {station} is not in the table"
     page.screenshot(path=SCREENSHOTS / "lab-06-after-branch.png")
     assert not [m for m in console if "blocked request" in m], console
+    check_player_at_every_size(page, screens, "lab-06-branch")
+    screens.assert_clean()

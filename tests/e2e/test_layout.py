@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import SCREENSHOTS, VOILA_CELL_ERROR
 from playwright.sync_api import Browser, expect
+from screens import SIZES, Screens
 
 # Buttons whose text is cut ("Next ro...") or shrunk to nothing, and boxes wider than their
 # container: each as a short description.
@@ -16,7 +17,7 @@ OVERFLOW = """root => [root, ...root.querySelectorAll('.mogul-game, .mogul-game 
   .filter(e => e.offsetParent !== null && e.getBoundingClientRect().right > root.getBoundingClientRect().right + 1)
   .map(e => `${e.className || e.tagName}: right ${Math.round(e.getBoundingClientRect().right)}`)"""
 
-VIEWS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 768}}
+VIEWS = {"phone": SIZES["phone"], "laptop": SIZES["laptop"]}
 
 
 @pytest.mark.parametrize("device", VIEWS)
@@ -58,6 +59,15 @@ def test_classroom_page_fits_the_device(voila, browser: Browser, device: str) ->
         before = player.locator(".mogul-game").first.inner_text()
         player.get_by_role("button", name="Bid 1 chip").click()  # the page answers a tap
         expect(player.locator(".mogul-game").first).not_to_have_text(before, timeout=30_000)
+        screens = Screens(page)
+        screens.check(f"voila-03 after a bid, {device}")
+        screens.match(f"voila-03-bid-{device}", player)
+        if device == "phone":  # the phone turned sideways, and back
+            page.set_viewport_size({"width": viewport["height"], "height": viewport["width"]})
+            screens.check("voila-03 after a bid, phone sideways")
+            page.set_viewport_size(viewport)
+            screens.check("voila-03 after a bid, phone upright again")
         assert problems == [], "\n".join(problems)
+        screens.assert_clean()
     finally:
         context.close()

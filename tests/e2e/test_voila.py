@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from conftest import VOILA_CELL_ERROR
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
+from screens import Screens
 
 
 def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
@@ -20,6 +21,21 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
     loads = page.evaluate("() => globalThis.__mogulPlotlyWidget ? globalThis.__mogulPlotlyWidget.size : 0")
     assert loads == 1, f"plotly's widget code was loaded {loads} times for the page's live charts"
 
+    screens = Screens(page)
+    screens.check("voila-03 as loaded")
+    # A student's view: the games and the exercise; the prose about code is for the Lab
+    # reader (cells tagged lab-only), and the worked solution stays folded until opened.
+    assert not page.get_by_text("values_from_state").filter(visible=True).count(), "text about code shows"
+    assert not page.get_by_text("GameSession").filter(visible=True).count(), "text about code shows"
+    expect(page.get_by_text("Start a fresh game with seed 3")).to_be_visible()
+    answer = page.get_by_text("drop at once:")
+    expect(answer).to_be_hidden()
+    page.locator("details.mogul-solution > summary").first.click()
+    expect(answer).to_be_visible()
+
     game.play_next_round()
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("voila-03-after-next-round.png")
+    screens.check("voila-03 after Next round, laptop")
+    screens.match("voila-03-next-round-laptop", game.player)
+    screens.assert_clean()

@@ -153,7 +153,9 @@ class GamePlayer(SessionPlayer):
             for live, new in zip(chart.data, fig.data, strict=True):
                 live.update(x=new.x, y=new.y, text=new.text, marker=new.marker, name=new.name)
             chart.layout.title.text = fig.layout.title.text
+            # both axes follow the auction: the pot climbs as the moves go on
             chart.layout.xaxis.range = fig.layout.xaxis.range
+            chart.layout.yaxis.range = fig.layout.yaxis.range
 
     def _draw_map(self) -> None:
         """Redraw the railway map when the houses, the choices or the last house changed."""
