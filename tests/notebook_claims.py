@@ -16,10 +16,11 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 def prose(name: str) -> str:
     """The markdown of notebook ``name`` (a file in ``notebooks/``), cells joined, the
-    Unicode minus written as "-" and line breaks as spaces (prose wraps anywhere)."""
+    Unicode minus written as "-", a dollar escaped from Lab's LaTeX (``\\$``) as a plain "$"
+    and line breaks as spaces (prose wraps anywhere)."""
     cells = json.loads((NOTEBOOKS / name).read_text())["cells"]
     text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-    return re.sub(r"\s+", " ", text.replace("\u2212", "-"))
+    return re.sub(r"\s+", " ", re.sub(r"\\+\$", "$", text).replace("\u2212", "-"))
 
 
 def states(text: str, *phrases: str) -> None:

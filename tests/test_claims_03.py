@@ -80,7 +80,8 @@ def test_exercise_drop_at_once_keeps_seven_bid_then_drop_keeps_five():
 PROSE_NUMBERS_03 = """
 03 three one
 Four two 2 one
-0 three one 02
+0 three one
+02
 once
 one two
 one
@@ -89,6 +90,7 @@ one two two
 200 four
 3 three once once once
 once one 6 1 7 4 5 02
+04
 """
 
 
