@@ -48,10 +48,9 @@ class ByCompany(NamedTuple):
 
     def add(self, company: str, amount: int = 1) -> ByCompany:
         """A copy with ``amount`` more for ``company``."""
-        i = _COMPANY_INDEX[company]
         values = list(self)
-        values[i] += amount
-        return ByCompany(*values)
+        values[_COMPANY_INDEX[company]] += amount
+        return _new_tuple(ByCompany, values)
 
     def items(self) -> list[tuple[str, int]]:
         """(company, count) pairs with a count other than 0, in company order."""
