@@ -1,8 +1,8 @@
 """The bots' shortcuts choose as the plain definitions do, and the pruning keeps what it says.
 
 * Credit Mobilier's ``DividendBot.choose`` is the first action of highest ``value``;
-* its ``MonteCarloBot`` without a shortlist, and with one when the actions are few, gives the
-  same values; with many actions only the ``shortlist`` best of the first look go on;
+* its ``MonteCarloBot`` without a shortlist, and with one when the builds are few, gives the
+  same values; with many builds only the ``shortlist`` best of the first look go on;
 * Mogul's ``best_branch`` is the first branch of highest ``branch_gain``; the Rio Grande
   ``MonteCarloBot`` tries only the ``branches`` best branches.
 """
@@ -41,7 +41,7 @@ def test_dividend_bot_takes_the_first_action_of_highest_value():
     assert checked > 100
 
 
-def test_the_shortlist_changes_nothing_when_the_actions_are_few():
+def test_the_shortlist_changes_nothing_when_the_builds_are_few():
     state = next(s for s in _random_states(3, 3) if 2 < len(s.legal_actions()) <= 8 and s.kind is None)
     view, legal = state.view(state.current), state.legal_actions()
     plain = cm.MonteCarloBot(rollouts=3, horizon=2, shortlist=None, seed=4)
@@ -49,18 +49,19 @@ def test_the_shortlist_changes_nothing_when_the_actions_are_few():
     assert plain.action_values(view, legal) == listed.action_values(view, legal)
 
 
-def test_with_many_actions_only_the_shortlist_sees_every_future():
-    state = next(s for s in _random_states(3, 5) if len(s.legal_actions()) > 20)
+def test_with_many_builds_only_the_best_builds_see_every_future():
+    state = next(s for s in _random_states(3, 5) if sum(type(a) is cm.Build for a in s.legal_actions()) > 20)
     view, legal = state.view(state.current), state.legal_actions()
+    builds = [i for i, a in enumerate(legal) if type(a) is cm.Build]
     bot = cm.MonteCarloBot(rollouts=4, horizon=1, shortlist=5, first_look=1, seed=2)
-    values, shortlist = bot._evaluate(view, legal)
-    assert len(values) == len(legal) and len(shortlist) == 5
+    values, seen_all = bot._evaluate(view, legal)
     look = cm.MonteCarloBot(rollouts=1, horizon=1, shortlist=None, seed=2).action_values(view, legal)
-    assert sorted(shortlist) == sorted(sorted(range(len(legal)), key=lambda i: -look[i])[:5])
-    for i in set(range(len(legal))) - set(shortlist):
+    best_builds = sorted(builds, key=lambda i: -look[i])[:5]
+    assert seen_all == sorted({*best_builds, *(i for i in range(len(legal)) if i not in builds)})
+    for i in set(builds) - set(best_builds):
         assert values[i] == look[i]  # the first look's mean, one future
     chosen = cm.MonteCarloBot(rollouts=4, horizon=1, shortlist=5, first_look=1, seed=2).choose(view, legal)
-    assert legal.index(chosen) in shortlist
+    assert legal.index(chosen) in seen_all
 
 
 def _rio_grande_states(games: int):

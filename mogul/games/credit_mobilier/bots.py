@@ -143,11 +143,12 @@ class MonteCarloBot:
     (``mc:rollouts=4:horizon=3``, 16 games each on seeds 0 and 1) weight 1 won 8 of 32 and
     0.5 won 27 of 32, hence the default 0.5.
 
-    With more than ``shortlist`` legal actions (a roll that allows builds in two colours
-    offers 50 or more), every action is first tried on the first ``first_look`` futures
-    only, and only the ``shortlist`` best of them go on to the remaining futures (successive
-    rejection, as in Audibert & Bubeck 2010, "Best arm identification in multi-armed
-    bandits"). The choice is the best mean over all futures among the shortlist; with
+    Builds make most of the options (a roll of two railroad colours offers 50 or more, one
+    per free track space and colour). With more than ``shortlist`` builds, every build is
+    first tried on the first ``first_look`` futures only, and only the ``shortlist`` best
+    builds go on to the remaining futures with every other action (successive rejection, as
+    in Audibert & Bubeck 2010, "Best arm identification in multi-armed bandits"). The choice
+    is the best mean over all futures among the actions that saw them all; with
     ``shortlist=None`` every action gets every future. See ``benchmarks/bench_credit_mobilier.py``
     for the decision time and the win rate against ``DividendBot`` with and without it.
     This is the rollout algorithm of Tesauro & Galperin (1996), NIPS 9, cut off at a horizon.
@@ -162,7 +163,7 @@ class MonteCarloBot:
         horizon: int = 4,
         rollout_policy: BotSpec = "dividend",
         treasury_weight: float = 0.5,
-        shortlist: int | None = 8,
+        shortlist: int | None = 6,
         first_look: int = 2,
         seed: int | None = None,
     ):
@@ -220,10 +221,12 @@ class MonteCarloBot:
         n = len(legal_actions)
         totals, tried = [0.0] * n, [0] * n
         everyone = list(range(n))
-        screened = self.shortlist is not None and n > self.shortlist and self.first_look < self.rollouts
+        builds = [i for i in everyone if type(legal_actions[i]) is Build]
+        screened = self.shortlist is not None and len(builds) > self.shortlist and self.first_look < self.rollouts
         for number, future in enumerate(futures):
             if screened and number == self.first_look:
-                everyone = sorted(sorted(everyone, key=lambda i: -totals[i])[: self.shortlist])
+                best_builds = sorted(builds, key=lambda i: -totals[i])[: self.shortlist]
+                everyone = sorted({*best_builds, *(i for i in everyone if i not in set(builds))})
             for i in everyone:
                 totals[i] += self.rollout(view, future, legal_actions[i])
                 tried[i] += 1
