@@ -4,17 +4,21 @@ Random play means: at every decision, uniformly at random over ``legal_actions()
 seeds fixed. Prints the best of several runs (the least disturbed by other work on the
 machine) and the median, per player count for the bare engine loop, and at 4 players for
 ``bots.play`` with ``RandomBot`` (which also builds each seat's view and the game record).
-Last, the latency of one ``MonteCarloBot`` decision with its default settings.
+Last, the latency of one ``MonteCarloBot`` decision with its default settings (mean, 90th
+percentile and most, CPU time), and with ``--win-rate N`` its win rate against ``DividendBot``
+in N deals of 2-player games, both seatings, with its shortlist (the default) and without it
+(``shortlist=None``: every action on every future, the bot as it was before the shortlist).
 
-    python benchmarks/bench_credit_mobilier.py
+    python benchmarks/bench_credit_mobilier.py [--win-rate 20]
 """
 
 import random
 import statistics
+import sys
 import time
 
 from mogul import credit_mobilier as cm
-from mogul.kit.bots import RandomBot, play
+from mogul.kit.bots import RandomBot, play, play_out
 
 GAMES = 200
 RUNS = 3
@@ -52,25 +56,42 @@ def measure(name: str, run, players: int) -> None:
 
 
 def mc_latency(decisions: int = 12) -> None:
-    """Mean seconds per MonteCarloBot decision (defaults), over a seeded 3-player game's first choices."""
+    """CPU milliseconds per MonteCarloBot decision (defaults), over seeded 3-player games' first choices."""
     bot = cm.MonteCarloBot(seed=1)
     others = cm.DividendBot()
-    state = cm.new_game(players=3, seed=2)
     times = []
-    while len(times) < decisions and not state.is_over:
-        legal = state.legal_actions()
-        seat = state.current_player
-        if seat == 0 and len(legal) > 1:
-            start = time.perf_counter()
-            action = bot.choose(state.view(seat), legal)
-            times.append(time.perf_counter() - start)
-        else:
-            action = others.choose(state.view(seat), legal)
-        state = state.apply(action)
+    for seed in (2, 3, 4):
+        state = cm.new_game(players=3, seed=seed)
+        mine = 0
+        while mine < decisions and not state.is_over:
+            legal = state.legal_actions()
+            seat = state.current_player
+            if seat == 0 and len(legal) > 1:
+                start = time.process_time()
+                action = bot.choose(state.view(seat), legal)
+                times.append(time.process_time() - start)
+                mine += 1
+            else:
+                action = others.choose(state.view(seat), legal)
+            state = state.apply(action)
+    times.sort()
     print(
-        f"{bot.name} decision (8 rollouts, 4 turns deep)  mean {statistics.mean(times) * 1000:6.0f} ms"
-        f"   max {max(times) * 1000:6.0f} ms   ({len(times)} decisions)"
+        f"{bot.name} decision (8 rollouts, 4 turns deep)  mean {statistics.mean(times) * 1000:6.1f} ms"
+        f"   p90 {times[int(0.9 * len(times))] * 1000:6.1f} ms   max {max(times) * 1000:6.1f} ms"
+        f"   ({len(times)} decisions, CPU time)"
     )
+
+
+def win_rate(deals: int, **settings) -> float:
+    """MonteCarloBot's share of wins (ties shared) against DividendBot: 2 players, both seatings."""
+    score = 0.0
+    for seed in range(deals):
+        for seat in (0, 1):
+            bots = [cm.DividendBot()]
+            bots.insert(seat, cm.MonteCarloBot(seed=seed, **settings))
+            winners = play_out(cm.new_game(players=2, seed=seed), bots).winners()
+            score += 1 / len(winners) if seat in winners else 0.0
+    return score / (2 * deals)
 
 
 if __name__ == "__main__":
@@ -78,3 +99,7 @@ if __name__ == "__main__":
         measure(f"engine loop, {players} players", engine_loop, players)
     measure("bots.play with 4 RandomBots", bot_games, 4)
     mc_latency()
+    if "--win-rate" in sys.argv:
+        deals = int(sys.argv[sys.argv.index("--win-rate") + 1])
+        for label, settings in (("with the shortlist (default)", {}), ("every action, every future", {"shortlist": None})):
+            print(f"mc-8 against dividend, {label}: {win_rate(deals, **settings):.3f} of {2 * deals} games")

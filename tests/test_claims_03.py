@@ -25,10 +25,10 @@ def code(name: str) -> str:
 
 def test_the_watched_table_four_bots_two_of_them_value_bots():
     lineup = ["value", "threshold:drop_at=2", "random", "value"]
-    assert f"GamePlayer({lineup!r}".replace("'", '"') in code(NB)
+    assert f"player(\"classic\", {lineup!r}".replace("'", '"') in code(NB)
     assert bot_factory("threshold:drop_at=2")(0).drop_at == 2
     stated(NB, "Four bots play: two `ValueBot`s", "a `ThresholdBot` that drops when the pot reaches 2")
-    assert 'GamePlayer(["human", "value", "value", "value"], seed=3' in code(NB)
+    assert 'player("classic", ["human", "value", "value", "value"], seed=3' in code(NB)
     stated(NB, "Now you are **Ann**, seat 0", "against three `ValueBot`s")
 
 

@@ -92,7 +92,7 @@ def test_the_students_view_of_03_shows_the_games_not_the_code():
     prose = " ".join(text(c) for c in shown if c["cell_type"] == "markdown")
     for word in ("GameSession", "values_from_state", "mogul/"):
         assert word not in prose, word
-    games = [text(c) for c in shown if c["cell_type"] == "code" and "GamePlayer(" in text(c)]
+    games = [text(c) for c in shown if c["cell_type"] == "code" and "player(" in text(c)]
     assert len(games) >= 2  # watch a round, your seat
 
 

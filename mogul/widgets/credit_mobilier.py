@@ -22,7 +22,7 @@ and draws its table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -70,6 +70,9 @@ class CreditMobilierPlayer(SessionPlayer):
     ``treasuries``, ``goods``, ``track``, ``start_player``) go to the game's ``new_game``.
     ``hot_seat`` (default: with two or more humans) covers the table between two humans'
     turns; nothing on this game's table is secret, so no one's cash is hidden.
+    ``analysis=True`` adds "analyse this position" for the human seats (the generic
+    ``PositionAnalysis`` panel with the game's ``analyse_position``; a mapping instead of True
+    holds its options, such as ``{"rollouts": 12}``).
     """
 
     def __init__(
@@ -80,8 +83,10 @@ class CreditMobilierPlayer(SessionPlayer):
         game: str = "credit-mobilier",
         hot_seat: bool | None = None,
         autoplay: bool | None = None,
+        analysis: bool | Mapping[str, Any] = False,
         **setup: Any,
     ) -> None:
+        self._asked_analysis = analysis
         self.dice = w.HTML(layout=w.Layout(width="100%", margin="2px 0"))
         self.dice.add_class("mogul-dice-box")
         self._drawn: Any = None  # the state the board shows (kept, so its id is never reused)
@@ -93,7 +98,9 @@ class CreditMobilierPlayer(SessionPlayer):
     def side(self) -> list[w.Widget]:
         self.board = live_figure(board_figure(self.session.state), height=BOARD_HEIGHT)
         self.board.add_class("mogul-board")
-        return [self.board]
+        asked = self._asked_analysis
+        self.analysis = self.position_analysis(**(asked if isinstance(asked, Mapping) else {})) if asked else None
+        return [self.board] if self.analysis is None else [self.board, self.analysis]
 
     def action_rows(self, legal: Sequence[Any]) -> list[Row]:
         """A row per kind of action (build, move, buy, dividends, end turn).

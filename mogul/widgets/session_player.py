@@ -158,6 +158,15 @@ class SessionPlayer(w.VBox):
         """Widgets of the right column (below the table on a phone)."""
         return []
 
+    def position_analysis(self, **options: Any) -> Any:
+        """The game's "analyse this position" panel following this player (``options`` go to
+        the game's ``analyse_position`` face), or None when the game names none."""
+        from mogul.widgets.position_analysis import PositionAnalysis
+
+        if self.session.spec.faces.get("analyse_position") is None:
+            return None
+        return PositionAnalysis(self.session, **options)
+
     def draw(self, state: Any, deciding: bool) -> None:
         """Redraw the subclass's widgets for ``state`` (``deciding``: a human's buttons are up)."""
 

@@ -161,6 +161,24 @@ def connected_spaces(b: Board, built: frozenset[str]) -> frozenset[str]:
     return frozenset(reached)
 
 
+@cache
+def section_order(b: Board) -> dict[str, int]:
+    """The board order of each track space (``b.sections``' order): sections sort by it."""
+    return {s.id: i for i, s in enumerate(b.sections)}
+
+
+@cache
+def touching(b: Board, space: str) -> tuple[str, ...]:
+    """The track spaces with ``space`` at one end, in board order."""
+    return tuple(s.id for s in b.sections if space in (s.a, s.b))
+
+
+@cache
+def ways(b: Board) -> dict[tuple[str, str], tuple[str, str]]:
+    """(track space, direction) of the move between two neighbouring spaces, either way round."""
+    return {pair: (s.id, b.direction(*pair)) for pair, s in _lookups(b)[1].items()}
+
+
 @lru_cache(maxsize=8192)
 def buildable(b: Board, built: frozenset[str]) -> tuple[str, ...]:
     """Free track spaces that would join the track already connected to the eastern edge.

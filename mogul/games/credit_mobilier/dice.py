@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import cache
 
 from mogul.games.credit_mobilier.components import CREDIT_MOBILIER, DIVIDENDS, WILD, components
 
@@ -41,20 +42,29 @@ def roll(seed: int, number: int) -> tuple[str, ...]:
     the faces.
     """
     box = components()
-    faces, count = len(box.dice_faces), box.dice_count
-    outcomes = faces**count
+    outcomes = len(box.dice_faces) ** box.dice_count
     limit = (1 << 64) // outcomes * outcomes
     for attempt in range(1000):
         digest = hashlib.blake2b(f"credit-mobilier {seed} {number} {attempt}".encode(), digest_size=8).digest()
         value = int.from_bytes(digest, "big")
         if value < limit:
             break
-    value %= outcomes
-    drawn = []
-    for _ in range(count):
-        value, face = divmod(value, faces)
-        drawn.append(box.dice_faces[face])
-    return sort_roll(drawn)
+    return _rolls()[value % outcomes]
+
+
+@cache
+def _rolls() -> tuple[tuple[str, ...], ...]:
+    """The roll read from each number below ``faces ** dice``: its digits in base ``faces``, sorted."""
+    box = components()
+    faces, count = len(box.dice_faces), box.dice_count
+    out = []
+    for value in range(faces**count):
+        drawn = []
+        for _ in range(count):
+            value, face = divmod(value, faces)
+            drawn.append(box.dice_faces[face])
+        out.append(sort_roll(drawn))
+    return tuple(out)
 
 
 def allowance(dice: Sequence[str], colour: str, kind: str) -> int:

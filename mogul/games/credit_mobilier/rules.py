@@ -26,13 +26,24 @@ the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import repeat
 from operator import is_
+from typing import Any, NamedTuple
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
-from mogul.games.credit_mobilier.board import COAST, WEST, board, buildable, moves_from
+from mogul.games.credit_mobilier.board import (
+    COAST,
+    WEST,
+    board,
+    buildable,
+    moves_from,
+    section_order,
+    touching,
+    ways,
+)
 from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER, RAILROADS, components
 from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, allowance, roll
 from mogul.games.credit_mobilier.events import (
@@ -59,32 +70,70 @@ KIND_OF = {Build: BUILD, Move: MOVE, Buy: BUY, PayRound: DIVIDEND}
 
 
 # --- reading the table -------------------------------------------------------------------
+# The rules read the track and the goods many times a turn, so what they read off a track
+# tuple or a goods tuple is worked out once and kept beside it (``_kept``), keyed by the
+# tuple's identity: successive states share these tuples until something is built or moved.
+
+
+class TrackFacts(NamedTuple):
+    """What the rules read off the track: worked out once per track (``track_facts``)."""
+
+    built: frozenset[str]  # the track spaces with track on them
+    owner: dict[str, str]  # track space -> colour of its track
+    markers: dict[str, int]  # colour -> its markers on the board
+    buildable: tuple[str, ...]  # free track spaces joined to the eastern edge, in board order
+
+    def with_section(self, section: str, colour: str) -> TrackFacts:
+        """The facts once ``section`` is built in ``colour``.
+
+        Every built section is joined to the eastern edge, so the spaces joined to it are the
+        eastern squares and the ends of built sections: the new section's two ends join the
+        free sections touching them (no search of the board needed).
+        """
+        b = board()
+        built = self.built | {section}
+        s = b.section(section)
+        joined = {*self.buildable, *touching(b, s.a), *touching(b, s.b)} - built
+        return TrackFacts(
+            built=built,
+            owner={**self.owner, section: colour},
+            markers={**self.markers, colour: self.markers.get(colour, 0) + 1},
+            buildable=tuple(sorted(joined, key=section_order(b).__getitem__)),
+        )
+
+
+def track_facts(track: tuple[tuple[str, str], ...]) -> TrackFacts:
+    """The facts of a state's track (see ``TrackFacts``), worked out once per track tuple."""
+    kept = _TRACKS.get(id(track))
+    if kept is not None and kept[0] is track:
+        return kept[1]
+    built = frozenset(s for s, _ in track)
+    markers: dict[str, int] = {}
+    for _, colour in track:
+        markers[colour] = markers.get(colour, 0) + 1
+    return _keep(_TRACKS, track, TrackFacts(built, dict(track), markers, buildable(board(), built)))
+
+
+_TRACKS: dict[int, tuple] = {}
+_KEEP_AT_MOST = 20_000
+
+
+def _keep(kept: dict[int, tuple], key: tuple, facts: Any) -> Any:
+    """Keep ``facts`` beside the tuple ``key`` (held, so its identity stays its own)."""
+    if len(kept) >= _KEEP_AT_MOST:
+        kept.clear()
+    kept[id(key)] = (key, facts)
+    return facts
 
 
 def built_sections(state: GameState) -> frozenset[str]:
     """The track spaces with track on them."""
-    return _track_facts(state.track)[0]
+    return track_facts(state.track).built
 
 
 def markers_left(state: GameState, colour: str) -> int:
     """Track markers of ``colour`` not yet on the board."""
-    return components().track_per_colour - _track_facts(state.track)[1].count(colour)
-
-
-def _track_facts(track: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], list[str]]:
-    """(built sections, colour of each) for a state's track, worked out once per track.
-
-    Successive states share their track tuple until something is built, so the last one's
-    facts are kept (compared by identity: cheap).
-    """
-    global _last_track
-    facts = _last_track  # read once: another thread may replace it meanwhile
-    if facts[0] is not track:
-        facts = _last_track = (track, frozenset(s for s, _ in track), [c for _, c in track])
-    return facts[1], facts[2]
-
-
-_last_track: tuple = ((), frozenset(), [])
+    return components().track_per_colour - track_facts(state.track).markers.get(colour, 0)
 
 
 def stock_left(state: GameState, company: str) -> int | None:
@@ -116,33 +165,43 @@ _pay = cache(PayRound)
 
 
 @lru_cache(maxsize=4096)
-def _builds(colour: str, built: frozenset[str]) -> tuple[Build, ...]:
-    """Every ``Build`` of ``colour`` on the track spaces free and joined to the eastern edge."""
-    return tuple(_build(colour, s) for s in buildable(board(), built))
+def _builds(colour: str, sections: tuple[str, ...]) -> tuple[Build, ...]:
+    """A ``Build`` of ``colour`` on each of the track spaces ``sections``."""
+    return tuple(_build(colour, s) for s in sections)
 
 
 @cache
-def _ways_out(colour: str, space: str) -> tuple[tuple[str, Move], ...]:
-    """(track space, move) for each way a ``colour`` pawn may leave ``space`` (west, north, south)."""
-    return tuple((sid, _move(colour, space, there)) for sid, there, _ in moves_from(board(), space))
+def _ways_out() -> dict[tuple[str, str], tuple[tuple[str, Move], ...]]:
+    """Goods pawn (space, colour) -> (track space, move) for each way it may leave (west, north, south)."""
+    b = board()
+    return {
+        (space, colour): tuple((sid, _move(colour, space, there)) for sid, there, _ in moves_from(b, space))
+        for space in b.spaces
+        for colour in RAILROADS
+    }
 
 
 def build_options(state: GameState, colour: str) -> Sequence[Action]:
     """Build Track: a railroad colour with markers left, on any free space joined to the east."""
-    if colour not in RAILROADS or markers_left(state, colour) <= 0:
+    facts = track_facts(state.track)
+    if colour not in RAILROADS or facts.markers.get(colour, 0) >= components().track_per_colour:
         return ()
-    return _builds(colour, built_sections(state))
+    return _builds(colour, facts.buildable)
 
 
 def move_options(state: GameState, colour: str) -> Sequence[Action]:
     """Move Goods: a pawn of the colour, one space west, north or south along built track."""
     if colour not in RAILROADS:
         return ()
-    built = built_sections(state)
-    out: list[Action] = []
-    for space in dict.fromkeys([s for s, c in state.goods if c == colour]):
-        out.extend([move for sid, move in _ways_out(colour, space) if sid in built])
-    return out
+    built = track_facts(state.track).built
+    ways_out = _ways_out()
+    moves: list[Action] = []
+    last = None
+    for pawn in state.goods:  # in board order, so pawns alike stand together: their moves count once
+        if pawn[1] == colour and pawn != last:
+            moves += [move for section, move in ways_out[pawn] if section in built]
+            last = pawn
+    return moves
 
 
 def buy_options(state: GameState, colour: str) -> Sequence[Action]:
@@ -218,26 +277,22 @@ def goods_order(pawn: tuple[str, str]) -> int:
     return board().spaces.index(space) * len(RAILROADS) + RAILROADS.index(colour)
 
 
-@cache
-def _section_order(built: tuple[str, str]) -> int:
-    return [s.id for s in board().sections].index(built[0])
-
-
 def _do_build(state: GameState, action: Build) -> tuple[dict, Event]:
-    track = sorted([*state.track, (action.section, action.colour)], key=_section_order)
-    changes = {"track": tuple(track), "treasuries": state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT)}
+    built = (action.section, action.colour)
+    track = list(state.track)
+    insort(track, built, key=lambda t: section_order(board())[t[0]])
+    track = tuple(track)
+    _keep(_TRACKS, track, track_facts(state.track).with_section(*built))
+    changes = {"track": track, "treasuries": state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT)}
     return changes, TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT)
 
 
 def _do_move(state: GameState, action: Move) -> tuple[dict, Event]:
-    b = board()
     goods = list(state.goods)
     goods.remove((action.from_space, action.colour))
-    goods.append((action.to_space, action.colour))
-    goods.sort(key=goods_order)
-    section = b.between(action.from_space, action.to_space).id
-    owner = state.track[[s for s, _ in state.track].index(section)][1]
-    direction = b.direction(action.from_space, action.to_space)
+    insort(goods, (action.to_space, action.colour), key=goods_order)
+    section, direction = ways(board())[action.from_space, action.to_space]
+    owner = track_facts(state.track).owner[section]
     treasuries = state.treasuries
     to_pawn = to_track = 0
     if direction == WEST:
@@ -328,7 +383,7 @@ def apply(state: GameState, action: Action) -> GameState:
     colour = action.company if kind in (BUY, DIVIDEND) else action.colour
     changes, event = _EFFECTS[type(action)](state, action)
     after = state._replace(**changes, colour=colour, kind=kind, used=state.used + 1, events=(event,))
-    if kind == MOVE and len(colours_outside_coast(after.goods)) <= 2:
+    if kind == MOVE and action.to_space == COAST and len(colours_outside_coast(after.goods)) <= 2:
         return _game_over(after, [event])
     if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
         return _end_turn(after, "used up", [event])

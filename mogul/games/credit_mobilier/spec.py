@@ -60,6 +60,7 @@ SPEC = register(GameSpec(
     faces={
         "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
         "board": "mogul.plots.credit_mobilier:board_figure",
+        "analyse_position": "mogul.analysis.credit_mobilier.position:analyse_position",
         "analysis": "mogul.analysis.credit_mobilier:",
     },
 ))

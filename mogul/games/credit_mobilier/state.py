@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from mogul.games.credit_mobilier.actions import Action
 
 
+_COMPANY_INDEX = {c: i for i, c in enumerate(COMPANIES)}
+
+
 class ByCompany(NamedTuple):
     """A count per company (shares held, dollars in treasuries): ``holding["red"]`` or ``.red``."""
 
@@ -34,8 +37,8 @@ class ByCompany(NamedTuple):
     purple: int = 0
 
     def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            return getattr(self, key)
+        if key.__class__ is str:
+            return tuple.__getitem__(self, _COMPANY_INDEX[key])
         return tuple.__getitem__(self, key)
 
     @property
@@ -45,10 +48,9 @@ class ByCompany(NamedTuple):
 
     def add(self, company: str, amount: int = 1) -> ByCompany:
         """A copy with ``amount`` more for ``company``."""
-        i = COMPANIES.index(company)
         values = list(self)
-        values[i] += amount
-        return ByCompany(*values)
+        values[_COMPANY_INDEX[company]] += amount
+        return _new_tuple(ByCompany, values)
 
     def items(self) -> list[tuple[str, int]]:
         """(company, count) pairs with a count other than 0, in company order."""

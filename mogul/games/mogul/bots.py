@@ -25,8 +25,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from mogul.games.mogul.actions import CREDIT, Action
+from mogul.games.mogul.actions import CREDIT, Action, Branch
 from mogul.games.mogul.determinize import determinize
+from mogul.games.mogul.network import branch_gain
 from mogul.games.mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
 from mogul.games.mogul.simple_bots import (  # noqa: F401 - the bots that read the table, listed here
     ALL_ACTIONS,
@@ -59,7 +60,8 @@ class MonteCarloBot:
     and Bertsekas, Tsitsiklis & Wu (1997), "Rollout algorithms for combinatorial optimization",
     J. Heuristics 3: one step of policy improvement over the rollout policy.
     It tries a credit only when it has no chips left (a credit trades points for chips it
-    does not need yet), and a decision with a single option costs nothing.
+    does not need yet), of the branches only the ``branches`` best by their sure gain on
+    the map (``candidates``), and a decision with a single option costs nothing.
 
     ``engine="auto"`` plays the rollouts in the batch simulator (``mogul.games.mogul.fast``)
     when it plays the edition and the rollout policy (random, threshold or value bots in the
@@ -73,7 +75,7 @@ class MonteCarloBot:
 
     def __init__(
         self, rollouts: int = 16, rollout_policy: BotSpec = "value", objective: str = "margin",
-        seed: int | None = None, engine: str = "auto",
+        seed: int | None = None, engine: str = "auto", branches: int = 3,
     ):
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
             raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
@@ -81,8 +83,11 @@ class MonteCarloBot:
             raise ValueError(f"objective must be 'margin' or 'score', got {objective!r}")
         if engine not in ("auto", "readable"):
             raise ValueError(f"engine must be 'auto' or 'readable', got {engine!r}")
+        if isinstance(branches, bool) or not isinstance(branches, int) or branches < 1:
+            raise ValueError(f"branches must be a whole number >= 1, got {branches!r}")
         self.objective = objective
         self.engine = engine
+        self.branches = branches
         self.rollouts = rollouts
         self.policy = bot_factory(rollout_policy)
         self.rng = random.Random(seed)
@@ -131,10 +136,22 @@ class MonteCarloBot:
         return [t / self.rollouts for t in totals]
 
     def candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
-        """The actions worth trying: all legal ones, but a credit only when out of chips."""
-        if view.me.chips > 0:
-            return [a for a in legal_actions if a != CREDIT]
-        return list(legal_actions)
+        """The actions worth trying: all legal ones, but a credit only when out of chips, and
+        of the branches (2013 edition) only the ``branches`` that add most to the end bonus.
+
+        A branch's gain on the map is sure (houses stay), so the map decides which branches are
+        worth rollouts: with all six houses out a sell right offers up to 42 branch moves, and
+        most of them lose points. Ties keep the legal order (along the line).
+        """
+        options = [a for a in legal_actions if a != CREDIT] if view.me.chips > 0 else list(legal_actions)
+        branches = [a for a in options if type(a) is Branch]
+        if len(branches) > self.branches:
+            ed, houses = view.edition, view.me.houses
+            gains = [branch_gain(ed, houses, b.station, b.move_from) for b in branches]
+            ranked = sorted(range(len(branches)), key=lambda i: -gains[i])
+            kept = {branches[i] for i in ranked[: self.branches]}
+            options = [a for a in options if type(a) is not Branch or a in kept]
+        return options
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """The candidate with the best mean rollout score (the first one on a tie)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from mogul.games.mogul.actions import (
     BID,
@@ -24,7 +25,8 @@ from mogul.games.mogul.actions import (
     Sell,
     Take,
 )
-from mogul.games.mogul.network import branch_gain, free_stations
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.network import branch_gains
 from mogul.games.mogul.pile import premium_outlook
 from mogul.games.mogul.state import AUCTION, PlayerView
 
@@ -52,16 +54,21 @@ def best_branch(view: PlayerView) -> tuple[int, Branch | None]:
     With all houses out, a house is moved: the gain is then what the new station adds minus
     what the old one scored. ``(0, None)`` when no station is free.
     """
-    ed = view.edition
-    houses = view.me.houses
-    best: tuple[int, Branch | None] = (0, None)
-    for station in free_stations(view, view.revealed.border):
-        olds = houses if len(houses) >= ed.houses_per_player else (None,)
-        for old in olds:
-            gain = branch_gain(ed, houses, station, old)
-            if best[1] is None or gain > best[0]:
-                best = (gain, Branch(station, old))
-    return best
+    houses = tuple(p.houses for p in view.players)
+    return _best_branch(view.edition, view.revealed.border, houses, view.seat)
+
+
+@lru_cache(maxsize=65_536)
+def _best_branch(ed: Edition, line: str, houses: tuple[tuple[str, ...], ...], seat: int) -> tuple[int, Branch | None]:
+    """``best_branch`` for the houses of every seat (the same map is asked about again and again;
+    editions hash by identity)."""
+    taken = {station for own in houses for station in own}
+    free = [s for s in ed.lines.get(line, ()) if s not in taken]
+    best: tuple[int, str, str | None] | None = None
+    for option in branch_gains(ed, houses[seat], free):
+        if best is None or option[0] > best[0]:
+            best = option
+    return (0, None) if best is None else (best[0], Branch(best[1], best[2]))
 
 
 # --- the bots -------------------------------------------------------------------------------

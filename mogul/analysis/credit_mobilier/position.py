@@ -1,0 +1,110 @@
+"""Credit Mobilier: "analyse this position": what each legal action is worth, by playing it out.
+
+The game's face ``"analyse_position"`` (``mogul.kit.spec``) names ``analyse_position`` here:
+the same columns as Mogul's (``mogul.analysis.mogul.analyse_position``), so one widget draws
+either game's analysis. (It lives beside the engine because ``mogul/analysis/credit_mobilier.py``
+is a single module: the layer rules let only ``mogul.analysis.credit_mobilier`` itself import
+the game. Importing the game does not import this module, nor pandas.)
+
+Credit Mobilier games last a few hundred decisions, so the rollouts stop after ``horizon``
+turns (or at the end of the game) and read the table there: a seat's ``worth`` is its cash
+plus half its stake in every treasury (what ``MonteCarloBot`` scores: money left in a
+treasury at the end is lost, so it counts only in part), and a rollout is "won" by the seat
+whose worth is highest (shared wins count). At the end of the game worth is the cash alone
+plus half the stakes, which ranks as the rules do except for ties on cash.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mogul.games.credit_mobilier.bots import bot_factory, worth
+from mogul.games.credit_mobilier.determinize import determinize
+from mogul.games.credit_mobilier.display import action_label
+from mogul.games.credit_mobilier.state import GameState, PlayerView
+from mogul.kit.bots import decide
+
+POLICIES = ("dividend", "random")
+"""Who plays every seat after the action: ``DividendBot`` or uniformly random legal actions."""
+
+TREASURY_WEIGHT = 0.5
+"""The part of a seat's stake in a treasury its worth counts (as ``MonteCarloBot``'s default)."""
+
+
+def analyse_position(
+    table: GameState | PlayerView,
+    seat: int | None = None,
+    rollouts: int = 24,
+    policy: str = "dividend",
+    seed: int = 0,
+    horizon: int = 6,
+) -> pd.DataFrame:
+    """What each legal action of the seat to move is worth to ``seat``, by playing it out.
+
+    For ``rollouts`` futures of the dice (``determinize``: the table as ``seat`` sees it, new
+    rolls from a seed), every legal action is played on the same future (common random
+    numbers) and then every seat by ``policy`` for ``horizon`` more turns. ``seat`` defaults
+    to the seat to move.
+
+    One row per legal action, in ``legal_actions()`` order: ``action`` (its button text),
+    ``mean_score`` (the seat's worth after the rollouts, see the module docstring) with a 95%
+    interval (``score_low``, ``score_high``: mean +- 1.96 standard errors), ``win_chance``
+    (highest worth, shared wins count) with a 95% Wilson interval (``win_low``,
+    ``win_high``) and ``rollouts``.
+    """
+    if table.is_over:
+        raise ValueError("the game is over: there is no decision left to analyse")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, got {policy!r}")
+    for name, value in (("rollouts", rollouts), ("horizon", horizon)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    n = len(table.money)
+    seat = table.current if seat is None else seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
+    view = table.view(seat) if isinstance(table, GameState) else table._replace(seat=seat)
+    rng = random.Random(seed)
+    futures = [determinize(view, rng) for _ in range(rollouts)]
+    legal = futures[0].legal_actions()
+    factory = bot_factory(policy)
+    own = np.zeros((rollouts, len(legal)))
+    won = np.zeros((rollouts, len(legal)))
+    for r, future in enumerate(futures):
+        for i, action in enumerate(legal):
+            bots = [factory(future.setup.seed + s) for s in range(n)]
+            end = _play_on(future.apply(action), bots, view.turn + horizon)
+            worths = [worth(end, s, TREASURY_WEIGHT) for s in range(n)]
+            best = max(worths)
+            own[r, i] = worths[seat]
+            won[r, i] = 1 / worths.count(best) if worths[seat] == best else 0.0
+    mean = own.mean(axis=0)
+    spread = own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal))
+    half = 1.96 * spread / np.sqrt(rollouts)
+    chance = won.mean(axis=0)
+    low, high = wilson(chance, rollouts)
+    return pd.DataFrame({
+        "action": [action_label(futures[0], a) for a in legal],
+        "mean_score": mean, "score_low": mean - half, "score_high": mean + half,
+        "win_chance": chance, "win_low": low, "win_high": high, "rollouts": rollouts,
+    })  # fmt: skip
+
+
+def _play_on(state: GameState, bots: list[Any], until_turn: int) -> GameState:
+    """Play on with ``bots`` until turn ``until_turn`` begins or the game ends."""
+    while not state.is_over and state.turn < until_turn:
+        legal = state.legal_actions()
+        seat = state.current
+        state = state.apply(legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal))
+    return state
+
+
+def wilson(p: np.ndarray, n: int, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval of proportions ``p`` from ``n`` trials (Wilson 1927, JASA 22)."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
