@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint notebooks bench clean browser e2e baselines classroom classroom-voila lecturer postgres playthroughs bubblewrap
+.PHONY: lab test lint format notebooks bench clean browser e2e baselines classroom classroom-voila lecturer postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -59,6 +59,7 @@ lab: $(STAMP)
 
 test: $(STAMP) postgres bubblewrap
 	$(BIN)/ruff check mogul tests benchmarks notebooks
+	$(BIN)/ruff format --check mogul tests benchmarks
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
@@ -148,6 +149,11 @@ lecturer: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks notebooks
+	$(BIN)/ruff format --check mogul tests benchmarks
+
+# Lay the code out as the tool does (make test fails on any file it would change).
+format: $(STAMP)
+	$(BIN)/ruff format mogul tests benchmarks
 
 notebooks: $(STAMP)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace *.ipynb

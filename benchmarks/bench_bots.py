@@ -57,14 +57,21 @@ def games_per_second(make, players: int = 4, games: int = 200) -> float:
     """Complete games per second with ``make(seed)`` in every seat (no record kept)."""
     start = time.perf_counter()
     for g in range(games):
-        play_out(mogul.new_game("classic", players=players, seed=g), [make(g * 10 + i) for i in range(players)])
+        play_out(
+            mogul.new_game("classic", players=players, seed=g),
+            [make(g * 10 + i) for i in range(players)],
+        )
     return games / (time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rollouts", type=int, default=200, help="MonteCarloBot rollouts (default 200)")
-    parser.add_argument("--states", type=int, default=20, help="decision points to time (default 20)")
+    parser.add_argument(
+        "--rollouts", type=int, default=200, help="MonteCarloBot rollouts (default 200)"
+    )
+    parser.add_argument(
+        "--states", type=int, default=20, help="decision points to time (default 20)"
+    )
     args = parser.parse_args()
 
     states = decision_states(args.states)
@@ -74,11 +81,16 @@ def main() -> None:
     bots = [RandomBot(1), ThresholdBot(), ValueBot(), MonteCarloBot(rollouts=args.rollouts, seed=1)]
     for bot in bots:
         ms = [t * 1000 for t in time_decisions(bot, states)]
-        print(f"{bot.name:<16}{statistics.mean(ms):>12.3f}{statistics.median(ms):>12.3f}{max(ms):>12.3f}")
+        print(
+            f"{bot.name:<16}{statistics.mean(ms):>12.3f}{statistics.median(ms):>12.3f}{max(ms):>12.3f}"
+        )
 
     print("\ncomplete 4-player games per second, one core, the same bot in every seat:")
-    for name, make in [("random", RandomBot), ("threshold-3", lambda s: ThresholdBot(seed=s)),
-                       ("value", lambda s: ValueBot(seed=s))]:
+    for name, make in [
+        ("random", RandomBot),
+        ("threshold-3", lambda s: ThresholdBot(seed=s)),
+        ("value", lambda s: ValueBot(seed=s)),
+    ]:
         print(f"{name:<16}{games_per_second(make):>12.1f}")
 
 

@@ -52,8 +52,16 @@ from playwright.async_api import async_playwright
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "mogul" / "classroom" / "pages" / "student.ipynb"
 CHROMIUM = os.environ.get("MOGUL_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def free_port() -> int:
@@ -64,19 +72,34 @@ def free_port() -> int:
 
 def start_voila(store: Path, home: Path, pool: int) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "MOGUL_CLASSROOM": str(store), "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),
-           "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
-           "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}  # fmt: skip
-    argv = [sys.executable, "-m", "voila", str(PAGE), "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
-            "--Voila.port_retries=0", "--template=mogul"]
+    env = {
+        **os.environ,
+        "MOGUL_CLASSROOM": str(store),
+        "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_DATA_DIR": str(home / "data"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    argv = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(PAGE),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        "--template=mogul",
+    ]
     if pool:
         argv += ["--preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
     else:
         argv += ["--progressive_rendering=True"]
     log = open(home / "voila.log", "wb")  # noqa: SIM115 - lives as long as the server
-    proc = subprocess.Popen(argv, cwd=PAGE.parent, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)  # fmt: skip
+    proc = subprocess.Popen(
+        argv, cwd=PAGE.parent, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         with socket.socket() as s:
@@ -150,17 +173,23 @@ def cpu_seconds(proc: subprocess.Popen) -> tuple[float, float]:
 def summary(label: str, values: list[float]) -> str:
     values = sorted(values)
     p90 = values[min(len(values) - 1, int(round(0.9 * (len(values) - 1))))]
-    return (f"{label}: n={len(values)}  median {statistics.median(values):.3f} s  p90 {p90:.3f} s  "
-            f"max {values[-1]:.3f} s")  # fmt: skip
+    return (
+        f"{label}: n={len(values)}  median {statistics.median(values):.3f} s  p90 {p90:.3f} s  "
+        f"max {values[-1]:.3f} s"
+    )
 
 
-async def open_student(browser, url: str, code: str, name: str, delay: float) -> tuple[object, float, float]:
+async def open_student(
+    browser, url: str, code: str, name: str, delay: float
+) -> tuple[object, float, float]:
     """A student's page joined to ``code`` after ``delay`` seconds: (page, seconds to the form,
     seconds from Join to the table)."""
     await asyncio.sleep(delay)
     context = await browser.new_context(viewport={"width": 390, "height": 844})
     page = await context.new_page()
-    await page.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort())
+    await page.route(
+        re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort()
+    )
     t0 = time.perf_counter()
     await page.goto(url, timeout=300_000)
     await page.locator(".mogul-join").wait_for(timeout=300_000)
@@ -168,13 +197,21 @@ async def open_student(browser, url: str, code: str, name: str, delay: float) ->
     await page.get_by_label("Table code").fill(code)
     await page.get_by_label("Your name").fill(name)
     await page.get_by_role("button", name="Join the table").click()
-    await page.locator(".mogul-student .mogul-status").filter(has_text=re.compile(".")).wait_for(timeout=120_000)
+    await (
+        page.locator(".mogul-student .mogul-status")
+        .filter(has_text=re.compile("."))
+        .wait_for(timeout=120_000)
+    )
     t2 = time.perf_counter()
     return page, t1 - t0, t2 - t1
 
 
 async def game_text(page) -> str:
-    return await page.locator(".mogul-game").inner_text() if await page.locator(".mogul-game").count() else ""
+    return (
+        await page.locator(".mogul-game").inner_text()
+        if await page.locator(".mogul-game").count()
+        else ""
+    )
 
 
 async def play_table(pages: list, moves: int, think: float, seen: list[float]) -> None:
@@ -205,14 +242,18 @@ async def play_table(pages: list, moves: int, think: float, seen: list[float]) -
         async def changed(page, text: str, click: float = click) -> None:
             await page.wait_for_function(
                 "t => { const g = document.querySelector('.mogul-game'); return g && g.innerText !== t; }",
-                arg=text, timeout=60_000, polling="raf",
-            )  # fmt: skip
+                arg=text,
+                timeout=60_000,
+                polling="raf",
+            )
             seen.append(time.perf_counter() - click)
 
         await asyncio.gather(*(changed(p, t) for p, t in zip(others, before, strict=True)))
 
 
-async def main(tables: int, seats: int, moves: int, pool: int, arrival: float, think: float) -> None:
+async def main(
+    tables: int, seats: int, moves: int, pool: int, arrival: float, think: float
+) -> None:
     sys.path.insert(0, str(ROOT))
     from mogul.classroom.store import TableStore
 
@@ -220,47 +261,76 @@ async def main(tables: int, seats: int, moves: int, pool: int, arrival: float, t
         home = Path(tmp)
         store_path = home / "class.sqlite"
         store = TableStore(store_path)
-        codes = [t.code for t in store.create_tables(tables, "classic", ["human"] * seats, session="bench", seed=1)]
+        codes = [
+            t.code
+            for t in store.create_tables(
+                tables, "classic", ["human"] * seats, session="bench", seed=1
+            )
+        ]
         proc, url = start_voila(store_path, home, pool)
         try:
             if pool:
-                print(f"{pool} preheated kernels ready after {wait_for_pool(proc, pool):.0f} s (before the class)")
+                print(
+                    f"{pool} preheated kernels ready after {wait_for_pool(proc, pool):.0f} s (before the class)"
+                )
             async with async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 t0 = time.perf_counter()
                 cpu_start = cpu_seconds(proc)
                 n = tables * seats
-                opened = await asyncio.gather(*(
-                    open_student(browser, url, code, f"S{t}-{s}", arrival * (t * seats + s) / n)
-                    for t, code in enumerate(codes) for s in range(seats)
-                ))  # fmt: skip
-                print(f"{len(opened)} sessions joined in {time.perf_counter() - t0:.1f} s "
-                      f"({tables} tables x {seats} seats arriving over {arrival:g} s, "
-                      + (f"{pool} preheated kernels)" if pool else "kernels started on arrival, as make classroom)"))  # fmt: skip
+                opened = await asyncio.gather(
+                    *(
+                        open_student(browser, url, code, f"S{t}-{s}", arrival * (t * seats + s) / n)
+                        for t, code in enumerate(codes)
+                        for s in range(seats)
+                    )
+                )
+                print(
+                    f"{len(opened)} sessions joined in {time.perf_counter() - t0:.1f} s "
+                    f"({tables} tables x {seats} seats arriving over {arrival:g} s, "
+                    + (
+                        f"{pool} preheated kernels)"
+                        if pool
+                        else "kernels started on arrival, as make classroom)"
+                    )
+                )
                 cpu_joined = cpu_seconds(proc)
-                print(f"CPU while arriving: server and kernels {cpu_joined[0] - cpu_start[0]:.1f} s, "
-                      f"browser {cpu_joined[1] - cpu_start[1]:.1f} s")  # fmt: skip
+                print(
+                    f"CPU while arriving: server and kernels {cpu_joined[0] - cpu_start[0]:.1f} s, "
+                    f"browser {cpu_joined[1] - cpu_start[1]:.1f} s"
+                )
                 print(summary("page to join form", [o[1] for o in opened]))
                 print(summary("Join to table     ", [o[2] for o in opened]))
                 seen: list[float] = []
                 pages = [o[0] for o in opened]
                 cpu0 = cpu_seconds(proc)
                 t1 = time.perf_counter()
-                await asyncio.gather(*(play_table(pages[t * seats : (t + 1) * seats], moves, think, seen) for t in range(tables)))
-                print(f"{tables * moves} clicks at {tables} tables at once (think time {think:g} s) "
-                      f"in {time.perf_counter() - t1:.1f} s")
+                await asyncio.gather(
+                    *(
+                        play_table(pages[t * seats : (t + 1) * seats], moves, think, seen)
+                        for t in range(tables)
+                    )
+                )
+                print(
+                    f"{tables * moves} clicks at {tables} tables at once (think time {think:g} s) "
+                    f"in {time.perf_counter() - t1:.1f} s"
+                )
                 print(summary("click to other seats seeing it", seen))
                 cpu1 = cpu_seconds(proc)
                 wall = time.perf_counter() - t1
-                print(f"CPU while playing: server and kernels {cpu1[0] - cpu0[0]:.1f} s, browser "
-                      f"{cpu1[1] - cpu0[1]:.1f} s, in {wall:.1f} s on {psutil.cpu_count()} cores")  # fmt: skip
+                print(
+                    f"CPU while playing: server and kernels {cpu1[0] - cpu0[0]:.1f} s, browser "
+                    f"{cpu1[1] - cpu0[1]:.1f} s, in {wall:.1f} s on {psutil.cpu_count()} cores"
+                )
                 memory = kernel_memory(proc)
                 if memory:
                     uss = [m[0] for m in memory]
                     rss = [m[1] for m in memory]
-                    print(f"memory per session (kernel): USS mean {statistics.mean(uss):.0f} MB, "
-                          f"RSS mean {statistics.mean(rss):.0f} MB, {len(memory)} kernels, "
-                          f"USS total {sum(uss):.0f} MB")  # fmt: skip
+                    print(
+                        f"memory per session (kernel): USS mean {statistics.mean(uss):.0f} MB, "
+                        f"RSS mean {statistics.mean(rss):.0f} MB, {len(memory)} kernels, "
+                        f"USS total {sum(uss):.0f} MB"
+                    )
                 await browser.close()
         finally:
             stop(proc)
@@ -279,8 +349,10 @@ def percentiles(label: str, values: list[float]) -> str:
     def at(q: float) -> float:
         return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
 
-    return (f"{label}: n={len(values)}  p50 {at(0.5):.0f} ms  p90 {at(0.9):.0f} ms  p99 {at(0.99):.0f} ms  "
-            f"max {values[-1] * 1000:.0f} ms")  # fmt: skip
+    return (
+        f"{label}: n={len(values)}  p50 {at(0.5):.0f} ms  p90 {at(0.9):.0f} ms  p99 {at(0.99):.0f} ms  "
+        f"max {values[-1] * 1000:.0f} ms"
+    )
 
 
 @contextlib.contextmanager
@@ -303,24 +375,56 @@ def throwaway_postgres():
     db_user = user.pw_name if user else pwd.getpwuid(os.geteuid()).pw_name
     options = f"-p {port} -c listen_addresses=127.0.0.1 -k {home} -c max_connections=200"
     try:
-        subprocess.run([str(folder / "initdb"), "-D", str(data), "-A", "trust", "-U", db_user, "-E", "UTF8"],
-                       cwd=home, check=True, capture_output=True, **run_as)  # fmt: skip
-        subprocess.run([str(folder / "pg_ctl"), "-D", str(data), "-l", str(home / "log"), "-o", options, "-w", "start"],
-                       cwd=home, check=True, capture_output=True, **run_as)  # fmt: skip
+        subprocess.run(
+            [str(folder / "initdb"), "-D", str(data), "-A", "trust", "-U", db_user, "-E", "UTF8"],
+            cwd=home,
+            check=True,
+            capture_output=True,
+            **run_as,
+        )
+        subprocess.run(
+            [
+                str(folder / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(home / "log"),
+                "-o",
+                options,
+                "-w",
+                "start",
+            ],
+            cwd=home,
+            check=True,
+            capture_output=True,
+            **run_as,
+        )
         yield f"postgresql+psycopg://{db_user}@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([str(folder / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], cwd=home,
-                       capture_output=True, **run_as)  # fmt: skip
+        subprocess.run(
+            [str(folder / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"],
+            cwd=home,
+            capture_output=True,
+            **run_as,
+        )
         subprocess.run(["rm", "-rf", str(home)])
 
 
 def start_hall(url: str, log: Path) -> tuple[subprocess.Popen, int]:
     """A hall server process over store ``url``: (process, port)."""
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     with log.open("ab") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "mogul.classroom.server", "--store", url, "--port", str(port)],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mogul.classroom.server", "--store", url, "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.monotonic() + 90
     while b"Student page:" not in log.read_bytes():
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -332,8 +436,16 @@ def start_hall(url: str, log: Path) -> tuple[subprocess.Popen, int]:
 class SimulatedStudent:
     """One student's page: a WebSocket client that joins by name and moves 1-3 s after its turn."""
 
-    def __init__(self, port: int, code: str, name: str, think: tuple[float, float], clicks: dict, seen: list,
-                 seed: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        port: int,
+        code: str,
+        name: str,
+        think: tuple[float, float],
+        clicks: dict,
+        seen: list,
+        seed: int,
+    ) -> None:
         import random
 
         self.port, self.code, self.name, self.think = port, code, name, think
@@ -395,14 +507,26 @@ def process_figures(procs: list[psutil.Process]) -> tuple[float, float, float]:
     return cpu, rss, uss
 
 
-async def hall_run(url: str, label: str, servers: int, tables: int, seats: int, arrival: float,
-                   seconds: float, think: tuple[float, float], home: Path) -> None:  # fmt: skip
+async def hall_run(
+    url: str,
+    label: str,
+    servers: int,
+    tables: int,
+    seats: int,
+    arrival: float,
+    seconds: float,
+    think: tuple[float, float],
+    home: Path,
+) -> None:
     """One measurement on the store at ``url`` (see the module docstring)."""
     sys.path.insert(0, str(ROOT))
     from mogul.classroom.store import TableStore
 
     store = TableStore(url)
-    codes = [t.code for t in store.create_tables(tables, "classic", ["human"] * seats, session="bench", seed=1)]
+    codes = [
+        t.code
+        for t in store.create_tables(tables, "classic", ["human"] * seats, session="bench", seed=1)
+    ]
     started = [start_hall(url, home / f"hall-{label}-{i}.log") for i in range(servers)]
     procs = [psutil.Process(p.pid) for p, _ in started]
     try:
@@ -411,9 +535,18 @@ async def hall_run(url: str, label: str, servers: int, tables: int, seats: int, 
         clicks: dict = {}
         seen: list[float] = []
         students = [
-            SimulatedStudent(started[(t * seats + s) % servers][1], code, f"S{t}-{s}", think, clicks, seen, t * 100 + s)
-            for t, code in enumerate(codes) for s in range(seats)
-        ]  # fmt: skip
+            SimulatedStudent(
+                started[(t * seats + s) % servers][1],
+                code,
+                f"S{t}-{s}",
+                think,
+                clicks,
+                seen,
+                t * 100 + s,
+            )
+            for t, code in enumerate(codes)
+            for s in range(seats)
+        ]
         stop = asyncio.Event()
         cpu0 = process_figures(procs)[0]
         me0 = sum(psutil.Process().cpu_times()[:2])
@@ -431,22 +564,37 @@ async def hall_run(url: str, label: str, servers: int, tables: int, seats: int, 
         cpu1 = process_figures(procs)[0]
         me1 = sum(psutil.Process().cpu_times()[:2])
         total = psutil.cpu_times()
-        busy = (total.user + total.system + total.nice - others_before.user - others_before.system - others_before.nice)
+        busy = (
+            total.user
+            + total.system
+            + total.nice
+            - others_before.user
+            - others_before.system
+            - others_before.nice
+        )
         joins = [s.join_seconds for s in students if s.join_seconds is not None]
         moves = sum(s.moves for s in students)
         errors = [e for s in students for e in s.errors]
         steps = sum(store.info(code).step for code in codes)
-        print(f"--- hall on {label}: {servers} server process(es), {n} students at {tables} tables of {seats}, "
-              f"arriving over {arrival:g} s, then {seconds:g} s of play, think {think[0]:g}-{think[1]:g} s")
+        print(
+            f"--- hall on {label}: {servers} server process(es), {n} students at {tables} tables of {seats}, "
+            f"arriving over {arrival:g} s, then {seconds:g} s of play, think {think[0]:g}-{think[1]:g} s"
+        )
         print(f"joined: {len(joins)} of {n}; " + percentiles("join -> table", joins))
         print(percentiles("click -> other seats see it", seen))
-        print(f"moves: {moves} clicks sent, {steps} moves stored; refused: {len(errors)}"
-              + (f" (e.g. {errors[0]!r})" if errors else ""))
-        print(f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, USS {peak[1]:.0f} MB "
-              f"(all {servers} processes)")
-        print(f"the simulated students (this process): CPU {me1 - me0:.1f} s; machine: {psutil.cpu_count()} cores, "
-              f"all processes busy {busy:.0f} CPU s of {wall * psutil.cpu_count():.0f}, load average "
-              f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after")  # fmt: skip
+        print(
+            f"moves: {moves} clicks sent, {steps} moves stored; refused: {len(errors)}"
+            + (f" (e.g. {errors[0]!r})" if errors else "")
+        )
+        print(
+            f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, USS {peak[1]:.0f} MB "
+            f"(all {servers} processes)"
+        )
+        print(
+            f"the simulated students (this process): CPU {me1 - me0:.1f} s; machine: {psutil.cpu_count()} cores, "
+            f"all processes busy {busy:.0f} CPU s of {wall * psutil.cpu_count():.0f}, load average "
+            f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
+        )
     finally:
         for proc, _ in started:
             proc.terminate()
@@ -455,37 +603,93 @@ async def hall_run(url: str, label: str, servers: int, tables: int, seats: int, 
         store.close()
 
 
-async def hall_main(stores: list[str], servers: int, tables: int, seats: int, arrival: float, seconds: float,
-                    think: tuple[float, float]) -> None:  # fmt: skip
+async def hall_main(
+    stores: list[str],
+    servers: int,
+    tables: int,
+    seats: int,
+    arrival: float,
+    seconds: float,
+    think: tuple[float, float],
+) -> None:
     with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
         home = Path(tmp)
         for kind in stores:
             if kind == "sqlite":
-                await hall_run(f"sqlite:///{home / 'class.sqlite'}", "SQLite", servers if servers else 1, tables,
-                               seats, arrival, seconds, think, home)  # fmt: skip
+                await hall_run(
+                    f"sqlite:///{home / 'class.sqlite'}",
+                    "SQLite",
+                    servers if servers else 1,
+                    tables,
+                    seats,
+                    arrival,
+                    seconds,
+                    think,
+                    home,
+                )
             else:
                 with throwaway_postgres() as url:
-                    await hall_run(url, "PostgreSQL", servers if servers else 1, tables, seats, arrival, seconds,
-                                   think, home)  # fmt: skip
+                    await hall_run(
+                        url,
+                        "PostgreSQL",
+                        servers if servers else 1,
+                        tables,
+                        seats,
+                        arrival,
+                        seconds,
+                        think,
+                        home,
+                    )
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--voila", action="store_true", help="the old measurement: Voila pages in Chromium")
+    parser.add_argument(
+        "--voila", action="store_true", help="the old measurement: Voila pages in Chromium"
+    )
     parser.add_argument("--tables", type=int, help="tables (hall: 40; --voila: 10)")
     parser.add_argument("--seats", type=int, help="people per table (hall: 5; --voila: 3)")
     parser.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
-    parser.add_argument("--servers", type=int, default=1, help="hall server processes sharing the students")
-    parser.add_argument("--seconds", type=float, default=60.0, help="hall: seconds of play after the arrival")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="hall server processes sharing the students"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=60.0, help="hall: seconds of play after the arrival"
+    )
     parser.add_argument("--moves", type=int, default=12, help="--voila: moves per table")
-    parser.add_argument("--preheat", type=int, default=0, help="--voila: preheated kernels (default none)")
-    parser.add_argument("--arrival", type=float, help="seconds over which the students arrive (hall: 10; --voila: 30)")
-    parser.add_argument("--think", type=float, default=1.0, help="--voila: seconds before a click (hall: 1-3 s)")
+    parser.add_argument(
+        "--preheat", type=int, default=0, help="--voila: preheated kernels (default none)"
+    )
+    parser.add_argument(
+        "--arrival",
+        type=float,
+        help="seconds over which the students arrive (hall: 10; --voila: 30)",
+    )
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="--voila: seconds before a click (hall: 1-3 s)"
+    )
     args = parser.parse_args()
     if args.voila:
-        asyncio.run(main(args.tables or 10, args.seats or 3, args.moves, args.preheat,
-                         30.0 if args.arrival is None else args.arrival, args.think))  # fmt: skip
+        asyncio.run(
+            main(
+                args.tables or 10,
+                args.seats or 3,
+                args.moves,
+                args.preheat,
+                30.0 if args.arrival is None else args.arrival,
+                args.think,
+            )
+        )
     else:
         chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
-        asyncio.run(hall_main(chosen, args.servers, args.tables or 40, args.seats or 5,
-                              10.0 if args.arrival is None else args.arrival, args.seconds, (1.0, 3.0)))  # fmt: skip
+        asyncio.run(
+            hall_main(
+                chosen,
+                args.servers,
+                args.tables or 40,
+                args.seats or 5,
+                10.0 if args.arrival is None else args.arrival,
+                args.seconds,
+                (1.0, 3.0),
+            )
+        )

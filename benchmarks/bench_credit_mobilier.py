@@ -101,5 +101,10 @@ if __name__ == "__main__":
     mc_latency()
     if "--win-rate" in sys.argv:
         deals = int(sys.argv[sys.argv.index("--win-rate") + 1])
-        for label, settings in (("with the shortlist (default)", {}), ("every action, every future", {"shortlist": None})):
-            print(f"mc-8 against dividend, {label}: {win_rate(deals, **settings):.3f} of {2 * deals} games")
+        for label, settings in (
+            ("with the shortlist (default)", {}),
+            ("every action, every future", {"shortlist": None}),
+        ):
+            print(
+                f"mc-8 against dividend, {label}: {win_rate(deals, **settings):.3f} of {2 * deals} games"
+            )

@@ -58,29 +58,50 @@ def mid_game():
 def main() -> None:
     start = time.perf_counter()
     fast.play_fresh(10, 4, "random", seed=0)
-    print(f"first call of the batch simulator (compile or load the cache): {time.perf_counter() - start:.2f} s")
+    print(
+        f"first call of the batch simulator (compile or load the cache): {time.perf_counter() - start:.2f} s"
+    )
 
     batch = 20_000
     fast_rates = [batch / t for t in timed(lambda: fast.play_fresh(batch, 4, "random", seed=1))]
     games = 300
     slow_rates = [games / t for t in timed(lambda: readable_random_games(games), runs=3)]
     print(f"{'random 4-player games/s':<44}{'best':>10}{'median':>10}")
-    print(f"{'  batch simulator (batches of 20,000)':<44}{max(fast_rates):>10.0f}{statistics.median(fast_rates):>10.0f}")
-    print(f"{'  readable engine':<44}{max(slow_rates):>10.0f}{statistics.median(slow_rates):>10.0f}")
-    print(f"{'  ratio':<44}{max(fast_rates) / max(slow_rates):>10.0f}"
-          f"{statistics.median(fast_rates) / statistics.median(slow_rates):>10.0f}")  # fmt: skip
+    print(
+        f"{'  batch simulator (batches of 20,000)':<44}{max(fast_rates):>10.0f}{statistics.median(fast_rates):>10.0f}"
+    )
+    print(
+        f"{'  readable engine':<44}{max(slow_rates):>10.0f}{statistics.median(slow_rates):>10.0f}"
+    )
+    print(
+        f"{'  ratio':<44}{max(fast_rates) / max(slow_rates):>10.0f}"
+        f"{statistics.median(fast_rates) / statistics.median(slow_rates):>10.0f}"
+    )
 
     state, history = mid_game()
     print(f"\nlatency from {state!r} (ms){'best':>6}{'median':>10}")
     rows = [
-        ("payoff curve, 10,000 rollouts",
-         lambda: chain_payoff_curve(history, state.current, method="montecarlo", rollouts=10_000)),
-        (f"analyse position, 2,000 x {len(state.legal_actions())} actions (random)",
-         lambda: analyse_position(state, rollouts=2000, policy="random")),
-        ("analyse position, 2,000 per action (value)", lambda: analyse_position(state, rollouts=2000, policy="value")),
-        ("MonteCarloBot decision, 200 rollouts",
-         lambda: MonteCarloBot(rollouts=200, seed=1).choose(state.view(state.current), state.legal_actions())),
-    ]  # fmt: skip
+        (
+            "payoff curve, 10,000 rollouts",
+            lambda: chain_payoff_curve(
+                history, state.current, method="montecarlo", rollouts=10_000
+            ),
+        ),
+        (
+            f"analyse position, 2,000 x {len(state.legal_actions())} actions (random)",
+            lambda: analyse_position(state, rollouts=2000, policy="random"),
+        ),
+        (
+            "analyse position, 2,000 per action (value)",
+            lambda: analyse_position(state, rollouts=2000, policy="value"),
+        ),
+        (
+            "MonteCarloBot decision, 200 rollouts",
+            lambda: MonteCarloBot(rollouts=200, seed=1).choose(
+                state.view(state.current), state.legal_actions()
+            ),
+        ),
+    ]
     for name, run in rows:
         run()  # first call: loads the compiled code for this path
         ms = [t * 1000 for t in timed(run)]

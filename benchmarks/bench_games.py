@@ -98,16 +98,32 @@ def analysis_latency(spec: Any, edition: str, players: int) -> str:
 
 
 def main() -> None:
-    header = ("game", "edition", "players", "readable games/s", "batch games/s", "mc decision ms mean / p90",
-              "analysis ms")  # fmt: skip
+    header = (
+        "game",
+        "edition",
+        "players",
+        "readable games/s",
+        "batch games/s",
+        "mc decision ms mean / p90",
+        "analysis ms",
+    )
     rows = []
     for name in registry.games():
         spec = registry.get_game(name)
         for edition in spec.editions:
             low, high = spec.player_range(edition)
             players = min(max(4, low), high)
-            rows.append((name, edition, str(players), readable_rate(spec, edition, players), batch_rate(spec, edition, players),
-                         bot_latency(spec, edition, players), analysis_latency(spec, edition, players)))  # fmt: skip
+            rows.append(
+                (
+                    name,
+                    edition,
+                    str(players),
+                    readable_rate(spec, edition, players),
+                    batch_rate(spec, edition, players),
+                    bot_latency(spec, edition, players),
+                    analysis_latency(spec, edition, players),
+                )
+            )
             print(" | ".join(rows[-1]), flush=True)
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print()

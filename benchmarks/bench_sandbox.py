@@ -55,9 +55,14 @@ class Peak:
 
 def left(since: float) -> int:
     time.sleep(0.2)
-    mine = [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
-    stray = [p for p in psutil.process_iter(["cmdline", "create_time"])
-             if p.info["create_time"] >= since and "sleep 60" in " ".join(p.info["cmdline"] or [])]
+    mine = [
+        p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE
+    ]
+    stray = [
+        p
+        for p in psutil.process_iter(["cmdline", "create_time"])
+        if p.info["create_time"] >= since and "sleep 60" in " ".join(p.info["cmdline"] or [])
+    ]
     return len(mine) + len(stray)
 
 
@@ -74,22 +79,36 @@ def main(limit: float) -> None:
         "20 s while loading": attacks.SlowLoad(),
         "40 MB printed": attacks.Shouter,
         "spy (env, /proc, net)": attacks.Spy,
-        "vandal (kit files)": functools.partial(attacks.Vandal, target=attacks.__file__, folder=str(Path.cwd())),
+        "vandal (kit files)": functools.partial(
+            attacks.Vandal, target=attacks.__file__, folder=str(Path.cwd())
+        ),
     }
-    print(f"namespaces: {'bubblewrap ' + bwrap() if bwrap() else 'none (fallback)'}; time limit {limit:g} s")
+    print(
+        f"namespaces: {'bubblewrap ' + bwrap() if bwrap() else 'none (fallback)'}; time limit {limit:g} s"
+    )
     print(f"{'attack':26} {'time s':>7} {'peak MB':>8} {'box MB':>7} {'left':>5}  failures")
     for label, bot in cases.items():
         since = time.time()
         peak = Peak()
         start = time.perf_counter()
-        t = tournament("classic", [bot, *OTHERS], players=3, repetitions=1, seed=5, time_limit=limit, progress=False)
+        t = tournament(
+            "classic",
+            [bot, *OTHERS],
+            players=3,
+            repetitions=1,
+            seed=5,
+            time_limit=limit,
+            progress=False,
+        )
         took = time.perf_counter() - start
         peak.stop()
         counts = t.failures.groupby(["bot", "reason"]).size()
         failures = ", ".join(f"{b}: {r} x{n}" for (b, r), n in counts.items()) or "none"
         if t.partial:
             failures += " (run stopped!)"
-        print(f"{label:26} {took:7.1f} {peak.total / 1e6:8.0f} {peak.largest / 1e6:7.0f} {left(since):5d}  {failures}")
+        print(
+            f"{label:26} {took:7.1f} {peak.total / 1e6:8.0f} {peak.largest / 1e6:7.0f} {left(since):5d}  {failures}"
+        )
     print(f"pickle ran in the referee: {marker.exists()}")
 
 

@@ -45,5 +45,11 @@ if __name__ == "__main__":
     everything = [t for t, _ in steps]
     redrawn = [t for t, drawn in steps if drawn]
     verdict = "ok" if statistics.median(everything) < TARGET else "SLOW"
-    print(describe(f"GamePlayer step, {GAMES} games", everything) + f"; target < {TARGET * 1000:.0f} ms: {verdict}")
-    print(describe("  steps that redrew the dashboard", redrawn) + f"; target: {'ok' if statistics.median(redrawn) < TARGET else 'SLOW'}")
+    print(
+        describe(f"GamePlayer step, {GAMES} games", everything)
+        + f"; target < {TARGET * 1000:.0f} ms: {verdict}"
+    )
+    print(
+        describe("  steps that redrew the dashboard", redrawn)
+        + f"; target: {'ok' if statistics.median(redrawn) < TARGET else 'SLOW'}"
+    )

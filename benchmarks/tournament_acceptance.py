@@ -28,7 +28,9 @@ from mogul.kit.tournament import Tournament, tournament
 def show(title: str, result: Tournament, seconds: float) -> None:
     """Print a tournament's results and head-to-head tables."""
     games = len(result.games) // result.players
-    print(f"\n## {title}\n{games} games, {result.players} players, seed {result.seed}, {seconds / 60:.1f} min")
+    print(
+        f"\n## {title}\n{games} games, {result.players} players, seed {result.seed}, {seconds / 60:.1f} min"
+    )
     with pd.option_context("display.width", 200):
         print(result.summary().to_string(float_format=lambda x: f"{x:.3f}"))
         print("\nhead to head (share of games the row bot finished ahead of the column bot):")
@@ -51,11 +53,17 @@ def run(title: str, bots: list[str], args: argparse.Namespace) -> Tournament:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repetitions", type=int, default=84, help="rounds of 24 seatings (default 84)")
-    parser.add_argument("--rollouts", type=int, default=8, help="MonteCarloBot rollouts (default 8)")
+    parser.add_argument(
+        "--repetitions", type=int, default=84, help="rounds of 24 seatings (default 84)"
+    )
+    parser.add_argument(
+        "--rollouts", type=int, default=8, help="MonteCarloBot rollouts (default 8)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="process pool size (default 2)")
     parser.add_argument("--seed", type=int, default=2026, help="master seed (default 2026)")
-    parser.add_argument("--tables", default="1,2", help="which tables to play, e.g. 1,2,3 (default 1,2)")
+    parser.add_argument(
+        "--tables", default="1,2", help="which tables to play, e.g. 1,2,3 (default 1,2)"
+    )
     args = parser.parse_args()
     tables = {t.strip() for t in args.tables.split(",")}
     mc = f"mc:rollouts={args.rollouts}"
@@ -63,13 +71,19 @@ def main() -> None:
 
     verdicts = []
     if "1" in tables:
-        first = run("1. ValueBot against RandomBot and ThresholdBot",
-                    ["random", "threshold:drop_at=2", "threshold", "value"], args)
+        first = run(
+            "1. ValueBot against RandomBot and ThresholdBot",
+            ["random", "threshold:drop_at=2", "threshold", "value"],
+            args,
+        )
         others = ["random", "threshold-2", "threshold-3"]
         verdicts.append((f"value beats {', '.join(others)}", beats(first, "value", others)))
     if "2" in tables:
-        second = run(f"2. MonteCarloBot ({args.rollouts} rollouts) against ValueBot",
-                     [mc, "value", "value", "value"], args)
+        second = run(
+            f"2. MonteCarloBot ({args.rollouts} rollouts) against ValueBot",
+            [mc, "value", "value", "value"],
+            args,
+        )
         others = ["value", "value 2", "value 3"]
         verdicts.append((f"{mc_name} beats {', '.join(others)}", beats(second, mc_name, others)))
     if "3" in tables:

@@ -49,8 +49,18 @@ from mogul import games as _games  # noqa: F401 - announces the games (imports n
 # no game, no pandas, no plotting until something is asked for.
 _HOME = {
     "mogul.games.mogul.actions": (
-        "BID", "CREDIT", "DROP", "TAKE", "Action", "Bid", "Branch", "Credit", "Drop", "Sell",
-        "Take", "parse_action",
+        "BID",
+        "CREDIT",
+        "DROP",
+        "TAKE",
+        "Action",
+        "Bid",
+        "Branch",
+        "Credit",
+        "Drop",
+        "Sell",
+        "Take",
+        "parse_action",
     ),
     "mogul.games.mogul.bots": ("REGISTRY", "MonteCarloBot", "ThresholdBot", "ValueBot"),
     "mogul.games.mogul.cards": ("CRASH", "Card", "Shares", "parse_card"),
@@ -67,7 +77,7 @@ _HOME = {
     "mogul.kit.simulate": ("Simulation", "simulate"),
     "mogul.kit.spec": ("GameSpec", "get_game", "register", "resolve"),
     "mogul.kit.tournament": ("Tournament", "tournament"),
-}  # fmt: skip
+}
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
 
 __all__ = sorted(_MODULE_OF)

@@ -68,7 +68,9 @@ def positive(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if not 1 <= value <= LARGEST:
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to {LARGEST:,}, got {_short(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a number from 1 to {LARGEST:,}, got {_short(text)}"
+        )
     return value
 
 
@@ -79,7 +81,9 @@ def integer(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if not -(2**63) <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"expected a seed from -2**63 to 2**64 - 1, got {_short(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a seed from -2**63 to 2**64 - 1, got {_short(text)}"
+        )
     return value
 
 
@@ -93,34 +97,66 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mogul", description="Simulate games between bots and run strategy tournaments."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament}")
-    bots_help = "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
+    bots_help = (
+        "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
+    )
 
     def common(p: argparse.ArgumentParser) -> None:
         first = default_game()
-        p.add_argument("--game", "--edition", dest="game", default=first, choices=names(),
-                       help=f"game or edition (default {first})")
+        p.add_argument(
+            "--game",
+            "--edition",
+            dest="game",
+            default=first,
+            choices=names(),
+            help=f"game or edition (default {first})",
+        )
         p.add_argument("--seed", type=integer, default=0, help="master seed (default 0)")
         p.add_argument("--workers", type=positive, default=None, help="run on a local process pool")
         p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-        p.add_argument("--overwrite", action="store_true", help="replace an earlier run's files in --out")
+        p.add_argument(
+            "--overwrite", action="store_true", help="replace an earlier run's files in --out"
+        )
 
     sim = commands.add_parser("simulate", help="play many games and write tidy tables")
-    sim.add_argument("--bots", type=comma_list, required=True, help=bots_help + "; repeated to fill the seats")
+    sim.add_argument(
+        "--bots", type=comma_list, required=True, help=bots_help + "; repeated to fill the seats"
+    )
     sim.add_argument("--players", type=positive, default=None, help="seats (default: one per bot)")
     sim.add_argument("--games", type=positive, default=1000, help="number of games (default 1000)")
-    sim.add_argument("--out", default=None, help="folder for games/rounds/auctions tables and a manifest")
-    sim.add_argument("--format", choices=["csv", "parquet"], default=None,
-                     help="file format (default: parquet when pyarrow is installed, else csv)")
-    sim.add_argument("--tables", type=comma_list, default=None,
-                     help="tables to build, e.g. games,auctions (default: all of the game's)")
+    sim.add_argument(
+        "--out", default=None, help="folder for games/rounds/auctions tables and a manifest"
+    )
+    sim.add_argument(
+        "--format",
+        choices=["csv", "parquet"],
+        default=None,
+        help="file format (default: parquet when pyarrow is installed, else csv)",
+    )
+    sim.add_argument(
+        "--tables",
+        type=comma_list,
+        default=None,
+        help="tables to build, e.g. games,auctions (default: all of the game's)",
+    )
     common(sim)
     sim.set_defaults(run=_simulate, command_parser=sim)
 
-    tour = commands.add_parser("tournament", help="every seating, many repetitions; win rates with intervals")
+    tour = commands.add_parser(
+        "tournament", help="every seating, many repetitions; win rates with intervals"
+    )
     tour.add_argument("--bots", type=comma_list, required=True, help=bots_help)
-    tour.add_argument("--players", type=positive, default=None, help="seats per game (default: one per bot)")
-    tour.add_argument("--repetitions", type=positive, default=10, help="rounds of all seatings (default 10)")
-    tour.add_argument("--out", default=None, help="folder for games, summary and head-to-head CSV files and a manifest")
+    tour.add_argument(
+        "--players", type=positive, default=None, help="seats per game (default: one per bot)"
+    )
+    tour.add_argument(
+        "--repetitions", type=positive, default=10, help="rounds of all seatings (default 10)"
+    )
+    tour.add_argument(
+        "--out",
+        default=None,
+        help="folder for games, summary and head-to-head CSV files and a manifest",
+    )
     common(tour)
     tour.set_defaults(run=_tournament, command_parser=tour)
     return parser
@@ -137,7 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _sigterm_as_interrupt(stopped):
         try:
             partial = args.run(args)
-            print(f"done in {time.perf_counter() - started:.1f} s" + (" (interrupted: partial results)" if partial else ""))
+            print(
+                f"done in {time.perf_counter() - started:.1f} s"
+                + (" (interrupted: partial results)" if partial else "")
+            )
         except (ValueError, TypeError, OSError, OverflowError) as err:
             if isinstance(err, BrokenPipeError):
                 return _quiet_broken_pipe()
@@ -151,6 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 @contextmanager
 def _sigterm_as_interrupt(stopped: dict[str, int]) -> Iterator[None]:
     """SIGTERM (``kill``, a scheduler's time-out) stops the run as Ctrl-C does; the status becomes 143."""
+
     def terminate(signum: int, frame: Any) -> None:
         stopped["by"] = 128 + signum
         raise KeyboardInterrupt
@@ -216,10 +256,16 @@ def _earlier_results(path: Path) -> list[Path]:
     if not path.is_dir():
         return []
     outputs = output_names()
-    return sorted(p for p in path.iterdir() if p.name == MANIFEST or (p.stem in outputs and p.suffix in (".csv", ".parquet")))
+    return sorted(
+        p
+        for p in path.iterdir()
+        if p.name == MANIFEST or (p.stem in outputs and p.suffix in (".csv", ".parquet"))
+    )
 
 
-def save_run(folder: Path, tables: dict[str, pd.DataFrame], args: argparse.Namespace, facts: dict[str, Any]) -> list[Path]:
+def save_run(
+    folder: Path, tables: dict[str, pd.DataFrame], args: argparse.Namespace, facts: dict[str, Any]
+) -> list[Path]:
     """Write the tables and the manifest beside an earlier run, then swap the new run in.
 
     Everything is first written to a hidden folder inside ``folder``; only when it is complete
@@ -275,20 +321,34 @@ def _simulate(args: argparse.Namespace) -> bool:
     tables = None if args.tables is None else check_tables(spec, args.tables)
     out = prepare_out(args.out, args.overwrite)
     sim = simulate(
-        args.game, args.bots, args.games, args.seed, players=args.players, tables=tables,
-        workers=args.workers, progress=False if args.no_progress else None,
+        args.game,
+        args.bots,
+        args.games,
+        args.seed,
+        players=args.players,
+        tables=tables,
+        workers=args.workers,
+        progress=False if args.no_progress else None,
     )
     finished = int(sim.games["game"].nunique()) if len(sim.games) else 0
     if out is not None:  # the files first: a closed pipe on stdout must not lose them
         facts = {
-            "game": spec.name, "edition": edition, "seed": args.seed, "bots": args.bots,
-            "games_planned": args.games, "games_finished": finished, "partial": sim.partial,
+            "game": spec.name,
+            "edition": edition,
+            "seed": args.seed,
+            "bots": args.bots,
+            "games_planned": args.games,
+            "games_finished": finished,
+            "partial": sim.partial,
             "failures": len(sim.failures),
         }
         failures = {"failures": sim.failures} if len(sim.failures) else {}
         written = save_run(out, {**sim.tables, **failures}, args, facts)
     players = sim.games["seat"].nunique() if len(sim.games) else args.players
-    print(f"{finished} games, {players} players, seed {args.seed}" + (" (partial)" if sim.partial else ""))
+    print(
+        f"{finished} games, {players} players, seed {args.seed}"
+        + (" (partial)" if sim.partial else "")
+    )
     print(_fmt(sim.summary()))
     if out is not None:
         print("wrote " + ", ".join(str(p) for p in written))
@@ -300,21 +360,39 @@ def _tournament(args: argparse.Namespace) -> bool:
     check_bots(spec, args.bots)
     out = prepare_out(args.out, args.overwrite)
     result = tournament(
-        args.game, args.bots, args.players, args.repetitions, args.seed,
-        workers=args.workers, progress=False if args.no_progress else None,
+        args.game,
+        args.bots,
+        args.players,
+        args.repetitions,
+        args.seed,
+        workers=args.workers,
+        progress=False if args.no_progress else None,
     )
     finished = len(result.games) // result.players
     if out is not None:
         facts = {
-            "game": spec.name, "edition": edition, "seed": args.seed, "bots": args.bots,
-            "players": result.players, "repetitions": args.repetitions, "games_finished": finished,
-            "partial": result.partial, "failures": len(result.failures),
+            "game": spec.name,
+            "edition": edition,
+            "seed": args.seed,
+            "bots": args.bots,
+            "players": result.players,
+            "repetitions": args.repetitions,
+            "games_finished": finished,
+            "partial": result.partial,
+            "failures": len(result.failures),
         }
-        tables = {"games": result.games, "summary": result.summary(), "head_to_head": result.head_to_head()}
+        tables = {
+            "games": result.games,
+            "summary": result.summary(),
+            "head_to_head": result.head_to_head(),
+        }
         if len(result.failures):
             tables["failures"] = result.failures
         written = save_run(out, tables, args, facts)
-    print(f"{finished} games, {result.players} players, seed {args.seed}" + (" (partial)" if result.partial else ""))
+    print(
+        f"{finished} games, {result.players} players, seed {args.seed}"
+        + (" (partial)" if result.partial else "")
+    )
     print(_fmt(result.summary()))
     print("\nhead to head (row finished ahead of column):")
     print(_fmt(result.head_to_head()))

@@ -42,7 +42,9 @@ def check_player_plays(game: str, steps: int = 12) -> SessionPlayer:
             continue
         legal = list(app.state.legal_actions())
         buttons = app.buttons()
-        assert len(buttons) == len(legal) >= 1, f"{game}: {len(buttons)} buttons for {len(legal)} actions"
+        assert len(buttons) == len(legal) >= 1, (
+            f"{game}: {len(buttons)} buttons for {len(legal)} actions"
+        )
         before, table_before = len(app.history), app.table.value
         buttons[-1].click()  # the last button: not always the first, most obvious choice
         assert len(app.history) > before and app.actions[before - 1] == legal[-1]

@@ -67,13 +67,17 @@ VALUES = [(10, 3, 0), (8, 2, 0), (6, 1, 0)]
 @cache
 def game() -> GameRecord:
     """A whole game of four value bots, with credits and sales (notebook 04's game)."""
-    return mogul.play(mogul.new_game("classic", players=4, seed=12), [mogul.ValueBot() for _ in range(4)])
+    return mogul.play(
+        mogul.new_game("classic", players=4, seed=12), [mogul.ValueBot() for _ in range(4)]
+    )
 
 
 @cache
 def played() -> GamePlayer:
     """A human seat against three bots, two rounds in: the play page's live charts."""
-    app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True)
+    app = GamePlayer(
+        ["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True
+    )
     app.act(mogul.BID)
     return app
 
@@ -97,12 +101,16 @@ def _rio_grande_uses():
 
 @cache
 def contest() -> mogul.Tournament:
-    return mogul.tournament("classic", ["value", "threshold", "random"], repetitions=2, seed=1, progress=False)
+    return mogul.tournament(
+        "classic", ["value", "threshold", "random"], repetitions=2, seed=1, progress=False
+    )
 
 
 @cache
 def sample():
-    return draw_values(uniform_values(win=(2, 10), second=(0, 3), step=1), seats=3, samples=40, seed=1)
+    return draw_values(
+        uniform_values(win=(2, 10), second=(0, 3), step=1), seats=3, samples=40, seed=1
+    )
 
 
 @cache
@@ -142,8 +150,14 @@ def cm_player() -> CreditMobilierPlayer:
 
 @cache
 def cm_study():
-    sim = simulate("credit-mobilier", ["dividend", "random", "dividend"], games=10, seed=1,
-                   tables=("games", "treasuries", "dividends"), progress=False)  # fmt: skip
+    sim = simulate(
+        "credit-mobilier",
+        ["dividend", "random", "dividend"],
+        games=10,
+        seed=1,
+        tables=("games", "treasuries", "dividends"),
+        progress=False,
+    )
     return by_turn(share_values(sim.treasuries, sim.dividends))
 
 
@@ -154,13 +168,21 @@ FIGURES = {
     "score_track": lambda: scores_figure(_rounds(), track=True),
     "game_pot_ladder": lambda: game_pot_ladder_figure(list(game().states()), 2),
     "crash_hazard": lambda: crash_hazard_figure(analysis.crash_hazard(game().initial_state())),
-    "distribution": lambda: distribution_figure([3, 4, 4, 7], title="Scores", x_title="final score"),
+    "distribution": lambda: distribution_figure(
+        [3, 4, 4, 7], title="Scores", x_title="final score"
+    ),
     "distributions": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}),
-    "distributions_intervals": lambda: distribution_figure({"all players": [1, 2, 2], "winners": [2, 3]}, intervals=True),
-    "share_value": lambda: share_value_figure(analysis.by_round(analysis.share_values(_rounds())), CLASSIC),
+    "distributions_intervals": lambda: distribution_figure(
+        {"all players": [1, 2, 2], "winners": [2, 3]}, intervals=True
+    ),
+    "share_value": lambda: share_value_figure(
+        analysis.by_round(analysis.share_values(_rounds())), CLASSIC
+    ),
     "win_rate": lambda: win_rate_figure(contest().summary()),
     "head_to_head": lambda: head_to_head_figure(contest().head_to_head()),
-    "payoff_curve": lambda: payoff_curve_figure({f"seat {i}": df for i, df in payoff_curves(VALUES, [3, 3, 3]).items()}),
+    "payoff_curve": lambda: payoff_curve_figure(
+        {f"seat {i}": df for i, df in payoff_curves(VALUES, [3, 3, 3]).items()}
+    ),
     "pot_ladder": lambda: pot_ladder_figure(solve(VALUES, [3, 3, 3], start=0).path),
     "convergence": lambda: convergence_figure(dynamics().trace),
     "mechanism": lambda: mechanism_figure(compare_mechanisms(sample(), chips=[4, 4, 4])),
@@ -175,7 +197,9 @@ FIGURES = {
     "cm_board": lambda: board_figure(cm_midgame(), cm_midgame().legal_actions()),
     "cm_board_start": lambda: board_figure(cm.new_game(5, seed=2)),
     "cm_treasuries": lambda: treasuries_figure(cm_game().table("treasuries")),
-    "cm_dividends": lambda: dividends_figure(cm_game().table("dividends"), cm_game().initial_state().names),
+    "cm_dividends": lambda: dividends_figure(
+        cm_game().table("dividends"), cm_game().initial_state().names
+    ),
     "cm_stock": lambda: stock_figure(cm_game().table("holdings")),
     "cm_dividends_to_come": lambda: dividends_to_come_figure(cm_study()),
     "cm_marginal_value": lambda: marginal_value_figure(
@@ -183,22 +207,44 @@ FIGURES = {
     ),
     "live_cm_board": lambda: go.Figure(cm_player().board),
     "winner_regions": lambda: winner_regions_figure(
-        winner_map([(10, 3, 0), (8, 2, 0), (6, 1, 0)], [3, 3, 3], seat=2, win_values=[5, 6, 7], low=0.5, high=2)
+        winner_map(
+            [(10, 3, 0), (8, 2, 0), (6, 1, 0)],
+            [3, 3, 3],
+            seat=2,
+            win_values=[5, 6, 7],
+            low=0.5,
+            high=2,
+        )
     ),
-    "position_analysis": lambda: position_analysis_figure(_position(), chosen=_position()["action"].iloc[0]),
+    "position_analysis": lambda: position_analysis_figure(
+        _position(), chosen=_position()["action"].iloc[0]
+    ),
 }
 
 BUILDERS = {
-    "market_value": "market_value_figure", "holdings": "holdings_figure", "scores": "scores_figure",
-    "game_pot_ladder": "game_pot_ladder_figure", "crash_hazard": "crash_hazard_figure",
-    "distribution": "distribution_figure", "share_value": "share_value_figure",
-    "win_rate": "win_rate_figure", "head_to_head": "head_to_head_figure",
-    "payoff_curve": "payoff_curve_figure", "pot_ladder": "pot_ladder_figure",
-    "convergence": "convergence_figure", "mechanism": "mechanism_figure",
-    "winner_regions": "winner_regions_figure", "position_analysis": "position_analysis_figure",
-    "network": "network_figure", "mogul_board": "board_figure",
-    "sell_right": "sell_right_figure", "sell_right_use": "sell_right_use_figure",
-    "cm_board": "board_figure", "cm_treasuries": "treasuries_figure", "cm_dividends": "dividends_figure",
-    "cm_stock": "stock_figure", "cm_dividends_to_come": "dividends_to_come_figure",
+    "market_value": "market_value_figure",
+    "holdings": "holdings_figure",
+    "scores": "scores_figure",
+    "game_pot_ladder": "game_pot_ladder_figure",
+    "crash_hazard": "crash_hazard_figure",
+    "distribution": "distribution_figure",
+    "share_value": "share_value_figure",
+    "win_rate": "win_rate_figure",
+    "head_to_head": "head_to_head_figure",
+    "payoff_curve": "payoff_curve_figure",
+    "pot_ladder": "pot_ladder_figure",
+    "convergence": "convergence_figure",
+    "mechanism": "mechanism_figure",
+    "winner_regions": "winner_regions_figure",
+    "position_analysis": "position_analysis_figure",
+    "network": "network_figure",
+    "mogul_board": "board_figure",
+    "sell_right": "sell_right_figure",
+    "sell_right_use": "sell_right_use_figure",
+    "cm_board": "board_figure",
+    "cm_treasuries": "treasuries_figure",
+    "cm_dividends": "dividends_figure",
+    "cm_stock": "stock_figure",
+    "cm_dividends_to_come": "dividends_to_come_figure",
     "cm_marginal_value": "marginal_value_figure",
-}  # fmt: skip
+}

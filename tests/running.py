@@ -23,11 +23,15 @@ class Watched:
     """``args`` running as a child process; its stdout and stderr are collected as they come."""
 
     def __init__(self, args: Sequence[str], **popen) -> None:
-        self.proc = subprocess.Popen(list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
+        self.proc = subprocess.Popen(
+            list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen
+        )
         self._out: list[bytes] = []
         self._err: list[bytes] = []
-        self._readers = [threading.Thread(target=self._read, args=(stream, into), daemon=True)
-                         for stream, into in ((self.proc.stdout, self._out), (self.proc.stderr, self._err))]
+        self._readers = [
+            threading.Thread(target=self._read, args=(stream, into), daemon=True)
+            for stream, into in ((self.proc.stdout, self._out), (self.proc.stderr, self._err))
+        ]
         for reader in self._readers:
             reader.start()
 
@@ -51,9 +55,13 @@ class Watched:
         end = time.monotonic() + timeout
         while (done := self.games_done()) < at_least:
             if self.proc.poll() is not None:
-                raise AssertionError(f"the command ended (exit {self.proc.returncode}) first:\n{self.err}")
+                raise AssertionError(
+                    f"the command ended (exit {self.proc.returncode}) first:\n{self.err}"
+                )
             if time.monotonic() > end:
-                raise AssertionError(f"no {at_least} games finished in {timeout} s:\n{self.err[-2000:]}")
+                raise AssertionError(
+                    f"no {at_least} games finished in {timeout} s:\n{self.err[-2000:]}"
+                )
             time.sleep(0.05)
         return done
 

@@ -18,13 +18,17 @@ from mogul.kit.simulate import simulate
 def short_game():
     """Three players; after the first reveal the pile is pink/blue, blue/pink, crash.
 
-        Ann: pink/green   Ben: pink/yellow   Cai: blue/green
-        revealed: green/brown     pile: [pink/blue, blue/pink, crash]   (L = 3, U = 2)
+    Ann: pink/green   Ben: pink/yellow   Cai: blue/green
+    revealed: green/brown     pile: [pink/blue, blue/pink, crash]   (L = 3, U = 2)
     """
     return mogul.new_game(
-        "classic", players=3, seed=1, deck=["green/brown", "pink/blue", "blue/pink", "crash"],
-        starting_shares=[["pink/green"], ["pink/yellow"], ["blue/green"]], start_player=0,
-    )  # fmt: skip
+        "classic",
+        players=3,
+        seed=1,
+        deck=["green/brown", "pink/blue", "blue/pink", "crash"],
+        starting_shares=[["pink/green"], ["pink/yellow"], ["blue/green"]],
+        start_player=0,
+    )
 
 
 def long_game():
@@ -34,11 +38,22 @@ def long_game():
     shares are still revealed: E[R] = 4.
     """
     return mogul.new_game(
-        "classic", players=3, seed=1,
-        deck=["green/brown", "brown/green", "brown/yellow", "brown/blue", "pink/blue", "pink/yellow",
-              "blue/pink", "crash"],
-        starting_shares=[[], [], []], start_player=0,
-    )  # fmt: skip
+        "classic",
+        players=3,
+        seed=1,
+        deck=[
+            "green/brown",
+            "brown/green",
+            "brown/yellow",
+            "brown/blue",
+            "pink/blue",
+            "pink/yellow",
+            "blue/pink",
+            "crash",
+        ],
+        starting_shares=[[], [], []],
+        start_player=0,
+    )
 
 
 def test_crash_hazard_on_a_three_card_pile():
@@ -64,8 +79,13 @@ def test_a_fresh_classic_game_has_the_rulebook_hazards():
     assert len(h) == s.cards_left == 27
     assert h["hazard"].tail(5).tolist() == pytest.approx([1 / 5, 1 / 4, 1 / 3, 1 / 2, 1])
     assert h["hazard"].iloc[0] == analysis.next_crash_chance(s) == 0.0
-    late = mogul.new_game("classic", players=3, seed=1, deck=["green/brown", "pink/blue", "crash"],
-                          starting_shares=[[], [], []])  # fmt: skip
+    late = mogul.new_game(
+        "classic",
+        players=3,
+        seed=1,
+        deck=["green/brown", "pink/blue", "crash"],
+        starting_shares=[[], [], []],
+    )
     assert analysis.next_crash_chance(late) == 0.5
 
 
@@ -96,9 +116,15 @@ def test_next_sale_chance_by_hand():
 def test_hold_or_sell_by_hand():
     table = analysis.hold_or_sell(short_game().view(0))  # Ann holds pink/green
     assert table.loc["pink"].to_dict() == pytest.approx(
-        {"held": 1, "market_value": 2, "premiums_to_come": 0.5, "sell_gain": 1.5,
-         "next_sale_chance": 0.5, "advice": "sell"}
-    )  # fmt: skip
+        {
+            "held": 1,
+            "market_value": 2,
+            "premiums_to_come": 0.5,
+            "sell_gain": 1.5,
+            "next_sale_chance": 0.5,
+            "advice": "sell",
+        }
+    )
     assert table.loc["blue", "held"] == 0 and table.loc["blue", "sell_gain"] == 0.5
     assert table.loc["green", "advice"] == "hold"  # nothing to sell, nothing to earn
     assert analysis.hold_or_sell(short_game(), seat=2).loc["blue", "held"] == 1
@@ -155,11 +181,26 @@ def test_share_values_from_rounds_tables_match_the_states():
 
 
 def test_simulated_premiums_to_come_are_unbiased():
-    sim = simulate("classic", ["value"], games=80, players=4, seed=4, tables=["games", "rounds"], progress=False)
+    sim = simulate(
+        "classic",
+        ["value"],
+        games=80,
+        players=4,
+        seed=4,
+        tables=["games", "rounds"],
+        progress=False,
+    )
     values = analysis.share_values(sim.rounds)
     assert values["game"].nunique() == 80
-    assert list(values.columns) == ["game", "round", "cards_left", "company", "market_value",
-                                    "premiums_to_come", "premiums_realized"]  # fmt: skip
+    assert list(values.columns) == [
+        "game",
+        "round",
+        "cards_left",
+        "company",
+        "market_value",
+        "premiums_to_come",
+        "premiums_realized",
+    ]
     # the model's expectation is a conditional mean: on average it matches what happened
     first = values[values["round"] == 1]
     diff = (first["premiums_realized"] - first["premiums_to_come"]).groupby(first["game"]).sum()
@@ -185,7 +226,9 @@ def test_chain_payoff_curve_starts_where_the_pot_was_last_empty():
     from mogul.auction import payoff_curve
     from mogul.auction.mogul import chain_payoff_curve, values_from_state
 
-    states = list(GameRecord.load("rulebook-opening").states())[:5]  # bid, bid, Cai drops, Dee to act
+    states = list(GameRecord.load("rulebook-opening").states())[
+        :5
+    ]  # bid, bid, Cai drops, Dee to act
     first = states[0]
     live = values_from_state(first)
     direct = payoff_curve(live.values, live.chips, seat=0, start=0, chip_value=live.chip_value)
@@ -196,9 +239,12 @@ def test_chain_payoff_curve_starts_where_the_pot_was_last_empty():
     assert after.pot == 0 and after.in_auction == (0, 1, 3) and after.current == 3
     live = values_from_state(after)
     restart = payoff_curve(
-        [live.values[i] for i in (0, 1, 3)], [live.chips[i] for i in (0, 1, 3)], seat=2, start=2,
+        [live.values[i] for i in (0, 1, 3)],
+        [live.chips[i] for i in (0, 1, 3)],
+        seat=2,
+        start=2,
         chip_value=live.chip_value,
-    )  # fmt: skip
+    )
     pd.testing.assert_frame_equal(chain_payoff_curve(states[:4], 3), restart)
     assert chain_payoff_curve(states[:4], 2) is None  # Cai has left this auction
 
@@ -214,10 +260,14 @@ def test_nothing_is_left_to_come_once_the_crash_is_revealed():
 
 def test_model_check_by_hand():
     # two games, one company: realized minus to come is +1, -1 in game 0 (mean 0) and +2 in game 1
-    values = pd.DataFrame({
-        "game": [0, 0, 1], "company": ["blue"] * 3,
-        "premiums_to_come": [1.0, 2.0, 1.0], "premiums_realized": [2.0, 1.0, 3.0],
-    })  # fmt: skip
+    values = pd.DataFrame(
+        {
+            "game": [0, 0, 1],
+            "company": ["blue"] * 3,
+            "premiums_to_come": [1.0, 2.0, 1.0],
+            "premiums_realized": [2.0, 1.0, 3.0],
+        }
+    )
     check = analysis.model_check(values).loc["blue"]
     assert check["difference"] == pytest.approx(2 / 3)  # over the rows
     se = pd.Series([0.0, 2.0]).std() / 2**0.5  # over the games' means: 0 and 2
@@ -225,5 +275,7 @@ def test_model_check_by_hand():
     assert check["z"] == pytest.approx((2 / 3) / se)
     from math import erfc, sqrt
 
-    assert check["chance"] == pytest.approx(erfc(abs(check["z"]) / sqrt(2)))  # one company: its own p-value
+    assert check["chance"] == pytest.approx(
+        erfc(abs(check["z"]) / sqrt(2))
+    )  # one company: its own p-value
     assert analysis.mean_interval([5, 5, 5]) == (5.0, 5.0, 5.0)

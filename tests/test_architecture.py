@@ -34,7 +34,16 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mogul"
 LAYERS = ("kit", "games", "auction", "analysis", "plots", "widgets", "classroom", "cli")
-RANK = {"kit": 0, "games": 1, "auction": 2, "analysis": 2, "plots": 3, "widgets": 4, "classroom": 5, "cli": 5}
+RANK = {
+    "kit": 0,
+    "games": 1,
+    "auction": 2,
+    "analysis": 2,
+    "plots": 3,
+    "widgets": 4,
+    "classroom": 5,
+    "cli": 5,
+}
 CLASSROOM_PAGES = ("student", "lecturer", "figures")  # the classroom's faces
 
 
@@ -84,9 +93,13 @@ def place(module: str, games: frozenset[str] = GAMES) -> Place:
     if parts[1] in games:
         return Place("root", parts[1])  # a game's short import name (``mogul.<game>``)
     if parts[1] not in LAYERS:
-        raise ValueError(f"{module} is in no layer of mogul/__init__.py's list; add it there and here")
+        raise ValueError(
+            f"{module} is in no layer of mogul/__init__.py's list; add it there and here"
+        )
     game = parts[2] if len(parts) > 2 and parts[2] in games else None
-    face = parts[1] in ("plots", "widgets") or (parts[1] == "classroom" and parts[-1] in CLASSROOM_PAGES)
+    face = parts[1] in ("plots", "widgets") or (
+        parts[1] == "classroom" and parts[-1] in CLASSROOM_PAGES
+    )
     return Place(parts[1], game, face)
 
 
@@ -235,44 +248,84 @@ FAKE_KNOWN = {
 }
 
 BAD = {
-    "lazy import in the kit": ("mogul.kit.runner", "def f():\n    from mogul.games.alpha import rules\n"),
+    "lazy import in the kit": (
+        "mogul.kit.runner",
+        "def f():\n    from mogul.games.alpha import rules\n",
+    ),
     "kit imports the root": ("mogul.kit.spec", "import mogul\n"),
     "kit imports games via the root": ("mogul.kit.spec", "from mogul import games\n"),
     "kit imports a face": ("mogul.kit.session", "from mogul.widgets.session_player import P\n"),
-    "kit, TYPE_CHECKING": ("mogul.kit.bots", "if TYPE_CHECKING:\n    from mogul.analysis.alpha import x\n"),
-    "game imports another game": ("mogul.games.alpha.bots", "from mogul.games.beta.state import S\n"),
+    "kit, TYPE_CHECKING": (
+        "mogul.kit.bots",
+        "if TYPE_CHECKING:\n    from mogul.analysis.alpha import x\n",
+    ),
+    "game imports another game": (
+        "mogul.games.alpha.bots",
+        "from mogul.games.beta.state import S\n",
+    ),
     "games package imports a game": ("mogul.games", "from mogul.games.alpha import spec\n"),
     "game imports analysis, relative": ("mogul.games.alpha.rules", "from ...analysis import x\n"),
-    "game, importlib": ("mogul.games.alpha.rules", "import importlib\nimportlib.import_module('mogul.plots')\n"),
+    "game, importlib": (
+        "mogul.games.alpha.rules",
+        "import importlib\nimportlib.import_module('mogul.plots')\n",
+    ),
     "auction imports plots": ("mogul.auction", "def f():\n    import mogul.plots.auction\n"),
     "analysis imports the cli": ("mogul.analysis", "from mogul.cli import main\n"),
-    "generic analysis imports a game": ("mogul.analysis", "from mogul.games.alpha.state import S\n"),
-    "generic widget imports a game's widget": (
-        "mogul.widgets.session_player", "def f():\n    from mogul.widgets.alpha.player import P\n",
+    "generic analysis imports a game": (
+        "mogul.analysis",
+        "from mogul.games.alpha.state import S\n",
     ),
-    "a game's plots import another game's": ("mogul.plots.alpha.board", "from mogul.plots.beta import f\n"),
-    "a game's plots import another game": ("mogul.plots.alpha.board", "from mogul.games.beta import rules\n"),
+    "generic widget imports a game's widget": (
+        "mogul.widgets.session_player",
+        "def f():\n    from mogul.widgets.alpha.player import P\n",
+    ),
+    "a game's plots import another game's": (
+        "mogul.plots.alpha.board",
+        "from mogul.plots.beta import f\n",
+    ),
+    "a game's plots import another game": (
+        "mogul.plots.alpha.board",
+        "from mogul.games.beta import rules\n",
+    ),
     "plots import widgets": ("mogul.plots.alpha.game", "from mogul.widgets import live\n"),
     "plots import widgets, relative": ("mogul.plots.alpha.game", "from ...widgets import live\n"),
-    "widgets import the classroom": ("mogul.widgets.alpha.player", "from mogul.classroom import store\n"),
-    "classroom store imports widgets": ("mogul.classroom.store", "from mogul.widgets import live\n"),
-    "classroom debrief imports a page": ("mogul.classroom.alpha.debrief", "from ..student import App\n"),
+    "widgets import the classroom": (
+        "mogul.widgets.alpha.player",
+        "from mogul.classroom import store\n",
+    ),
+    "classroom store imports widgets": (
+        "mogul.classroom.store",
+        "from mogul.widgets import live\n",
+    ),
+    "classroom debrief imports a page": (
+        "mogul.classroom.alpha.debrief",
+        "from ..student import App\n",
+    ),
     "classroom page imports the cli": ("mogul.classroom.student", "from mogul.cli import main\n"),
     "facade of one game re-exports another": ("mogul.alpha", "from mogul.games.beta import x\n"),
-}  # fmt: skip
+}
 
 GOOD = {
-    "kit imports kit": ("mogul.kit.record", "from mogul.kit.spec import resolve\nfrom . import bots\n"),
+    "kit imports kit": (
+        "mogul.kit.record",
+        "from mogul.kit.spec import resolve\nfrom . import bots\n",
+    ),
     "game imports its folder and the kit": (
         "mogul.games.alpha.rules",
         "from mogul.games.alpha.state import S\nfrom .cards import C\nfrom mogul.kit import spec\n",
     ),
-    "a game's analysis imports its game": ("mogul.analysis.alpha", "from mogul.games.alpha.state import S\n"),
+    "a game's analysis imports its game": (
+        "mogul.analysis.alpha",
+        "from mogul.games.alpha.state import S\n",
+    ),
     "a game's widget imports its plots": (
         "mogul.widgets.alpha.player",
         "from mogul.plots.alpha.game import score_data\nfrom mogul.widgets.session_player import P\n",
     ),
-    "root imports everything": ("mogul", "from mogul.games.alpha.bots import REGISTRY\nimport mogul.widgets\n"),
+    "root imports everything": (
+        "mogul",
+        "from mogul.games.alpha.bots import REGISTRY\nimport mogul.widgets\n",
+    ),
     "a game's facade": ("mogul.alpha", "from mogul.games.alpha.bots import REGISTRY\n"),
     "other packages": ("mogul.kit.runner", "import pandas\nfrom tqdm.auto import tqdm\n"),
     "classroom debrief uses the kit and the auction": (
@@ -283,7 +336,7 @@ GOOD = {
         "mogul.classroom.student",
         "from mogul.widgets.session_player import GameTable\nfrom .store import TableStore\n",
     ),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", BAD)
@@ -324,7 +377,10 @@ def test_the_checker_tells_lazy_imports_apart():
 
 
 def real_sources() -> dict[str, tuple[str, bool]]:
-    return {m: (p.read_text(encoding="utf-8"), p.name == "__init__.py") for m, p in module_names(PACKAGE).items()}
+    return {
+        m: (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+        for m, p in module_names(PACKAGE).items()
+    }
 
 
 def test_every_module_belongs_to_a_layer():
@@ -346,7 +402,9 @@ def test_the_layers_import_in_one_direction():
 
 def test_no_import_circle():
     found = circles(import_graph(real_sources()))
-    assert not found, "import circles (lazy imports included):\n" + "\n".join(" <-> ".join(c) for c in found)
+    assert not found, "import circles (lazy imports included):\n" + "\n".join(
+        " <-> ".join(c) for c in found
+    )
 
 
 def _code_strings(source: str) -> list[tuple[int, str]]:
@@ -356,8 +414,10 @@ def _code_strings(source: str) -> list[tuple[int, str]]:
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
-    }  # fmt: skip
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)

@@ -52,8 +52,14 @@ def test_two_seats_dominant_value_the_loser_is_paid():
     #   pot 2, A: drop = 1, bid = 7; pot 1, B: drop = 1, bid = 3; pot 0, A: bid.
     # With two seats the dropper gets all its own bids back plus the winner's bids.
     sol = solve([(10, 0, 0), (1, 0, 0)], [3, 3], start=0)
-    assert moves(sol) == [(0, "bid", 0), (1, "bid", 1), (0, "bid", 2), (1, "bid", 3),
-                          (0, "bid", 4), (1, "drop", 5)]  # fmt: skip
+    assert moves(sol) == [
+        (0, "bid", 0),
+        (1, "bid", 1),
+        (0, "bid", 2),
+        (1, "bid", 3),
+        (0, "bid", 4),
+        (1, "drop", 5),
+    ]
     assert sol.payoffs == (7.0, 3.0)
     assert (sol.winner, sol.runner_up) == (0, 1)
     assert sol.places == ("win", "second")
@@ -205,8 +211,10 @@ def test_two_seats_a_higher_win_value_never_loses_the_win(game, data):
     values, chips, start, cv = game
     i = data.draw(st.integers(0, 1))
     before = solve(values, chips, start, cv)
-    raised = [(v[0] + data.draw(half.filter(lambda x: x > 0)), *v[1:]) if j == i else v
-              for j, v in enumerate(values)]  # fmt: skip
+    raised = [
+        (v[0] + data.draw(half.filter(lambda x: x > 0)), *v[1:]) if j == i else v
+        for j, v in enumerate(values)
+    ]
     if before.winner == i:
         assert solve(raised, chips, start, cv).winner == i
 
@@ -488,5 +496,8 @@ def test_fast_naive_curves_play_exactly_like_threshold_bots(data):
             out = play(values, chips, bots, start, cv)
             row = curve.iloc[k]
             assert (row.payoff, row.place, row.paid, row.winner) == (
-                out.payoffs[seat], out.places[seat], out.paid[seat], out.winner
+                out.payoffs[seat],
+                out.places[seat],
+                out.paid[seat],
+                out.winner,
             )

@@ -45,10 +45,13 @@ from mogul.auction.private import _expected
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOK = NOTEBOOKS / "02-auction-theory.ipynb"
 NB = "02-auction-theory"
-WORDS = ("zero one two three four five six seven eight nine ten eleven twelve twenty hundred "
-         "half twice both once")
-NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:/\d+)?%?|\b(?:" + "|".join(WORDS.split())
-                    + r")\b", re.IGNORECASE)  # fmt: skip
+WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve twenty hundred "
+    "half twice both once"
+)
+NUMBER = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*(?:/\d+)?%?|\b(?:" + "|".join(WORDS.split()) + r")\b", re.IGNORECASE
+)
 
 
 def prose(name: str) -> str:
@@ -85,8 +88,9 @@ def moves(sol):
 
 
 def spans(regions):
-    return [(r.low, r.high, r.low_included, r.high_included, r.winner)
-            for r in regions.itertuples()]  # fmt: skip
+    return [
+        (r.low, r.high, r.low_included, r.high_included, r.winner) for r in regions.itertuples()
+    ]
 
 
 # --------------------------------------------------------------------------- 1. the tie
@@ -100,8 +104,9 @@ def test_the_first_auction_is_a_tie_at_chip_value_one():
     assert solve(FIRST, [3, 3, 3], chip_value=1 - 1e-6).winner == 1
     # seat 0 at pot 3 (all still in, 2 chips each) gets the same either way
     table = backward_induction_table(FIRST, [3, 3, 3], chip_value=1.0)
-    row = table[(table.seat == 0) & (table.pot == 3)
-                & (table.chips.map(lambda c: c == {0: 2, 1: 2, 2: 2}))].iloc[0]  # fmt: skip
+    row = table[
+        (table.seat == 0) & (table.pot == 3) & (table.chips.map(lambda c: c == {0: 2, 1: 2, 2: 2}))
+    ].iloc[0]
     assert row["bid"] == row["drop"] == 3.0 and row.move == "drop"
     stated(NB, "seat 0 is indifferent at pot 3 (bidding and dropping both give it 3 from there)")
     # the brute force agrees under both tie rules
@@ -114,41 +119,58 @@ def test_the_notebooks_first_example_is_no_tie():
     a = solve(FIRST, [3, 3, 3], chip_value=0.75)
     assert a.path == solve(FIRST, [3, 3, 3], chip_value=0.75, tie="bid").path
     assert (a.winner, -a.net_chips[2], a.payoffs) == (2, 3, (3.0, 2.25, 3.75))
-    stated(NB, "At a chip value of 0.75 both tie rules give the same equilibrium",
-           "seat 2) wins and pays its whole stack")  # fmt: skip
+    stated(
+        NB,
+        "At a chip value of 0.75 both tie rules give the same equilibrium",
+        "seat 2) wins and pays its whole stack",
+    )
 
 
 def test_backward_induction_on_the_tiny_auction():
     table = backward_induction_table([(6, 0, 0), (2, 1, 0)], [2, 2])
     rows = [(r.seat, r.pot, r.bid, r.drop, r.move) for r in table.itertuples()]
     assert rows[0][:2] == (0, 4) and np.isnan(rows[0][2]) and rows[0][3:] == (4.0, "drop")
-    assert rows[1:] == [(1, 3, 1.0, 4.0, "drop"), (0, 2, 5.0, 2.0, "bid"),
-                        (1, 1, 3.0, 2.0, "bid"), (0, 0, 4.0, 0.0, "bid")]  # fmt: skip
+    assert rows[1:] == [
+        (1, 3, 1.0, 4.0, "drop"),
+        (0, 2, 5.0, 2.0, "bid"),
+        (1, 1, 3.0, 2.0, "bid"),
+        (0, 0, 4.0, 0.0, "bid"),
+    ]
     sol = solve([(6, 0, 0), (2, 1, 0)], [2, 2])
     assert sol.payoffs == (4.0, 3.0) and -sol.net_chips[0] == 2
-    stated(NB, "pot 3: seat 1 drops (collect 3, second place: $1 + 3 = 4$)",
-           "rather than bid its last chip and win after seat 0's forced drop ($2 - 1 = 1$)",
-           "pot 2: seat 0 bids ($6 - 1 = 5$", "rather than drop ($2$)",
-           "pot 1: seat 1 bids (it will drop at pot 3: $4 - 1 = 3$) rather than drop ($1 + 1 = 2$)",
-           "pot 0: seat 0 bids ($6 - 2 = 4$", "So seat 0 wins after paying 2 chips; seat 1 drops at pot 3")  # fmt: skip
+    stated(
+        NB,
+        "pot 3: seat 1 drops (collect 3, second place: $1 + 3 = 4$)",
+        "rather than bid its last chip and win after seat 0's forced drop ($2 - 1 = 1$)",
+        "pot 2: seat 0 bids ($6 - 1 = 5$",
+        "rather than drop ($2$)",
+        "pot 1: seat 1 bids (it will drop at pot 3: $4 - 1 = 3$) rather than drop ($1 + 1 = 2$)",
+        "pot 0: seat 0 bids ($6 - 2 = 4$",
+        "So seat 0 wins after paying 2 chips; seat 1 drops at pot 3",
+    )
 
 
 # --------------------------------------------------------------------------- 2. exercise 2
 
 
 EX2_DROP = [
-    (F(1, 2), F(6, 7), True, False, 2), (F(6, 7), F(1), True, False, 1),
-    (F(1), F(6, 5), True, False, 2), (F(6, 5), F(3, 2), True, False, 1),
+    (F(1, 2), F(6, 7), True, False, 2),
+    (F(6, 7), F(1), True, False, 1),
+    (F(1), F(6, 5), True, False, 2),
+    (F(6, 5), F(3, 2), True, False, 1),
     (F(3, 2), F(2), True, True, 0),
-]  # fmt: skip
+]
 
 
 def test_exercise_2_regions_are_exact():
     assert spans(chip_value_regions(FIRST, [3, 3, 3], 0.5, 2)) == EX2_DROP
-    stated(NB, "seat 2 on $[1/2, 6/7)$, seat 1 on $[6/7, 1)$, seat 2 on $[1, 6/5)$, seat 1 on "
-           "$[6/5, 3/2)$, seat 0 on $[3/2, 2]$, so the winner goes 2, 1, 2, 1, 0",
-           "The winner always pays its whole stack of 3 chips here",
-           "seat 1 wins again on $[7/3, 8/3)$ and seat 2 on $[7/2, 5)$")  # fmt: skip
+    stated(
+        NB,
+        "seat 2 on $[1/2, 6/7)$, seat 1 on $[6/7, 1)$, seat 2 on $[1, 6/5)$, seat 1 on "
+        "$[6/5, 3/2)$, seat 0 on $[3/2, 2]$, so the winner goes 2, 1, 2, 1, 0",
+        "The winner always pays its whole stack of 3 chips here",
+        "seat 1 wins again on $[7/3, 8/3)$ and seat 2 on $[7/2, 5)$",
+    )
     bid = spans(chip_value_regions(FIRST, [3, 3, 3], 0.5, 2, tie="bid"))
     # with tie="bid" every switch point belongs to the region on its left
     assert [r[:2] + (r[4],) for r in bid[1:]] == [r[:2] + (r[4],) for r in EX2_DROP]
@@ -160,8 +182,12 @@ def test_exercise_2_regions_are_exact():
 def test_dear_chips_do_not_make_the_first_auction_efficient():
     regions = chip_value_regions(FIRST, [3, 3, 3], 0, 5)
     tail = [(r[0], r[1], r[4]) for r in spans(regions) if r[1] > 2 and r[0] < r[1]]
-    assert tail == [(F(3, 2), F(7, 3), 0), (F(7, 3), F(8, 3), 1), (F(8, 3), F(7, 2), 0),
-                    (F(7, 2), F(5), 2)]  # fmt: skip
+    assert tail == [
+        (F(3, 2), F(7, 3), 0),
+        (F(7, 3), F(8, 3), 1),
+        (F(8, 3), F(7, 2), 0),
+        (F(7, 2), F(5), 2),
+    ]
     bid = chip_value_regions(FIRST, [3, 3, 3], 0, 5, tie="bid")
     cuts = [r.low for r in bid.itertuples() if not r.low_included]
     assert cuts == [F(1, 4), F(1, 2), F(6, 7), F(1), F(6, 5), F(3, 2), F(7, 3), F(8, 3), F(7, 2)]
@@ -172,11 +198,15 @@ def test_dear_chips_do_not_make_the_first_auction_efficient():
     # 1/4 and 1/2 are ties that change the path but not the winner
     assert [r[4] for r in spans(regions)[:4]] == [2, 2, 2, 2]
     assert {r[0] for r in spans(regions)[:4]} == {F(0), F(1, 4), F(1, 2)}
-    stated(NB, "seat 2 (the weakest) wins for chip values in $[0, 6/7)$, $[1, 6/5)$ and $[7/2, 5)$",
-           "seat 1 on $[6/7, 1)$, $[6/5, 3/2)$ and $[7/3, 8/3)$",
-           "on $[3/2, 7/3)$ and $[8/3, 7/2)$, and at $\\lambda = 5$ itself",
-           "$\\lambda = 6/7, 1, 6/5, 3/2, 7/3, 8/3, 7/2$ and $5$", "(at $\\lambda = 5$ seat 2 wins)",
-           "The points $1/4$ and $1/2$ are ties too")  # fmt: skip
+    stated(
+        NB,
+        "seat 2 (the weakest) wins for chip values in $[0, 6/7)$, $[1, 6/5)$ and $[7/2, 5)$",
+        "seat 1 on $[6/7, 1)$, $[6/5, 3/2)$ and $[7/3, 8/3)$",
+        "on $[3/2, 7/3)$ and $[8/3, 7/2)$, and at $\\lambda = 5$ itself",
+        "$\\lambda = 6/7, 1, 6/5, 3/2, 7/3, 8/3, 7/2$ and $5$",
+        "(at $\\lambda = 5$ seat 2 wins)",
+        "The points $1/4$ and $1/2$ are ties too",
+    )
 
 
 @pytest.mark.parametrize("cut", [F(6, 7), F(1), F(6, 5), F(3, 2), F(7, 3), F(8, 3), F(7, 2)])
@@ -229,11 +259,13 @@ def test_second_prize_tables(seats, tie, moves_, pays, first_drops):
     firsts = [int(d.split()[0].split("@")[1]) for d in sweep.drops]
     assert firsts == first_drops and firsts == sorted(firsts)  # the first drop never comes earlier
     assert sweep.drops.iloc[-1].endswith("@0")  # second = win: the duel ends at pot 0
-    says = {(3, "drop"): "With 3 seats and `tie=\"drop\"` it does (11, 10, 10, 9, 9 moves)",
-            (3, "bid"): "with `tie=\"bid\"` the moves go 11, 11, 12, 11, 10",
-            (4, "drop"): "and with 4 seats 12, 13, 12, 14, 15 while the winner always pays 4"}
+    says = {
+        (3, "drop"): 'With 3 seats and `tie="drop"` it does (11, 10, 10, 9, 9 moves)',
+        (3, "bid"): 'with `tie="bid"` the moves go 11, 11, 12, 11, 10',
+        (4, "drop"): "and with 4 seats 12, 13, 12, 14, 15 while the winner always pays 4",
+    }
     if (seats, tie) in says:
-        stated(NB, says[seats, tie])  # fmt: skip
+        stated(NB, says[seats, tie])
 
 
 def test_exercise_3_second_prize():
@@ -241,8 +273,11 @@ def test_exercise_3_second_prize():
     assert [s for s, d in zip(sweep.second, sweep.drops, strict=True) if d.endswith("@0")] == [5, 6]
     firsts = [int(d.split()[0].split("@")[1]) for d in sweep.drops]
     assert firsts == [1, 3, 3, 4, 4, 5, 5]
-    stated(NB, "the duel ends at pot 0 for $s = 5$ and $s = 6$",
-           "The first drop comes at pots 1, 3, 3, 4, 4, 5, 5 for $s = 0, \\dots, 6$")  # fmt: skip
+    stated(
+        NB,
+        "the duel ends at pot 0 for $s = 5$ and $s = 6$",
+        "The first drop comes at pots 1, 3, 3, 4, 4, 5, 5 for $s = 0, \\dots, 6$",
+    )
 
 
 def test_exercise_1_both_tie_rules():
@@ -250,13 +285,22 @@ def test_exercise_1_both_tie_rules():
     drop, bid = solve(values, [2, 2], start=1), solve(values, [2, 2], start=1, tie="bid")
     assert moves(drop) == [(1, "bid", 0), (0, "bid", 1), (1, "drop", 2)]
     assert drop.payoffs == (3.0, 1.0)
-    assert moves(bid) == [(1, "bid", 0), (0, "bid", 1), (1, "bid", 2), (0, "bid", 3),
-                          (1, "drop", 4)]  # fmt: skip
+    assert moves(bid) == [
+        (1, "bid", 0),
+        (0, "bid", 1),
+        (1, "bid", 2),
+        (0, "bid", 3),
+        (1, "drop", 4),
+    ]
     assert bid.payoffs == (2.0, 2.0)
     table = backward_induction_table(values, [2, 2], start=1)
     ties = table[table["bid"] == table["drop"]][["seat", "pot"]].values.tolist()
     assert ties == [[0, 3], [1, 2]]
-    stated(NB, "Seat 0 wins paying 1 chip: payoffs (3, 1)", "Seat 0 wins paying 2 chips: payoffs (2, 2)")
+    stated(
+        NB,
+        "Seat 0 wins paying 1 chip: payoffs (3, 1)",
+        "Seat 0 wins paying 2 chips: payoffs (2, 2)",
+    )
 
 
 # --------------------------------------------------------------------------- 4. private values
@@ -281,8 +325,9 @@ def notebook_sample():
 
 @pytest.fixture(scope="module")
 def one_k(notebook_sample):
-    return best_response_dynamics(notebook_sample, [6, 6, 6], by_seats_left=False,
-                                  min_gain=0.05, damping=1.0)  # fmt: skip
+    return best_response_dynamics(
+        notebook_sample, [6, 6, 6], by_seats_left=False, min_gain=0.05, damping=1.0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -299,36 +344,46 @@ def test_private_values_numbers_of_the_notebook(notebook_sample, one_k, by_seats
     # shares of types, exactly: every gain is a multiple of 1/200
     step = gain_step(notebook_sample, 1.0, 200)
     assert step == F(1, 200)
-    shares = [share_of_types(r.gains, 0.05, step, at_least=a) for r in (one_k, br)
-              for a in (False, True)]  # fmt: skip
+    shares = [
+        share_of_types(r.gains, 0.05, step, at_least=a) for r in (one_k, br) for a in (False, True)
+    ]
     assert shares == [F(26, 75), F(227, 600), F(4, 75), F(19, 300)]
     exactly = int((np.round(one_k.gains * 200) == 10).sum())
     assert exactly == 19 == (shares[1] - shares[0]) * 600
     # against the independent distribution the text states (each rival type 1/36)
-    stated_eps = [deviation_gains(notebook_sample, r.thresholds, [6, 6, 6], rivals="independent",
-                                  draw=DRAW).max() for r in (one_k, br)]  # fmt: skip
+    stated_eps = [
+        deviation_gains(
+            notebook_sample, r.thresholds, [6, 6, 6], rivals="independent", draw=DRAW
+        ).max()
+        for r in (one_k, br)
+    ]
     assert [round(e, 3) for e in stated_eps] == [0.685, 0.166]
     # the sample's marginal, independently, is yet another number: the rows are correlated
     marginal = deviation_gains(notebook_sample, br.thresholds, [6, 6, 6], rivals="independent")
     assert round(marginal.max(), 3) == 0.157
-    stated(NB, "a type can gain up to 0.555 points against the sample's rows",
-           "exactly 26/75 = 34.7% of the types gain more than 0.05 and 227/600 = 37.8% at least 0.05",
-           "the largest gain falls to 0.135 (4/75 = 5.3% of the types gain more than 0.05, "
-           "19/300 = 6.3% at least 0.05)",
-           "the same two profiles give ε = 0.685 and 0.166",
-           "Exactly 26/75 = 34.7% of the types gain more than 0.05, and 227/600 = 37.8% gain at "
-           "least 0.05: 19 types gain exactly 0.05",
-           "$\\varepsilon = 0.555$ points against the sample's rows (0.685 against the independent "
-           "distribution)", "36 types, 1/36 each", "200 sampled profiles (seed 1)")  # fmt: skip
+    stated(
+        NB,
+        "a type can gain up to 0.555 points against the sample's rows",
+        "exactly 26/75 = 34.7% of the types gain more than 0.05 and 227/600 = 37.8% at least 0.05",
+        "the largest gain falls to 0.135 (4/75 = 5.3% of the types gain more than 0.05, "
+        "19/300 = 6.3% at least 0.05)",
+        "the same two profiles give ε = 0.685 and 0.166",
+        "Exactly 26/75 = 34.7% of the types gain more than 0.05, and 227/600 = 37.8% gain at "
+        "least 0.05: 19 types gain exactly 0.05",
+        "$\\varepsilon = 0.555$ points against the sample's rows (0.685 against the independent "
+        "distribution)",
+        "36 types, 1/36 each",
+        "200 sampled profiles (seed 1)",
+    )
 
 
 def test_the_inertia_rule_does_not_depend_on_rounding(notebook_sample):
     # gains of exactly min_gain must not switch, whichever side float noise puts them on
     shifted = notebook_sample + 1e-12  # the same game, other rounding
-    a = best_response_dynamics(notebook_sample, [6, 6, 6], by_seats_left=False, min_gain=0.05,
-                               damping=1.0)  # fmt: skip
-    b = best_response_dynamics(shifted, [6, 6, 6], by_seats_left=False, min_gain=0.05,
-                               damping=1.0)  # fmt: skip
+    a = best_response_dynamics(
+        notebook_sample, [6, 6, 6], by_seats_left=False, min_gain=0.05, damping=1.0
+    )
+    b = best_response_dynamics(shifted, [6, 6, 6], by_seats_left=False, min_gain=0.05, damping=1.0)
     assert (a.thresholds == b.thresholds).all()
     with pytest.raises(ValueError, match="whole multiples of 1/200"):
         share_of_types(np.array([0.0123]), 0.05, F(1, 200))
@@ -350,8 +405,11 @@ def test_all_pay_has_no_pure_equilibrium_on_199_of_the_200_profiles(notebook_sam
         bids = [1, 0, 1]
         bids[seat] = bid
         assert pay(bids)[seat] <= now[seat] + 1e-9
-    stated(NB, "on 199 of the 200 sampled profiles above, none of the $7^3 = 343$ bid profiles is "
-           "an equilibrium (only row 187 has one)")  # fmt: skip
+    stated(
+        NB,
+        "on 199 of the 200 sampled profiles above, none of the $7^3 = 343$ bid profiles is "
+        "an equilibrium (only row 187 has one)",
+    )
     # Exercise 7: the row's values, the payoffs and every deviation the solution names
     assert row.tolist() == [[7, 0, 0], [2, 0, 0], [3, 3, 0]]
     assert now == [6, 0, 2]
@@ -360,11 +418,15 @@ def test_all_pay_has_no_pure_equilibrium_on_199_of_the_200_profiles(notebook_sam
         bids = [1, 0, 1]
         bids[seat] = bid
         assert pay(bids)[seat] == payoff, (seat, bid)
-    stated(NB, "seat 0 values winning at 7, seat 1 at 2, seat 2 at 3 and second place also at 3",
-           "seat 0 wins, 7 - 1 = 6; seat 2 is second, 3 - 1 = 2; seat 1 is out, 0",
-           "bidding 2 or more wins for 7 - 2 = 5 or less", "gives 0 - 1 = -1",
-           "bidding 2 wins for 2 - 2 = 0, the same as now: **indifferent**",
-           "bidding 2 wins for 3 - 2 = 1. Both are worse than 2")  # fmt: skip
+    stated(
+        NB,
+        "seat 0 values winning at 7, seat 1 at 2, seat 2 at 3 and second place also at 3",
+        "seat 0 wins, 7 - 1 = 6; seat 2 is second, 3 - 1 = 2; seat 1 is out, 0",
+        "bidding 2 or more wins for 7 - 2 = 5 or less",
+        "gives 0 - 1 = -1",
+        "bidding 2 wins for 2 - 2 = 0, the same as now: **indifferent**",
+        "bidding 2 wins for 3 - 2 = 1. Both are worse than 2",
+    )
 
 
 def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
@@ -377,8 +439,12 @@ def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
     best = options[np.isclose(u, u.max())].tolist()
     assert best == [[3, 4], [3, 5], [3, 6]]
     assert u.max() - u[4 * 19 + 4] == pytest.approx(one_k.epsilon)  # that alone is epsilon
-    stated(NB, "seat 0's type (win 2, second 3), which plays one threshold of 4",
-           "drops when the pot reaches 3 in the duel", "this deviation alone gains the full 0.555 points")  # fmt: skip
+    stated(
+        NB,
+        "seat 0's type (win 2, second 3), which plays one threshold of 4",
+        "drops when the pot reaches 3 in the duel",
+        "this deviation alone gains the full 0.555 points",
+    )
 
 
 def brute_best_payoff(vals_i, seat, rival_rows, chips, start, cv, rule):
@@ -441,8 +507,13 @@ def test_deviation_gains_match_a_brute_force_over_all_strategies(rule):
         for s in range(4):
             own = [list(r) for r in rows]
             places, net = threshold_outcomes(
-                np.array([[*own[r][:seat], thr[s, seat].tolist(), *own[r][seat + 1 :]]
-                          for r in range(4)]), chips, 1, rule)  # fmt: skip
+                np.array(
+                    [[*own[r][:seat], thr[s, seat].tolist(), *own[r][seat + 1 :]] for r in range(4)]
+                ),
+                chips,
+                1,
+                rule,
+            )
             now = np.mean([values[s, seat, places[r, seat]] + net[r, seat] for r in range(4)])
             best = brute_best_payoff(values[s, seat], seat, rows, chips, 1, 1.0, rule)
             assert gains[s, seat] == pytest.approx(max(best - now, 0.0), abs=1e-9)
@@ -532,8 +603,9 @@ def test_compare_over_seeds_intervals():
 
 @pytest.mark.slow
 def test_mechanism_claims_of_the_notebook():
-    table = compare_over_seeds(DRAW, 3, [6, 6, 6], samples=120, seeds=range(8),
-                               ties=("drop", "bid"))  # fmt: skip
+    table = compare_over_seeds(
+        DRAW, 3, [6, 6, 6], samples=120, seeds=range(8), ties=("drop", "bid")
+    )
     lo = table.efficient - table.efficient_ci
     hi = table.efficient + table.efficient_ci
     private, ci_drop, ci_bid = table.index[:3]
@@ -549,12 +621,15 @@ def test_mechanism_claims_of_the_notebook():
     ci = table.revenue_ci
     eps = table.epsilon
     assert [round(eps[m], 3) for m in (private, "all-pay", "english")] == [0.183, 0.065, 0.0]
-    stated(NB, f"({rev['all-pay']:.3f} ± {ci['all-pay']:.3f} chips against "
-               f"{rev['english']:.3f} ± {ci['english']:.3f})",
-           "for Mogul with private values 0.183",
-           "for the all-pay auction 0.065, for English 0 to three decimals",
-           "All-pay: about 6.3 chips against 5.4 for English", "a mean over 8 seeds (0 to 7) of "
-           "120 sampled profiles")  # fmt: skip
+    stated(
+        NB,
+        f"({rev['all-pay']:.3f} ± {ci['all-pay']:.3f} chips against "
+        f"{rev['english']:.3f} ± {ci['english']:.3f})",
+        "for Mogul with private values 0.183",
+        "for the all-pay auction 0.065, for English 0 to three decimals",
+        "All-pay: about 6.3 chips against 5.4 for English",
+        "a mean over 8 seeds (0 to 7) of 120 sampled profiles",
+    )
 
 
 # --------------------------------------------------------------------------- the duel
@@ -563,8 +638,11 @@ def test_mechanism_claims_of_the_notebook():
 def test_the_duel_pays_the_loser_and_a_higher_value_can_lower_the_payoff():
     two = solve([(10, 0, 0), (1, 0, 0)], [3, 3], start=0)
     assert (two.runner_up, two.path[-1].pot, two.net_chips) == (1, 5, (-3, 3))
-    stated(NB, "The weak seat 1 (win worth 1) bids to the last moment and drops with a pot of 5: "
-           "it gains the strong seat's 3 chips")  # fmt: skip
+    stated(
+        NB,
+        "The weak seat 1 (win worth 1) bids to the last moment and drops with a pot of 5: "
+        "it gains the strong seat's 3 chips",
+    )
     pays = []
     for win in (7.5, 8.5):
         s = solve([(3, 3, 0), (win, 2, 0)], [2, 3], start=1, chip_value=2)
@@ -576,8 +654,12 @@ def test_the_duel_pays_the_loser_and_a_higher_value_can_lower_the_payoff():
 def test_textbook_numbers_stated():
     assert textbook_revenues(3, 2, 10)["exact"] == pytest.approx(2 + 8 * 2 / 4) == 6
     assert textbook_revenues(4, 0, 1)["exact"] == pytest.approx(0.6)
-    stated(NB, "both equal $2 + 8 \\cdot 2/4 = 6$", "3 bidders, values uniform on [2, 10]",
-           "`textbook_revenues(4, 0, 1)` gives 0.6 for both, which is $0 + 1 \\cdot 3/5$")  # fmt: skip
+    stated(
+        NB,
+        "both equal $2 + 8 \\cdot 2/4 = 6$",
+        "3 bidders, values uniform on [2, 10]",
+        "`textbook_revenues(4, 0, 1)` gives 0.6 for both, which is $0 + 1 \\cdot 3/5$",
+    )
 
 
 # --------------------------------------------------------------------------- 6. live game
@@ -597,8 +679,11 @@ def test_exercise_6_live_game():
     assert bid == [(1, 6, 18), (3, 6, 16), (1, 3, 10)]
     assert values_from_state(game).chip_value == 0.2  # 1 point per 5 chips, without rounding
     for cv, d, b in zip((0.2, 0.5, 1), got, bid, strict=True):
-        stated(NB, f"| {cv} | seat {d[0]} wins, pays {d[1]} chips, {d[2]} moves | "
-                   f"seat {b[0]} wins, pays {b[1]} chips, {b[2]} moves |")  # fmt: skip
+        stated(
+            NB,
+            f"| {cv} | seat {d[0]} wins, pays {d[1]} chips, {d[2]} moves | "
+            f"seat {b[0]} wins, pays {b[1]} chips, {b[2]} moves |",
+        )
     stated(NB, "A chip is worth 0.2 points: the rules score 1 point per *full* 5 chips")
 
 
@@ -612,13 +697,29 @@ def notebook_text():
 
 def test_notebook_states_the_model_and_cites_its_sources():
     text = notebook_text()
-    for needed in ('tie="drop"', 'tie="bid"', r"\lambda", "**Players**", "**Actions**",
-                   "**Information**", "**Payoffs**", "**Tie rule**", "**Type**", "**Strategy**",
-                   "**Subgame-perfect equilibrium**", "**ε-equilibrium**", "weakly dominant",
-                   "the lowest type gets the same expected payoff in both",
-                   "Cramton, P., Gibbons, R., & Klemperer, P. (1987)",
-                   "Engelbrecht-Wiggans, R. (1994)", "Krishna, V. (2010)", "Milgrom, P. (2004)",
-                   "Vickrey, W. (1961)", "Myerson, R. B. (1981)", "Revenue equivalence"):  # fmt: skip
+    for needed in (
+        'tie="drop"',
+        'tie="bid"',
+        r"\lambda",
+        "**Players**",
+        "**Actions**",
+        "**Information**",
+        "**Payoffs**",
+        "**Tie rule**",
+        "**Type**",
+        "**Strategy**",
+        "**Subgame-perfect equilibrium**",
+        "**ε-equilibrium**",
+        "weakly dominant",
+        "the lowest type gets the same expected payoff in both",
+        "Cramton, P., Gibbons, R., & Klemperer, P. (1987)",
+        "Engelbrecht-Wiggans, R. (1994)",
+        "Krishna, V. (2010)",
+        "Milgrom, P. (2004)",
+        "Vickrey, W. (1961)",
+        "Myerson, R. B. (1981)",
+        "Revenue equivalence",
+    ):
         assert needed in text, needed
     assert "war of attrition in which" not in text  # the duel is not a war of attrition
     assert "1/9 each" in text
@@ -635,8 +736,9 @@ def test_every_reference_is_cited_where_it_is_used():
     for entry in entries:
         author = entry.strip("* \n").split(",")[0]
         year = re.search(r"\((\d{4})", entry).group(1)
-        assert re.search(rf"{author}[^()]*?,? (et al\., )?{year}|{author}[^()]{{0,60}}\({year}", body), (
-            author, year)  # fmt: skip
+        assert re.search(
+            rf"{author}[^()]*?,? (et al\., )?{year}|{author}[^()]{{0,60}}\({year}", body
+        ), (author, year)
 
 
 def test_exercise_solutions_are_collapsed():

@@ -42,7 +42,9 @@ def test_dividend_bot_takes_the_first_action_of_highest_value():
 
 
 def test_the_shortlist_changes_nothing_when_the_builds_are_few():
-    state = next(s for s in _random_states(3, 3) if 2 < len(s.legal_actions()) <= 8 and s.kind is None)
+    state = next(
+        s for s in _random_states(3, 3) if 2 < len(s.legal_actions()) <= 8 and s.kind is None
+    )
     view, legal = state.view(state.current), state.legal_actions()
     plain = cm.MonteCarloBot(rollouts=3, horizon=2, shortlist=None, seed=4)
     listed = cm.MonteCarloBot(rollouts=3, horizon=2, seed=4)
@@ -50,17 +52,23 @@ def test_the_shortlist_changes_nothing_when_the_builds_are_few():
 
 
 def test_with_many_builds_only_the_best_builds_see_every_future():
-    state = next(s for s in _random_states(3, 5) if sum(type(a) is cm.Build for a in s.legal_actions()) > 20)
+    state = next(
+        s for s in _random_states(3, 5) if sum(type(a) is cm.Build for a in s.legal_actions()) > 20
+    )
     view, legal = state.view(state.current), state.legal_actions()
     builds = [i for i, a in enumerate(legal) if type(a) is cm.Build]
     bot = cm.MonteCarloBot(rollouts=4, horizon=1, shortlist=5, first_look=1, seed=2)
     values, seen_all = bot._evaluate(view, legal)
-    look = cm.MonteCarloBot(rollouts=1, horizon=1, shortlist=None, seed=2).action_values(view, legal)
+    look = cm.MonteCarloBot(rollouts=1, horizon=1, shortlist=None, seed=2).action_values(
+        view, legal
+    )
     best_builds = sorted(builds, key=lambda i: -look[i])[:5]
     assert seen_all == sorted({*best_builds, *(i for i in range(len(legal)) if i not in builds)})
     for i in set(builds) - set(best_builds):
         assert values[i] == look[i]  # the first look's mean, one future
-    chosen = cm.MonteCarloBot(rollouts=4, horizon=1, shortlist=5, first_look=1, seed=2).choose(view, legal)
+    chosen = cm.MonteCarloBot(rollouts=4, horizon=1, shortlist=5, first_look=1, seed=2).choose(
+        view, legal
+    )
     assert legal.index(chosen) in seen_all
 
 
@@ -81,7 +89,11 @@ def test_best_branch_is_the_first_branch_of_highest_gain():
         view = state.view(state.current)
         houses, ed = view.me.houses, view.edition
         olds = houses if len(houses) >= ed.houses_per_player else (None,)
-        options = [(branch_gain(ed, houses, s, o), Branch(s, o)) for s in free_stations(view, view.revealed.border) for o in olds]
+        options = [
+            (branch_gain(ed, houses, s, o), Branch(s, o))
+            for s in free_stations(view, view.revealed.border)
+            for o in olds
+        ]
         expected = (0, None)
         for gain, branch in options:
             if expected[1] is None or gain > expected[0]:
@@ -102,9 +114,13 @@ def test_the_rio_grande_bot_tries_only_the_best_branches():
         view = state.view(state.current)
         kept = bot.candidates(view, legal)
         tried = [a for a in kept if type(a) is Branch]
-        gains = {b: branch_gain(view.edition, view.me.houses, b.station, b.move_from) for b in branches}
+        gains = {
+            b: branch_gain(view.edition, view.me.houses, b.station, b.move_from) for b in branches
+        }
         assert len(tried) == 2
         assert min(gains[b] for b in tried) >= max(gains[b] for b in branches if b not in tried)
-        assert [a for a in kept if type(a) is not Branch] == [a for a in legal if type(a) is not Branch]
+        assert [a for a in kept if type(a) is not Branch] == [
+            a for a in legal if type(a) is not Branch
+        ]
         seen += 1
     assert seen > 5

@@ -36,7 +36,10 @@ def build(name: str, seed: int):
 def game_with(name: str, players: int, seed: int):
     """The bot under test in one seat (which one depends on the seed), RandomBots elsewhere."""
     seat = seed % players
-    bots = [build(name, seed * 10 + i) if i == seat else RandomBot(seed * 10 + i) for i in range(players)]
+    bots = [
+        build(name, seed * 10 + i) if i == seat else RandomBot(seed * 10 + i)
+        for i in range(players)
+    ]
     return play(mogul.new_game("classic", players=players, seed=seed), bots)
 
 
@@ -114,9 +117,13 @@ def test_stochastic_trait_is_honest(name):
 
 def last_round():
     return mogul.new_game(
-        "classic", players=3, seed=1, deck=["green/brown", "crash"],
+        "classic",
+        players=3,
+        seed=1,
+        deck=["green/brown", "crash"],
         starting_shares=[["brown/green"], ["brown/blue", "pink/yellow"], []],
-        start_player=0, chips=[6, 6, 0],
+        start_player=0,
+        chips=[6, 6, 0],
     )
 
 
@@ -144,7 +151,13 @@ def test_outlook_counts_unseen_shares_and_the_crash_window():
 
 @pytest.mark.parametrize(
     "pot, chips, expected",
-    [(0, 6, mogul.BID), (2, 6, mogul.BID), (3, 6, mogul.DROP), (5, 6, mogul.DROP), (0, 0, mogul.DROP)],
+    [
+        (0, 6, mogul.BID),
+        (2, 6, mogul.BID),
+        (3, 6, mogul.DROP),
+        (5, 6, mogul.DROP),
+        (0, 0, mogul.DROP),
+    ],
 )
 def test_threshold_bot_bids_until_the_pot_reaches_its_threshold(pot, chips, expected):
     state = last_round()
@@ -241,8 +254,13 @@ def test_bot_factory_accepts_names_classes_and_factories():
 
 @pytest.mark.parametrize(
     "spec, message",
-    [("nobody", "unknown bot"), ("threshold:3", "key=value"), ("threshold:drop_at=-1", "drop_at"),
-     ("value:seed=3", "key=value"), ("mc:rollouts=0", "rollouts")],
+    [
+        ("nobody", "unknown bot"),
+        ("threshold:3", "key=value"),
+        ("threshold:drop_at=-1", "drop_at"),
+        ("value:seed=3", "key=value"),
+        ("mc:rollouts=0", "rollouts"),
+    ],
 )
 def test_bad_bot_specs_say_what_is_wrong(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -292,7 +310,9 @@ def test_crash_is_uniform_over_the_remaining_window(cards_left, window):
         counts[deal_hidden_pile(view, rng).index(mogul.CRASH)] += 1
     expected = draws / window
     assert counts[: cards_left - window] == [0] * (cards_left - window)
-    assert all(abs(c - expected) < 5 * (expected * (1 - 1 / window)) ** 0.5 + 1 for c in counts[-window:])
+    assert all(
+        abs(c - expected) < 5 * (expected * (1 - 1 / window)) ** 0.5 + 1 for c in counts[-window:]
+    )
 
 
 def test_determinize_refuses_a_finished_game():

@@ -16,11 +16,13 @@ NB = "01-rules-walkthrough"
 def opening():
     """The scripted table of the notebook, first card revealed, Ann to act."""
     return mogul.new_game(
-        "classic", players=["Ann", "Ben", "Cai", "Dee"], seed=2002,
+        "classic",
+        players=["Ann", "Ben", "Cai", "Dee"],
+        seed=2002,
         deck=["brown/green", "green/brown", "pink/blue", "crash"],
         starting_shares=[["brown/yellow"], ["brown/blue"], ["brown/pink"], ["brown/blue"]],
         start_player=0,
-    )  # fmt: skip
+    )
 
 
 def play(state, actions):
@@ -35,14 +37,19 @@ def test_setting_up_six_chips_and_one_brown_share_each():
     assert [p.chips for p in s.players] == [6] * 4
     assert [sum(p.shares.values()) for p in s.players] == [1] * 4
     assert [p.shares["brown"] for p in s.players] == [1] * 4
-    stated(NB, "Four players each get six chips and one brown \"S\" share")
+    stated(NB, 'Four players each get six chips and one brown "S" share')
 
 
 def test_premiums_one_point_per_share_of_the_company():
     s = opening()
     assert s.revealed.company == "brown" and [p.points for p in s.players] == [1] * 4
-    stated(NB, "earns **one point per share they own of the revealed card's company**",
-           "## Phases 1 and 2", "## Phase 3", "## Phase 4")  # fmt: skip
+    stated(
+        NB,
+        "earns **one point per share they own of the revealed card's company**",
+        "## Phases 1 and 2",
+        "## Phase 3",
+        "## Phase 4",
+    )
 
 
 def test_credit_is_two_chips_for_two_points_and_a_bid_is_one_chip():
@@ -60,8 +67,12 @@ def test_the_first_auction_cai_collects_two_ben_one():
     assert [p.chips for p in s.players] == [4, 6, 8, 6]  # Cai +2, Ben -1 +1, Ann -2
     assert (s.names[s.winner], s.names[s.runner_up]) == ("Ann", "Ben")
     assert sum(p.chips for p in s.players) + s.pot + s.bank == 45
-    stated(NB, "Cai drops and collects the two chips", "Ben drops with one chip",
-           "Ann is the only one left")  # fmt: skip
+    stated(
+        NB,
+        "Cai drops and collects the two chips",
+        "Ben drops with one chip",
+        "Ann is the only one left",
+    )
     assert s.legal_actions() == [TAKE, Sell(0)]
     stated(NB, "(he has none, so only `sell 0`)")
 
@@ -74,19 +85,48 @@ def test_the_rulebooks_sale_five_plus_five():
     sold = s.apply(Sell(2))
     assert sold.players[0].points - points == 10 == 5 + 5
     assert sold.market_value("brown") == 3
-    stated(NB, "## The rulebook's sale: 5 + 5 = 10", "hold five brown shares",
-           "**market value** of brown is 5: each brown share sold pays 5 points",
-           "sells both of her brown shares")  # fmt: skip
+    stated(
+        NB,
+        "## The rulebook's sale: 5 + 5 = 10",
+        "hold five brown shares",
+        "**market value** of brown is 5: each brown share sold pays 5 points",
+        "sells both of her brown shares",
+    )
     # had Ann sold nothing, Dee could only take the card: never sell her brown share at 5
     blocked = s.apply(Sell(0))
     assert blocked.legal_actions() == [TAKE]
-    stated(NB, "Had Ann chosen `sell 0`, Dee could only take the card — she could never sell her "
-           "own brown share at 5")  # fmt: skip
+    stated(
+        NB,
+        "Had Ann chosen `sell 0`, Dee could only take the card — she could never sell her "
+        "own brown share at 5",
+    )
 
 
 def test_the_crash_ends_the_game_one_point_per_five_chips():
-    s = play(opening(), [BID, BID, DROP, DROP, BID, DROP, TAKE, Sell(0), BID, DROP, DROP, DROP,
-                         Sell(2), TAKE, DROP, DROP, DROP, TAKE, Sell(0)])  # fmt: skip
+    s = play(
+        opening(),
+        [
+            BID,
+            BID,
+            DROP,
+            DROP,
+            BID,
+            DROP,
+            TAKE,
+            Sell(0),
+            BID,
+            DROP,
+            DROP,
+            DROP,
+            Sell(2),
+            TAKE,
+            DROP,
+            DROP,
+            DROP,
+            TAKE,
+            Sell(0),
+        ],
+    )
     assert s.is_over
     assert s.final_scores() == tuple(p.points + p.chips // 5 for p in s.players) == (11, 2, 2, 2)
     stated(NB, "each player adds one point per five chips", "everyone drops at once")
@@ -99,9 +139,14 @@ def test_exercise_dee_sells_her_brown_share_for_five():
     dee = s.apply(TAKE)
     before = dee.players[3].points
     assert dee.apply(Sell(1)).players[3].points - before == 5
-    stated(NB, "start of round 2", "Five brown shares are on the table before her sale "
-           "(Ann 2, Ben 1, Cai 1, Dee 1), so her one share sells for 5 points",
-           "points plus one per 5 chips", "sale in round 2")  # fmt: skip
+    stated(
+        NB,
+        "start of round 2",
+        "Five brown shares are on the table before her sale "
+        "(Ann 2, Ben 1, Cai 1, Dee 1), so her one share sells for 5 points",
+        "points plus one per 5 chips",
+        "sale in round 2",
+    )
 
 
 PROSE_NUMBERS_01 = """

@@ -25,9 +25,11 @@ def code(name: str) -> str:
 
 def test_the_watched_table_four_bots_two_of_them_value_bots():
     lineup = ["value", "threshold:drop_at=2", "random", "value"]
-    assert f"player(\"classic\", {lineup!r}".replace("'", '"') in code(NB)
+    assert f'player("classic", {lineup!r}'.replace("'", '"') in code(NB)
     assert bot_factory("threshold:drop_at=2")(0).drop_at == 2
-    stated(NB, "Four bots play: two `ValueBot`s", "a `ThresholdBot` that drops when the pot reaches 2")
+    stated(
+        NB, "Four bots play: two `ValueBot`s", "a `ThresholdBot` that drops when the pot reaches 2"
+    )
     assert 'player("classic", ["human", "value", "value", "value"], seed=3' in code(NB)
     stated(NB, "Now you are **Ann**, seat 0", "against three `ValueBot`s")
 
@@ -39,22 +41,38 @@ def test_a_score_is_points_plus_one_per_five_chips_and_the_track_has_32_spaces()
 
     s = mogul.play(mogul.new_game("classic", players=4, seed=7), [mogul.ValueBot()] * 4).replay()
     assert s.final_scores() == tuple(p.points + p.chips // 5 for p in s.players)
-    rounds = pd.DataFrame({"seat": [0, 0], "player": ["Ann", "Ann"], "round": [1, 2],
-                           "points": [3, 35], "score": [3, 35]})  # fmt: skip
+    rounds = pd.DataFrame(
+        {
+            "seat": [0, 0],
+            "player": ["Ann", "Ann"],
+            "round": [1, 2],
+            "points": [3, 35],
+            "score": [3, 35],
+        }
+    )
     assert score_data(rounds)[0]["space"] == [3, 3]  # 35 points and 3 points: the same space
-    stated(NB, "A score is points plus one per 5 chips",
-           "round a 32-space track, so 35 points and 3 points share a space")  # fmt: skip
+    stated(
+        NB,
+        "A score is points plus one per 5 chips",
+        "round a 32-space track, so 35 points and 3 points share a space",
+    )
 
 
 def test_two_hundred_games_of_the_same_four_bots():
-    assert re.search(r'simulate\("classic", \["value", "threshold:drop_at=2", "random", "value"\], '
-                     r"games=200, seed=1", code(NB))  # fmt: skip
+    assert re.search(
+        r'simulate\("classic", \["value", "threshold:drop_at=2", "random", "value"\], '
+        r"games=200, seed=1",
+        code(NB),
+    )
     stated(NB, "200 games, the same four bots in the same seats")
 
 
 def chips_after_first_auction(session: GameSession, first_round: int) -> int:
-    return next(s for s in session.history
-                if s.round == first_round and s.phase != "auction").players[0].chips  # fmt: skip
+    return (
+        next(s for s in session.history if s.round == first_round and s.phase != "auction")
+        .players[0]
+        .chips
+    )
 
 
 def test_exercise_drop_at_once_keeps_seven_bid_then_drop_keeps_five():
@@ -71,10 +89,13 @@ def test_exercise_drop_at_once_keeps_seven_bid_then_drop_keeps_five():
     said = [line for s in game.history if s.round == first.round for line in s.describe_events()]
     assert "Dee drops and collects 4 chips." in said
     assert "Ann drops out and the pot is empty." in said
-    stated(NB, "Start a fresh game with seed 3 against the three value bots",
-           "Dropping at once collects the one chip in the pot: 6 + 1 = 7",
-           "the pot it built went to Dee, who dropped just before Ann's next turn and took all 4 chips",
-           "Ann then drops at an empty pot and keeps 5")  # fmt: skip
+    stated(
+        NB,
+        "Start a fresh game with seed 3 against the three value bots",
+        "Dropping at once collects the one chip in the pot: 6 + 1 = 7",
+        "the pot it built went to Dee, who dropped just before Ann's next turn and took all 4 chips",
+        "Ann then drops at an empty pot and keeps 5",
+    )
 
 
 PROSE_NUMBERS_03 = """

@@ -31,19 +31,32 @@ def test_the_crash_hazard_and_the_words_for_counting_cards():
     start = mogul.new_game("classic", players=4, seed=12)
     hazard = analysis.crash_hazard(start)
     tail = hazard.tail(5)
-    assert [Fraction(h).limit_denominator(10) for h in tail["hazard"]] == [Fraction(1, k) for k in (5, 4, 3, 2, 1)]
+    assert [Fraction(h).limit_denominator(10) for h in tail["hazard"]] == [
+        Fraction(1, k) for k in (5, 4, 3, 2, 1)
+    ]
     assert (tail["p_crash"].round(9) == 0.2).all() and (hazard.head(-5)["p_crash"] == 0).all()
     assert (hazard["round"] == hazard["card"] + 1).all() and hazard["card"].iloc[0] == 1
-    states(TEXT, "it lies in one of the **last five** positions, each equally likely",
-           "is 1/5, 1/4, 1/3, 1/2 and finally 1",
-           "`card` counts the cards still in the pile as the game starts (1 is the next to turn up) and `round` is the "
-           "round that card would start")  # fmt: skip
+    states(
+        TEXT,
+        "it lies in one of the **last five** positions, each equally likely",
+        "is 1/5, 1/4, 1/3, 1/2 and finally 1",
+        "`card` counts the cards still in the pile as the game starts (1 is the next to turn up) and `round` is the "
+        "round that card would start",
+    )
     assert "crash came with card" not in TEXT
 
 
 @pytest.fixture(scope="module")
 def two_thousand():
-    sim = simulate("classic", ["value"], games=2000, players=4, seed=2002, tables=("games", "rounds"), progress=False)
+    sim = simulate(
+        "classic",
+        ["value"],
+        games=2000,
+        players=4,
+        seed=2002,
+        tables=("games", "rounds"),
+        progress=False,
+    )
     return sim, analysis.share_values(sim.rounds)
 
 
@@ -51,9 +64,15 @@ def two_thousand():
 def test_brown_is_worth_selling_from_the_start(two_thousand):
     _, values = two_thousand
     first = analysis.by_round(values).query("round == 1").set_index("company")
-    assert first.loc["brown", "market_value"] == 4 and round(first.loc["brown", "premiums_to_come"], 1) == 3.6
-    states(TEXT, "Four `ValueBot`s play 2,000 games",
-           "four points now against about 3.6 points of premiums")
+    assert (
+        first.loc["brown", "market_value"] == 4
+        and round(first.loc["brown", "premiums_to_come"], 1) == 3.6
+    )
+    states(
+        TEXT,
+        "Four `ValueBot`s play 2,000 games",
+        "four points now against about 3.6 points of premiums",
+    )
 
 
 @pytest.mark.slow
@@ -83,20 +102,34 @@ def test_game_lengths_and_scores(two_thousand):
     assert (lengths.min(), lengths.max()) == (24, 28)
     mean, low, high = analysis.mean_interval(lengths)
     assert f"{mean:.2f} {interval(low, high)}" == "25.97 25.91 to 26.03"
-    states(TEXT, "How many points does it take to win?", "the legend gives each mean with its 95% interval")
+    states(
+        TEXT,
+        "How many points does it take to win?",
+        "the legend gives each mean with its 95% interval",
+    )
 
 
 def test_the_exercise():
     shares = ["pink/blue", "pink/yellow", "pink/green", "green/brown", "green/pink", "blue/pink"]
     for before in range(2, 7):
-        s = mogul.new_game("classic", players=["Ann", "Ben", "Cai"], seed=1, start_player=0,
-                           deck=["green/blue", *shares[:before], "crash", *shares[before:]],
-                           starting_shares=[["blue/green", "blue/yellow"], ["blue/green"], []])  # fmt: skip
+        s = mogul.new_game(
+            "classic",
+            players=["Ann", "Ben", "Cai"],
+            seed=1,
+            start_player=0,
+            deck=["green/blue", *shares[:before], "crash", *shares[before:]],
+            starting_shares=[["blue/green", "blue/yellow"], ["blue/green"], []],
+        )
         assert analysis.expected_reveals(s) == 4
         blue = analysis.hold_or_sell(s.view(0)).loc["blue"]
         assert (blue["market_value"], blue["held"]) == (3, 2)
         assert blue["premiums_to_come"] == pytest.approx(2 / 3)
         assert 2 * (blue["market_value"] - blue["premiums_to_come"]) == pytest.approx(4 + 2 / 3)
-    states(TEXT, "*R* is 2, 3, 4, 5 or 6 shares, so $E[R] = 4$", "$4 \\cdot 1/6 = 2/3$ of a point per blue share",
-           "$2 \\cdot (3 - 2/3) = 4\\tfrac{2}{3}$ points", "the market value, 3 points each",
-           "wherever in the last five places of the pile the crash lies")  # fmt: skip
+    states(
+        TEXT,
+        "*R* is 2, 3, 4, 5 or 6 shares, so $E[R] = 4$",
+        "$4 \\cdot 1/6 = 2/3$ of a point per blue share",
+        "$2 \\cdot (3 - 2/3) = 4\\tfrac{2}{3}$ points",
+        "the market value, 3 points each",
+        "wherever in the last five places of the pile the crash lies",
+    )

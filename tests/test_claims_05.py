@@ -30,11 +30,15 @@ def play_tournament(bots, **kwargs):
 
 
 def test_every_seating_of_four_bots_is_24_games():
-    result = play_tournament(["random", "threshold", "value", "threshold:drop_at=2"],
-                             repetitions=1, seed=1, progress=False)  # fmt: skip
+    result = play_tournament(
+        ["random", "threshold", "value", "threshold:drop_at=2"],
+        repetitions=1,
+        seed=1,
+        progress=False,
+    )
     assert len(result.games) // result.players == 24 == math.factorial(4)
     assert 24 * 20 == 480  # the notebook's 20 repetitions: 480 games
-    stated(NB, "(4 bots at 4 seats: 24 seatings)", "`\"threshold:drop_at=2\"`")
+    stated(NB, "(4 bots at 4 seats: 24 seatings)", '`"threshold:drop_at=2"`')
 
 
 def test_wilson_interval_and_the_score_interval():
@@ -43,13 +47,19 @@ def test_wilson_interval_and_the_score_interval():
     widths = [wilson_interval(0.4 * n, n) for n in (480, 1920)]
     ratio = (widths[0][1] - widths[0][0]) / (widths[1][1] - widths[1][0])
     assert ratio == pytest.approx(2, abs=0.01)
-    stated(NB, "95% **Wilson score interval** (Wilson 1927)", "four times the games, half the width",
-           "(mean ± 1.96 standard errors)", "`mean_rank` (1 = first)")  # fmt: skip
+    stated(
+        NB,
+        "95% **Wilson score interval** (Wilson 1927)",
+        "four times the games, half the width",
+        "(mean ± 1.96 standard errors)",
+        "`mean_rank` (1 = first)",
+    )
 
 
 def test_head_to_head_counts_a_tie_one_half():
-    result = play_tournament(["random", "random", "value", "threshold"], repetitions=1, seed=3,
-                             progress=False)  # fmt: skip
+    result = play_tournament(
+        ["random", "random", "value", "threshold"], repetitions=1, seed=3, progress=False
+    )
     h2h = result.head_to_head()
     for a in h2h.index:
         for b in h2h.columns:
@@ -83,22 +93,35 @@ def percent(x: float) -> str:
 @pytest.mark.parametrize(("games", "rate", "low", "high"), TABLE)
 def test_the_monte_carlo_table_intervals_are_wilson_intervals(games, rate, low, high):
     # some whole number of wins gives the printed rate and exactly the printed interval
-    fits = [w for w in range(games + 1) if percent(w / games) == rate
-            and tuple(map(percent, wilson_interval(w, games))) == (low, high)]  # fmt: skip
+    fits = [
+        w
+        for w in range(games + 1)
+        if percent(w / games) == rate
+        and tuple(map(percent, wilson_interval(w, games))) == (low, high)
+    ]
     assert fits, (games, rate, low, high)
     stated(NB, f"| {games:,} | {rate}% | {low}–{high}% |")
 
 
 def test_the_value_bots_row_and_the_game_counts():
     # each ValueBot 16.0-16.1% of 2,016 games; interval from the lowest to the highest
-    lows = [w for w in range(2017) if percent(w / 2016) == "16.0"
-            and percent(wilson_interval(w, 2016)[0]) == "14.5"]  # fmt: skip
-    highs = [w for w in range(2017) if percent(w / 2016) == "16.1"
-             and percent(wilson_interval(w, 2016)[1]) == "17.7"]  # fmt: skip
+    lows = [
+        w
+        for w in range(2017)
+        if percent(w / 2016) == "16.0" and percent(wilson_interval(w, 2016)[0]) == "14.5"
+    ]
+    highs = [
+        w
+        for w in range(2017)
+        if percent(w / 2016) == "16.1" and percent(wilson_interval(w, 2016)[1]) == "17.7"
+    ]
     assert lows and highs
     assert (24 * 84, 24 * 40) == (2016, 960)  # 84 and 40 repetitions of the 24 seatings
-    stated(NB, "| each `ValueBot` | 2,016 | 16.0–16.1% | 14.5–17.7% |",
-           "(seed 2026, `MonteCarloBot` with 8 rollouts; 84 and 40 repetitions of the 24 seatings")
+    stated(
+        NB,
+        "| each `ValueBot` | 2,016 | 16.0–16.1% | 14.5–17.7% |",
+        "(seed 2026, `MonteCarloBot` with 8 rollouts; 84 and 40 repetitions of the 24 seatings",
+    )
     # the claims drawn from the table: intervals apart
     assert float("50.7") > float("17.7")  # mc-8 clearly ahead of each ValueBot
     assert float("29.7") < float("59.3")  # at the mixed table, clearly behind the ValueBot
@@ -107,8 +130,11 @@ def test_the_value_bots_row_and_the_game_counts():
 
 
 def test_the_shareholder_limit_and_the_crash_rule():
-    stated(NB, "it bids while the pot is smaller than 2 plus the shares it already owns",
-           "the crash card lies in the last five cards")  # fmt: skip
+    stated(
+        NB,
+        "it bids while the pot is smaller than 2 plus the shares it already owns",
+        "the crash card lies in the last five cards",
+    )
     assert re.search(r"limit = 2 \+ view\.me\.shares", open_code())
     state = mogul.new_game("classic", players=4, seed=5)
     assert state.view(state.current).crash_chance() == 0.0  # far from the end: no chance yet

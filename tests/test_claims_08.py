@@ -30,8 +30,15 @@ def test_the_sample_session(sample):
 def test_ties_and_differences_between_the_two_charts(sample):
     _, _, bids = sample
     counts = debrief.comparison(bids)
-    assert counts == {"rows": 304, "seats_that_dropped": 173, "differ": 114, "differ_tie": 88,
-                      "equilibrium_not_best": 43, "loss_rows": 136, "credit": 30}  # fmt: skip
+    assert counts == {
+        "rows": 304,
+        "seats_that_dropped": 173,
+        "differ": 114,
+        "differ_tie": 88,
+        "equilibrium_not_best": 43,
+        "loss_rows": 136,
+        "credit": 30,
+    }
     states(
         TEXT,
         f"Of the {counts['seats_that_dropped']} rows in which a player dropped and the equilibrium drops them too, "

@@ -16,8 +16,24 @@ from mogul.kit.simulate import has_pyarrow
 
 def test_simulate_writes_tables_and_prints_a_summary(tmp_path, capsys):
     out = tmp_path / "runs"
-    code = main(["simulate", "--players", "4", "--games", "6", "--bots", "random,value,threshold",
-                 "--seed", "1", "--out", str(out), "--no-progress", "--format", "csv"])
+    code = main(
+        [
+            "simulate",
+            "--players",
+            "4",
+            "--games",
+            "6",
+            "--bots",
+            "random,value,threshold",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--format",
+            "csv",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "6 games, 4 players, seed 1" in printed and "win_rate" in printed
@@ -27,14 +43,47 @@ def test_simulate_writes_tables_and_prints_a_summary(tmp_path, capsys):
 
 
 def test_simulate_only_some_tables(tmp_path):
-    assert main(["simulate", "--bots", "random,random,value", "--games", "2", "--tables", "auctions",
-                 "--out", str(tmp_path), "--no-progress", "--format", "csv"]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["auctions.csv", "games.csv", "manifest.json"]
+    assert (
+        main(
+            [
+                "simulate",
+                "--bots",
+                "random,random,value",
+                "--games",
+                "2",
+                "--tables",
+                "auctions",
+                "--out",
+                str(tmp_path),
+                "--no-progress",
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "auctions.csv",
+        "games.csv",
+        "manifest.json",
+    ]
 
 
 def test_tournament_prints_results_and_head_to_head(tmp_path, capsys):
-    code = main(["tournament", "--bots", "random,threshold,value", "--repetitions", "1", "--seed", "2",
-                 "--no-progress", "--out", str(tmp_path)])
+    code = main(
+        [
+            "tournament",
+            "--bots",
+            "random,threshold,value",
+            "--repetitions",
+            "1",
+            "--seed",
+            "2",
+            "--no-progress",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "6 games, 3 players, seed 2" in printed
@@ -71,8 +120,20 @@ def test_bad_arguments_give_usage_and_exit_2(argv, capsys):
 
 
 def test_parquet_without_pyarrow_is_a_usage_error(tmp_path, capsys):
-    argv = ["simulate", "--bots", "random", "--players", "3", "--games", "1", "--format", "parquet",
-            "--out", str(tmp_path), "--no-progress"]
+    argv = [
+        "simulate",
+        "--bots",
+        "random",
+        "--players",
+        "3",
+        "--games",
+        "1",
+        "--format",
+        "parquet",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+    ]
     if has_pyarrow():
         assert main(argv) == 0
         return
@@ -85,20 +146,50 @@ def test_out_path_that_is_a_file_is_a_usage_error(tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(SystemExit) as info:
-        main(["simulate", "--bots", "random", "--players", "3", "--games", "1", "--out", str(blocker),
-              "--no-progress", "--format", "csv"])
+        main(
+            [
+                "simulate",
+                "--bots",
+                "random",
+                "--players",
+                "3",
+                "--games",
+                "1",
+                "--out",
+                str(blocker),
+                "--no-progress",
+                "--format",
+                "csv",
+            ]
+        )
     assert info.value.code == 2
 
 
 def test_python_dash_m_mogul():
     ok = subprocess.run(
-        [sys.executable, "-m", "mogul", "simulate", "--bots", "value,random,random", "--games", "2", "--no-progress"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "mogul",
+            "simulate",
+            "--bots",
+            "value,random,random",
+            "--games",
+            "2",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert ok.returncode == 0, ok.stderr
     assert "value" in ok.stdout
-    bad = subprocess.run([sys.executable, "-m", "mogul", "simulate", "--bots", "nobody"],
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [sys.executable, "-m", "mogul", "simulate", "--bots", "nobody"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2
     assert "unknown bot 'nobody'" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -107,56 +198,142 @@ def test_python_dash_m_mogul():
 
 
 def run_cli(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "mogul", *args], capture_output=True, text=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "mogul", *args], capture_output=True, text=True, **kwargs
+    )
 
 
 def test_out_is_checked_before_any_game_runs(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     started = time.perf_counter()
-    result = run_cli("simulate", "--bots", "random", "--players", "3", "--games", "100000", "--out", str(blocker))
+    result = run_cli(
+        "simulate", "--bots", "random", "--players", "3", "--games", "100000", "--out", str(blocker)
+    )
     assert result.returncode == 2 and "this is a file, not a folder" in result.stderr
     assert time.perf_counter() - started < 40  # refused at once, not after 100,000 games (minutes)
 
 
 def test_an_earlier_run_is_refused_unless_overwritten(tmp_path, capsys):
-    first = ["simulate", "--bots", "random,random,value", "--games", "2", "--out", str(tmp_path),
-             "--no-progress", "--format", "csv"]
+    first = [
+        "simulate",
+        "--bots",
+        "random,random,value",
+        "--games",
+        "2",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+        "--format",
+        "csv",
+    ]
     assert main(first) == 0
     with pytest.raises(SystemExit):
-        main(["simulate", "--bots", "random,random,value", "--games", "2", "--tables", "games",
-              "--out", str(tmp_path), "--no-progress", "--format", "csv"])
+        main(
+            [
+                "simulate",
+                "--bots",
+                "random,random,value",
+                "--games",
+                "2",
+                "--tables",
+                "games",
+                "--out",
+                str(tmp_path),
+                "--no-progress",
+                "--format",
+                "csv",
+            ]
+        )
     assert "already holds an earlier run's results" in capsys.readouterr().err
     (tmp_path / "notes.txt").write_text("mine")
-    assert main(["simulate", "--bots", "random,random,value", "--games", "2", "--tables", "games",
-                 "--out", str(tmp_path), "--no-progress", "--format", "csv", "--overwrite"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--bots",
+                "random,random,value",
+                "--games",
+                "2",
+                "--tables",
+                "games",
+                "--out",
+                str(tmp_path),
+                "--no-progress",
+                "--format",
+                "csv",
+                "--overwrite",
+            ]
+        )
+        == 0
+    )
     # The stale rounds and auctions tables of the first run are gone; the user's file stays.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv", "manifest.json", "notes.txt"]
 
 
 def test_the_manifest_says_what_was_run(tmp_path):
-    assert main(["tournament", "--bots", "random,threshold,value", "--repetitions", "1", "--seed", "4",
-                 "--no-progress", "--out", str(tmp_path)]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "--bots",
+                "random,threshold,value",
+                "--repetitions",
+                "1",
+                "--seed",
+                "4",
+                "--no-progress",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["command"].startswith("python -m mogul tournament --bots random,threshold,value")
+    assert manifest["command"].startswith(
+        "python -m mogul tournament --bots random,threshold,value"
+    )
     assert (manifest["seed"], manifest["games_finished"], manifest["partial"]) == (4, 6, False)
-    assert manifest["tables"] == {"games": "games.csv", "summary": "summary.csv", "head_to_head": "head_to_head.csv"}
+    assert manifest["tables"] == {
+        "games": "games.csv",
+        "summary": "summary.csv",
+        "head_to_head": "head_to_head.csv",
+    }
     assert {"python", "mogul-kit", "pandas", "numpy"} <= set(manifest["versions"])
     assert not list(tmp_path.glob(".*partial"))
 
 
 def test_a_broken_pipe_keeps_the_files(tmp_path):
-    shell = (f"{sys.executable} -m mogul simulate --bots random,value,threshold --games 30 --no-progress "
-             f"--format csv --out {tmp_path} | head -1")
+    shell = (
+        f"{sys.executable} -m mogul simulate --bots random,value,threshold --games 30 --no-progress "
+        f"--format csv --out {tmp_path} | head -1"
+    )
     result = subprocess.run(shell, shell=True, capture_output=True, text=True)
     assert result.stdout.startswith("30 games") and "Traceback" not in result.stderr
     assert len(pd.read_csv(tmp_path / "games.csv")) == 90 and (tmp_path / "manifest.json").exists()
 
 
 def test_interrupting_the_cli_saves_the_games_so_far_marked_partial(tmp_path):
-    run = Watched([sys.executable, "-m", "mogul", "simulate", "--bots", "random,value,threshold",
-                   "--games", "100000000", "--workers", "2", "--format", "csv",
-                   "--tables", "games", "--out", str(tmp_path)])
+    run = Watched(
+        [
+            sys.executable,
+            "-m",
+            "mogul",
+            "simulate",
+            "--bots",
+            "random,value,threshold",
+            "--games",
+            "100000000",
+            "--workers",
+            "2",
+            "--format",
+            "csv",
+            "--tables",
+            "games",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     run.wait_for_games(1)  # planned lazily: no 100-million-game plan before the first game
     assert psutil.Process(run.proc.pid).memory_info().rss < 1_000_000_000
     out, err = run.interrupt(timeout=60)

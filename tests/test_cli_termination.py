@@ -14,9 +14,26 @@ from mogul.cli import main
 
 
 def test_sigterm_saves_the_games_so_far_and_exits_143(tmp_path):
-    run = Watched([sys.executable, "-m", "mogul", "simulate", "--bots", "random,value,threshold",
-                   "--games", "100000000", "--workers", "2", "--format", "csv",
-                   "--tables", "games", "--out", str(tmp_path)])
+    run = Watched(
+        [
+            sys.executable,
+            "-m",
+            "mogul",
+            "simulate",
+            "--bots",
+            "random,value,threshold",
+            "--games",
+            "100000000",
+            "--workers",
+            "2",
+            "--format",
+            "csv",
+            "--tables",
+            "games",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     run.wait_for_games(1)
     workers = psutil.Process(run.proc.pid).children(recursive=True)
     run.proc.send_signal(signal.SIGTERM)
@@ -30,8 +47,18 @@ def test_sigterm_saves_the_games_so_far_and_exits_143(tmp_path):
 
 
 def test_an_interrupted_save_keeps_the_earlier_run_whole(tmp_path, monkeypatch):
-    command = ["simulate", "--bots", "random,random,value", "--games", "3", "--out", str(tmp_path),
-               "--no-progress", "--format", "csv"]
+    command = [
+        "simulate",
+        "--bots",
+        "random,random,value",
+        "--games",
+        "3",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+        "--format",
+        "csv",
+    ]
     assert main(command) == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     real = mogul.cli.write_tables
@@ -51,9 +78,12 @@ def test_an_interrupted_save_keeps_the_earlier_run_whole(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--games", "9" * 40], "from 1 to 1,000,000,000, got 9999999999...9999 (40 digits)"),
-     (["--games", "0"], "from 1 to 1,000,000,000, got 0"), (["--workers", "10000000000"], "from 1 to"),
-     (["--seed", "-" + "9" * 30], "expected a seed from -2**63")],
+    [
+        (["--games", "9" * 40], "from 1 to 1,000,000,000, got 9999999999...9999 (40 digits)"),
+        (["--games", "0"], "from 1 to 1,000,000,000, got 0"),
+        (["--workers", "10000000000"], "from 1 to"),
+        (["--seed", "-" + "9" * 30], "expected a seed from -2**63"),
+    ],
 )
 def test_numbers_out_of_range_are_refused_with_a_message(args, message, capsys):
     with pytest.raises(SystemExit) as stop:

@@ -36,12 +36,14 @@ def move_example(**extra):
     A red pawn moved west over blue track earns $2 red and $2 blue; over red track $4 red.
     """
     return cm.new_game(
-        ["Ann", "Ben", "Cai"], seed=5, start_player=0,
+        ["Ann", "Ben", "Cai"],
+        seed=5,
+        start_player=0,
         dice=[["red", "red", "blue", "blue", "yellow"]],
         goods={"B2": "red", "B3": "red", "A6": "green", "C6": "yellow", "D6": "blue"},
         track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue", "B5-B6": "blue"},
         **extra,
-    )  # fmt: skip
+    )
 
 
 def segments(trace: dict) -> int:
@@ -69,7 +71,9 @@ def test_board_draws_every_track_space_free_or_in_its_colour_and_every_pawn():
     assert (x[0], x[2], y[0]) == (2.3, 2.7, -1.0)
     # one marker per pawn, each in its square's centre (columns along x, rows A-D down from 0)
     assert points(data["red goods"]) == [(2.0, -1.0), (3.0, -1.0)]
-    assert points(data["green goods"]) == [(6.0, 0.0)] and points(data["blue goods"]) == [(6.0, -3.0)]
+    assert points(data["green goods"]) == [(6.0, 0.0)] and points(data["blue goods"]) == [
+        (6.0, -3.0)
+    ]
     assert "red goods on B2" in data["red goods"]["text"]
     # the coast is a strip west of column 1; nothing highlighted unless asked
     assert fig.layout.shapes[0].x1 <= 0.3 < 0.7 <= fig.layout.shapes[2].x0
@@ -86,9 +90,16 @@ def test_board_highlights_the_legal_builds_and_moves():
     assert {"coast-B1", "A1-B1", "B1-C1", "A5-A6", "A6-B6", "C5-C6"} <= builds
     assert "A1-A2" not in builds and "C1-C2" not in builds
     assert segments(data["can build"]) == len(builds)
-    assert any("coast-B1: may build red or yellow or blue track" in t for t in data["can build"]["text"] if t)
+    assert any(
+        "coast-B1: may build red or yellow or blue track" in t
+        for t in data["can build"]["text"]
+        if t
+    )
     # two red moves west: B2 -> B1 and B3 -> B2, drawn as arrows pointing west
-    assert [a for a in legal if isinstance(a, Move)] == [Move("red", "B2", "B1"), Move("red", "B3", "B2")]
+    assert [a for a in legal if isinstance(a, Move)] == [
+        Move("red", "B2", "B1"),
+        Move("red", "B3", "B2"),
+    ]
     arrows = data["can move"]
     assert segments(arrows) == 2
     assert (arrows["x"][0], arrows["x"][1]) == (1.78, 1.22)  # from B2 towards B1: x falls
@@ -99,8 +110,13 @@ def test_board_glows_where_the_last_step_built_or_crossed_and_pawns_stack_apart(
     s = move_example().apply(Move("red", "B3", "B2"))  # over red track: $4 red
     assert s.treasuries.red == 4
     data = board_data(s)
-    assert segments(data["just done"]) == 1 and data["just done"]["text"][0] == "B2-B3: the last step"
-    assert points(data["red goods"]) == [(1.87, -0.87), (2.13, -0.87)]  # two pawns side by side on B2
+    assert (
+        segments(data["just done"]) == 1 and data["just done"]["text"][0] == "B2-B3: the last step"
+    )
+    assert points(data["red goods"]) == [
+        (1.87, -0.87),
+        (2.13, -0.87),
+    ]  # two pawns side by side on B2
     s = s.apply(Move("red", "B2", "B1"))
     assert s.treasuries.red == 6 and s.treasuries.blue == 2  # over blue track: $2 red, $2 blue
     built = board_data(cm.new_game(3, seed=1).apply(Build("red", "A5-A6")))
@@ -109,7 +125,10 @@ def test_board_glows_where_the_last_step_built_or_crossed_and_pawns_stack_apart(
 
 def test_pawns_on_the_coast_stand_in_rows_of_three_inside_the_strip():
     s = cm.new_game(
-        3, seed=2, goods={"coast": ["red"] * 5 + ["blue"], "A1": "green", "A2": "yellow", "A3": "red"}, start_player=0
+        3,
+        seed=2,
+        goods={"coast": ["red"] * 5 + ["blue"], "A1": "green", "A2": "yellow", "A3": "red"},
+        start_player=0,
     )
     data = board_data(s)
     coast = [p for p in points(data["red goods"]) + points(data["blue goods"]) if p[0] < 0.3]
@@ -123,10 +142,14 @@ def test_pawns_on_the_coast_stand_in_rows_of_three_inside_the_strip():
 def connie(**extra):
     """The rulebook's dividend example: Connie rolls two orange, two purple and a red."""
     return cm.new_game(
-        ["Connie", "Randy", "Aaron"], seed=1, start_player=0,
-        dice=[["red", "purple", "purple", "orange", "orange"]], treasuries={"red": 4},
-        stocks=[{"red": 2, "purple": 1}, {"purple": 1}, {"red": 1, "purple": 1}], **extra,
-    )  # fmt: skip
+        ["Connie", "Randy", "Aaron"],
+        seed=1,
+        start_player=0,
+        dice=[["red", "purple", "purple", "orange", "orange"]],
+        treasuries={"red": 4},
+        stocks=[{"red": 2, "purple": 1}, {"purple": 1}, {"red": 1, "purple": 1}],
+        **extra,
+    )
 
 
 def test_dice_are_free_then_used_one_per_action_and_idle_when_they_do_not_count():
@@ -138,12 +161,19 @@ def test_dice_are_free_then_used_one_per_action_and_idle_when_they_do_not_count(
     s = s.apply(PayRound("red"))  # the last $1 of the treasury: payment stops, the turn ends
     assert s.money == (6, 3, 4) and s.current_player == 1
     page = dice_html(s)
-    assert "<b>Randy</b>'s roll: choose a colour and an action" in page and "line-through" not in page
+    assert (
+        "<b>Randy</b>'s roll: choose a colour and an action" in page and "line-through" not in page
+    )
 
 
 def test_orange_dice_count_when_they_allow_more_rounds_and_credit_mobilier_never_takes_wilds():
-    s = cm.new_game(3, seed=1, start_player=0, treasuries={"red": 9, "purple": 9},
-                    dice=[["red", "orange", "orange", "orange", "purple"]] * 2)  # fmt: skip
+    s = cm.new_game(
+        3,
+        seed=1,
+        start_player=0,
+        treasuries={"red": 9, "purple": 9},
+        dice=[["red", "orange", "orange", "orange", "purple"]] * 2,
+    )
     after = s.apply(PayRound("red"))  # red + wild = 2 < 3 orange: the orange dice count
     assert [st for _, st in dice_faces(after)] == ["idle", "idle", "used", "free", "free"]
     page = dice_html(after)
@@ -198,19 +228,29 @@ def press(app: CreditMobilierPlayer, label: str) -> None:
 
 
 def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
-    app = CreditMobilierPlayer(["human", "dividend", "dividend"], names=["Ann", "Ben", "Cai"], seed=5,
-                               start_player=0, dice=[["red", "red", "blue", "blue", "yellow"]],
-                               goods={"B2": "red", "B3": "red", "A6": "green", "C6": "yellow", "D6": "blue"},
-                               track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue",
-                                      "B5-B6": "blue"})  # fmt: skip
+    app = CreditMobilierPlayer(
+        ["human", "dividend", "dividend"],
+        names=["Ann", "Ben", "Cai"],
+        seed=5,
+        start_player=0,
+        dice=[["red", "red", "blue", "blue", "yellow"]],
+        goods={"B2": "red", "B3": "red", "A6": "green", "C6": "yellow", "D6": "blue"},
+        track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue", "B5-B6": "blue"},
+    )
     assert app.status.value == "<b>Ann</b>, your move (choose an action)."
     # a row per colour of builds and of moves, then the buys (no orange: no dividends), no End turn
     rows = app.action_rows(app.state.legal_actions())
     assert [caption for caption, _ in rows] == [
-        "Build red ... (+$2 Credit Mobilier)", "Build yellow ... (+$2 Credit Mobilier)",
-        "Build blue ... (+$2 Credit Mobilier)", "Move red ...", "",
-    ]  # fmt: skip
-    assert [text for _, text in rows[3][1]] == ["B2 -> B1 (+$2 red, +$2 blue)", "B3 -> B2 (+$4 red)"]
+        "Build red ... (+$2 Credit Mobilier)",
+        "Build yellow ... (+$2 Credit Mobilier)",
+        "Build blue ... (+$2 Credit Mobilier)",
+        "Move red ...",
+        "",
+    ]
+    assert [text for _, text in rows[3][1]] == [
+        "B2 -> B1 (+$2 red, +$2 blue)",
+        "B3 -> B2 (+$4 red)",
+    ]
     assert [text for _, text in rows[4][1]] == ["Buy red ($1)", "Buy yellow ($1)", "Buy blue ($1)"]
     assert "Move red B3 -> B2 (+$4 red)" in labels(app)
     assert [b.description for b in app.buttons()][:2] == ["A5-A6", "coast-B1"]  # in board order
@@ -220,7 +260,10 @@ def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
 
     press(app, "Move red B3 -> B2")
     assert app.state.treasuries.red == 4 and app.state.kind == "move"
-    assert labels(app) == ["Move red B2 -> B1 (+$2 red, +$2 blue)", "End turn"]  # one button for two pawns
+    assert labels(app) == [
+        "Move red B2 -> B1 (+$2 red, +$2 blue)",
+        "End turn",
+    ]  # one button for two pawns
     red_goods = board.data[BOARD_TRACES.index("red goods")]
     assert list(red_goods.x) == [1.87, 2.13]  # both red pawns on B2 now
     assert board.layout.title.text == "Turn 1: Ann, move red"
@@ -261,8 +304,12 @@ def test_bots_alone_step_turn_by_turn_and_play_to_the_end():
 
 
 def test_hot_seat_covers_the_table_between_two_humans():
-    app = CreditMobilierPlayer(["human", "human"], seed=8, start_player=0,
-                               dice=[["blue", "blue", "green", "yellow", "red"], ["yellow"] * 5])  # fmt: skip
+    app = CreditMobilierPlayer(
+        ["human", "human"],
+        seed=8,
+        start_player=0,
+        dice=[["blue", "blue", "green", "yellow", "red"], ["yellow"] * 5],
+    )
     assert app.hot_seat and app.cover.layout.display is None and app.buttons() == []
     assert "Pass the laptop to Ann" in app.cover_text.value
     app.ready_button.click()
@@ -285,7 +332,9 @@ def test_the_live_board_keeps_its_traces_and_stores_updates_for_views_drawn_late
 
 
 def test_end_turn_button_comes_only_after_the_first_unit_action():
-    app = CreditMobilierPlayer(["human", "dividend"], seed=3, start_player=0, dice=[["green"] * 3 + ["orange"] * 2])
+    app = CreditMobilierPlayer(
+        ["human", "dividend"], seed=3, start_player=0, dice=[["green"] * 3 + ["orange"] * 2]
+    )
     assert "End turn" not in labels(app)
     press(app, "Build green A5-A6")
     assert labels(app)[-1] == "End turn" and app.state.used == 1
@@ -295,7 +344,10 @@ def test_end_turn_button_comes_only_after_the_first_unit_action():
 def test_shared_words_make_a_caption_and_short_buttons():
     labels_ = ["Build red A5-A6 (+$2 Credit Mobilier)", "Build red B5-B6 (+$2 Credit Mobilier)"]
     caption, row = shared_words(["a", "b"], labels_)
-    assert caption == "Build red ... (+$2 Credit Mobilier)" and row == [("a", "A5-A6"), ("b", "B5-B6")]
+    assert caption == "Build red ... (+$2 Credit Mobilier)" and row == [
+        ("a", "A5-A6"),
+        ("b", "B5-B6"),
+    ]
     assert shared_words(["a"], ["Buy red ($1)"]) == ("", [("a", "Buy red ($1)")])
     # labels that differ only at the end keep at least one word of their own
     caption, row = shared_words(["a", "b"], ["Pay red", "Pay red now"])

@@ -27,31 +27,55 @@ def test_connies_two_rounds_are_worth_four_thirds_of_a_dollar_per_red_share():
     # Connie (2 red), Randy (0) and Aaron (1); the red treasury holds $4. Round one pays each of
     # the three shares $1; round two pays the last $1 to one of them, then the treasury is empty.
     s = cm.new_game(
-        ["Connie", "Randy", "Aaron"], seed=1, start_player=0, treasuries={"red": 4},
+        ["Connie", "Randy", "Aaron"],
+        seed=1,
+        start_player=0,
+        treasuries={"red": 4},
         dice=[["red", "purple", "purple", "orange", "orange"], ["green"] * 5],
         stocks=[{"red": 2, "purple": 1}, {"purple": 1}, {"red": 1, "purple": 1}],
-    )  # fmt: skip
+    )
     record = GameRecord.of(s, [PayRound("red"), PayRound("red"), Build("green", "A5-A6")])
     rounds = round_payouts(record.table("dividends"))
-    assert rounds[["turn", "round", "paid", "shares"]].values.tolist() == [[1, 1, 3, 3], [1, 2, 1, 3]]
+    assert rounds[["turn", "round", "paid", "shares"]].values.tolist() == [
+        [1, 1, 3, 3],
+        [1, 2, 1, 3],
+    ]
     assert rounds["per_share"].tolist() == pytest.approx([1, 1 / 3])
-    values = share_values(record.table("treasuries"), record.table("dividends")).set_index(["turn", "company"])
-    assert values.loc[(1, "red"), "to_come"] == pytest.approx(4 / 3)  # paid in turn 1: still to come at its start
+    values = share_values(record.table("treasuries"), record.table("dividends")).set_index(
+        ["turn", "company"]
+    )
+    assert values.loc[(1, "red"), "to_come"] == pytest.approx(
+        4 / 3
+    )  # paid in turn 1: still to come at its start
     assert values.loc[(2, "red"), "to_come"] == 0  # nothing after
     assert values.loc[(1, "red"), "treasury"] == 4 and values.loc[(2, "red"), "treasury"] == 0
-    assert values.loc[(1, "purple"), "to_come"] == 0 and values.loc[(1, "purple"), "shares_held"] == 3
+    assert (
+        values.loc[(1, "purple"), "to_come"] == 0 and values.loc[(1, "purple"), "shares_held"] == 3
+    )
 
 
 def test_dividends_to_come_sum_the_rounds_from_a_turn_on():
-    treasuries = pd.DataFrame({
-        "game": [7] * 4, "turn": [1, 2, 3, 3], "final": [False, False, False, True],
-        "company": ["blue"] * 4, "treasury": [0, 5, 2, 0], "shares_held": [2, 2, 3, 3],
-    })  # fmt: skip
-    dividends = pd.DataFrame({
-        "game": [7] * 6, "turn": [2, 2, 3, 3, 3, 3], "round": [1, 1, 1, 1, 2, 2],
-        "company": ["blue"] * 6, "seat": [0, 1, 0, 1, 0, 1],
-        "shares": [1, 1, 2, 1, 2, 1], "paid": [1, 1, 2, 0, 0, 0],
-    })  # fmt: skip
+    treasuries = pd.DataFrame(
+        {
+            "game": [7] * 4,
+            "turn": [1, 2, 3, 3],
+            "final": [False, False, False, True],
+            "company": ["blue"] * 4,
+            "treasury": [0, 5, 2, 0],
+            "shares_held": [2, 2, 3, 3],
+        }
+    )
+    dividends = pd.DataFrame(
+        {
+            "game": [7] * 6,
+            "turn": [2, 2, 3, 3, 3, 3],
+            "round": [1, 1, 1, 1, 2, 2],
+            "company": ["blue"] * 6,
+            "seat": [0, 1, 0, 1, 0, 1],
+            "shares": [1, 1, 2, 1, 2, 1],
+            "paid": [1, 1, 2, 0, 0, 0],
+        }
+    )
     # turn 2: one full round ($1 a share); turn 3: $2 over 3 shares, then a round with
     # nobody paid (2 shares, $0: 0 a share)
     values = share_values(treasuries, dividends)
@@ -60,23 +84,44 @@ def test_dividends_to_come_sum_the_rounds_from_a_turn_on():
 
 
 def test_a_round_paid_to_nobody_counts_a_dollar_a_share_would_have_earned():
-    dividends = pd.DataFrame({"game": [0, 0], "turn": [4, 4], "round": [1, 1], "company": ["red", "red"],
-                              "seat": [0, 1], "shares": [0, 0], "paid": [0, 0]})  # fmt: skip
+    dividends = pd.DataFrame(
+        {
+            "game": [0, 0],
+            "turn": [4, 4],
+            "round": [1, 1],
+            "company": ["red", "red"],
+            "seat": [0, 1],
+            "shares": [0, 0],
+            "paid": [0, 0],
+        }
+    )
     assert round_payouts(dividends)["per_share"].tolist() == [1.0]
 
 
 @pytest.fixture(scope="module")
 def study():
-    sim = simulate("credit-mobilier", ["dividend", "random", "dividend"], games=30, seed=7,
-                   tables=("games", "treasuries", "dividends"), progress=False)  # fmt: skip
+    sim = simulate(
+        "credit-mobilier",
+        ["dividend", "random", "dividend"],
+        games=30,
+        seed=7,
+        tables=("games", "treasuries", "dividends"),
+        progress=False,
+    )
     return sim, share_values(sim.treasuries, sim.dividends)
 
 
 def test_a_simulated_study_is_reproducible_and_its_values_only_fall(study):
     sim, values = study
     assert len(values) == len(sim.treasuries[~sim.treasuries["final"]])
-    again = simulate("credit-mobilier", ["dividend", "random", "dividend"], games=30, seed=7,
-                     tables=("games", "treasuries", "dividends"), progress=False)  # fmt: skip
+    again = simulate(
+        "credit-mobilier",
+        ["dividend", "random", "dividend"],
+        games=30,
+        seed=7,
+        tables=("games", "treasuries", "dividends"),
+        progress=False,
+    )
     pd.testing.assert_frame_equal(share_values(again.treasuries, again.dividends), values)
     # money to come can only be used up: never more at a later turn of the same game
     rises = values.groupby(["game", "company"])["to_come"].diff().dropna()
@@ -103,7 +148,14 @@ def test_averages_by_turn_and_at_the_start(study):
     assert by_turn(values, min_games=10)["games"].min() >= 10
     fig = dividends_to_come_figure(averages)
     lines = [t for t in fig.data if t.fill != "toself"]
-    assert [t.name for t in lines] == ["red", "yellow", "green", "blue", "Credit Mobilier", "price of a share"]
+    assert [t.name for t in lines] == [
+        "red",
+        "yellow",
+        "green",
+        "blue",
+        "Credit Mobilier",
+        "price of a share",
+    ]
     assert list(lines[-1].y) == [1, 1]
     bands = [t for t in fig.data if t.fill == "toself"]
     assert len(bands) == 5 and all(t.name.endswith("95% interval") for t in bands)
@@ -127,13 +179,21 @@ def test_one_more_share_is_played_out_on_the_same_dice():
     # Game 0 of seed 11: seat 0 owns. Buying a purple share for $1 before turn 1 is the same
     # as dealing the game with seat 0 holding $2 and two purple shares: the same goods, start
     # player and dice, since every roll comes from the seed and the roll's number.
-    pairs = marginal_values("dividend", games=2, players=3, seed=11, turns=(1,), companies=["purple", "blue"])
+    pairs = marginal_values(
+        "dividend", games=2, players=3, seed=11, turns=(1,), companies=["purple", "blue"]
+    )
     assert pairs[["game", "owner", "turn", "company"]].values.tolist() == [
-        [0, 0, 1, "purple"], [0, 0, 1, "blue"], [1, 1, 1, "purple"], [1, 1, 1, "blue"]]  # fmt: skip
+        [0, 0, 1, "purple"],
+        [0, 0, 1, "blue"],
+        [1, 1, 1, "purple"],
+        [1, 1, 1, "blue"],
+    ]
     bots = [cm.DividendBot() for _ in range(3)]
     without = play_out(cm.new_game(3, seed=11), bots).money[0]
     start = cm.new_game(3, seed=11)
-    extra = cm.new_game(3, seed=11, money=[2, 3, 3], stocks=[{"purple": 2}, {"purple": 1}, {"purple": 1}])
+    extra = cm.new_game(
+        3, seed=11, money=[2, 3, 3], stocks=[{"purple": 2}, {"purple": 1}, {"purple": 1}]
+    )
     assert (extra.goods, extra.current, extra.dice) == (start.goods, start.current, start.dice)
     with_share = play_out(extra, bots).money[0]
     row = pairs.iloc[0]
@@ -142,15 +202,21 @@ def test_one_more_share_is_played_out_on_the_same_dice():
     record = play(cm.new_game(3, seed=11), [cm.DividendBot() for _ in range(3)])
     values = share_values(record.table("treasuries"), record.table("dividends"))
     first = values[values["turn"] == 1].set_index("company")["to_come"]
-    assert row["average"] == pytest.approx(first["purple"]) and pairs.iloc[1]["average"] == pytest.approx(first["blue"])
+    assert row["average"] == pytest.approx(first["purple"]) and pairs.iloc[1][
+        "average"
+    ] == pytest.approx(first["blue"])
 
 
 def test_a_later_turn_starts_from_that_turns_state():
-    pairs = marginal_values("dividend", games=3, players=3, seed=5, turns=(1, 20), companies=["red"])
+    pairs = marginal_values(
+        "dividend", games=3, players=3, seed=5, turns=(1, 20), companies=["red"]
+    )
     assert sorted(set(pairs["turn"])) == [1, 20]
     later = pairs[pairs["turn"] == 20]
     record = play(cm.new_game(3, seed=5), [cm.DividendBot() for _ in range(3)])
-    values = share_values(record.table("treasuries"), record.table("dividends")).set_index(["turn", "company"])
+    values = share_values(record.table("treasuries"), record.table("dividends")).set_index(
+        ["turn", "company"]
+    )
     assert later.iloc[0]["average"] == pytest.approx(values.loc[(20, "red"), "to_come"])
 
 
@@ -166,15 +232,32 @@ def test_marginal_values_refuses_what_it_cannot_pair():
 
 
 def test_the_summary_says_buy_only_when_the_interval_clears_the_price():
-    pairs = pd.DataFrame({
-        "game": range(6), "owner": 0, "turn": 1, "company": ["red"] * 3 + ["blue"] * 3, "cash_gain": 0,
-        "value": [3, 4, 5, 0.5, 1.5, 1.0], "dividends_gain": 0, "others_gain": 0, "average": [6, 6, 6, 1, 1, 1],
-    })  # fmt: skip
+    pairs = pd.DataFrame(
+        {
+            "game": range(6),
+            "owner": 0,
+            "turn": 1,
+            "company": ["red"] * 3 + ["blue"] * 3,
+            "cash_gain": 0,
+            "value": [3, 4, 5, 0.5, 1.5, 1.0],
+            "dividends_gain": 0,
+            "others_gain": 0,
+            "average": [6, 6, 6, 1, 1, 1],
+        }
+    )
     summary = marginal_by_turn(pairs).set_index("company")
     assert list(summary.index) == ["red", "blue"]
     red = summary.loc["red"]
-    assert (red["value"], red["value_low"], red["value_high"]) == (4, 2.8684, 5.1316)  # 4 -+ 1.96 / sqrt(3)
-    assert red["gap"] == -2 and red["worth_buying"] == "yes" and summary.loc["blue", "worth_buying"] == "can't tell"
+    assert (red["value"], red["value_low"], red["value_high"]) == (
+        4,
+        2.8684,
+        5.1316,
+    )  # 4 -+ 1.96 / sqrt(3)
+    assert (
+        red["gap"] == -2
+        and red["worth_buying"] == "yes"
+        and summary.loc["blue", "worth_buying"] == "can't tell"
+    )
     assert mean_interval([2, 2])["low"] == 2 and mean_interval([1])["n"] == 1
     fig = marginal_value_figure(marginal_by_turn(pairs))
     assert [t.name for t in fig.data] == ["average payout", "marginal value"]
@@ -198,10 +281,15 @@ def test_reversed_ties_offer_the_colours_the_other_way_round():
     offered = seen[0]
     assert sorted(map(str, offered)) == sorted(map(str, legal))
     kinds = [type(a).__name__ for a in offered]
-    assert kinds == sorted(kinds, key=[type(a).__name__ for a in legal].index)  # kinds keep their order
+    assert kinds == sorted(
+        kinds, key=[type(a).__name__ for a in legal].index
+    )  # kinds keep their order
     builds = [a.colour for a in offered if type(a).__name__ == "Build"]
-    assert builds == sorted(builds, key=["red", "yellow", "green", "blue", "purple"].index, reverse=True)
+    assert builds == sorted(
+        builds, key=["red", "yellow", "green", "blue", "purple"].index, reverse=True
+    )
     assert len(set(builds)) > 1
     # a whole game of reversed bots ends
     from mogul.kit.bots import play_out as finish
+
     assert finish(cm.new_game(3, seed=4), [make(i) for i in range(3)]).is_over

@@ -84,9 +84,17 @@ def test_illegal_action_error_survives_pickling():
 def test_settle_auction_decides_at_once_without_moving_chips():
     state = mogul.new_game(players=4, seed=3, start_player=0).apply(mogul.BID)  # Ann bids: pot 1
     ended = settle_auction(state, winner=2, runner_up=0)
-    assert (ended.phase, ended.current, ended.winner, ended.runner_up, ended.pot) == ("winner", 2, 2, 0, 0)
+    assert (ended.phase, ended.current, ended.winner, ended.runner_up, ended.pot) == (
+        "winner",
+        2,
+        2,
+        0,
+        0,
+    )
     assert ended.dropped == (1, 3, 0) and ended.in_auction == (2,)
-    assert [p.chips for p in ended.players] == [5, 6, 6, 6] and ended.legal_actions()[0] == mogul.TAKE
+    assert [p.chips for p in ended.players] == [5, 6, 6, 6] and ended.legal_actions()[
+        0
+    ] == mogul.TAKE
     with pytest.raises(ValueError, match="two different seats"):
         settle_auction(state, 1, 1)
 
@@ -101,7 +109,13 @@ def test_the_auctions_table_shows_a_round_once_its_action_phase_begins():
     table = auctions_table(states)
     assert len(table) == 1
     row = table.iloc[0]
-    assert (row.winner, row.runner_up, row.winner_choice, row.taker, row.chips_paid) == (0, 3, "take", 0, 1)
+    assert (row.winner, row.runner_up, row.winner_choice, row.taker, row.chips_paid) == (
+        0,
+        3,
+        "take",
+        0,
+        1,
+    )
     assert "sold" not in table  # the runner-up's sale has not happened yet
     states.append(states[-1].apply(states[-1].legal_actions()[0]))
     assert auctions_table(states).iloc[0].sold == 0
@@ -126,8 +140,12 @@ def test_a_fresh_process_importing_the_states_first_gets_answers_and_no_pandas_o
     its modules comes first; importing the games (their specs too) loads no pandas or numba."""
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    out = subprocess.run([sys.executable, "-c", FRESH_IMPORT], capture_output=True, text=True, env=env, cwd=root)
+    out = subprocess.run(
+        [sys.executable, "-c", FRESH_IMPORT], capture_output=True, text=True, env=env, cwd=root
+    )
     assert out.returncode == 0, out.stderr
     answers, heavy = out.stdout.splitlines()
-    assert answers == "3 (2, 2, 2) True True"  # the first card is brown: a premium for every S share
+    assert (
+        answers == "3 (2, 2, 2) True True"
+    )  # the first card is brown: a premium for every S share
     assert heavy == "[]"

@@ -31,7 +31,12 @@ def final_table(state) -> tuple:
 
 def fast_final_table(t) -> tuple:
     seats = tuple(
-        (int(t["chips"][i]), int(t["points"][i]), tuple(int(x) for x in t["shares"][i]), int(t["credits"][i]))
+        (
+            int(t["chips"][i]),
+            int(t["points"][i]),
+            tuple(int(x) for x in t["shares"][i]),
+            int(t["credits"][i]),
+        )
         for i in range(int(t["players"]))
     )
     return seats, int(t["round"]), int(t["bank"])
@@ -39,8 +44,16 @@ def fast_final_table(t) -> tuple:
 
 def mixed_bots(rng: random.Random, players: int) -> list[str]:
     """A random line-up of deterministic bots with assorted parameters."""
-    choices = ["value", "value:chip_value=0.5", "value:chip_value=1.3", "value:chip_value=0.2",
-               "threshold:drop_at=0", "threshold:drop_at=2", "threshold:drop_at=3", "threshold:drop_at=6"]  # fmt: skip
+    choices = [
+        "value",
+        "value:chip_value=0.5",
+        "value:chip_value=1.3",
+        "value:chip_value=0.2",
+        "threshold:drop_at=0",
+        "threshold:drop_at=2",
+        "threshold:drop_at=3",
+        "threshold:drop_at=6",
+    ]
     return [rng.choice(choices) for _ in range(players)]
 
 
@@ -58,7 +71,10 @@ def test_deterministic_bots_end_every_game_as_the_rules_do(players):
     for start, specs in zip(starts, line_ups, strict=True):
         reference = readable_finish(start, specs)
         result = fast.play_states([start], specs)
-        assert fast_final_table(result.tables[0]) == final_table(reference), (start.setup.seed, specs)
+        assert fast_final_table(result.tables[0]) == final_table(reference), (
+            start.setup.seed,
+            specs,
+        )
         credits += sum(p.credits for p in reference.players)
         sales += reference.sold.total
         assert list(result.scores[0]) == list(reference.final_scores())
@@ -94,31 +110,45 @@ def test_random_play_matches_the_rules_in_distribution():
     readable = {"score": [], "rounds": [], "bids": [], "credits": []}
     for seed in range(games):
         start = mogul.new_game("classic", 4, seed)
-        states, actions = play_states(start, [RandomBot(seed * 4 + i) for i in range(4)], keep_states=False)
+        states, actions = play_states(
+            start, [RandomBot(seed * 4 + i) for i in range(4)], keep_states=False
+        )
         final = states[-1]
         readable["score"].append(np.mean(final.final_scores()))
         readable["rounds"].append(final.round)
         readable["bids"].append(sum(a == mogul.BID for a in actions))
         readable["credits"].append(sum(p.credits for p in final.players))
     batch = fast.play_fresh(20_000, 4, "random", seed=3)
-    quick = {"score": batch.scores.mean(axis=1), "rounds": batch.rounds, "bids": batch.bids,
-             "credits": batch.credits.sum(axis=1)}  # fmt: skip
+    quick = {
+        "score": batch.scores.mean(axis=1),
+        "rounds": batch.rounds,
+        "bids": batch.bids,
+        "credits": batch.credits.sum(axis=1),
+    }
     for name, values in readable.items():
         values = np.asarray(values, float)
-        error = np.hypot(values.std() / np.sqrt(len(values)), quick[name].std() / np.sqrt(len(quick[name])))
+        error = np.hypot(
+            values.std() / np.sqrt(len(values)), quick[name].std() / np.sqrt(len(quick[name]))
+        )
         gap = abs(values.mean() - quick[name].mean())
-        assert gap <= 4 * error + 1e-9, f"{name}: readable {values.mean():.3f}, fast {quick[name].mean():.3f}"
+        assert gap <= 4 * error + 1e-9, (
+            f"{name}: readable {values.mean():.3f}, fast {quick[name].mean():.3f}"
+        )
 
 
 def test_fresh_deals_follow_the_setup_rules():
     result = fast.play_fresh(2000, 5, "threshold", seed=11)
     t = result.tables
-    assert (t["pile_size"] == 31 - 5 + 1).all()  # the box less one S share per player, plus the crash
+    assert (
+        t["pile_size"] == 31 - 5 + 1
+    ).all()  # the box less one S share per player, plus the crash
     crash_at = np.argmax(t["pile_company"] == fast.CRASH, axis=1)
     counts = np.bincount(crash_at - (t["pile_size"] - 5), minlength=5)
     assert counts.min() > 320 and counts.max() < 480  # uniform over the last 5 positions
     assert (result.rounds == crash_at + 1).all()
-    assert (result.chips.sum(axis=1) + t["bank"] == 45).all()  # chips are conserved (the pot is empty at the end)
+    assert (
+        result.chips.sum(axis=1) + t["bank"] == 45
+    ).all()  # chips are conserved (the pot is empty at the end)
 
 
 def test_the_same_seed_plays_the_same_games():
@@ -140,7 +170,7 @@ def test_hidden_piles_are_redealt_by_the_crash_rule():
     places, companies = Counter(), Counter()
     for _ in range(5000):
         fast.deal_hidden_pile(table[0])
-        pile = table["pile_company"][0][table["top"][0]:]
+        pile = table["pile_company"][0][table["top"][0] :]
         places[int(np.flatnonzero(pile == fast.CRASH)[0])] += 1
         companies[tuple(sorted(pile[pile != fast.CRASH]))] += 1
     assert sorted(places) == list(range(left - 5, left)) and min(places.values()) > 900
@@ -194,7 +224,9 @@ def test_montecarlo_bot_values_are_the_same_in_both_engines():
 
 def test_simulate_with_the_fast_engine_gives_the_readable_games_table():
     bots = ["value", "threshold:drop_at=2", "value:chip_value=0.5"]
-    readable = simulate("classic", bots, games=60, seed=4, players=4, tables=["games"], progress=False)
+    readable = simulate(
+        "classic", bots, games=60, seed=4, players=4, tables=["games"], progress=False
+    )
     quick = simulate("classic", bots, games=60, seed=4, players=4, engine="fast")
     pd.testing.assert_frame_equal(readable.games, quick.games, check_dtype=False)
     assert list(quick.tables) == ["games"]
@@ -202,9 +234,25 @@ def test_simulate_with_the_fast_engine_gives_the_readable_games_table():
 
 def test_simulate_falls_back_to_the_readable_engine_with_a_warning():
     with pytest.warns(UserWarning, match="does not play the classic edition with bots"):
-        sim = simulate("classic", ["random", "mc:rollouts=1"], games=2, seed=1, players=3, engine="fast", progress=False)
+        sim = simulate(
+            "classic",
+            ["random", "mc:rollouts=1"],
+            games=2,
+            seed=1,
+            players=3,
+            engine="fast",
+            progress=False,
+        )
     assert len(sim.games) == 6
     with pytest.warns(UserWarning, match="only the games table"):
-        simulate("classic", ["random"], games=1, players=3, engine="fast", tables=["games", "rounds"], progress=False)
+        simulate(
+            "classic",
+            ["random"],
+            games=1,
+            players=3,
+            engine="fast",
+            tables=["games", "rounds"],
+            progress=False,
+        )
     with pytest.raises(ValueError, match="engine must be 'readable' or 'fast'"):
         simulate("classic", ["random"], games=1, players=3, engine="numba")

@@ -24,12 +24,16 @@ CLASSIC = mogul.edition("classic")
 COMPANY_COLOURS = {c.colour.lower(): c.id for c in CLASSIC.companies}
 TITLE_LINE = 46  # characters of a title line that fit a phone (390 px) at the kit's font size
 
+
 def case(name: str):
     return pytest.param(name, id=name)
 
 
 def axes(fig: go.Figure) -> list[str]:
-    return [k for k in fig.layout.to_plotly_json() if re.fullmatch(r"[xy]axis\d*", k)] or ["xaxis", "yaxis"]
+    return [k for k in fig.layout.to_plotly_json() if re.fullmatch(r"[xy]axis\d*", k)] or [
+        "xaxis",
+        "yaxis",
+    ]
 
 
 def resolved(fig: go.Figure, path: str):
@@ -55,7 +59,10 @@ def shown_in_legend(fig: go.Figure) -> list:
 
 
 def trace_colour(trace) -> str | None:
-    for colour in (getattr(getattr(trace, "line", None), "color", None), getattr(trace.marker, "color", None)):
+    for colour in (
+        getattr(getattr(trace, "line", None), "color", None),
+        getattr(trace.marker, "color", None),
+    ):
         if isinstance(colour, str):
             return colour.lower()
     return None
@@ -67,7 +74,10 @@ def test_every_figure_builder_has_a_case():
 
     modules = (mogul.plots, mogul.plots.mogul, mogul.plots.credit_mobilier)
     builders = {
-        name for module in modules for name in getattr(module, "__all__", dir(module)) if name.endswith("_figure")
+        name
+        for module in modules
+        for name in getattr(module, "__all__", dir(module))
+        if name.endswith("_figure")
     }
     assert builders == set(BUILDERS.values())
     assert set(BUILDERS) <= set(FIGURES)
@@ -81,7 +91,9 @@ def test_figure_labels_itself(name):
     for axis in axes(fig):
         assert resolved(fig, f"{axis}.automargin") is True, f"{axis} of {name} has no automargin"
         title = fig.layout[axis].title.text or ""
-        assert not re.search(r"//|_|\*\*|\bmod\b", title), f"axis title in code, not words: {title!r}"
+        assert not re.search(r"//|_|\*\*|\bmod\b", title), (
+            f"axis title in code, not words: {title!r}"
+        )
     assert resolved(fig, "title.automargin") is True
     for line in (fig.layout.title.text or "").split("<br>"):
         assert len(line) <= TITLE_LINE, f"title line too long for a phone: {line!r}"
@@ -92,7 +104,9 @@ def test_figure_labels_itself(name):
     # markers at y = 0 (or on any axis) are drawn whole
     for trace in fig.data:
         if trace.type == "scatter" and "markers" in (trace.mode or "lines+markers"):
-            assert trace.cliponaxis is False, f"{name}: markers of {trace.name!r} are clipped at the axes"
+            assert trace.cliponaxis is False, (
+                f"{name}: markers of {trace.name!r} are clipped at the axes"
+            )
 
 
 @pytest.mark.parametrize("name", [case(n) for n in FIGURES])
@@ -102,17 +116,24 @@ def test_player_colours_are_never_company_colours(name):
         colour = trace_colour(trace)
         company = COMPANY_COLOURS.get(colour or "")
         if company is not None:  # a company's colour: the legend entry names that company
-            assert str(trace.name).split(":")[0] == company, f"{name}: {trace.name!r} drawn in {company}'s colour"
+            assert str(trace.name).split(":")[0] == company, (
+                f"{name}: {trace.name!r} drawn in {company}'s colour"
+            )
         if colour in {c.lower() for c in SEAT_COLOURS}:  # a player's colour: never a company
-            assert str(trace.name).split(":")[0] not in CLASSIC.company_ids, f"{name}: company {trace.name!r} in a seat colour"
+            assert str(trace.name).split(":")[0] not in CLASSIC.company_ids, (
+                f"{name}: company {trace.name!r} in a seat colour"
+            )
 
 
 def _lab(colour: str) -> tuple[float, float, float]:
     """CIE L*a*b* of an sRGB colour (D65)."""
     rgb = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
-    xyz = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, (
-        0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883  # fmt: skip
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
     fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
     return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
 
@@ -120,7 +141,10 @@ def _lab(colour: str) -> tuple[float, float, float]:
 @pytest.mark.parametrize("seat_colour", SEAT_COLOURS)
 def test_seat_colours_are_far_from_every_company_colour(seat_colour):
     for company in CLASSIC.companies:
-        distance = sum((a - b) ** 2 for a, b in zip(_lab(seat_colour), _lab(company.colour), strict=True)) ** 0.5
+        distance = (
+            sum((a - b) ** 2 for a, b in zip(_lab(seat_colour), _lab(company.colour), strict=True))
+            ** 0.5
+        )
         assert distance > 25, f"{seat_colour} looks like {company.id} (delta E {distance:.0f})"
 
 

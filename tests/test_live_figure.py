@@ -23,7 +23,9 @@ from mogul.widgets.mogul import GamePlayer, ShareValueDashboard
 
 
 def _scatter(ys=(1, 2, 3)) -> go.Figure:
-    return go.Figure(go.Scatter(x=list(range(len(ys))), y=list(ys)), layout={"title": {"text": "t"}})
+    return go.Figure(
+        go.Scatter(x=list(range(len(ys))), y=list(ys)), layout={"title": {"text": "t"}}
+    )
 
 
 def test_the_front_end_code_is_a_small_loader_and_plotly_travels_as_state():
@@ -109,7 +111,9 @@ def test_the_auction_charts_axes_follow_the_pot():
 
 
 def test_the_apps_live_charts_are_live_figure_widgets():
-    player = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True)
+    player = GamePlayer(
+        ["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True
+    )
     assert isinstance(player.auction_chart, LiveFigureWidget)
     assert isinstance(player.curve, LiveFigureWidget)
     assert isinstance(player.dashboard, ShareValueDashboard)

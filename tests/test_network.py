@@ -38,18 +38,25 @@ STATIONS = {
     "d": Station("d", ("blue",), 2, 3),
 }
 MINI = SimpleNamespace(
-    name="mini", stations=STATIONS, lines={"brown": ("a", "b", "X"), "blue": ("c", "X", "d")},
-    colours=CLASSIC.colours, company=CLASSIC.company,
-)  # fmt: skip
+    name="mini",
+    stations=STATIONS,
+    lines={"brown": ("a", "b", "X"), "blue": ("c", "X", "d")},
+    colours=CLASSIC.colours,
+    company=CLASSIC.company,
+)
 
 
 def mini_state(houses, legal=(), current=1, border="blue"):
     """A stand-in state on the tiny map: ``houses`` per seat, ``legal`` the actions now."""
     return SimpleNamespace(
-        edition=MINI, names=("Ann", "Ben", "Cai"), players=[SimpleNamespace(houses=tuple(h)) for h in houses],
-        is_over=False, current_player=current, revealed=mogul.Card("pink", border),
+        edition=MINI,
+        names=("Ann", "Ben", "Cai"),
+        players=[SimpleNamespace(houses=tuple(h)) for h in houses],
+        is_over=False,
+        current_player=current,
+        revealed=mogul.Card("pink", border),
         legal_actions=lambda: list(legal),
-    )  # fmt: skip
+    )
 
 
 def trace(fig, name):
@@ -62,10 +69,15 @@ def test_lines_stations_and_interchanges():
     brown, blue = trace(fig, "brown"), trace(fig, "blue")
     assert (brown.x, brown.y) == ((0, 1, 2), (2, 2, 2))  # a, b, X in order along the line
     assert (blue.x, blue.y) == ((2, 2, 2), (1, 2, 3))
-    assert brown.line.color == CLASSIC.company("brown").colour and blue.line.color == CLASSIC.company("blue").colour
+    assert (
+        brown.line.color == CLASSIC.company("brown").colour
+        and blue.line.color == CLASSIC.company("blue").colour
+    )
     plain, inter = trace(fig, "station"), trace(fig, "interchange")
     assert len(plain.x) == 4 and len(inter.x) == 1 and (inter.x, inter.y) == ((2,), (2,))
-    assert inter.marker.size > plain.marker.size and inter.marker.line.width > plain.marker.line.width
+    assert (
+        inter.marker.size > plain.marker.size and inter.marker.line.width > plain.marker.line.width
+    )
     assert inter.text == ("X: brown / blue",)
     assert fig.layout.title.text == "Network: 0 of 5 stations taken"
 
@@ -101,7 +113,14 @@ def test_highlight_rings_the_last_house_and_nothing_else():
     assert trace(quiet, "last house").x == (None,) and trace(quiet, "free now").x == (None,)
     # every trace but the plain stations has its legend entry from the start: the legend keeps its size
     assert [t.name for t in quiet.data if t.showlegend is not False] == [
-        "brown", "blue", "interchange", "Ann", "Ben", "Cai", "free now", "last house",
+        "brown",
+        "blue",
+        "interchange",
+        "Ann",
+        "Ben",
+        "Cai",
+        "free now",
+        "last house",
     ]
 
 
@@ -114,7 +133,9 @@ def test_bad_highlight_and_maps_without_stations_say_what_is_wrong():
 
 def test_the_trace_list_is_the_same_for_every_state():
     empty = network_figure(mini_state([(), (), ()]))
-    full = network_figure(mini_state([("a", "b"), ("X",), ("c", "d")], legal=[Branch("c")]), highlight="d")
+    full = network_figure(
+        mini_state([("a", "b"), ("X",), ("c", "d")], legal=[Branch("c")]), highlight="d"
+    )
     assert [t.name for t in empty.data] == [t.name for t in full.data]
     assert network_data(mini_state([(), (), ()]))["choices"] == {"x": [], "y": [], "text": []}
 
@@ -131,7 +152,9 @@ def test_the_map_keeps_its_shape_and_hides_its_axes():
 
 
 def test_the_rio_grande_map_five_lines_thirty_stations_five_interchanges():
-    state = mogul.new_game("rio-grande", players=4, seed=7, houses=[["BR1", "GR-BR"], ["YE2"], [], ["BL-PI"]])
+    state = mogul.new_game(
+        "rio-grande", players=4, seed=7, houses=[["BR1", "GR-BR"], ["YE2"], [], ["BL-PI"]]
+    )
     fig = network_figure(state, highlight="BL-PI")
     ed = state.edition
     lines = [t for t in fig.data if t.mode == "lines"]
@@ -139,8 +162,12 @@ def test_the_rio_grande_map_five_lines_thirty_stations_five_interchanges():
     assert all(len(t.x) == 7 and t.line.color == ed.company(t.name).colour for t in lines)
     assert len(trace(fig, "station").x) == 25 and len(trace(fig, "interchange").x) == 5
     assert set(trace(fig, "interchange").text) == {
-        "GR-BR: green / brown", "BR-YE: brown / yellow", "YE-BL: yellow / blue", "BL-PI: blue / pink", "PI-GR: pink / green",
-    }  # fmt: skip
+        "GR-BR: green / brown",
+        "BR-YE: brown / yellow",
+        "YE-BL: yellow / blue",
+        "BL-PI: blue / pink",
+        "PI-GR: pink / green",
+    }
     houses = [trace(fig, n) for n in state.names]
     assert [len([x for x in t.x if x is not None]) for t in houses] == [2, 1, 0, 1]
     assert (trace(fig, "last house").x, trace(fig, "last house").y) == ((0,), (-3,))  # BL-PI

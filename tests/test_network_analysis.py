@@ -21,10 +21,14 @@ def branch_scenario():
         Ben: blue/yellow   Cai: blue/brown
     """
     return mogul.new_game(
-        "rio-grande", players=["Ann", "Ben", "Cai"], seed=1, deck=["pink/blue", "crash"],
-        starting_shares=[["blue/pink", "blue/green"], ["blue/yellow"], ["blue/brown"]], start_player=0,
+        "rio-grande",
+        players=["Ann", "Ben", "Cai"],
+        seed=1,
+        deck=["pink/blue", "crash"],
+        starting_shares=[["blue/pink", "blue/green"], ["blue/yellow"], ["blue/brown"]],
+        start_player=0,
         houses=[["BL1", "BL2"], ["BL-PI"], []],
-    )  # fmt: skip
+    )
 
 
 def test_a_branch_use_worked_by_hand():
@@ -41,10 +45,21 @@ def test_a_branch_use_worked_by_hand():
     # a sale: 2 shares x 4 points, less their end bonus of 1 each = 6;
     # a branch: BL3/BL4/BL5 make 3 blue houses (9 - 4 = 5), YE-BL also starts yellow: 5 + 1 = 6
     assert row == {
-        "game": 5, "round": 1, "seat": 0, "role": "winner", "border": "blue", "houses_on_map": 3,
-        "free": 4, "shares": 2, "market": 4, "sell_value": 6, "branch_value": 6, "choice": "branch",
-        "station": "YE-BL", "won_game": True,
-    }  # fmt: skip
+        "game": 5,
+        "round": 1,
+        "seat": 0,
+        "role": "winner",
+        "border": "blue",
+        "houses_on_map": 3,
+        "free": 4,
+        "shares": 2,
+        "market": 4,
+        "sell_value": 6,
+        "branch_value": 6,
+        "choice": "branch",
+        "station": "YE-BL",
+        "won_game": True,
+    }
     # Ann: 5 chips (1) + branches 9 + 1 + 2 shares = 13; Ben 1 + 2 + 1 = 4; Cai 1 + 2 = 3
     assert states[-1].final_scores() == (13, 4, 3)
 
@@ -55,7 +70,13 @@ def test_a_runner_up_use_and_a_classic_sale():
     for action in actions:
         states.append(states[-1].apply(action))
     (row,) = a.sell_right_uses(states, actions).to_dict("records")
-    assert (row["seat"], row["role"], row["shares"], row["sell_value"], row["choice"]) == (2, "runner-up", 1, 3, "nothing")
+    assert (row["seat"], row["role"], row["shares"], row["sell_value"], row["choice"]) == (
+        2,
+        "runner-up",
+        1,
+        3,
+        "nothing",
+    )
     assert row["branch_value"] == 2 and row["free"] == 4  # a first house: 1 per line, YE-BL has two
     assert row["won_game"] is False
     classic = mogul.new_game("classic", players=3, seed=4)
@@ -71,20 +92,34 @@ def test_a_runner_up_use_and_a_classic_sale():
 
 
 def test_sell_right_by_fill_groups_by_houses_on_the_map():
-    uses = pd.DataFrame({
-        "houses_on_map": [0, 2, 3, 7], "sell_value": [0, 4, 6, 9], "branch_value": [3, 1, 5, 2],
-        "free": [7, 6, 5, 2], "choice": ["branch", "sell", "branch", "nothing"],
-    })  # fmt: skip
+    uses = pd.DataFrame(
+        {
+            "houses_on_map": [0, 2, 3, 7],
+            "sell_value": [0, 4, 6, 9],
+            "branch_value": [3, 1, 5, 2],
+            "free": [7, 6, 5, 2],
+            "choice": ["branch", "sell", "branch", "nothing"],
+        }
+    )
     table = a.sell_right_by_fill(uses, step=3)
     assert list(table.index) == [0, 3, 6]
     first = {k: v for k, v in table.loc[0].to_dict().items() if not k.endswith(("_low", "_high"))}
-    assert first == {"uses": 2, "sell": 2, "branch": 2, "best": 3.5, "free": 6.5,
-                     "chose_branch": 0.5, "chose_sell": 0.5}  # fmt: skip
+    assert first == {
+        "uses": 2,
+        "sell": 2,
+        "branch": 2,
+        "best": 3.5,
+        "free": 6.5,
+        "chose_branch": 0.5,
+        "chose_sell": 0.5,
+    }
     assert table.loc[6, "best"] == 9 and table.loc[3, "chose_branch"] == 1
     # sell values 0 and 4: mean 2, standard deviation 2.83, 95% interval 2 -+ 1.96 * 2.83 / sqrt(2)
     assert table.loc[0, "sell_low"] == pytest.approx(2 - 1.959964 * 8**0.5 / 2**0.5)
     assert table.loc[3, "branch_high"] == 5  # one use: no spread to measure
-    assert list(a.sell_right_by_fill(uses, step=3, min_uses=2).index) == [0]  # groups of one use left out
+    assert list(a.sell_right_by_fill(uses, step=3, min_uses=2).index) == [
+        0
+    ]  # groups of one use left out
     with pytest.raises(ValueError, match="step must be a whole number >= 1, got 0"):
         a.sell_right_by_fill(uses, step=0)
     with pytest.raises(ValueError, match="min_uses must be a whole number >= 1, got 0"):
@@ -92,15 +127,22 @@ def test_sell_right_by_fill_groups_by_houses_on_the_map():
 
 
 def test_chose_the_better_counts_ties_as_the_better():
-    uses = pd.DataFrame({
-        "sell_value": [6, 6, 0, 4, -1], "branch_value": [6, 5, 0, 7, 0],
-        "choice": ["branch", "branch", "nothing", "sell", "nothing"],
-    })  # fmt: skip
+    uses = pd.DataFrame(
+        {
+            "sell_value": [6, 6, 0, 4, -1],
+            "branch_value": [6, 5, 0, 7, 0],
+            "choice": ["branch", "branch", "nothing", "sell", "nothing"],
+        }
+    )
     # a tie (branch 6 = sell 6) is the better; branch 5 < sell 6 is not; nothing when both are
     # worth 0 is; a sale worth 4 against a branch worth 7 is not; nothing beats a sale at -1
     got = a.chose_the_better(uses)
     assert (got["uses"], got["better"], got["share"]) == (5, 3, 0.6)
-    assert (got["sell_not_better"], got["branch_not_better"], got["nothing_not_better"]) == (1, 1, 0)
+    assert (got["sell_not_better"], got["branch_not_better"], got["nothing_not_better"]) == (
+        1,
+        1,
+        0,
+    )
     assert got["low"] == pytest.approx(0.6 - 1.959964 * (0.3 / 5) ** 0.5, abs=1e-4)
 
 
@@ -111,7 +153,10 @@ def compared():
 
 def test_compare_editions_same_bots_both_editions(compared):
     games, auctions, uses = compared["games"], compared["auctions"], compared["uses"]
-    assert list(games.groupby("edition", sort=False).size().items()) == [("classic", 12), ("rio-grande", 12)]
+    assert list(games.groupby("edition", sort=False).size().items()) == [
+        ("classic", 12),
+        ("rio-grande", 12),
+    ]
     # every game ends with the crash: one auction per card before it
     assert (games["auctions"] == games["cards"] - 1).all()
     assert len(uses) == len(auctions) == games["auctions"].sum()
@@ -120,7 +165,10 @@ def test_compare_editions_same_bots_both_editions(compared):
     sim = mogul.simulate("rio-grande", ["value"], games=12, seed=1, players=4, progress=False)
     rg = games[games["edition"] == "rio-grande"]
     assert rg["winning_score"].tolist() == sim.games.groupby("game")["score"].max().tolist()
-    assert compared["auctions"].query("edition == 'rio-grande'")["steps"].tolist() == sim.auctions["steps"].tolist()
+    assert (
+        compared["auctions"].query("edition == 'rio-grande'")["steps"].tolist()
+        == sim.auctions["steps"].tolist()
+    )
 
 
 def test_what_the_editions_differences_are_made_of(compared):
@@ -134,13 +182,18 @@ def test_what_the_editions_differences_are_made_of(compared):
     assert list(gap.index) == ["score track", "chips", "shares held", "houses (branches)", "total"]
     assert gap.loc[gap.index[:4], "gap"].sum() == pytest.approx(gap.loc["total", "gap"])
     rg = games[games["edition"] == "rio-grande"]
-    assert gap.loc["total", "gap"] == pytest.approx(rg["winning_score"].mean() - classic["winning_score"].mean())
+    assert gap.loc["total", "gap"] == pytest.approx(
+        rg["winning_score"].mean() - classic["winning_score"].mean()
+    )
     half = 1.959964 * (rg["winning_score"].var() / 12 + classic["winning_score"].var() / 12) ** 0.5
     assert gap.loc["total", "high"] - gap.loc["total", "gap"] == pytest.approx(half, abs=1e-3)
     # the length: a pile of P cards with the crash uniform in the last w gives P - (w - 1) / 2
     length = a.length_parts(compared)
     assert length[["pile", "window", "model"]].values.tolist() == [[28, 5, 26.0], [26, 4, 24.5]]
-    assert length["pile_effect"].tolist() == [0, -2] and length["window_effect"].tolist() == [0, 0.5]
+    assert length["pile_effect"].tolist() == [0, -2] and length["window_effect"].tolist() == [
+        0,
+        0.5,
+    ]
     assert length.loc["classic", "cards"] == pytest.approx(classic["cards"].mean())
     # who used the sell right to do nothing: in the classic game, runners-up only
     nothing = a.sell_nothing(compared["uses"])
@@ -149,19 +202,39 @@ def test_what_the_editions_differences_are_made_of(compared):
     assert nothing.loc["classic", "nothing"] == len(cl) and nothing.loc["classic", "by_winner"] == 0
     assert nothing.loc["classic", "held_none"] == (cl["held"] == 0).sum() > 0
     # held: the user's shares of the border colour as the round began
-    sim = mogul.simulate("classic", ["value"], games=12, seed=1, players=4, tables=("games", "rounds", "auctions"),
-                         progress=False)  # fmt: skip
+    sim = mogul.simulate(
+        "classic",
+        ["value"],
+        games=12,
+        seed=1,
+        players=4,
+        tables=("games", "rounds", "auctions"),
+        progress=False,
+    )
     first = sim.auctions.iloc[0]
     user = first["runner_up"] if first["winner_choice"] == "take" else first["winner"]
-    row = sim.rounds[(sim.rounds["game"] == 0) & (sim.rounds["round"] == first["round"]) & (sim.rounds["seat"] == user)]
+    row = sim.rounds[
+        (sim.rounds["game"] == 0)
+        & (sim.rounds["round"] == first["round"])
+        & (sim.rounds["seat"] == user)
+    ]
     assert uses.iloc[0]["held"] == row[f"shares_{first['border']}"].iloc[0]
     # the comparison table: each measure with its interval, the difference with its own
     table = a.edition_comparison(compared)
-    assert list(table.index) == ["cards", "auction_moves", "winning_score", "winner_sells", "winner_branches"]
+    assert list(table.index) == [
+        "cards",
+        "auction_moves",
+        "winning_score",
+        "winner_sells",
+        "winner_branches",
+    ]
     assert table.loc["cards", "classic"] == pytest.approx(classic["cards"].mean())
     assert table.loc["winning_score", "difference"] == pytest.approx(gap.loc["total", "gap"])
     rgw = uses[(uses["edition"] == "rio-grande") & uses["won_game"] & (uses["choice"] == "branch")]
-    per_game = rgw.groupby("game").size().reindex(rg["game"], fill_value=0) / rg.set_index("game")["winners"]
+    per_game = (
+        rgw.groupby("game").size().reindex(rg["game"], fill_value=0)
+        / rg.set_index("game")["winners"]
+    )
     assert table.loc["winner_branches", "rio-grande"] == pytest.approx(per_game.mean())
     with pytest.raises(ValueError, match="compares two editions"):
         a.edition_comparison({k: v[v["edition"] == "classic"] for k, v in compared.items()})
@@ -170,17 +243,27 @@ def test_what_the_editions_differences_are_made_of(compared):
 def test_uses_from_auctions_worked_by_hand():
     # four auctions of game 0: the winner sells; takes and the runner-up branches; branches;
     # takes and the runner-up sells none. Seat 2 won the game.
-    auctions = pd.DataFrame({
-        "game": [0, 0, 0, 0], "round": [1, 2, 3, 4], "winner": [1, 2, 3, 0], "runner_up": [2, 0, 1, 3],
-        "winner_choice": ["sell", "take", "branch", "take"], "sold": [2, None, None, 0],
-        "branch": [None, "BL1", "YE2", None],
-    })  # fmt: skip
-    games = pd.DataFrame({"game": [0, 0, 0, 0], "seat": [0, 1, 2, 3], "won": [False, False, True, False]})
+    auctions = pd.DataFrame(
+        {
+            "game": [0, 0, 0, 0],
+            "round": [1, 2, 3, 4],
+            "winner": [1, 2, 3, 0],
+            "runner_up": [2, 0, 1, 3],
+            "winner_choice": ["sell", "take", "branch", "take"],
+            "sold": [2, None, None, 0],
+            "branch": [None, "BL1", "YE2", None],
+        }
+    )
+    games = pd.DataFrame(
+        {"game": [0, 0, 0, 0], "seat": [0, 1, 2, 3], "won": [False, False, True, False]}
+    )
     uses = a.uses_from_auctions(auctions, games)
     assert uses[["seat", "role", "choice", "won_game"]].values.tolist() == [
-        [1, "winner", "sell", False], [0, "runner-up", "branch", False],
-        [3, "winner", "branch", False], [3, "runner-up", "nothing", False],
-    ]  # fmt: skip
+        [1, "winner", "sell", False],
+        [0, "runner-up", "branch", False],
+        [3, "winner", "branch", False],
+        [3, "runner-up", "nothing", False],
+    ]
     auctions.loc[0, "winner"] = 2
     assert a.uses_from_auctions(auctions, games)["won_game"].tolist() == [True, False, False, False]
 
@@ -196,18 +279,34 @@ def test_sell_right_table_plays_the_same_games_again():
 def test_edition_summary_real_values(compared):
     summary = a.edition_summary(compared)
     assert list(summary.index) == ["classic", "rio-grande"]
-    assert list(summary.columns) == ["games", "cards", "auction_moves", "winning_score", "sell", "branch",
-                                     "nothing", "winner_sells", "winner_branches"]  # fmt: skip
+    assert list(summary.columns) == [
+        "games",
+        "cards",
+        "auction_moves",
+        "winning_score",
+        "sell",
+        "branch",
+        "nothing",
+        "winner_sells",
+        "winner_branches",
+    ]
     shares = summary[["sell", "branch", "nothing"]].sum(axis=1)
     assert shares.tolist() == pytest.approx([1, 1])
     assert summary.loc["classic", "branch"] == 0 and summary.loc["classic", "winner_branches"] == 0
     games = compared["games"]
-    assert summary.loc["rio-grande", "cards"] == games.loc[games["edition"] == "rio-grande", "cards"].mean()
+    assert (
+        summary.loc["rio-grande", "cards"]
+        == games.loc[games["edition"] == "rio-grande", "cards"].mean()
+    )
     # the winners' uses, counted by hand from the uses table
     uses = compared["uses"]
     rg = uses[(uses["edition"] == "rio-grande") & uses["won_game"]]
     winners = games.loc[games["edition"] == "rio-grande", "winners"].sum()
-    assert summary.loc["rio-grande", "winner_branches"] == (rg["choice"] == "branch").sum() / winners > 0
+    assert (
+        summary.loc["rio-grande", "winner_branches"]
+        == (rg["choice"] == "branch").sum() / winners
+        > 0
+    )
     assert summary.loc["rio-grande", "winner_sells"] == (rg["choice"] == "sell").sum() / winners
     moves = compared["auctions"].groupby("edition")["steps"].mean()
     assert summary["auction_moves"].to_dict() == moves.to_dict()
@@ -223,17 +322,33 @@ def test_bad_arguments_say_what_is_allowed():
 def test_the_sell_right_figures_show_the_tables():
     from mogul.plots.mogul import sell_right_figure, sell_right_use_figure
 
-    uses = pd.DataFrame({
-        "houses_on_map": [0, 2, 3, 7], "sell_value": [0, 4, 6, 9], "branch_value": [3, 1, 5, 2],
-        "free": [7, 6, 5, 2], "choice": ["branch", "sell", "branch", "nothing"],
-    })  # fmt: skip
+    uses = pd.DataFrame(
+        {
+            "houses_on_map": [0, 2, 3, 7],
+            "sell_value": [0, 4, 6, 9],
+            "branch_value": [3, 1, 5, 2],
+            "free": [7, 6, 5, 2],
+            "choice": ["branch", "sell", "branch", "nothing"],
+        }
+    )
     fig = sell_right_figure(a.sell_right_by_fill(uses))
     sell, branch, best = fig.data
-    assert (sell.name, branch.name, best.name) == ("sell all", "best branch", "the better of the two")
-    assert sell.x == (0, 3, 6) and sell.y == (2, 6, 9) and branch.y == (2, 5, 2) and best.y == (3.5, 6, 9)
+    assert (sell.name, branch.name, best.name) == (
+        "sell all",
+        "best branch",
+        "the better of the two",
+    )
+    assert (
+        sell.x == (0, 3, 6)
+        and sell.y == (2, 6, 9)
+        and branch.y == (2, 5, 2)
+        and best.y == (3.5, 6, 9)
+    )
     assert sell.text[0] == "2 uses, branch chosen 50%"
-    summary = pd.DataFrame({"sell": [0.4, 0.3], "branch": [0.0, 0.65], "nothing": [0.6, 0.05]},
-                           index=pd.Index(["classic", "rio-grande"], name="edition"))  # fmt: skip
+    summary = pd.DataFrame(
+        {"sell": [0.4, 0.3], "branch": [0.0, 0.65], "nothing": [0.6, 0.05]},
+        index=pd.Index(["classic", "rio-grande"], name="edition"),
+    )
     bars = sell_right_use_figure(summary)
     assert [t.name for t in bars.data] == ["sell", "branch", "nothing"]
     assert bars.data[1].x == (0.0, 0.65) and bars.data[1].y == ("classic", "rio-grande")

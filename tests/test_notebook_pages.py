@@ -38,8 +38,13 @@ def test_tables_print_dashes_not_nan(path):
         assert not re.search(r"\bNaN\b", printed(cell)), f"NaN printed by: {text(cell)[:80]!r}"
 
 
-SOLVED = ["01-rules-walkthrough", "03-play-against-bots", "04-share-value-dynamics", "06-rio-grande-edition",
-          "07-credit-mobilier"]  # fmt: skip
+SOLVED = [
+    "01-rules-walkthrough",
+    "03-play-against-bots",
+    "04-share-value-dynamics",
+    "06-rio-grande-edition",
+    "07-credit-mobilier",
+]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -52,8 +57,11 @@ def test_worked_solutions_are_folded(path):
     tagged ``solution`` in a box of their own (Voila shows no code and ignores Lab's folds).
     """
     all_cells = cells(path)
-    headings = [i for i, c in enumerate(all_cells) if c["cell_type"] == "markdown"
-                and text(c).startswith("#### Worked solution")]  # fmt: skip
+    headings = [
+        i
+        for i, c in enumerate(all_cells)
+        if c["cell_type"] == "markdown" and text(c).startswith("#### Worked solution")
+    ]
     assert len(headings) == (path.stem in SOLVED)
     for i in headings:
         heading = all_cells[i]
@@ -67,13 +75,18 @@ def test_worked_solutions_are_folded(path):
             folded.append(cell)
             assert "solution" in cell["metadata"].get("tags", []), text(cell)[:80]
             if cell["cell_type"] == "code":
-                assert cell["metadata"].get("jupyter") == {"source_hidden": True, "outputs_hidden": True}
+                assert cell["metadata"].get("jupyter") == {
+                    "source_hidden": True,
+                    "outputs_hidden": True,
+                }
                 assert cell["outputs"], "nbval checks the solution's stored output"
         assert any(c["cell_type"] == "code" for c in folded)
 
 
 def test_the_voila_template_folds_solutions_and_hides_lab_prose():
-    template = (NOTEBOOKS[0].parents[1] / "share/jupyter/voila/templates/mogul/index.html.j2").read_text()
+    template = (
+        NOTEBOOKS[0].parents[1] / "share/jupyter/voila/templates/mogul/index.html.j2"
+    ).read_text()
     assert '{%- if "lab-only" in tags -%}' in template and "hidden>{{ super() }}" in template
     assert '<details class="mogul-solution">' in template
 
@@ -88,7 +101,11 @@ def test_money_is_text_not_latex():
 
 
 def test_the_students_view_of_03_shows_the_games_not_the_code():
-    shown = [c for c in cells(NOTEBOOKS[0].parent / CLASSROOM) if "lab-only" not in c["metadata"].get("tags", [])]
+    shown = [
+        c
+        for c in cells(NOTEBOOKS[0].parent / CLASSROOM)
+        if "lab-only" not in c["metadata"].get("tags", [])
+    ]
     prose = " ".join(text(c) for c in shown if c["cell_type"] == "markdown")
     for word in ("GameSession", "values_from_state", "mogul/"):
         assert word not in prose, word
@@ -108,6 +125,9 @@ def test_the_classroom_notebook_never_plays_the_students_game():
         if re.fullmatch(r"\w+", last):
             widgets.add(last)
         for name in widgets:
-            acts = re.search(rf"\b{name}\.(\w+_button\.click\(|action_buttons|act\(|undo\(|step\(|next_round\(|play_to_end\(|new_game\()", source)
+            acts = re.search(
+                rf"\b{name}\.(\w+_button\.click\(|action_buttons|act\(|undo\(|step\(|next_round\(|play_to_end\(|new_game\()",
+                source,
+            )
             assert not acts, f"a cell moves the displayed game {name!r}: {acts.group(0)}"
     assert {"watch", "app"} <= widgets

@@ -13,8 +13,18 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_wheel_installs_and_plays_a_game(tmp_path):
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
-         "-q", "-w", str(dist)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+        ],
         check=True,
     )
     (wheel,) = dist.glob("mogul_kit-*.whl")
@@ -23,7 +33,9 @@ def test_wheel_installs_and_plays_a_game(tmp_path):
     python = venv / "bin" / "python"
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     # Install the wheel alone; numpy, pandas... come from this test's own environment.
     subprocess.run(
@@ -44,7 +56,11 @@ def test_wheel_installs_and_plays_a_game(tmp_path):
         """
     )
     out = subprocess.run(
-        [python, "-c", script], check=True, capture_output=True, text=True, cwd=tmp_path,
+        [python, "-c", script],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
     ).stdout.split("\n")
     assert out[0].startswith(site), out  # the wheel's copy, not the checkout

@@ -61,10 +61,15 @@ def test_holdings_figure_stacks_companies_per_player(opening):
 
 
 def test_scores_figure_and_the_track():
-    rounds = pd.DataFrame({
-        "round": [1, 1, 2, 2], "seat": [0, 1, 0, 1], "player": ["Ann", "Ben"] * 2,
-        "points": [30, 1, 35, 2], "score": [31, 2, 36, 3],
-    })  # fmt: skip
+    rounds = pd.DataFrame(
+        {
+            "round": [1, 1, 2, 2],
+            "seat": [0, 1, 0, 1],
+            "player": ["Ann", "Ben"] * 2,
+            "points": [30, 1, 35, 2],
+            "score": [31, 2, 36, 3],
+        }
+    )
     fig = scores_figure(rounds)
     assert [list(t.y) for t in fig.data] == [[31, 36], [2, 3]]
     track = scores_figure(rounds, score_track=32, track=True)
@@ -76,8 +81,13 @@ def test_pot_ladder_of_a_game_auction(opening):
     states = list(opening.states())
     steps = auction_steps(states, 1)
     assert [(s.seat, s.action, s.pot) for s in steps] == [
-        (0, "bid", 0), (1, "bid", 1), (2, "drop", 2), (3, "drop", 0), (0, "bid", 0), (1, "drop", 1),
-    ]  # fmt: skip
+        (0, "bid", 0),
+        (1, "bid", 1),
+        (2, "drop", 2),
+        (3, "drop", 0),
+        (0, "bid", 0),
+        (1, "drop", 1),
+    ]
     fig = game_pot_ladder_figure(states, 1)
     assert list(fig.data[0].y) == [0, 1, 2, 0, 0, 1]
     assert "Cai takes 2" in list(fig.data[2].text)
@@ -98,8 +108,12 @@ def test_distribution_figure_counts_whole_values():
     assert [t.name for t in two.data] == ["all", "winners"] and two.layout.barmode == "overlay"
     two = distribution_figure({"all": [1, 2], "winners": [2]}, intervals=True)
     # each group: bars named with the mean and its 95% interval, then a diamond at the mean
-    assert [t.name for t in two.data] == ["all: mean 1.50 (0.52 to 2.48)", "winners: mean 2.00 (2.00 to 2.00)",
-                                          "all mean", "winners mean"] and two.layout.barmode == "overlay"  # fmt: skip
+    assert [t.name for t in two.data] == [
+        "all: mean 1.50 (0.52 to 2.48)",
+        "winners: mean 2.00 (2.00 to 2.00)",
+        "all mean",
+        "winners mean",
+    ] and two.layout.barmode == "overlay"
     assert two.data[2].x == (1.5,) and two.data[2].error_x.value == 0.98
 
 
@@ -107,15 +121,29 @@ def test_share_value_figure_and_a_small_json(opening):
     avg = analysis.by_round(analysis.share_values(opening.table("rounds")))
     fig = share_value_figure(avg, CLASSIC)
     assert len(fig.data) == 2 * 5 + 2  # two lines per company, and a key to the two line styles
-    assert fig.data[0].name == "brown" and fig.data[1].line.dash == "dash" and not fig.data[1].showlegend
-    assert [t.name for t in fig.data if t.showlegend is not False] == [*CLASSIC.company_ids, "market value", "premiums to come"]
+    assert (
+        fig.data[0].name == "brown"
+        and fig.data[1].line.dash == "dash"
+        and not fig.data[1].showlegend
+    )
+    assert [t.name for t in fig.data if t.showlegend is not False] == [
+        *CLASSIC.company_ids,
+        "market value",
+        "premiums to come",
+    ]
     assert len(fig.to_json()) < 6000
 
 
 def test_scores_are_scores_and_the_track_says_it_wraps():
-    rounds = pd.DataFrame({
-        "round": [1, 2], "seat": [0, 0], "player": ["Cai"] * 2, "points": [0, -2], "score": [1, -1],
-    })  # fmt: skip
+    rounds = pd.DataFrame(
+        {
+            "round": [1, 2],
+            "seat": [0, 0],
+            "player": ["Cai"] * 2,
+            "points": [0, -2],
+            "score": [1, -1],
+        }
+    )
     fig = scores_figure(rounds)
     assert list(fig.data[0].y) == [1, -1]  # after a credit the score is negative, not 30
     assert fig.layout.yaxis.title.text == "score (points, plus 1 per 5 chips)"

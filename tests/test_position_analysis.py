@@ -1,4 +1,4 @@
-""""Analyse this position": the function, its figure, the widget, and the Monte-Carlo auction values."""
+""" "Analyse this position": the function, its figure, the widget, and the Monte-Carlo auction values."""
 
 from __future__ import annotations
 
@@ -35,8 +35,12 @@ def test_analyse_position_rows_follow_the_legal_actions():
     state, _ = mid_game()
     table = analyse_position(state, rollouts=400, policy="value", seed=2)
     assert list(table["action"]) == [action_label(state, a) for a in state.legal_actions()]
-    assert (table["score_low"] < table["mean_score"]).all() and (table["mean_score"] < table["score_high"]).all()
-    assert (table["win_low"] <= table["win_chance"]).all() and (table["win_chance"] <= table["win_high"]).all()
+    assert (table["score_low"] < table["mean_score"]).all() and (
+        table["mean_score"] < table["score_high"]
+    ).all()
+    assert (table["win_low"] <= table["win_chance"]).all() and (
+        table["win_chance"] <= table["win_high"]
+    ).all()
     assert table["rollouts"].eq(400).all()
     again = analyse_position(state.view(state.current), rollouts=400, policy="value", seed=2)
     assert table.equals(again)  # the view of the seat to move gives the same analysis

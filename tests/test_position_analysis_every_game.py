@@ -1,4 +1,4 @@
-""""Analyse this position" through one interface: every game's ``analyse_position`` face
+""" "Analyse this position" through one interface: every game's ``analyse_position`` face
 gives the same columns, and the generic panel draws it in any game's player."""
 
 from __future__ import annotations
@@ -22,15 +22,24 @@ def test_every_game_names_an_analysis_with_the_same_columns(game):
     frame = analyse(state, **FAST_OPTIONS[game])
     assert [*COLUMNS, "rollouts"] == list(frame.columns)
     assert list(frame["action"]) == [spec.action_label(state, a) for a in state.legal_actions()]
-    assert ((frame["win_low"] <= frame["win_chance"]) & (frame["win_chance"] <= frame["win_high"])).all()
+    assert (
+        (frame["win_low"] <= frame["win_chance"]) & (frame["win_chance"] <= frame["win_high"])
+    ).all()
     assert ((frame["win_low"] >= 0) & (frame["win_high"] <= 1)).all()
-    assert ((frame["score_low"] <= frame["mean_score"]) & (frame["mean_score"] <= frame["score_high"])).all()
+    assert (
+        (frame["score_low"] <= frame["mean_score"]) & (frame["mean_score"] <= frame["score_high"])
+    ).all()
 
 
 def test_credit_mobilier_analysis_is_seeded_and_reads_the_worth_of_the_table():
     # Everyone holds one purple share; $10 in the purple treasury. The player on turn rolled
     # purple and orange: paying purple dividends or buying purple shares.
-    state = cm.new_game(players=2, seed=1, dice=[["purple", "purple", "orange", "red", "red"]], treasuries={"purple": 10})
+    state = cm.new_game(
+        players=2,
+        seed=1,
+        dice=[["purple", "purple", "orange", "red", "red"]],
+        treasuries={"purple": 10},
+    )
     first = cm_analyse(state, rollouts=5, horizon=1, seed=3)
     again = cm_analyse(state, rollouts=5, horizon=1, seed=3)
     assert first.equals(again)
@@ -57,7 +66,9 @@ def test_credit_mobilier_analysis_says_what_was_wrong():
 def test_the_credit_mobilier_player_shows_the_generic_panel_for_its_human():
     from mogul.widgets.credit_mobilier import CreditMobilierPlayer
 
-    player = CreditMobilierPlayer(["human", "dividend"], seed=5, analysis={"rollouts": 2, "horizon": 1})
+    player = CreditMobilierPlayer(
+        ["human", "dividend"], seed=5, analysis={"rollouts": 2, "horizon": 1}
+    )
     panel = player.analysis
     assert isinstance(panel, PositionAnalysis) and panel in player.children[2].children[1].children
     state = player.session.state

@@ -11,7 +11,9 @@ from mogul.kit.record import GameRecord, narrate, sample_games
 
 
 def random_record(players=4, seed=5):
-    return play(mogul.new_game(players=players, seed=seed), [RandomBot(seed + i) for i in range(players)])
+    return play(
+        mogul.new_game(players=players, seed=seed), [RandomBot(seed + i) for i in range(players)]
+    )
 
 
 def test_samples_load_by_name():
@@ -59,11 +61,17 @@ def good_json():
     [
         (lambda d: d.update(format="chess"), "not a Mogul game record"),
         (lambda d: d.update(version=9), "unsupported record version 9"),
-        (lambda d: d.pop("setup"), "no \"setup\" object"),
+        (lambda d: d.pop("setup"), 'no "setup" object'),
         (lambda d: d["setup"].update(colour="red"), "unknown setup fields \\['colour'\\]"),
         (lambda d: d.update(actions="bid bid"), "must be a list of texts"),
-        (lambda d: d["actions"].__setitem__(6, "sell 5"), "action 7 of the record \\('sell 5'\\) cannot be played"),
-        (lambda d: d["actions"].__setitem__(0, "fold"), "action 1 of the record \\('fold'\\) cannot be played: unknown action"),
+        (
+            lambda d: d["actions"].__setitem__(6, "sell 5"),
+            "action 7 of the record \\('sell 5'\\) cannot be played",
+        ),
+        (
+            lambda d: d["actions"].__setitem__(0, "fold"),
+            "action 1 of the record \\('fold'\\) cannot be played: unknown action",
+        ),
         (lambda d: d["result"].update(scores=[0, 0, 0, 0]), "does not match its replay"),
         (lambda d: d["setup"].update(players=["Ann", "Ben"]), "3 to 6 players; got 2 names"),
     ],
@@ -78,7 +86,10 @@ def test_bad_records_are_refused_whole(change, message):
 def test_not_json_and_unknown_samples_say_so():
     with pytest.raises(ValueError, match="not valid JSON"):
         GameRecord.from_json("{actions: [bid]")
-    with pytest.raises(ValueError, match="no record file 'nope' and no sample game of that name; samples: rulebook-opening"):
+    with pytest.raises(
+        ValueError,
+        match="no record file 'nope' and no sample game of that name; samples: rulebook-opening",
+    ):
         GameRecord.load("nope")
 
 
@@ -113,5 +124,9 @@ def test_auctions_table_chips_paid_matches_the_pot_flow():
 def test_narrate_applies_actions_and_tells_every_step():
     s = GameRecord.load("rulebook-opening").initial_state()
     s, lines = narrate(s, ["bid", mogul.BID, "drop"])
-    assert lines == ["Ann bids: the pot holds 1.", "Ben bids: the pot holds 2.", "Cai drops and collects 2 chips."]
+    assert lines == [
+        "Ann bids: the pot holds 1.",
+        "Ben bids: the pot holds 2.",
+        "Cai drops and collects 2 chips.",
+    ]
     assert s.current_player == 3

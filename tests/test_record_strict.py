@@ -21,9 +21,18 @@ def good() -> dict:
     [
         (lambda d: d["setup"].update(seed=None), 'setup field "seed" must be a whole number'),
         (lambda d: d["setup"].update(seed=1.5), 'setup field "seed" must be a whole number'),
-        (lambda d: d["setup"].update(quick_start="false"), 'setup field "quick_start" must be true or false'),
-        (lambda d: d["setup"].update(players=4), 'setup field "players" must be a list of player names'),
-        (lambda d: d["setup"].update(chips=[6, "6", 6, 6]), 'setup field "chips" must be null or one whole number'),
+        (
+            lambda d: d["setup"].update(quick_start="false"),
+            'setup field "quick_start" must be true or false',
+        ),
+        (
+            lambda d: d["setup"].update(players=4),
+            'setup field "players" must be a list of player names',
+        ),
+        (
+            lambda d: d["setup"].update(chips=[6, "6", 6, 6]),
+            'setup field "chips" must be null or one whole number',
+        ),
         (lambda d: d["setup"].pop("seed"), "missing: \\['seed'\\]"),
         (lambda d: d.update(game=7), '"game" must name the game'),
         (lambda d: d.update(game="classic"), "a game's name such as 'mogul', not an edition"),
@@ -96,17 +105,34 @@ def test_swapping_two_legal_actions_is_caught_by_the_fingerprint():
 def test_version_1_records_still_load_and_save_as_version_2():
     record = GameRecord.load("rulebook-opening")  # stored as version 1
     data = json.loads(record.to_json())
-    assert data["version"] == 2 and data["game"] == "mogul" and len(data["result"]["log_sha256"]) == 64
+    assert (
+        data["version"] == 2 and data["game"] == "mogul" and len(data["result"]["log_sha256"]) == 64
+    )
     assert GameRecord.from_dict(data) == record
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 FIELDS = ["format", "version", "game", "title", "notes", "setup", "actions", "result"]
-SETUP = ["edition", "players", "seed", "quick_start", "deck", "starting_shares", "start_player", "chips"]
+SETUP = [
+    "edition",
+    "players",
+    "seed",
+    "quick_start",
+    "deck",
+    "starting_shares",
+    "start_player",
+    "chips",
+]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

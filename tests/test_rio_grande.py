@@ -41,7 +41,10 @@ def test_the_box_holds_37_shares_in_the_modeled_counts():
     assert (ED.min_players, ED.max_players, ED.chips_total, ED.chips_per_player) == (3, 5, 45, 6)
     assert (ED.credit_chips, ED.credit_points, ED.credit_limit) == (3, 3, "once per game")
     assert (ED.crash_shuffled_into_last, ED.houses_per_player, ED.sale) == (3, 6, "all or none")
-    assert [c.name for c in ED.companies if c.id in ("yellow", "blue")] == ["Ocean Pacific", "Santa Fe"]
+    assert [c.name for c in ED.companies if c.id in ("yellow", "blue")] == [
+        "Ocean Pacific",
+        "Santa Fe",
+    ]
 
 
 def test_the_map_has_five_lines_of_seven_stations_and_five_interchanges_in_a_ring():
@@ -49,7 +52,13 @@ def test_the_map_has_five_lines_of_seven_stations_and_five_interchanges_in_a_rin
     assert set(ED.lines) == set(ED.company_ids)
     assert all(len(stations) == 7 for stations in ED.lines.values())
     interchanges = {frozenset(s.lines) for s in ED.stations.values() if s.is_interchange}
-    ring = [("brown", "yellow"), ("yellow", "blue"), ("blue", "pink"), ("pink", "green"), ("green", "brown")]
+    ring = [
+        ("brown", "yellow"),
+        ("yellow", "blue"),
+        ("blue", "pink"),
+        ("pink", "green"),
+        ("green", "brown"),
+    ]
     assert interchanges == {frozenset(pair) for pair in ring}
     for line, stations in ED.lines.items():
         assert all(line in ED.stations[s].lines for s in stations)
@@ -104,9 +113,15 @@ def _santa_fe_sale():
     # revealed; the winner owns 2 Santa Fe shares, all players together 5.
     #   Ann: blue x2 | Ben: blue x2 | Cai: blue          revealed: yellow/blue
     return mogul.new_game(
-        "rio-grande", players=["Ann", "Ben", "Cai"], seed=1,
+        "rio-grande",
+        players=["Ann", "Ben", "Cai"],
+        seed=1,
         deck=["yellow/blue", "pink/green", "crash"],
-        starting_shares=[["blue/brown", "blue/pink"], ["blue/green", "blue/yellow"], ["blue/brown"]],
+        starting_shares=[
+            ["blue/brown", "blue/pink"],
+            ["blue/green", "blue/yellow"],
+            ["blue/brown"],
+        ],
         start_player=0,
     )
 
@@ -181,8 +196,13 @@ def test_when_the_winner_takes_the_runner_up_may_found_a_branch():
 def test_a_taken_station_is_never_offered():
     # Ben already has a house on BL1 and Cai on the interchange BL-PI.
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["yellow/blue", "crash"],
-        starting_shares=[["blue/brown"], [], []], start_player=0, houses=[[], ["BL1"], ["BL-PI"]],
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["yellow/blue", "crash"],
+        starting_shares=[["blue/brown"], [], []],
+        start_player=0,
+        houses=[[], ["BL1"], ["BL-PI"]],
     )
     s = _win_auction_for_ann(s)
     branches = [a.station for a in s.legal_actions() if type(a) is Branch]
@@ -196,8 +216,13 @@ def test_a_taken_station_is_never_offered():
 def test_with_all_six_houses_out_a_house_is_moved():
     six = ["BR1", "BR2", "GR1", "GR2", "PI1", "BL1"]
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["yellow/blue", "crash"],
-        starting_shares=[[], [], []], start_player=0, houses=[six, [], []],
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["yellow/blue", "crash"],
+        starting_shares=[[], [], []],
+        start_player=0,
+        houses=[six, [], []],
     )
     s = _win_auction_for_ann(s)
     moves = [a for a in s.legal_actions() if type(a) is Branch]
@@ -220,8 +245,12 @@ def test_one_house_per_station_even_on_interchanges():
 
 def test_credit_is_three_chips_for_three_points_once_per_game():
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["yellow/blue", "pink/green", "crash"],
-        starting_shares=[[], [], []], start_player=0,
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["yellow/blue", "pink/green", "crash"],
+        starting_shares=[[], [], []],
+        start_player=0,
     )
     assert s.legal_actions() == [BID, DROP, CREDIT]
     s = s.apply(CREDIT)
@@ -252,9 +281,14 @@ def test_final_scores_add_branches_shares_and_chips():
     #   Ann: houses BL1 BL2 BL3, 2 shares, 6 chips | Ben: houses BL-PI PI1, 1 share, 11 chips
     #   Cai: nothing, 0 chips.        The first card revealed is the crash.
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["crash"],
-        starting_shares=[["blue/brown", "pink/green"], ["green/brown"], []], start_player=0,
-        chips=[6, 11, 0], houses=[["BL1", "BL2", "BL3"], ["BL-PI", "PI1"], []],
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["crash"],
+        starting_shares=[["blue/brown", "pink/green"], ["green/brown"], []],
+        start_player=0,
+        chips=[6, 11, 0],
+        houses=[["BL1", "BL2", "BL3"], ["BL-PI", "PI1"], []],
     )
     assert s.is_over
     parts = s.score_breakdown()
@@ -271,9 +305,17 @@ def test_final_scores_add_branches_shares_and_chips():
 def test_a_tie_goes_to_the_most_shares_then_is_shared():
     # Ann: 2 shares + 5 chips = 3; Ben: 3 shares = 3; Cai: 3 shares = 3; Ben and Cai lead on shares.
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["crash"], start_player=0, chips=[5, 0, 0],
-        starting_shares=[["blue/brown", "pink/green"], ["green/brown", "blue/pink", "pink/blue"],
-                         ["yellow/blue", "yellow/pink", "brown/pink"]],
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["crash"],
+        start_player=0,
+        chips=[5, 0, 0],
+        starting_shares=[
+            ["blue/brown", "pink/green"],
+            ["green/brown", "blue/pink", "pink/blue"],
+            ["yellow/blue", "yellow/pink", "brown/pink"],
+        ],
     )
     assert s.final_scores() == (3, 3, 3)
     assert s.winners() == (1, 2)
@@ -295,7 +337,9 @@ def test_a_scripted_game_with_houses_round_trips_as_a_record():
     assert again == record and again.replay() == record.replay()
     assert json.loads(record.to_json())["setup"]["houses"] == [["BL1"], [], ["GR-BR"]]
     # Classic records carry no houses field at all.
-    classic = mogul.play(mogul.new_game("classic", players=3, seed=4), [mogul.RandomBot(i) for i in range(3)])
+    classic = mogul.play(
+        mogul.new_game("classic", players=3, seed=4), [mogul.RandomBot(i) for i in range(3)]
+    )
     assert "houses" not in json.loads(classic.to_json())["setup"]
 
 
@@ -304,7 +348,10 @@ def test_a_scripted_game_with_houses_round_trips_as_a_record():
     [
         ([["XX9"], [], []], "unknown station 'XX9'"),
         ([["BL1"] * 1, ["BL2"]], "one list of station ids per player \\(3\\), got 2"),
-        ([["BR1", "BR2", "BR3", "BR4", "BR5", "BL1", "BL2"], [], []], "6 houses for branches, got 7"),
+        (
+            [["BR1", "BR2", "BR3", "BR4", "BR5", "BL1", "BL2"], [], []],
+            "6 houses for branches, got 7",
+        ),
     ],
 )
 def test_bad_scripted_houses_say_what_is_wrong(houses, message):
@@ -332,8 +379,13 @@ def test_value_bot_founds_the_branch_that_adds_most():
     # an interchange (YE-BL or BL-PI) it also starts a line worth 1: 6. That beats the yellow
     # share this late, so as winner she builds on the first of the two interchanges.
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["yellow/blue", "crash"],
-        starting_shares=[[], [], []], start_player=0, houses=[["BL1", "BL2"], [], []],
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["yellow/blue", "crash"],
+        starting_shares=[[], [], []],
+        start_player=0,
+        houses=[["BL1", "BL2"], [], []],
     )
     s = _win_auction_for_ann(s)
     bot = mogul.ValueBot()
@@ -362,7 +414,12 @@ def test_the_auctions_table_says_who_built_where():
     for action in (BID, DROP, DROP, Branch("BL3"), TAKE):
         states.append(states[-1].apply(action))
     row = mogul.games.mogul.tables.auctions_table(states).iloc[0]
-    assert (row["winner_choice"], row["branch"], row["brancher"], row["taker"]) == ("branch", "BL3", 0, 2)
+    assert (row["winner_choice"], row["branch"], row["brancher"], row["taker"]) == (
+        "branch",
+        "BL3",
+        0,
+        2,
+    )
 
 
 def test_a_view_and_its_determinised_pile_keep_the_houses_and_the_crash_rule():
@@ -376,14 +433,20 @@ def test_a_view_and_its_determinised_pile_keep_the_houses_and_the_crash_rule():
     crash = next(i for i, c in enumerate(guess.deck) if c.is_crash)
     assert crash >= len(guess.deck) - 4  # uniformly in the last 4 cards
     # Once the pile is down to four cards, the next card is the crash with chance 1/4.
-    late = s._replace(deck=s.deck[-4:], unseen=tuple(sorted(c for c in s.deck[-4:] if not c.is_crash)))
+    late = s._replace(
+        deck=s.deck[-4:], unseen=tuple(sorted(c for c in s.deck[-4:] if not c.is_crash))
+    )
     assert late.view(0).crash_chance() == 1 / 4
 
 
 def test_a_session_plays_a_branch_and_records_it():
     session = mogul.GameSession(
-        "rio-grande", seats=["human"] * 3, seed=1, deck=["yellow/blue", "crash"],
-        starting_shares=[["blue/brown", "blue/pink"], [], []], start_player=0,
+        "rio-grande",
+        seats=["human"] * 3,
+        seed=1,
+        deck=["yellow/blue", "crash"],
+        starting_shares=[["blue/brown", "blue/pink"], [], []],
+        start_player=0,
     )
     for action in (BID, DROP, DROP):
         session.act(action)
@@ -411,8 +474,14 @@ def test_the_score_in_parts_hides_the_chips_of_hidden_seats():
     s = mogul.new_game("rio-grande", players=3, seed=2, chips=[10, 6, 6])
     shown = table_html(s)
     hidden = table_html(s, hide_chips=[0])
-    assert '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">2</td>' in shown
-    assert '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">?</td>' in hidden
+    assert (
+        '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">2</td>'
+        in shown
+    )
+    assert (
+        '<td>Ann</td><td class="num">0</td><td class="num">0</td><td class="num">3</td><td class="num">?</td>'
+        in hidden
+    )
 
 
 def test_the_rounds_table_follows_the_houses_and_their_bonus():
@@ -426,9 +495,15 @@ def test_the_rounds_table_follows_the_houses_and_their_bonus():
 
 def test_a_scripted_deck_that_uses_a_setup_card_share_asks_for_starting_shares():
     # The box has one green/yellow share, and the setup card gives it to the second position.
-    with pytest.raises(ValueError, match="green/yellow cards: the rio-grande box has only 1; the setup card"):
+    with pytest.raises(
+        ValueError, match="green/yellow cards: the rio-grande box has only 1; the setup card"
+    ):
         mogul.new_game("rio-grande", players=3, seed=1, deck=["green/yellow", "crash"])
     s = mogul.new_game(
-        "rio-grande", players=3, seed=1, deck=["green/yellow", "crash"], starting_shares=[[], [], []]
+        "rio-grande",
+        players=3,
+        seed=1,
+        deck=["green/yellow", "crash"],
+        starting_shares=[[], [], []],
     )
     assert str(s.revealed) == "green/yellow"

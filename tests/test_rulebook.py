@@ -30,8 +30,14 @@ def test_first_brown_reveal_pays_every_player():
 
 def test_premium_counts_every_owned_share_of_the_company():
     s = mogul.new_game(
-        players=3, seed=1, deck=["pink/blue", "crash"],
-        starting_shares=[["pink/brown", "pink/yellow", "brown/blue"], ["pink/green"], ["brown/pink"]],
+        players=3,
+        seed=1,
+        deck=["pink/blue", "crash"],
+        starting_shares=[
+            ["pink/brown", "pink/yellow", "brown/blue"],
+            ["pink/green"],
+            ["brown/pink"],
+        ],
     )
     assert [p.points for p in s.players] == [2, 1, 0]
 
@@ -41,9 +47,15 @@ def _sale_table():
     # brown shares and all players together own five.
     #   Ann: brown x2 | Ben: brown | Cai: brown | Dee: brown     revealed: green/brown
     return mogul.new_game(
-        players=["Ann", "Ben", "Cai", "Dee"], seed=1,
+        players=["Ann", "Ben", "Cai", "Dee"],
+        seed=1,
         deck=["green/brown", "blue/pink", "crash"],
-        starting_shares=[["brown/green", "brown/yellow"], ["brown/blue"], ["brown/blue"], ["brown/pink"]],
+        starting_shares=[
+            ["brown/green", "brown/yellow"],
+            ["brown/blue"],
+            ["brown/blue"],
+            ["brown/pink"],
+        ],
         start_player=0,
     )
 
@@ -100,8 +112,11 @@ def test_when_the_winner_takes_the_runner_up_may_sell():
 
 def test_runner_up_without_border_shares_can_only_sell_zero():
     s = mogul.new_game(
-        players=3, seed=2, deck=["green/pink", "crash"],
-        starting_shares=[["brown/green"], ["brown/blue"], ["brown/yellow"]], start_player=0,
+        players=3,
+        seed=2,
+        deck=["green/pink", "crash"],
+        starting_shares=[["brown/green"], ["brown/blue"], ["brown/yellow"]],
+        start_player=0,
     )
     s = s.apply(DROP).apply(DROP)  # Ann and Ben drop at 0: Cai wins, Ben is runner-up
     assert (s.winner, s.runner_up) == (2, 1)
@@ -130,7 +145,9 @@ def test_first_player_may_drop_but_earns_nothing():
 
 
 def test_a_player_without_chips_must_drop_or_take_credit():
-    s = mogul.new_game(players=3, seed=1, deck=["green/pink", "crash"], chips=[0, 6, 6], start_player=0)
+    s = mogul.new_game(
+        players=3, seed=1, deck=["green/pink", "crash"], chips=[0, 6, 6], start_player=0
+    )
     assert s.legal_actions() == [DROP, CREDIT]
     with pytest.raises(IllegalActionError, match="Legal actions: drop, credit"):
         s.apply(BID)
@@ -138,7 +155,9 @@ def test_a_player_without_chips_must_drop_or_take_credit():
 
 def test_without_chips_and_without_bank_a_player_must_drop():
     # 0 + 22 + 22 chips leaves 1 in the bank: no credit.
-    s = mogul.new_game(players=3, seed=1, deck=["green/pink", "crash"], chips=[0, 22, 22], start_player=0)
+    s = mogul.new_game(
+        players=3, seed=1, deck=["green/pink", "crash"], chips=[0, 22, 22], start_player=0
+    )
     assert s.bank == 1
     assert s.legal_actions() == [DROP]
 
@@ -156,7 +175,9 @@ def test_credit_gives_two_chips_for_two_points_once_per_auction():
 
 
 def test_credit_only_while_the_bank_holds_two_chips():
-    s = mogul.new_game(players=3, seed=1, deck=["green/pink", "crash"], chips=[6, 18, 19], start_player=0)
+    s = mogul.new_game(
+        players=3, seed=1, deck=["green/pink", "crash"], chips=[6, 18, 19], start_player=0
+    )
     assert s.bank == 2 and CREDIT in s.legal_actions()
     s = s.apply(CREDIT).apply(BID)
     assert s.bank == 0
@@ -166,9 +187,12 @@ def test_credit_only_while_the_bank_holds_two_chips():
 def test_crash_ends_the_game_at_once_and_chips_score_one_per_five():
     # Round 2 reveals the crash: no premiums, no auction; shares are worthless.
     s = mogul.new_game(
-        players=3, seed=1, deck=["green/pink", "crash", "pink/blue"],
+        players=3,
+        seed=1,
+        deck=["green/pink", "crash", "pink/blue"],
         starting_shares=[["brown/green"], ["brown/blue"], ["brown/yellow"]],
-        chips=[14, 5, 4], start_player=0,
+        chips=[14, 5, 4],
+        start_player=0,
     )
     s = s.apply(DROP).apply(DROP).apply(TAKE).apply(Sell(0))  # Cai wins and takes, Ben sells none
     assert s.is_over and s.current_player is None and s.legal_actions() == []
@@ -189,7 +213,10 @@ def test_a_scripted_crash_as_first_card_ends_the_game_before_any_decision():
 def test_tie_on_points_goes_to_the_most_shares():
     # Ann and Ben both end with 1 point (5 chips); Ben holds two shares, Ann one.
     s = mogul.new_game(
-        players=3, seed=1, deck=["crash"], chips=[5, 5, 4],
+        players=3,
+        seed=1,
+        deck=["crash"],
+        chips=[5, 5, 4],
         starting_shares=[["brown/green"], ["brown/blue", "pink/yellow"], []],
     )
     assert s.final_scores() == (1, 1, 0)
@@ -198,7 +225,10 @@ def test_tie_on_points_goes_to_the_most_shares():
 
 def test_tie_on_points_and_shares_is_shared():
     s = mogul.new_game(
-        players=3, seed=1, deck=["crash"], chips=[5, 5, 4],
+        players=3,
+        seed=1,
+        deck=["crash"],
+        chips=[5, 5, 4],
         starting_shares=[["brown/green"], ["brown/blue"], []],
     )
     assert s.winners() == (0, 1)

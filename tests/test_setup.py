@@ -47,8 +47,11 @@ def test_scripted_chips_set_the_bank():
 
 def test_scripted_starting_shares_may_be_empty():
     s = mogul.new_game(
-        players=3, seed=1, deck=["green/brown", "crash"],
-        starting_shares=[["brown/green"], ["brown/blue", "pink/yellow"], []], start_player=0,
+        players=3,
+        seed=1,
+        deck=["green/brown", "crash"],
+        starting_shares=[["brown/green"], ["brown/blue", "pink/yellow"], []],
+        start_player=0,
     )
     assert [p.shares.total for p in s.players] == [1, 2, 0]
     assert s.current_player == 0
@@ -62,10 +65,16 @@ def test_scripted_starting_shares_may_be_empty():
         ({"players": 7}, "classic edition is for 3 to 6 players; got 7"),
         ({"players": ["Ann", "Ann", "Ben"]}, "names must differ"),
         ({"players": ["Ann", ""]}, "3 to 6 players; got 2 names"),
-        ({"deck": ["purple/brown", "crash"]}, "unknown colour 'purple' in card 'purple/brown'; colours are brown, green, yellow, blue, pink"),
+        (
+            {"deck": ["purple/brown", "crash"]},
+            "unknown colour 'purple' in card 'purple/brown'; colours are brown, green, yellow, blue, pink",
+        ),
         ({"deck": ["green", "crash"]}, "malformed card 'green': write 'company/border'"),
         ({"deck": ["brown/brown", "crash"]}, "no brown/brown card in the classic box"),
-        ({"deck": ["green/pink", "green/pink", "green/pink", "crash"]}, "too many green/pink cards: the classic box has only 2"),
+        (
+            {"deck": ["green/pink", "green/pink", "green/pink", "crash"]},
+            "too many green/pink cards: the classic box has only 2",
+        ),
         ({"deck": ["green/pink"]}, "must hold the crash card exactly once; it has 0"),
         ({"deck": ["crash", "crash"]}, "exactly once; it has 2"),
         ({"deck": "green/pink"}, "deck must be a list"),
@@ -76,7 +85,10 @@ def test_scripted_starting_shares_may_be_empty():
         ({"chips": [20, 20, 20]}, "the box holds 45 chips; the scripted chips add up to 60"),
         ({"start_player": 3}, "start_player must be a seat number from 0 to 2, got 3"),
         ({"seed": "seven"}, "seed must be an integer"),
-        ({"quick_start": True, "starting_shares": [[], [], []]}, "either quick_start=True or scripted"),
+        (
+            {"quick_start": True, "starting_shares": [[], [], []]},
+            "either quick_start=True or scripted",
+        ),
     ],
 )
 def test_bad_setup_says_what_is_allowed(kwargs, message):
@@ -94,6 +106,8 @@ def test_a_scripted_deck_using_s_cards_may_leave_too_few_to_deal():
 def test_starting_shares_and_deck_together_respect_the_box():
     with pytest.raises(ValueError, match="too many pink/brown cards: the classic box has only 2"):
         mogul.new_game(
-            players=3, seed=1, deck=["pink/brown", "crash"],
+            players=3,
+            seed=1,
+            deck=["pink/brown", "crash"],
             starting_shares=[["pink/brown"], ["pink/brown"], []],
         )

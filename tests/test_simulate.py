@@ -18,15 +18,33 @@ ROUNDS_COLUMNS = (
     + [f"market_{c}" for c in COMPANIES]
 )
 AUCTIONS_COLUMNS = [
-    "game", "round", "card", "company", "border", "start_player", "bids", "credits", "drop_order",
-    "pot_path", "steps", "winner", "runner_up", "sold", "sale_price", "seller", "winner_choice",
-    "taker", "chips_paid",
+    "game",
+    "round",
+    "card",
+    "company",
+    "border",
+    "start_player",
+    "bids",
+    "credits",
+    "drop_order",
+    "pot_path",
+    "steps",
+    "winner",
+    "runner_up",
+    "sold",
+    "sale_price",
+    "seller",
+    "winner_choice",
+    "taker",
+    "chips_paid",
 ]
 
 
 @pytest.fixture(scope="module")
 def sim() -> Simulation:
-    return simulate("classic", ["random", "value", "threshold"], games=60, seed=3, players=4, progress=False)
+    return simulate(
+        "classic", ["random", "value", "threshold"], games=60, seed=3, players=4, progress=False
+    )
 
 
 def test_games_table_schema(sim):
@@ -36,7 +54,19 @@ def test_games_table_schema(sim):
     assert g["game"].tolist() == [n for n in range(60) for _ in range(4)]
     assert g["seat"].tolist() == [0, 1, 2, 3] * 60
     assert g["bot"].tolist()[:4] == ["random", "value", "threshold-3", "random"]
-    for column in ["game", "seed", "seat", "bot_seed", "score", "rank", "points", "chips", "shares", "credits", "rounds"]:
+    for column in [
+        "game",
+        "seed",
+        "seat",
+        "bot_seed",
+        "score",
+        "rank",
+        "points",
+        "chips",
+        "shares",
+        "credits",
+        "rounds",
+    ]:
         assert pd.api.types.is_integer_dtype(g[column]), column
     assert g["won"].dtype == bool
     assert (g["won"] == (g["rank"] == 1)).all()
@@ -69,15 +99,28 @@ def test_auctions_table_schema(sim):
 
 def test_a_game_replays_from_its_seeds(sim):
     row = sim.games[sim.games["game"] == 7]
-    bots = [bot_factory(spec)(seed) for spec, seed in zip(["random", "value", "threshold", "random"], row["bot_seed"], strict=True)]
+    bots = [
+        bot_factory(spec)(seed)
+        for spec, seed in zip(
+            ["random", "value", "threshold", "random"], row["bot_seed"], strict=True
+        )
+    ]
     final = play(mogul.new_game("classic", players=4, seed=int(row["seed"].iloc[0])), bots).replay()
     assert list(final.final_scores()) == row["score"].tolist()
 
 
 def test_same_seed_same_tables_on_any_executor(sim):
     with ThreadPoolExecutor(2) as pool:
-        again = simulate("classic", ["random", "value", "threshold"], games=60, seed=3, players=4,
-                         executor=pool, progress=False, chunk_size=7)
+        again = simulate(
+            "classic",
+            ["random", "value", "threshold"],
+            games=60,
+            seed=3,
+            players=4,
+            executor=pool,
+            progress=False,
+            chunk_size=7,
+        )
     pd.testing.assert_frame_equal(again.games, sim.games)
     pd.testing.assert_frame_equal(again.rounds, sim.rounds)
     pd.testing.assert_frame_equal(again.auctions, sim.auctions)
@@ -85,14 +128,23 @@ def test_same_seed_same_tables_on_any_executor(sim):
 
 def test_same_seed_same_tables_on_a_process_pool():
     one = simulate("classic", ["random", "value"], games=12, seed=5, players=3, progress=False)
-    two = simulate("classic", ["random", "value"], games=12, seed=5, players=3, workers=2, progress=False)
+    two = simulate(
+        "classic", ["random", "value"], games=12, seed=5, players=3, workers=2, progress=False
+    )
     for name in ("games", "rounds", "auctions"):
         pd.testing.assert_frame_equal(getattr(one, name), getattr(two, name))
 
 
 def test_other_seed_other_games(sim):
-    other = simulate("classic", ["random", "value", "threshold"], games=5, seed=4, players=4,
-                     tables=["games"], progress=False)
+    other = simulate(
+        "classic",
+        ["random", "value", "threshold"],
+        games=5,
+        seed=4,
+        players=4,
+        tables=["games"],
+        progress=False,
+    )
     assert not other.games["seed"].isin(sim.games["seed"]).any()
     assert set(other.tables) == {"games"}
 
@@ -132,11 +184,24 @@ def test_seat_bots_repeats_the_list():
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [({"games": 0}, "games"), ({"players": 7}, "3 to 6 players"), ({"bots": ["nobody"]}, "unknown bot"),
-     ({"tables": ["rounds"]}, "tables"), ({"workers": 0}, "workers"), ({"game": "deluxe"}, "unknown game or edition")],
+    [
+        ({"games": 0}, "games"),
+        ({"players": 7}, "3 to 6 players"),
+        ({"bots": ["nobody"]}, "unknown bot"),
+        ({"tables": ["rounds"]}, "tables"),
+        ({"workers": 0}, "workers"),
+        ({"game": "deluxe"}, "unknown game or edition"),
+    ],
 )
 def test_bad_arguments_say_what_is_wrong(kwargs, message):
-    args = {"game": "classic", "bots": ["random"], "games": 2, "seed": 0, "players": 3, "progress": False} | kwargs
+    args = {
+        "game": "classic",
+        "bots": ["random"],
+        "games": 2,
+        "seed": 0,
+        "players": 3,
+        "progress": False,
+    } | kwargs
     with pytest.raises(ValueError, match=message):
         simulate(**args)
 

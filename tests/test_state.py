@@ -58,7 +58,14 @@ def test_crash_chance_is_zero_until_the_last_five_cards_then_rises():
     s = mogul.new_game(players=4, seed=9)
     assert s.view(0).cards_left == 27 and s.view(0).crash_chance() == 0.0
     chances = [s._replace(deck=s.deck[-n:]).view(0).crash_chance() for n in (6, 5, 4, 3, 2, 1)]
-    assert chances == [0.0, pytest.approx(1 / 5), pytest.approx(1 / 4), pytest.approx(1 / 3), 0.5, 1.0]
+    assert chances == [
+        0.0,
+        pytest.approx(1 / 5),
+        pytest.approx(1 / 4),
+        pytest.approx(1 / 3),
+        0.5,
+        1.0,
+    ]
 
 
 def test_state_shows_itself_as_a_table_in_a_notebook():

@@ -38,21 +38,43 @@ def busy_children() -> list[psutil.Process]:
 
 def test_acceptance_raising_looping_and_honest_on_two_workers():
     start = time.perf_counter()
-    t = tournament("classic", [hb.Raising, hb.Looping, hb.Honest], repetitions=1, seed=3, workers=2,
-                   time_limit=LIMIT, progress=False)
+    t = tournament(
+        "classic",
+        [hb.Raising, hb.Looping, hb.Honest],
+        repetitions=1,
+        seed=3,
+        workers=2,
+        time_limit=LIMIT,
+        progress=False,
+    )
     took = time.perf_counter() - start
     failures = t.failures.sort_values("game")
     # Raising raises in seat 0 (2 seatings), Looping loops in seat 1 (2 seatings), and one
     # seating has both: Raising fails first there (round 2 before round 3).
     assert sorted(zip(failures["bot"], failures["reason"], failures["seat"], strict=True)) == [
-        ("looping", "timeout", 1, ), ("raising", "raised", 0), ("raising", "raised", 0),
+        (
+            "looping",
+            "timeout",
+            1,
+        ),
+        ("raising", "raised", 0),
+        ("raising", "raised", 0),
     ]
     assert set(failures["outcome"]) == {"forfeit"}
-    assert "ValueError: my strategy divides by zero" in failures[failures.bot == "raising"]["detail"].iloc[0]
+    assert (
+        "ValueError: my strategy divides by zero"
+        in failures[failures.bot == "raising"]["detail"].iloc[0]
+    )
     assert f"no answer within {LIMIT:g} s" in failures[failures.bot == "looping"]["detail"].iloc[0]
     assert (failures["step"] > 0).all()  # the position: decisions made before the failure
     # The three other games are kept, exactly as honest bots of those names play them.
-    reference = tournament("classic", [hb.CalmRaising, hb.CalmLooping, hb.Honest], repetitions=1, seed=3, progress=False)
+    reference = tournament(
+        "classic",
+        [hb.CalmRaising, hb.CalmLooping, hb.Honest],
+        repetitions=1,
+        seed=3,
+        progress=False,
+    )
     kept = sorted(set(t.games["game"]))
     assert len(kept) == 3 and not set(kept) & set(failures["game"])
     expected = reference.games[reference.games["game"].isin(kept)].reset_index(drop=True)
@@ -60,13 +82,22 @@ def test_acceptance_raising_looping_and_honest_on_two_workers():
     # A hang would never end; the bound is loose because CI machines may be busy (a clean run
     # of these games takes 6-9 s on a loaded machine, the looping bot costs one time limit).
     assert took < 120, f"the run took {took:.1f} s"
-    assert t.summary().loc["raising", "failures"] == 2 and t.summary().loc["honest", "failures"] == 0
+    assert (
+        t.summary().loc["raising", "failures"] == 2 and t.summary().loc["honest", "failures"] == 0
+    )
     assert busy_children() == []
 
 
 def test_replacing_failing_bots_keeps_every_game():
-    t = tournament("classic", [hb.Raising, hb.Looping, hb.Honest], repetitions=1, seed=3, time_limit=LIMIT,
-                   on_failure="replace", progress=False)
+    t = tournament(
+        "classic",
+        [hb.Raising, hb.Looping, hb.Honest],
+        repetitions=1,
+        seed=3,
+        time_limit=LIMIT,
+        on_failure="replace",
+        progress=False,
+    )
     assert len(t.games) == 6 * 3 and set(t.failures["outcome"]) == {"replaced"}
     assert len(t.failures) == 4  # in the seating with both, the looping bot fails later too
 
@@ -82,23 +113,46 @@ def test_replacing_failing_bots_keeps_every_game():
 )
 @pytest.mark.parametrize("sandbox", [True, False])
 def test_each_bad_answer_is_named_and_the_others_games_go_on(bot, reason, detail, sandbox):
-    sim = simulate("classic", [bot, "value", "random"], games=3, seed=1, time_limit=LIMIT,
-                   sandbox=sandbox, progress=False)
+    sim = simulate(
+        "classic",
+        [bot, "value", "random"],
+        games=3,
+        seed=1,
+        time_limit=LIMIT,
+        sandbox=sandbox,
+        progress=False,
+    )
     assert list(sim.failures["reason"]) == [reason] * 3 and list(sim.failures["seat"]) == [0] * 3
     assert all(detail in d for d in sim.failures["detail"])
     assert sim.games.empty  # every game had the bad bot: all forfeit, none half-counted
     # The same run with a fallback keeps all three games.
-    again = simulate("classic", [bot, "value", "random"], games=3, seed=1, time_limit=LIMIT,
-                     sandbox=sandbox, on_failure="replace", progress=False)
+    again = simulate(
+        "classic",
+        [bot, "value", "random"],
+        games=3,
+        seed=1,
+        time_limit=LIMIT,
+        sandbox=sandbox,
+        on_failure="replace",
+        progress=False,
+    )
     assert len(again.games) == 9 and len(again.failures) == 3
 
 
 def test_a_bot_that_never_finishes_starting_is_stopped():
     start = time.perf_counter()
-    sim = simulate("classic", [hb.SlowInit, "value", "random"], games=2, seed=1, time_limit=LIMIT,
-                   progress=False)
+    sim = simulate(
+        "classic",
+        [hb.SlowInit, "value", "random"],
+        games=2,
+        seed=1,
+        time_limit=LIMIT,
+        progress=False,
+    )
     assert set(sim.failures["reason"]) == {"start"}
-    assert time.perf_counter() - start < 50  # SlowInit sleeps 60 s in each of 3 starts: it was cut off
+    assert (
+        time.perf_counter() - start < 50
+    )  # SlowInit sleeps 60 s in each of 3 starts: it was cut off
     assert busy_children() == []
 
 
@@ -117,10 +171,18 @@ def test_a_memory_hog_is_stopped_by_its_cap():
 def test_mutation_reaches_neither_the_states_nor_the_next_game():
     clean = simulate("classic", ["value", "value", "value"], games=5, seed=9, progress=False)
     for sandbox in (True, False):
-        dirty = simulate("classic", [hb.Mutator, "value", "value"], games=5, seed=9, sandbox=sandbox,
-                         progress=False)
+        dirty = simulate(
+            "classic",
+            [hb.Mutator, "value", "value"],
+            games=5,
+            seed=9,
+            sandbox=sandbox,
+            progress=False,
+        )
         assert dirty.failures.empty
-    assert simulate("classic", ["value", "value", "value"], games=5, seed=9, progress=False).games.equals(clean.games)
+    assert simulate(
+        "classic", ["value", "value", "value"], games=5, seed=9, progress=False
+    ).games.equals(clean.games)
     assert mogul.edition("classic").options["quick_start"]["max_players"] == 5
 
 
@@ -128,7 +190,9 @@ def test_a_sandboxed_bot_cannot_reach_the_hidden_pile():
     sandboxed = simulate("classic", [hb.Peeker, "value", "value"], games=2, seed=2, progress=False)
     assert sandboxed.failures.empty
     # In the game's own process the call stack leads to the state: the docs say so.
-    exposed = simulate("classic", [hb.Peeker, "value", "value"], games=2, seed=2, sandbox=False, progress=False)
+    exposed = simulate(
+        "classic", [hb.Peeker, "value", "value"], games=2, seed=2, sandbox=False, progress=False
+    )
     assert set(exposed.failures["reason"]) == {"raised"}
     assert "found the hidden pile" in exposed.failures["detail"].iloc[0]
 
@@ -145,8 +209,11 @@ def test_checked_refuses_lookalikes_and_answers_that_break_equality():
 
 
 def test_referee_settings_are_checked():
-    for bad, message in (({"time_limit": 0}, "time_limit"), ({"on_failure": "ignore"}, "on_failure"),
-                         ({"sandbox": "yes"}, "sandbox")):
+    for bad, message in (
+        ({"time_limit": 0}, "time_limit"),
+        ({"on_failure": "ignore"}, "on_failure"),
+        ({"sandbox": "yes"}, "sandbox"),
+    ):
         with pytest.raises(ValueError, match=message):
             Referee(**bad)
 

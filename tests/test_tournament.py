@@ -51,11 +51,21 @@ def test_schedule_seats_everyone_everywhere():
 def test_results_table(small):
     summary = small.summary()
     assert list(summary.columns) == [
-        "games", "wins", "win_rate", "win_low", "win_high", "mean_score", "score_low", "score_high", "mean_rank",
+        "games",
+        "wins",
+        "win_rate",
+        "win_low",
+        "win_high",
+        "mean_score",
+        "score_low",
+        "score_high",
+        "mean_rank",
     ]
     assert sorted(summary.index) == sorted(["value", "threshold-3", "random", "threshold-1"])
     assert (summary["games"] == 48).all()
-    assert (summary["win_low"] <= summary["win_rate"]).all() and (summary["win_rate"] <= summary["win_high"]).all()
+    assert (summary["win_low"] <= summary["win_rate"]).all() and (
+        summary["win_rate"] <= summary["win_high"]
+    ).all()
     assert (summary["score_low"] <= summary["mean_score"]).all()
     assert summary["win_rate"].is_monotonic_decreasing
     assert summary["wins"].sum() >= 48
@@ -73,7 +83,9 @@ def test_head_to_head_is_complementary(small):
 
 
 def test_identical_in_process_and_on_a_two_worker_pool(small):
-    pooled = tournament("classic", LINEUP, repetitions=2, seed=7, workers=2, progress=False, chunk_size=5)
+    pooled = tournament(
+        "classic", LINEUP, repetitions=2, seed=7, workers=2, progress=False, chunk_size=5
+    )
     pd.testing.assert_frame_equal(pooled.games, small.games)
     pd.testing.assert_frame_equal(pooled.summary(), small.summary())
 
@@ -88,18 +100,28 @@ def test_identical_on_a_dask_cluster(small):
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
-        on_dask = tournament("classic", LINEUP, repetitions=2, seed=7, executor=client.get_executor(), progress=False)
+        on_dask = tournament(
+            "classic", LINEUP, repetitions=2, seed=7, executor=client.get_executor(), progress=False
+        )
     pd.testing.assert_frame_equal(on_dask.games, small.games)
 
 
 def test_student_bots_enter_without_registration():
-    result = tournament("classic", [FirstOption, CoinFlip, partial(ThresholdBot, 2)], repetitions=1, seed=1, progress=False)
+    result = tournament(
+        "classic",
+        [FirstOption, CoinFlip, partial(ThresholdBot, 2)],
+        repetitions=1,
+        seed=1,
+        progress=False,
+    )
     assert set(result.entrants) == {"first", "CoinFlip", "threshold-2"}
     assert len(result.games) == 6 * 3
 
 
 def test_the_same_bot_twice_gets_a_suffix():
-    result = tournament("classic", ["value", "value", "random"], repetitions=1, seed=1, progress=False)
+    result = tournament(
+        "classic", ["value", "value", "random"], repetitions=1, seed=1, progress=False
+    )
     assert result.entrants == ("value", "value 2", "random")
 
 
@@ -118,7 +140,11 @@ def test_unpicklable_bot_on_a_pool_explains_what_to_do():
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [({"players": 7}, "3 to 6 players"), ({"players": 5}, "cannot fill 5 seats"), ({"repetitions": 0}, "repetitions")],
+    [
+        ({"players": 7}, "3 to 6 players"),
+        ({"players": 5}, "cannot fill 5 seats"),
+        ({"repetitions": 0}, "repetitions"),
+    ],
 )
 def test_bad_arguments_say_what_is_wrong(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -137,7 +163,7 @@ def test_wilson_interval_known_values():
 
 def test_mean_interval():
     low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
-    half = 1.959963984540054 * (1.6666666666666667 ** 0.5) / 2
+    half = 1.959963984540054 * (1.6666666666666667**0.5) / 2
     assert (low, high) == (pytest.approx(2.5 - half), pytest.approx(2.5 + half))
 
 
@@ -157,13 +183,19 @@ def test_win_rate_figure(small):
 
 @settings(max_examples=8, deadline=None)
 @given(
-    lineup=st.lists(st.sampled_from(["random", "value", "threshold", "threshold:drop_at=1"]), min_size=3, max_size=4),
+    lineup=st.lists(
+        st.sampled_from(["random", "value", "threshold", "threshold:drop_at=1"]),
+        min_size=3,
+        max_size=4,
+    ),
     players=st.integers(3, 4),
     seed=st.integers(0, 2**32 - 1),
 )
 def test_tournament_bookkeeping(lineup, players, seed):
     players = min(players, len(lineup))
-    result = tournament("classic", lineup, players=players, repetitions=1, seed=seed, progress=False)
+    result = tournament(
+        "classic", lineup, players=players, repetitions=1, seed=seed, progress=False
+    )
     games = len(result.games) // players
     summary = result.summary()
     assert len(set(result.entrants)) == len(lineup)
@@ -186,22 +218,43 @@ def test_run_options_are_one_block_shared_by_simulate_and_tournament():
     from mogul.kit.options import RunOptions
     from mogul.kit.simulate import simulate
 
-    by_keywords = tournament("classic", LINEUP[:3], repetitions=1, seed=3, progress=False, chunk_size=2)
-    by_options = tournament("classic", LINEUP[:3], repetitions=1, seed=3, options=RunOptions(progress=False, chunk_size=2))
+    by_keywords = tournament(
+        "classic", LINEUP[:3], repetitions=1, seed=3, progress=False, chunk_size=2
+    )
+    by_options = tournament(
+        "classic",
+        LINEUP[:3],
+        repetitions=1,
+        seed=3,
+        options=RunOptions(progress=False, chunk_size=2),
+    )
     pd.testing.assert_frame_equal(by_keywords.games, by_options.games)
     # keywords change the options given: here the progress bar stays off
-    assert RunOptions.of(RunOptions(progress=False), workers=2) == RunOptions(progress=False, workers=2)
-    for run in (lambda **k: tournament("classic", LINEUP, **k), lambda **k: simulate("classic", ["random"], 2, **k)):
-        with pytest.raises(TypeError, match="unknown run option.s. wrkers; the options are executor, workers"):
+    assert RunOptions.of(RunOptions(progress=False), workers=2) == RunOptions(
+        progress=False, workers=2
+    )
+    for run in (
+        lambda **k: tournament("classic", LINEUP, **k),
+        lambda **k: simulate("classic", ["random"], 2, **k),
+    ):
+        with pytest.raises(
+            TypeError, match="unknown run option.s. wrkers; the options are executor, workers"
+        ):
             run(wrkers=2)
 
 
 @pytest.mark.parametrize(
     "bad, message",
-    [({"chunk_size": 0}, "chunk_size must be a whole number >= 1"), ({"workers": 1.5}, "workers must be"),
-     ({"progress": "yes"}, "progress must be True, False or None"), ({"memory_limit": 0}, "memory_limit"),
-     ({"executor": "pool"}, "executor must be a concurrent.futures.Executor"), ({"time_limit": -1}, "time_limit"),
-     ({"on_failure": "ignore"}, "on_failure"), ({"sandbox": 1}, "sandbox")],
+    [
+        ({"chunk_size": 0}, "chunk_size must be a whole number >= 1"),
+        ({"workers": 1.5}, "workers must be"),
+        ({"progress": "yes"}, "progress must be True, False or None"),
+        ({"memory_limit": 0}, "memory_limit"),
+        ({"executor": "pool"}, "executor must be a concurrent.futures.Executor"),
+        ({"time_limit": -1}, "time_limit"),
+        ({"on_failure": "ignore"}, "on_failure"),
+        ({"sandbox": 1}, "sandbox"),
+    ],
 )
 def test_bad_run_options_say_what_is_wrong(bad, message):
     from mogul.kit.options import RunOptions

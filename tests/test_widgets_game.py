@@ -43,11 +43,13 @@ def numbers(row: str) -> list[str]:
 
 def rulebook_state():
     return mogul.new_game(
-        "classic", players=["Ann", "Ben", "Cai", "Dee"], seed=2002,
+        "classic",
+        players=["Ann", "Ben", "Cai", "Dee"],
+        seed=2002,
         deck=["brown/green", "green/brown", "pink/blue", "crash"],
         starting_shares=[["brown/yellow"], ["brown/blue"], ["brown/pink"], ["brown/blue"]],
         start_player=0,
-    )  # fmt: skip
+    )
 
 
 def test_game_table_shows_players_market_card_pot_and_log():
@@ -67,12 +69,19 @@ def test_game_table_shows_players_market_card_pot_and_log():
 
 def test_game_table_hides_chips_and_shows_scores_as_scores():
     s = rulebook_state()
-    players = (s.players[0]._replace(points=35), s.players[1]._replace(points=-2, chips=8)) + s.players[2:]
+    players = (
+        s.players[0]._replace(points=35),
+        s.players[1]._replace(points=-2, chips=8),
+    ) + s.players[2:]
     page = table_html(s._replace(players=players), hide_chips=[2])
     cells = [numbers(r) for r in re.findall(r"<tr style.*?</tr>", page)]
     assert cells[0] == ["6", "35", "36"]  # 35 points and 6 chips: score 36, not a track space
     assert cells[1] == ["8", "-2", "-1"]  # after a credit: negative, never "30 on the track"
-    assert cells[2] == ["?", "1", "?"] and cells[3] == ["6", "1", "2"]  # hidden chips hide the score
+    assert cells[2] == ["?", "1", "?"] and cells[3] == [
+        "6",
+        "1",
+        "2",
+    ]  # hidden chips hide the score
     assert "track" not in text(page)
 
 
@@ -86,12 +95,19 @@ def test_game_table_at_the_end_shows_final_scores():
 def test_action_labels():
     s = rulebook_state()
     assert [action_label(s, a) for a in s.legal_actions()] == [
-        "Bid 1 chip", "Drop (take 0)", "Credit (+2 chips, -2 points)",
-    ]  # fmt: skip
-    s, _ = mogul.kit.record.narrate(s, [BID, BID, DROP, DROP, BID, DROP, TAKE, Sell(0), BID, DROP, DROP, DROP])
+        "Bid 1 chip",
+        "Drop (take 0)",
+        "Credit (+2 chips, -2 points)",
+    ]
+    s, _ = mogul.kit.record.narrate(
+        s, [BID, BID, DROP, DROP, BID, DROP, TAKE, Sell(0), BID, DROP, DROP, DROP]
+    )
     assert [action_label(s, a) for a in s.legal_actions()] == [
-        "Take green/brown", "Sell 0 brown", "Sell 1 brown (+5)", "Sell 2 brown (+10)",
-    ]  # fmt: skip
+        "Take green/brown",
+        "Sell 0 brown",
+        "Sell 1 brown (+5)",
+        "Sell 2 brown (+10)",
+    ]
 
 
 # --- GamePlayer with bots only: the instructor's buttons ----------------------------------------
@@ -134,14 +150,35 @@ def test_new_game_uses_the_seed_box():
 
 def test_scripted_setup_and_a_rulebook_round_by_labels():
     app = GamePlayer(
-        ["human"] * 4, names=["Ann", "Ben", "Cai", "Dee"], seed=2002, hot_seat=False,
+        ["human"] * 4,
+        names=["Ann", "Ben", "Cai", "Dee"],
+        seed=2002,
+        hot_seat=False,
         deck=["brown/green", "green/brown", "pink/blue", "crash"],
         starting_shares=[["brown/yellow"], ["brown/blue"], ["brown/pink"], ["brown/blue"]],
         start_player=0,
-    )  # fmt: skip
-    for label in ["Bid", "Bid", "Drop", "Drop", "Bid", "Drop", "Take", "Sell 0", "Bid", "Drop", "Drop", "Drop"]:
+    )
+    for label in [
+        "Bid",
+        "Bid",
+        "Drop",
+        "Drop",
+        "Bid",
+        "Drop",
+        "Take",
+        "Sell 0",
+        "Bid",
+        "Drop",
+        "Drop",
+        "Drop",
+    ]:
         press(app, label)
-    assert shown(app) == ["Take green/brown", "Sell 0 brown", "Sell 1 brown (+5)", "Sell 2 brown (+10)"]
+    assert shown(app) == [
+        "Take green/brown",
+        "Sell 0 brown",
+        "Sell 1 brown (+5)",
+        "Sell 2 brown (+10)",
+    ]
     press(app, "Sell 2")
     assert app.state.players[0].points == 11
     assert "Ann sells 2 brown shares at 5 each: +10 points." in app.table.value
@@ -171,7 +208,12 @@ def test_undo_returns_to_the_human_decision_and_another_branch_can_be_tried():
     assert shown(app)[0] == "Bid 1 chip"
     press(app, "Drop")
     assert app.history[len(app.history) - 1] != before
-    assert app.history[app.history.index(before) + 1].events[0].text(before.names).startswith("Ann drops")
+    assert (
+        app.history[app.history.index(before) + 1]
+        .events[0]
+        .text(before.names)
+        .startswith("Ann drops")
+    )
 
 
 def play_by_mouse(app: GamePlayer, rng: random.Random) -> int:
@@ -240,7 +282,9 @@ def test_dashboard_follows_the_player():
     assert list(board.figure.data[0].y) == brown
     assert list(board.figure.data[6].y) == rounds[rounds["seat"] == 0]["score"].tolist()
     app.play_to_end_button.click()
-    sold = [e for s in app.history for e in s.events if type(e).__name__ == "SharesSold" and e.count]
+    sold = [
+        e for s in app.history for e in s.events if type(e).__name__ == "SharesSold" and e.count
+    ]
     assert len(board.figure.data[5].x) == len(sold)
     assert sales is board.figure.data[5]
 
@@ -270,7 +314,9 @@ def test_payoff_curve_for_the_human_seat():
     press(app, "Drop")  # Ann leaves; the bots play on until she must decide again
     if app.state.phase == "auction":  # the next auction: a new curve
         assert app.curve_box.layout.display is None
-        assert list(app.curve.data[0].y) == [round(v, 4) for v in chain_payoff_curve(app.history, 0)["payoff"]]
+        assert list(app.curve.data[0].y) == [
+            round(v, 4) for v in chain_payoff_curve(app.history, 0)["payoff"]
+        ]
     else:  # taking or selling: no curve
         assert app.curve_box.layout.display == "none"
 
@@ -323,8 +369,13 @@ class Cheats:
         return mogul.Sell(9)
 
 
-@pytest.mark.parametrize(("bot", "why"), [(Raises, "raised RuntimeError: my bot is not finished"),
-                                          (Cheats, "chose Sell(count=9), which is not legal now")])
+@pytest.mark.parametrize(
+    ("bot", "why"),
+    [
+        (Raises, "raised RuntimeError: my bot is not finished"),
+        (Cheats, "chose Sell(count=9), which is not legal now"),
+    ],
+)
 def test_a_failing_bot_is_shown_in_the_page_not_left_as_dead_buttons(bot, why):
     app = GamePlayer([bot, "value", "value"], names=["Ann", "Ben", "Cai"], seed=1)
     app.play_to_end_button.click()  # Ann's bot fails at its first real choice
@@ -353,7 +404,9 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
     assert app.auction_chart._config["displayModeBar"] is False  # no toolbar over the title
     board = app.dashboard.figure
     assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
-    assert board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
+    assert (
+        board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
+    )
     assert all(not b.icon for b in [app.next_step_button, app.undo_button, app.ready_button])
 
 
@@ -362,8 +415,9 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
 
 def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map_follows():
     # Four people at one screen (no bots, so nothing but the buttons moves the game).
-    app = GamePlayer(["human"] * 4, names=["Ann", "Ben", "Cai", "Dee"], seed=7, game="rio-grande",
-                     hot_seat=False)  # fmt: skip
+    app = GamePlayer(
+        ["human"] * 4, names=["Ann", "Ben", "Cai", "Dee"], seed=7, game="rio-grande", hot_seat=False
+    )
     live = app.network_map
     assert live is not None and live in app.children[2].children[1].children  # beside the table
     assert live.layout.title.text == "Network: 0 of 30 stations taken"
@@ -374,14 +428,22 @@ def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map
     branches = [f"Branch at {s}" for s in pink]  # no house on the map yet: all 7 stations free
     assert shown(app) == ["Take yellow/pink", "Sell 0 pink", *branches]  # Dee holds no pink share
     by_name = {t.name: t for t in live.data}
-    assert by_name["free now"].text == pink and live.layout.title.text == "Dee may branch on pink: 7 free"
+    assert (
+        by_name["free now"].text == pink
+        and live.layout.title.text == "Dee may branch on pink: 7 free"
+    )
 
     press(app, "Take yellow/pink")  # Cai, the runner-up, now holds the sell right
     assert shown(app) == ["Sell 0 pink", "Sell 1 pink (+2)", *branches]
     assert live.layout.title.text == "Cai may branch on pink: 7 free"  # same stations, new name
 
     press(app, "Branch at PI3")
-    assert [p.houses for p in app.state.players] == [(), (), ("PI3",), ()] and app.last_house() == "PI3"
+    assert [p.houses for p in app.state.players] == [
+        (),
+        (),
+        ("PI3",),
+        (),
+    ] and app.last_house() == "PI3"
     assert "Cai founds a branch at PI3 (pink line)." in app.event_log()
     pi3 = app.state.edition.stations["PI3"]
     assert (by_name["Cai"].x, by_name["Cai"].y) == ((pi3.x,), (pi3.y,))

@@ -58,9 +58,38 @@ from mogul.auction.private import (
 from mogul.auction.solve import solve
 
 MEASURES = ("efficient", "welfare", "bidders_surplus", "revenue", "winner_pays", "droppers_net")
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)  # fmt: skip
+_T975 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 """Student's t, 97.5% quantile, for 1..30 degrees of freedom (standard tables)."""
 
 
@@ -83,9 +112,11 @@ def all_pay_outcomes(bids: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.n
 
 
 def all_pay_pure_equilibria(
-    values: Sequence[Sequence[float]], chips: Sequence[int], start: int = 0,
+    values: Sequence[Sequence[float]],
+    chips: Sequence[int],
+    start: int = 0,
     chip_value: float = 1.0,
-) -> list[tuple[int, ...]]:  # fmt: skip
+) -> list[tuple[int, ...]]:
     """Every equilibrium in pure bids of the all-pay auction with complete information.
 
     Exhaustive: every bid profile (seat i bids 0..chips[i]) is checked against every
@@ -97,8 +128,12 @@ def all_pay_pure_equilibria(
     n = len(vals)
     grid = np.array(list(itertools.product(*[range(c + 1) for c in chip_t])), dtype=np.int64)
     places, net = all_pay_outcomes(grid, start)
-    pay = np.take_along_axis(np.array(vals)[None].repeat(len(grid), 0),
-                             places[..., None].astype(np.intp), axis=-1)[..., 0] + chip_value * net
+    pay = (
+        np.take_along_axis(
+            np.array(vals)[None].repeat(len(grid), 0), places[..., None].astype(np.intp), axis=-1
+        )[..., 0]
+        + chip_value * net
+    )
     shape = tuple(c + 1 for c in chip_t)
     stable = np.ones(len(grid), dtype=bool)
     for i in range(n):
@@ -146,8 +181,9 @@ def _all_pay_utility(vals_i: np.ndarray, seat: int, mix: np.ndarray, start: int,
         p = beat[:, j, :]
         count[:, :, 1:] = count[:, :, 1:] * (1 - p[..., None]) + count[:, :, :-1] * p[..., None]
         count[:, :, 0] *= 1 - p
-    share = np.stack([count[:, :, n - 1], count[:, :, n - 2],
-                      count[:, :, : n - 2].sum(axis=2)], axis=2).mean(axis=0)  # fmt: skip
+    share = np.stack(
+        [count[:, :, n - 1], count[:, :, n - 2], count[:, :, : n - 2].sum(axis=2)], axis=2
+    ).mean(axis=0)
     return vals_i @ share.T - cv * np.arange(bids)
 
 
@@ -177,8 +213,9 @@ def all_pay_dynamics(
     for it in range(1, iterations + 1):
         best = np.zeros((samples, n), dtype=np.int64)
         for i in range(n):
-            u = np.where(allowed[i], _all_pay_utility(vals[:, i], i, mix, start, chip_value),
-                         -np.inf)  # fmt: skip
+            u = np.where(
+                allowed[i], _all_pay_utility(vals[:, i], i, mix, start, chip_value), -np.inf
+            )
             best[:, i] = np.argmax(np.round(u, 9), axis=1)
         mix *= it / (it + 1)
         mix[np.arange(samples)[:, None], np.arange(n)[None, :], best] += 1 / (it + 1)
@@ -250,8 +287,9 @@ def compare_mechanisms(
     mogul = best_response_dynamics(vals, chip_t, start, chip_value, max_iter)
     rows["mogul, private values"] = {
         **_measures(vals, *threshold_outcomes(mogul.thresholds, chip_t, start), chip_value),
-        "epsilon": mogul.epsilon, "converged": mogul.converged,
-    }  # fmt: skip
+        "epsilon": mogul.epsilon,
+        "converged": mogul.converged,
+    }
     for tie in ties:
         places = np.zeros((samples, n), dtype=np.int8)
         net = np.zeros((samples, n))
@@ -260,20 +298,22 @@ def compare_mechanisms(
             places[s] = [PLACES.index(p) for p in sol.places]
             net[s] = sol.net_chips
         name = "mogul, complete information" + (f" (tie: {tie})" if len(ties) > 1 else "")
-        rows[name] = {**_measures(vals, places, net, chip_value), "epsilon": 0.0,
-                      "converged": True}  # fmt: skip
+        rows[name] = {**_measures(vals, places, net, chip_value), "epsilon": 0.0, "converged": True}
     english = best_response_dynamics(vals, chip_t, start, chip_value, max_iter, rule="english")
     rows["english"] = {
-        **_measures(vals, *threshold_outcomes(english.thresholds, chip_t, start, "english"),
-                    chip_value),
-        "epsilon": english.epsilon, "converged": english.converged,
-    }  # fmt: skip
+        **_measures(
+            vals, *threshold_outcomes(english.thresholds, chip_t, start, "english"), chip_value
+        ),
+        "epsilon": english.epsilon,
+        "converged": english.converged,
+    }
     allpay = all_pay_dynamics(vals, chip_t, start, chip_value)
     row, bids, chance = _all_pay_profiles(allpay)
     rows["all-pay"] = {
         **_measures(vals[row], *all_pay_outcomes(bids, start), chip_value, chance),
-        "epsilon": allpay.epsilon, "converged": False,
-    }  # fmt: skip
+        "epsilon": allpay.epsilon,
+        "converged": False,
+    }
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "mechanism"
     return table

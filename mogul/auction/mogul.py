@@ -128,9 +128,14 @@ def values_from_state(
         values = _montecarlo_values(state, rollouts, seed) if method == "montecarlo" else None
         values = values or _rollout_values(state, rollouts, seed)
     return LiveAuction(
-        values, tuple(p.chips for p in state.players), tuple(state.in_auction),
-        state.current_player, state.pot, float(chip_value), method,
-    )  # fmt: skip
+        values,
+        tuple(p.chips for p in state.players),
+        tuple(state.in_auction),
+        state.current_player,
+        state.pot,
+        float(chip_value),
+        method,
+    )
 
 
 def _table_values(state, seat: int) -> tuple[float, float, float]:
@@ -181,7 +186,9 @@ def _rollout_values(state, rollouts: int, seed: int) -> tuple[tuple[float, float
     return tuple(out)
 
 
-def _montecarlo_values(state, rollouts: int, seed: int) -> tuple[tuple[float, float, float], ...] | None:
+def _montecarlo_values(
+    state, rollouts: int, seed: int
+) -> tuple[tuple[float, float, float], ...] | None:
     """Mean final scores per seat and place from the batch simulator; None if it cannot play."""
     import numpy as np
 
@@ -199,6 +206,7 @@ def _montecarlo_values(state, rollouts: int, seed: int) -> tuple[tuple[float, fl
     mean = scores.mean(axis=0)  # branch x seat
     out = []
     for seat in range(n):
+
         def average(branches: list[int], seat: int = seat) -> float:
             return float(np.mean(mean[branches, seat]))
 
@@ -215,8 +223,12 @@ def _montecarlo_values(state, rollouts: int, seed: int) -> tuple[tuple[float, fl
 
 
 def chain_payoff_curve(
-    states: Sequence, seat: int, chip_value: float | None = None, method: str = "heuristic",
-    rollouts: int = 10_000, seed: int = 0,
+    states: Sequence,
+    seat: int,
+    chip_value: float | None = None,
+    method: str = "heuristic",
+    rollouts: int = 10_000,
+    seed: int = 0,
 ) -> pd.DataFrame | None:
     """``seat``'s payoff curve for the auction on the table, from the start of the current chain.
 
@@ -239,6 +251,9 @@ def chain_payoff_curve(
     live = values_from_state(start, method, chip_value, rollouts, seed)
     active = list(start.in_auction)
     return payoff_curve(
-        [live.values[i] for i in active], [live.chips[i] for i in active], seat=active.index(seat),
-        start=active.index(start.current), chip_value=live.chip_value,
-    )  # fmt: skip
+        [live.values[i] for i in active],
+        [live.chips[i] for i in active],
+        seat=active.index(seat),
+        start=active.index(start.current),
+        chip_value=live.chip_value,
+    )

@@ -253,9 +253,12 @@ RIVALS = ("sample", "independent")
 
 
 def _rivals(
-    strategy: np.ndarray, seat: int, rivals: str = "sample", values: np.ndarray | None = None,
+    strategy: np.ndarray,
+    seat: int,
+    rivals: str = "sample",
+    values: np.ndarray | None = None,
     draw: ValueDraw | None = None,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+) -> tuple[np.ndarray, np.ndarray]:
     """Distinct rival profiles (the seat's own entries zeroed) and their weights.
 
     ``rivals="sample"``: the rows of the sample, each equally likely (the rivals' types come
@@ -290,9 +293,15 @@ def _rivals(
 
 
 def _expected(
-    vals_i: np.ndarray, seat: int, options: np.ndarray, strategy: np.ndarray,
-    chips: tuple[int, ...], start: int, cv: float, rule: str,
-) -> np.ndarray:  # fmt: skip
+    vals_i: np.ndarray,
+    seat: int,
+    options: np.ndarray,
+    strategy: np.ndarray,
+    chips: tuple[int, ...],
+    start: int,
+    cv: float,
+    rule: str,
+) -> np.ndarray:
     """Expected payoff (types, options) of each of the seat's options against the rivals."""
     rivals, weights = _rivals(strategy, seat)
     c, r = len(options), len(rivals)
@@ -307,10 +316,18 @@ def _expected(
 
 
 def _dynamics(
-    vals: np.ndarray, chips: tuple[int, ...], start: int, cv: float, rule: str,
-    options: np.ndarray, strategy: np.ndarray, max_iter: int, min_gain: float, damping: float,
+    vals: np.ndarray,
+    chips: tuple[int, ...],
+    start: int,
+    cv: float,
+    rule: str,
+    options: np.ndarray,
+    strategy: np.ndarray,
+    max_iter: int,
+    min_gain: float,
+    damping: float,
     seed: int,
-) -> tuple[np.ndarray, pd.DataFrame, bool, np.ndarray]:  # fmt: skip
+) -> tuple[np.ndarray, pd.DataFrame, bool, np.ndarray]:
     """Damped Gauss-Seidel best responses; keeps the profile with the smallest epsilon."""
     samples, n, _ = vals.shape
     rng = np.random.default_rng(seed)
@@ -329,8 +346,15 @@ def _dynamics(
             changed_any |= bool(better.any())
             switch = better & (rng.random(samples) < damping)
             strategy[:, i] = options[np.where(switch, best, now)]
-            rows.append((it, i, float(strategy[:, i].mean()), float(switch.mean()),
-                         float(utility[idx, np.where(switch, best, now)].mean())))  # fmt: skip
+            rows.append(
+                (
+                    it,
+                    i,
+                    float(strategy[:, i].mean()),
+                    float(switch.mean()),
+                    float(utility[idx, np.where(switch, best, now)].mean()),
+                )
+            )
         gains = deviation_gains(vals, strategy, chips, start, cv, rule)
         if kept_gains is None or gains.max() < kept_gains.max() or not changed_any:
             kept, kept_gains = strategy.copy(), gains
@@ -400,9 +424,18 @@ def best_response_dynamics(
     if not 0 < damping <= 1:
         raise ValueError(f"damping must be in (0, 1]; got {damping!r}")
     thr, trace, converged, gains = _dynamics(
-        vals, chip_t, int(start), float(chip_value), rule, _strategies(max_k, phases), thr,
-        max_iter, min_gain, damping, seed,
-    )  # fmt: skip
+        vals,
+        chip_t,
+        int(start),
+        float(chip_value),
+        rule,
+        _strategies(max_k, phases),
+        thr,
+        max_iter,
+        min_gain,
+        damping,
+        seed,
+    )
     out_thr = thr if by_seats_left else thr[:, :, 0]
     return BestResponseResult(
         vals, chip_t, int(start), float(chip_value), out_thr, trace, converged, rule, gains
@@ -443,8 +476,9 @@ def deviation_gains(
     gains = np.zeros((samples, n))
     for i in range(n):
         profiles, weights = _rivals(thr, i, rivals, vals, draw)
-        best, now = _Deviation(vals[:, i], i, thr[:, i], profiles, weights, chip_t, chip_value,
-                               rule).value(start)  # fmt: skip
+        best, now = _Deviation(
+            vals[:, i], i, thr[:, i], profiles, weights, chip_t, chip_value, rule
+        ).value(start)
         gains[:, i] = best - now
     return np.maximum(gains, 0.0)
 
@@ -456,7 +490,9 @@ def _row_weights(column: np.ndarray, draw: ValueDraw | None, seat: int) -> np.nd
         return np.full(samples, 1 / samples)
     chance = getattr(draw, "chance", None)
     if chance is None:
-        raise ValueError("draw must know its types' chances (a grid draw: uniform_values(step=...))")
+        raise ValueError(
+            "draw must know its types' chances (a grid draw: uniform_values(step=...))"
+        )
     types = [tuple(float(x) for x in row) for row in column]
     count: dict[tuple, int] = {}
     for t in types:
@@ -533,8 +569,9 @@ class _Deviation:
                 return drop, drop
             nxt = have if self.english else have[:mover] + (have[mover] - 1,) + have[mover + 1 :]
             paid = net if self.english else net - 1
-            bid_best, bid_now = self._node(active, self._next(active, mover), pot + 1, nxt, paid,
-                                           idx)  # fmt: skip
+            bid_best, bid_now = self._node(
+                active, self._next(active, mover), pot + 1, nxt, paid, idx
+            )
             stays = pot < self.own[:, s - 2]
             return np.maximum(bid_best, drop), np.where(stays, bid_now, drop)
         k = self.rivals[idx, mover, s - 2]
@@ -552,7 +589,8 @@ class _Deviation:
                 win = self.weights[group].sum() * (vals[:, 0] + cv * (net - pot * self.english))
                 best, now = best + win, now + win
             else:
-                b, c = self._node(rest, self._next(rest, mover), pot if self.english else 0, have,
-                                  net, group)  # fmt: skip
+                b, c = self._node(
+                    rest, self._next(rest, mover), pot if self.english else 0, have, net, group
+                )
                 best, now = best + b, now + c
         return best, now

@@ -34,9 +34,16 @@ __all__ = [
 ]
 
 REGION_COLUMNS = [
-    "low", "high", "low_included", "high_included", "winner", "runner_up", "winner_pays",
-    "moves", "drops",
-]  # fmt: skip
+    "low",
+    "high",
+    "low_included",
+    "high_included",
+    "winner",
+    "runner_up",
+    "winner_pays",
+    "moves",
+    "drops",
+]
 
 
 def _exact(x: float) -> Fraction:
@@ -48,9 +55,11 @@ def _drops(sol: Solution) -> str:
 
 
 def _regions(
-    solve_at: Callable[[Fraction], Solution], points: Iterable[Fraction], low: Fraction,
+    solve_at: Callable[[Fraction], Solution],
+    points: Iterable[Fraction],
+    low: Fraction,
     high: Fraction,
-) -> pd.DataFrame:  # fmt: skip
+) -> pd.DataFrame:
     """Solve at every candidate point and between neighbours; merge equal neighbours."""
     cuts = sorted({p for p in points if low < p < high} | {low, high})
     pieces = []  # (low, high, low_in, high_in, solution)
@@ -65,8 +74,20 @@ def _regions(
         if rows and rows[-1][-1] == key:
             rows[-1][1], rows[-1][3] = hi, hi_in
             continue
-        rows.append([lo, hi, lo_in, hi_in, sol.winner, sol.runner_up,
-                     -sol.net_chips[sol.winner], len(sol.path), _drops(sol), key])  # fmt: skip
+        rows.append(
+            [
+                lo,
+                hi,
+                lo_in,
+                hi_in,
+                sol.winner,
+                sol.runner_up,
+                -sol.net_chips[sol.winner],
+                len(sol.path),
+                _drops(sol),
+                key,
+            ]
+        )
     return pd.DataFrame([r[:-1] for r in rows], columns=REGION_COLUMNS)
 
 
@@ -89,8 +110,11 @@ def chip_value_regions(
     total = sum(chip_t)
     points = {
         (_exact(v[p]) - _exact(v[q])) / d
-        for v in vals for p in range(3) for q in range(3) for d in range(1, total + 1)
-    }  # fmt: skip
+        for v in vals
+        for p in range(3)
+        for q in range(3)
+        for d in range(1, total + 1)
+    }
     return _regions(
         lambda c: solve(vals, chip_t, start, float(c), tie), points, _exact(low), _exact(high)
     )
@@ -161,9 +185,16 @@ def second_prize_sweep(
     rows = []
     for second in seconds:
         s = solve([(win, second, 0)] * seats, [chips] * seats, start, chip_value, tie)
-        rows.append({"second": second, "moves": len(s.path), "winner": s.winner,
-                     "winner_pays": -s.net_chips[s.winner], "drops": _drops(s),
-                     "payoffs": s.payoffs})  # fmt: skip
+        rows.append(
+            {
+                "second": second,
+                "moves": len(s.path),
+                "winner": s.winner,
+                "winner_pays": -s.net_chips[s.winner],
+                "drops": _drops(s),
+                "payoffs": s.payoffs,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -188,8 +219,16 @@ def backward_induction_table(
         options = {"drop": _after(sol, node.seat, node.pot, have, "drop")}
         if have[node.seat] > 0:
             options["bid"] = _after(sol, node.seat, node.pot, have, "bid")
-        rows.append({"seat": node.seat, "pot": node.pot, "chips": have,
-                     "bid": options.get("bid"), "drop": options["drop"], "move": move})  # fmt: skip
+        rows.append(
+            {
+                "seat": node.seat,
+                "pot": node.pot,
+                "chips": have,
+                "bid": options.get("bid"),
+                "drop": options["drop"],
+                "move": move,
+            }
+        )
     df = pd.DataFrame(rows)
     return df.sort_values(["pot", "seat"], ascending=[False, True], ignore_index=True)
 

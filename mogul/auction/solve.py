@@ -308,6 +308,16 @@ def solve(
         state = game.after_drop(*state, ch.first_drop)
     out = _outcome(vals, float(chip_value), path)
     return Solution(
-        out.path, out.places, out.net_chips, out.payoffs, out.winner, out.runner_up,
-        vals, chip_t, int(start), float(chip_value), tie, game,
-    )  # fmt: skip
+        out.path,
+        out.places,
+        out.net_chips,
+        out.payoffs,
+        out.winner,
+        out.runner_up,
+        vals,
+        chip_t,
+        int(start),
+        float(chip_value),
+        tie,
+        game,
+    )

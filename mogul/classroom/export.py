@@ -33,8 +33,10 @@ FORMAT = "mogul-classroom-session"
 VERSION = 1
 MAX_TABLES = 500
 KEYS = sa.Table(
-    "mogul_keys", sa.MetaData(),
-    sa.Column("name", sa.String(32), primary_key=True), sa.Column("secret", sa.String(128), nullable=False),
+    "mogul_keys",
+    sa.MetaData(),
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("secret", sa.String(128), nullable=False),
 )
 """Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
 
@@ -82,11 +84,19 @@ def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
         ranks = _ranks(store, info.code, state) if state is not None else [None] * len(info.seats)
         winners = state.winners() if state is not None and state.is_over else ()
         for s in info.seats:
-            rows.append({
-                "code": info.code, "session": info.session, "status": info.status, "seat": s.seat,
-                "name": s.name, "kind": s.kind, "score": scores[s.seat], "rank": ranks[s.seat],
-                "won": s.seat in winners,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "code": info.code,
+                    "session": info.session,
+                    "status": info.status,
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "score": scores[s.seat],
+                    "rank": ranks[s.seat],
+                    "won": s.seat in winners,
+                }
+            )
     columns = ["code", "session", "status", "seat", "name", "kind", "score", "rank", "won"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -107,7 +117,9 @@ def game_tables(store: TableStore, session: str | None = None) -> dict[str, pd.D
             frame = record.table(name)
             frame.insert(0, "code", info.code)
             out.setdefault(name, []).append(frame)
-    return {name: whole_numbers(pd.concat(frames, ignore_index=True)) for name, frames in out.items()}
+    return {
+        name: whole_numbers(pd.concat(frames, ignore_index=True)) for name, frames in out.items()
+    }
 
 
 def whole_numbers(frame: pd.DataFrame) -> pd.DataFrame:
@@ -138,10 +150,20 @@ def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
         raise ValueError(f"there are no tables in session {session!r}")
     target = Path(folder) / slug(session)
     target.mkdir(parents=True, exist_ok=True)
-    manifest: dict[str, Any] = {"format": FORMAT, "version": VERSION, "session": session, "tables": []}
+    manifest: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "session": session,
+        "tables": [],
+    }
     for info in tables:
-        entry: dict[str, Any] = {"code": info.code, "status": info.status, "game": info.game,
-                                 "edition": info.edition, "seats": [s.kind for s in info.seats]}  # fmt: skip
+        entry: dict[str, Any] = {
+            "code": info.code,
+            "status": info.status,
+            "game": info.game,
+            "edition": info.edition,
+            "seats": [s.kind for s in info.seats],
+        }
         record = store.record(info.code)
         if record is not None:
             saved = record.save(target / f"{info.code}.json")
@@ -173,30 +195,57 @@ def load_session(
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ValueError(f"{path}: not a readable session file ({err})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or manifest.get("version") != VERSION:
-        raise ValueError(f"{path}: expected \"format\": \"{FORMAT}\", \"version\": {VERSION}")
+    if (
+        not isinstance(manifest, dict)
+        or manifest.get("format") != FORMAT
+        or manifest.get("version") != VERSION
+    ):
+        raise ValueError(f'{path}: expected "format": "{FORMAT}", "version": {VERSION}')
     session, entries = manifest.get("session"), manifest.get("tables")
     if not isinstance(session, str) or not isinstance(entries, list) or len(entries) > MAX_TABLES:
-        raise ValueError(f"{path}: needs a \"session\" name and a list of at most {MAX_TABLES} \"tables\"")
+        raise ValueError(
+            f'{path}: needs a "session" name and a list of at most {MAX_TABLES} "tables"'
+        )
     if key is not None:
         secret = key if isinstance(key, bytes) else signing_key(key, create=False)
         signature = manifest.get("signature")
-        if not secret or not isinstance(signature, str) or not hmac.compare_digest(signature, _signature(secret, manifest)):
-            raise ValueError(f"{path}: the signature does not match: the session was changed after its export, "
-                             "or another store exported it")
+        if (
+            not secret
+            or not isinstance(signature, str)
+            or not hmac.compare_digest(signature, _signature(secret, manifest))
+        ):
+            raise ValueError(
+                f"{path}: the signature does not match: the session was changed after its export, "
+                "or another store exported it"
+            )
     loaded = []
     for n, entry in enumerate(entries):
-        if not isinstance(entry, dict) or not isinstance(entry.get("seats"), list) or "code" not in entry:
-            raise ValueError(f"{path}: table {n} needs a \"code\" and a list of \"seats\"")
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("seats"), list)
+            or "code" not in entry
+        ):
+            raise ValueError(f'{path}: table {n} needs a "code" and a list of "seats"')
         name = entry.get("record")
         if name is None:
             continue
         if not isinstance(name, str) or Path(name).name != name:
-            raise ValueError(f"{path}: table {n}'s \"record\" must be a file name in the same folder")
+            raise ValueError(
+                f'{path}: table {n}\'s "record" must be a file name in the same folder'
+            )
         digest, file = entry.get("sha256"), folder / name
-        if digest is not None and file.is_file() and file.stat().st_size <= MAX_BYTES and (
-                not isinstance(digest, str) or not hmac.compare_digest(digest, hashlib.sha256(file.read_bytes()).hexdigest())):
-            raise ValueError(f"{path}: {name} was changed after the export (its fingerprint differs)")
+        if (
+            digest is not None
+            and file.is_file()
+            and file.stat().st_size <= MAX_BYTES
+            and (
+                not isinstance(digest, str)
+                or not hmac.compare_digest(digest, hashlib.sha256(file.read_bytes()).hexdigest())
+            )
+        ):
+            raise ValueError(
+                f"{path}: {name} was changed after the export (its fingerprint differs)"
+            )
         loaded.append((entry, GameRecord.load(folder / name)))
     store = store if store is not None else TableStore("sqlite://")
     for entry, record in loaded:
@@ -205,6 +254,12 @@ def load_session(
 
 
 __all__ = [
-    "export_session", "game_tables", "load_session", "pretty_code", "seats_table", "signing_key", "slug",
+    "export_session",
+    "game_tables",
+    "load_session",
+    "pretty_code",
+    "seats_table",
+    "signing_key",
+    "slug",
     "whole_numbers",
 ]

@@ -11,7 +11,9 @@ VERDICT_COLOURS = {"best response": "#2e7d32", "under-bid": "#1f77b4", "over-bid
 _AGAINST = {"best_drop": "best response to the others' bids", "equilibrium_drop": "equilibrium"}
 
 
-def drop_points_figure(bids: pd.DataFrame, against: str = "best_drop", title: str | None = None) -> go.Figure:
+def drop_points_figure(
+    bids: pd.DataFrame, against: str = "best_drop", title: str | None = None
+) -> go.Figure:
     """The class's real drop points (up) against the best responses to what the others did, or
     the equilibrium's (across); ``debrief.ASSUMPTIONS`` is the model they rest on.
 
@@ -32,23 +34,41 @@ def drop_points_figure(bids: pd.DataFrame, against: str = "best_drop", title: st
             continue
         top = max(top, int(counts[[against, "real_drop"]].max().max()))
         fig.add_scatter(
-            x=rounded(counts[against]), y=rounded(counts["real_drop"]), mode="markers", name=verdict,
-            marker={"color": colour, "size": rounded(6 + 4 * counts["n"] ** 0.5, 2), "opacity": 0.75},
+            x=rounded(counts[against]),
+            y=rounded(counts["real_drop"]),
+            mode="markers",
+            name=verdict,
+            marker={
+                "color": colour,
+                "size": rounded(6 + 4 * counts["n"] ** 0.5, 2),
+                "opacity": 0.75,
+            },
             text=rounded(counts["n"]),
             hovertemplate=f"{_AGAINST[against]} %{{x}}, real %{{y}}: %{{text}} auctions<extra>{verdict}</extra>",
-        )  # fmt: skip
-    fig.add_scatter(x=[0, top], y=[0, top], mode="lines", name="as the model says",
-                    line={"color": "#777", "dash": "dot", "width": 1}, hoverinfo="skip")  # fmt: skip
+        )
+    fig.add_scatter(
+        x=[0, top],
+        y=[0, top],
+        mode="lines",
+        name="as the model says",
+        line={"color": "#777", "dash": "dot", "width": 1},
+        hoverinfo="skip",
+    )
     fig.update_layout(
-        template=KIT_TEMPLATE, height=420,
+        template=KIT_TEMPLATE,
+        height=420,
         title=title or f"Where the class dropped, against the {_AGAINST[against]}",
-        xaxis_title=f"drop point of the {_AGAINST[against]} (pot)", yaxis_title="real drop point (pot)",
-    )  # fmt: skip
+        xaxis_title=f"drop point of the {_AGAINST[against]} (pot)",
+        yaxis_title="real drop point (pot)",
+    )
     return fig
 
 
-def cost_figure(bidders: pd.DataFrame, title: str = "Model loss: points below the best response to the others' bids",
-                note: str | None = None) -> go.Figure:  # fmt: skip
+def cost_figure(
+    bidders: pd.DataFrame,
+    title: str = "Model loss: points below the best response to the others' bids",
+    note: str | None = None,
+) -> go.Figure:
     """Each player's total model loss (``total_loss`` of ``debrief.bidders``), the largest on top.
 
     A loss in the auction model against a stated benchmark (the best response to the others'
@@ -57,17 +77,36 @@ def cost_figure(bidders: pd.DataFrame, title: str = "Model loss: points below th
     """
     rows = bidders.sort_values("total_loss")
     labels = [f"{n} ({c[:4]}-{c[4:]})" for n, c in zip(rows["name"], rows["code"], strict=True)]
-    fig = go.Figure(go.Bar(
-        x=rounded(rows["total_loss"], 2), y=labels, orientation="h", marker={"color": "#c62828"},
-        hovertemplate="%{y}: %{x} points in the model<extra></extra>",
-    ))  # fmt: skip
+    fig = go.Figure(
+        go.Bar(
+            x=rounded(rows["total_loss"], 2),
+            y=labels,
+            orientation="h",
+            marker={"color": "#c62828"},
+            hovertemplate="%{y}: %{x} points in the model<extra></extra>",
+        )
+    )
     height = 120 + 24 * len(rows)
-    fig.update_layout(template=KIT_TEMPLATE, title=title, height=height + (110 if note else 0),
-                      xaxis_title="model loss (points), summed over the auctions")  # fmt: skip
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        title=title,
+        height=height + (110 if note else 0),
+        xaxis_title="model loss (points), summed over the auctions",
+    )
     if note:
         fig.update_layout(margin={"b": 180})
-        fig.add_annotation(text=_wrap(note, 110), xref="paper", yref="paper", x=0, y=-0.12, xanchor="left",
-                           yanchor="top", showarrow=False, align="left", font={"size": 11})  # fmt: skip
+        fig.add_annotation(
+            text=_wrap(note, 110),
+            xref="paper",
+            yref="paper",
+            x=0,
+            y=-0.12,
+            xanchor="left",
+            yanchor="top",
+            showarrow=False,
+            align="left",
+            font={"size": 11},
+        )
     return fig
 
 

@@ -130,7 +130,9 @@ class Confirming:
     """A button whose first press only asks ("Really end?"), and whose second press within
     ``CONFIRM_SECONDS`` acts: for what cannot be undone."""
 
-    def __init__(self, button: w.Button, work: Callable[[], Any], run: Callable[[Callable[[], Any]], None]) -> None:
+    def __init__(
+        self, button: w.Button, work: Callable[[], Any], run: Callable[[Callable[[], Any]], None]
+    ) -> None:
         self.button, self.work, self.run = button, work, run
         self.label, self.armed = button.description, 0.0
         button.on_click(lambda _: self.press())
@@ -153,7 +155,10 @@ class Confirming:
 def card_html(info: TableInfo, states: list[Any]) -> str:
     """A table's card: its code, large; status; each seat's name and score; round, pot, turn."""
     state = states[-1] if states else None
-    lines = [f'<div class="mogul-card-code">{pretty_code(info.code)}</div>', f"<div><b>{info.status}</b>"]
+    lines = [
+        f'<div class="mogul-card-code">{pretty_code(info.code)}</div>',
+        f"<div><b>{info.status}</b>",
+    ]
     if state is not None:
         stage = get_game(info.game).stage(state)
         lines[-1] += f" &middot; round {stage}"
@@ -182,28 +187,44 @@ class TableCard(w.VBox):
     def __init__(self, dashboard: LecturerDashboard, code: str):
         self.dashboard, self.code = dashboard, code
         self.view = w.HTML()
+
         def small() -> w.Layout:  # one layout per button: hiding one must not hide all
             return w.Layout(width="auto")
 
-        self.start_button = w.Button(description="Start now", tooltip="free seats get bots", layout=small())
+        self.start_button = w.Button(
+            description="Start now", tooltip="free seats get bots", layout=small()
+        )
         self.pause_button = w.Button(description="Pause", layout=small())
         self.end_button = w.Button(description="End", button_style="danger", layout=small())
-        self.delete_button = w.Button(description="Delete", tooltip="a table nobody has joined", layout=small())
+        self.delete_button = w.Button(
+            description="Delete", tooltip="a table nobody has joined", layout=small()
+        )
         self.seat_box = w.Dropdown(description="", layout=w.Layout(width="9em"))
-        self.key_button = w.Button(description="New seat key", tooltip="for a student who lost theirs",
-                                   layout=small())  # fmt: skip
+        self.key_button = w.Button(
+            description="New seat key", tooltip="for a student who lost theirs", layout=small()
+        )
         self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
         self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
         self.confirms = [
             Confirming(self.end_button, lambda: dashboard.store.end(code), dashboard.do),
             Confirming(self.delete_button, lambda: dashboard.delete(code), dashboard.do),
-            Confirming(self.key_button, lambda: dashboard.new_key(code, self.seat_box.value), dashboard.do),
+            Confirming(
+                self.key_button, lambda: dashboard.new_key(code, self.seat_box.value), dashboard.do
+            ),
         ]
-        buttons = w.HBox([self.start_button, self.pause_button, self.end_button, self.delete_button],
-                         layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
-        self.key_row = w.HBox([self.seat_box, self.key_button], layout=w.Layout(flex_flow="row wrap"))
-        super().__init__([self.view, buttons, self.key_row], layout=w.Layout(
-            border="1px solid #bbb", padding="6px", margin="4px", width="22em", max_width="100%"))  # fmt: skip
+        buttons = w.HBox(
+            [self.start_button, self.pause_button, self.end_button, self.delete_button],
+            layout=w.Layout(flex_flow="row wrap"),
+        )
+        self.key_row = w.HBox(
+            [self.seat_box, self.key_button], layout=w.Layout(flex_flow="row wrap")
+        )
+        super().__init__(
+            [self.view, buttons, self.key_row],
+            layout=w.Layout(
+                border="1px solid #bbb", padding="6px", margin="4px", width="22em", max_width="100%"
+            ),
+        )
         self.add_class("mogul-table-card")
 
     def _pause_or_resume(self) -> None:
@@ -218,12 +239,18 @@ class TableCard(w.VBox):
         self.pause_button.disabled = info.status not in (PLAYING, PAUSED)
         self.end_button.disabled = info.status in (ENDED, OVER)
         unused = info.step == 0 and not any(s.is_human and s.name for s in info.seats)
-        self.delete_button.layout.display = None if unused and info.status in (WAITING, ENDED) else "none"
+        self.delete_button.layout.display = (
+            None if unused and info.status in (WAITING, ENDED) else "none"
+        )
         people = [(f"{s.seat + 1}: {s.name}", s.seat) for s in info.seats if s.is_human and s.name]
         if list(self.seat_box.options) != people:
             chosen = self.seat_box.value
             self.seat_box.options = people
-            self.seat_box.value = chosen if chosen in [seat for _, seat in people] else (people[0][1] if people else None)
+            self.seat_box.value = (
+                chosen
+                if chosen in [seat for _, seat in people]
+                else (people[0][1] if people else None)
+            )
         self.key_row.layout.display = None if people else "none"
         for confirm in self.confirms:
             confirm.disarm()
@@ -237,8 +264,13 @@ class LecturerDashboard(w.VBox, Polling):
     ``$MOGUL_CLASSROOM_EXPORT``, else ``classroom-export`` in the current folder).
     """
 
-    def __init__(self, store: TableStore | None = None, session: str | None = None,
-                 export_folder: str | Path | None = None, poll_seconds: float = POLL_SECONDS):  # fmt: skip
+    def __init__(
+        self,
+        store: TableStore | None = None,
+        session: str | None = None,
+        export_folder: str | Path | None = None,
+        poll_seconds: float = POLL_SECONDS,
+    ):
         self.store = store if store is not None else TableStore()
         self.export_folder = Path(export_folder or os.environ.get(EXPORT_ENV) or "classroom-export")
         self.poll_seconds = poll_seconds
@@ -247,22 +279,48 @@ class LecturerDashboard(w.VBox, Polling):
         style = {"description_width": "9em"}
         narrow = w.Layout(width="16em")
         choices = game_choices()
-        self.session_box = w.Text(value=session or datetime.date.today().isoformat(), description="Session",
-                                  style=style, layout=w.Layout(width="24em"))  # fmt: skip
-        self.game_box = w.Dropdown(options=choices, value=choices[0][1], description="Game", style=style,
-                                   layout=w.Layout(width="30em", max_width="100%"))  # fmt: skip
-        self.count_box = w.BoundedIntText(value=4, min=1, max=60, description="Tables", style=style, layout=narrow)
-        self.people_box = w.BoundedIntText(value=3, min=0, max=8, description="People per table", style=style,
-                                           layout=narrow)  # fmt: skip
-        self.bots_box = w.BoundedIntText(value=0, min=0, max=8, description="Bots per table", style=style,
-                                         layout=narrow)  # fmt: skip
+        self.session_box = w.Text(
+            value=session or datetime.date.today().isoformat(),
+            description="Session",
+            style=style,
+            layout=w.Layout(width="24em"),
+        )
+        self.game_box = w.Dropdown(
+            options=choices,
+            value=choices[0][1],
+            description="Game",
+            style=style,
+            layout=w.Layout(width="30em", max_width="100%"),
+        )
+        self.count_box = w.BoundedIntText(
+            value=4, min=1, max=60, description="Tables", style=style, layout=narrow
+        )
+        self.people_box = w.BoundedIntText(
+            value=3, min=0, max=8, description="People per table", style=style, layout=narrow
+        )
+        self.bots_box = w.BoundedIntText(
+            value=0, min=0, max=8, description="Bots per table", style=style, layout=narrow
+        )
         self.bot_box = w.Dropdown(description="Bot", style=style, layout=w.Layout(width="24em"))
-        self.create_button = w.Button(description="Create tables", button_style="primary", layout=w.Layout(width="auto"))
-        self.export_button = w.Button(description="Export records and tables", layout=w.Layout(width="auto"))
-        self.timer_box = w.BoundedIntText(value=0, min=0, max=600, description="Turn timer (s)", style=style,
-                                          layout=narrow, tooltip="0: no timer; else an idle student's bot moves")  # fmt: skip
+        self.create_button = w.Button(
+            description="Create tables", button_style="primary", layout=w.Layout(width="auto")
+        )
+        self.export_button = w.Button(
+            description="Export records and tables", layout=w.Layout(width="auto")
+        )
+        self.timer_box = w.BoundedIntText(
+            value=0,
+            min=0,
+            max=600,
+            description="Turn timer (s)",
+            style=style,
+            layout=narrow,
+            tooltip="0: no timer; else an idle student's bot moves",
+        )
         self.timer_button = w.Button(description="Set the timer", layout=w.Layout(width="auto"))
-        self.projector_button = w.ToggleButton(description="Projector view", layout=w.Layout(width="auto"))
+        self.projector_button = w.ToggleButton(
+            description="Projector view", layout=w.Layout(width="auto")
+        )
         self.address = student_address()
         self.joined = w.HTML()
         self.joined.add_class("mogul-joined-count")
@@ -277,12 +335,25 @@ class LecturerDashboard(w.VBox, Polling):
         self.timer_button.on_click(lambda _: self.do(self.set_timer))
         self.projector_button.observe(lambda _: self.refresh(), names="value")
         self._bots_for_game()
-        form = w.HBox([
-            w.VBox([self.session_box, self.game_box, self.bot_box]),
-            w.VBox([self.count_box, self.people_box, self.bots_box, self.timer_box]),
-            w.VBox([self.create_button, self.export_button, self.timer_button, self.projector_button]),
-        ], layout=w.Layout(flex_flow="row wrap"))  # fmt: skip
-        super().__init__([form, self.message, self.joined, self.projector, self.grid], layout=w.Layout(width="100%"))
+        form = w.HBox(
+            [
+                w.VBox([self.session_box, self.game_box, self.bot_box]),
+                w.VBox([self.count_box, self.people_box, self.bots_box, self.timer_box]),
+                w.VBox(
+                    [
+                        self.create_button,
+                        self.export_button,
+                        self.timer_button,
+                        self.projector_button,
+                    ]
+                ),
+            ],
+            layout=w.Layout(flex_flow="row wrap"),
+        )
+        super().__init__(
+            [form, self.message, self.joined, self.projector, self.grid],
+            layout=w.Layout(width="100%"),
+        )
         self.add_class("mogul-lecturer")
         self.refresh()
 
@@ -324,9 +395,16 @@ class LecturerDashboard(w.VBox, Polling):
         form = (self.session, self.game_box.value, tuple(seats), self.count_box.value)
         last, when = self._created
         if form == last and time.monotonic() - when < DOUBLE_CLICK_SECONDS:
-            raise ClassroomError("these tables were created a moment ago (a double click?); press again to make more")
-        made = self.store.create_tables(self.count_box.value, self.game_box.value, seats,
-                                        session=self.session, fill=self.bot_box.value)  # fmt: skip
+            raise ClassroomError(
+                "these tables were created a moment ago (a double click?); press again to make more"
+            )
+        made = self.store.create_tables(
+            self.count_box.value,
+            self.game_box.value,
+            seats,
+            session=self.session,
+            fill=self.bot_box.value,
+        )
         self._created = (form, time.monotonic())
         if self.timer_box.value:
             for info in made:
@@ -356,15 +434,19 @@ class LecturerDashboard(w.VBox, Polling):
         ticket = self.store.reissue_key(code, seat)
         name = self.store.info(code).seats[seat].name or ""
         key = f"{ticket.key[:4]}-{ticket.key[4:8]}-{ticket.key[8:]}"
-        self.message.value = (f"New seat key for {html.escape(name)} (seat {seat + 1}, table {pretty_code(code)}): "
-                              f"<b style='font:bold 1.3em monospace'>{key}</b>. Tell only them; the old key no longer works.")  # fmt: skip
+        self.message.value = (
+            f"New seat key for {html.escape(name)} (seat {seat + 1}, table {pretty_code(code)}): "
+            f"<b style='font:bold 1.3em monospace'>{key}</b>. Tell only them; the old key no longer works."
+        )
 
     def export(self) -> Path:
         """Export the session's records and tables; the message line says where."""
         target = export_session(self.store, self.session, self.export_folder)
         files = sorted(p.name for p in target.iterdir())
-        self.message.value = (f"Exported {len(files)} files to <code>{html.escape(str(target.resolve()))}</code>: "
-                              f"{html.escape(', '.join(files))}")  # fmt: skip
+        self.message.value = (
+            f"Exported {len(files)} files to <code>{html.escape(str(target.resolve()))}</code>: "
+            f"{html.escape(', '.join(files))}"
+        )
         return target
 
     # --- live view -------------------------------------------------------------------------------
@@ -401,6 +483,14 @@ class LecturerDashboard(w.VBox, Polling):
 
 
 __all__ = [
-    "Confirming", "LecturerDashboard", "TableCard", "card_html", "game_choices", "projector_html", "qr_svg",
-    "seats_joined", "student_address", "table_address",
-]  # fmt: skip
+    "Confirming",
+    "LecturerDashboard",
+    "TableCard",
+    "card_html",
+    "game_choices",
+    "projector_html",
+    "qr_svg",
+    "seats_joined",
+    "student_address",
+    "table_address",
+]

@@ -48,7 +48,9 @@ class StoreReads:
         self.engine = make_engine(self.url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         META.create_all(self.engine)
-        self._games: dict[int, tuple[str, list[Any], list[str]]] = {}  # id -> (setup, states, actions)
+        self._games: dict[
+            int, tuple[str, list[Any], list[str]]
+        ] = {}  # id -> (setup, states, actions)
 
     def __repr__(self) -> str:
         return f"TableStore({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -76,7 +78,9 @@ class StoreReads:
         """The table ``code`` (``ClassroomError`` for an unknown code)."""
         with self._read() as conn:
             row = _row(conn, code)
-            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+            seats = conn.execute(
+                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
+            ).all()
         return table_info(row, seats)
 
     def tables(self, session: str | None = None) -> list[TableInfo]:
@@ -95,8 +99,11 @@ class StoreReads:
     def sessions(self) -> list[str]:
         """The session names in the store, oldest first."""
         with self._read() as conn:
-            rows = conn.execute(sa.select(TABLES.c.session, sa.func.min(TABLES.c.id).label("first"))
-                                .group_by(TABLES.c.session).order_by("first")).all()  # fmt: skip
+            rows = conn.execute(
+                sa.select(TABLES.c.session, sa.func.min(TABLES.c.id).label("first"))
+                .group_by(TABLES.c.session)
+                .order_by("first")
+            ).all()
         return [r.session for r in rows]
 
     def version(self, code: str) -> int:
@@ -120,26 +127,43 @@ class StoreReads:
         (the turn's start, as a Unix time), and the steps a bot played because time ran out."""
         with self._read() as conn:
             row = _row(conn, code)
-            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
-            steps = conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars()
+            seconds = conn.execute(
+                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
+            ).scalar()
+            steps = conn.execute(
+                sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)
+            ).scalars()
             return seconds, row.updated, frozenset(steps)
 
-    def snapshot(self, code: str) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]]]:
+    def snapshot(
+        self, code: str
+    ) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]]]:
         """``info``, ``history`` and ``clock`` of table ``code``, read in one transaction (a page's
         redraw: one round trip to the database instead of three)."""
         with self._read() as conn:
             row = _row(conn, code)
-            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+            seats = conn.execute(
+                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
+            ).all()
             states = list(self._game(conn, row)[0])
-            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
-            steps = frozenset(conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars())
+            seconds = conn.execute(
+                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
+            ).scalar()
+            steps = frozenset(
+                conn.execute(
+                    sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)
+                ).scalars()
+            )
         return table_info(row, seats), states, (seconds, row.updated, steps)
 
     def due(self, now: float) -> list[tuple[str, int]]:
         """(code, step) of each playing table whose turn timer has run out by ``now`` (maybe on a
         bot's turn: ``time_out`` checks)."""
-        query = (sa.select(TABLES.c.code, TABLES.c.step).join(TIMERS, TIMERS.c.table_id == TABLES.c.id)
-                 .where(TABLES.c.status == PLAYING, TABLES.c.updated + TIMERS.c.seconds <= now))  # fmt: skip
+        query = (
+            sa.select(TABLES.c.code, TABLES.c.step)
+            .join(TIMERS, TIMERS.c.table_id == TABLES.c.id)
+            .where(TABLES.c.status == PLAYING, TABLES.c.updated + TIMERS.c.seconds <= now)
+        )
         with self.engine.connect() as conn:
             return [(code, step) for code, step in conn.execute(query).all()]
 
@@ -180,13 +204,19 @@ class StoreReads:
         if len(actions) < row.step:
             new = conn.execute(
                 sa.select(ACTIONS.c.step, ACTIONS.c.action)
-                .where(ACTIONS.c.table_id == row.id, ACTIONS.c.step >= len(actions), ACTIONS.c.step < row.step)
+                .where(
+                    ACTIONS.c.table_id == row.id,
+                    ACTIONS.c.step >= len(actions),
+                    ACTIONS.c.step < row.step,
+                )
                 .order_by(ACTIONS.c.step)
-            ).all()  # fmt: skip
+            ).all()
             states, actions = list(states), list(actions)
             for number, text in new:
                 if number != len(actions):
-                    raise RuntimeError(f"table {row.code}: action {len(actions)} is missing from the store")
+                    raise RuntimeError(
+                        f"table {row.code}: action {len(actions)} is missing from the store"
+                    )
                 states.append(states[-1].apply(spec.parse_action(text)))
                 actions.append(text)
             kept = (setup, states, actions)

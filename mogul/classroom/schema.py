@@ -107,7 +107,8 @@ class Ticket:
 # --- the schema ----------------------------------------------------------------------------------
 META = sa.MetaData()
 TABLES = sa.Table(
-    "tables", META,
+    "tables",
+    META,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("code", sa.String(16), nullable=False, unique=True),
     sa.Column("session", sa.String(80), nullable=False, index=True),
@@ -121,34 +122,38 @@ TABLES = sa.Table(
     sa.Column("setup", sa.Text, nullable=True),  # the game's setup as JSON, once dealt
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
-)  # fmt: skip
+)
 SEATS = sa.Table(
-    "seats", META,
+    "seats",
+    META,
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("kind", sa.String(80), nullable=False),
     sa.Column("name", sa.String(MAX_NAME * 4), nullable=True),
     sa.Column("key_hash", sa.String(64), nullable=True),
     sa.Column("joined", sa.Float, nullable=True),
-)  # fmt: skip
+)
 ACTIONS = sa.Table(
-    "actions", META,
+    "actions",
+    META,
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("step", sa.Integer, primary_key=True),  # one action per step, ever
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.String(MAX_ACTION_TEXT), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
-)  # fmt: skip
+)
 TIMERS = sa.Table(
-    "timers", META,  # a table's turn timer: a person idle this long gets the fill bot's move
+    "timers",
+    META,  # a table's turn timer: a person idle this long gets the fill bot's move
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("seconds", sa.Float, nullable=False),
-)  # fmt: skip
+)
 TIMEOUTS = sa.Table(
-    "timeouts", META,  # the steps a bot played because the timer ran out
+    "timeouts",
+    META,  # the steps a bot played because the timer ran out
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("step", sa.Integer, primary_key=True),
-)  # fmt: skip
+)
 NOTIFY_CHANNEL = "mogul_tables"
 """PostgreSQL: every change of a table sends its code on this channel (LISTEN to follow them)."""
 TIMER_RANGE = (5.0, 600.0)
@@ -171,7 +176,9 @@ def make_engine(url: str) -> sa.Engine:
     if not url.startswith("sqlite"):
         return sa.create_engine(url, pool_pre_ping=True)
     if url in ("sqlite://", "sqlite:///:memory:"):  # one shared in-memory database (tests, docs)
-        engine = sa.create_engine(url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False})
+        engine = sa.create_engine(
+            url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False}
+        )
     else:
         engine = sa.create_engine(url, connect_args={"timeout": 30})
 
@@ -190,7 +197,9 @@ def make_engine(url: str) -> sa.Engine:
     def _begin(conn: sa.Connection) -> None:
         # A write takes SQLite's write lock at once, so two writers queue instead of both
         # reading the old step and one failing to upgrade its lock later.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+        conn.exec_driver_sql(
+            "BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN"
+        )
 
     return engine
 
@@ -250,9 +259,17 @@ def bot_seed(seed: int, seat: int, step: int) -> int:
 def table_info(row: Any, seats: Sequence[Any]) -> TableInfo:
     """A table row and its seat rows as the ``TableInfo`` pages see."""
     return TableInfo(
-        row.code, row.session, row.game, row.edition, row.seed, row.fill,
-        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats), row.status, row.step, row.version,
-    )  # fmt: skip
+        row.code,
+        row.session,
+        row.game,
+        row.edition,
+        row.seed,
+        row.fill,
+        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats),
+        row.status,
+        row.step,
+        row.version,
+    )
 
 
 def not_playing(status: str) -> str:
@@ -268,4 +285,7 @@ def not_playing(status: str) -> str:
 def seat_labels(info: TableInfo) -> list[str]:
     """A note per seat for the table drawing: "human" or the bot's name."""
     spec = resolve(info.edition)[0]
-    return ["" if s.is_human else f"{bot_name(bot_factory(s.kind, spec.bots)(0))} bot" for s in info.seats]
+    return [
+        "" if s.is_human else f"{bot_name(bot_factory(s.kind, spec.bots)(0))} bot"
+        for s in info.seats
+    ]

@@ -79,11 +79,33 @@ from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
 
 __all__ = [  # the store's vocabulary lives in mogul.classroom.schema; pages import it from here
-    "ACTIONS", "CODE_ALPHABET", "CODE_LENGTH", "ENDED", "KEY_LENGTH", "META", "OVER", "PAUSED",
-    "PLAYING", "SEATS", "STATUSES", "TABLES", "WAITING", "ClassroomError", "SeatInfo", "TableInfo",
-    "TableStore", "Ticket", "bot_seat_name", "bot_seed", "check_name", "database_url", "default_url",
-    "normal_code", "pretty_code", "seat_labels",
-]  # fmt: skip
+    "ACTIONS",
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "ENDED",
+    "KEY_LENGTH",
+    "META",
+    "OVER",
+    "PAUSED",
+    "PLAYING",
+    "SEATS",
+    "STATUSES",
+    "TABLES",
+    "WAITING",
+    "ClassroomError",
+    "SeatInfo",
+    "TableInfo",
+    "TableStore",
+    "Ticket",
+    "bot_seat_name",
+    "bot_seed",
+    "check_name",
+    "database_url",
+    "default_url",
+    "normal_code",
+    "pretty_code",
+    "seat_labels",
+]
 
 
 class TableStore(StoreReads):
@@ -127,15 +149,34 @@ class TableStore(StoreReads):
             code = random_code(CODE_LENGTH)
             try:
                 with self._write() as (conn, _):
-                    table_id = conn.execute(sa.insert(TABLES).values(
-                        code=code, session=session, game=spec.name, edition=edition, seed=seed, fill=fill,
-                        status=WAITING, step=0, version=0, setup=None, created=now, updated=now,
-                    )).inserted_primary_key[0]  # fmt: skip
-                    conn.execute(sa.insert(SEATS), [
-                        {"table_id": table_id, "seat": i, "kind": kind,
-                         "name": None if kind == HUMAN else bot_seat_name(i)}
-                        for i, kind in enumerate(seats)
-                    ])  # fmt: skip
+                    table_id = conn.execute(
+                        sa.insert(TABLES).values(
+                            code=code,
+                            session=session,
+                            game=spec.name,
+                            edition=edition,
+                            seed=seed,
+                            fill=fill,
+                            status=WAITING,
+                            step=0,
+                            version=0,
+                            setup=None,
+                            created=now,
+                            updated=now,
+                        )
+                    ).inserted_primary_key[0]
+                    conn.execute(
+                        sa.insert(SEATS),
+                        [
+                            {
+                                "table_id": table_id,
+                                "seat": i,
+                                "kind": kind,
+                                "name": None if kind == HUMAN else bot_seat_name(i),
+                            }
+                            for i, kind in enumerate(seats)
+                        ],
+                    )
             except sa.exc.IntegrityError:
                 continue
             if HUMAN not in seats:
@@ -143,8 +184,15 @@ class TableStore(StoreReads):
             return self.info(code)
         raise RuntimeError("could not draw a fresh table code")  # pragma: no cover
 
-    def create_tables(self, count: int, game: Any = None, seats: Sequence[str] = (HUMAN,) * 3,
-                      session: str = "", seed: int | None = None, fill: str | None = None) -> list[TableInfo]:  # fmt: skip
+    def create_tables(
+        self,
+        count: int,
+        game: Any = None,
+        seats: Sequence[str] = (HUMAN,) * 3,
+        session: str = "",
+        seed: int | None = None,
+        fill: str | None = None,
+    ) -> list[TableInfo]:
         """``count`` tables alike (seeds ``seed``, ``seed + 1``, ... when a seed is given)."""
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
             raise ValueError(f"count must be a whole number of tables from 1 to 200, got {count!r}")
@@ -162,15 +210,20 @@ class TableStore(StoreReads):
         return self.info(code)
 
     def _deal(self, conn: sa.Connection, row: Any, fill_free: bool) -> None:
-        seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+        seats = conn.execute(
+            sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
+        ).all()
         if fill_free:
             for s in seats:
                 if s.kind == HUMAN and s.name is None:
                     conn.execute(
-                        sa.update(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == s.seat)
+                        sa.update(SEATS)
+                        .where(SEATS.c.table_id == row.id, SEATS.c.seat == s.seat)
                         .values(kind=row.fill, name=bot_seat_name(s.seat))
-                    )  # fmt: skip
-            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+                    )
+            seats = conn.execute(
+                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
+            ).all()
         spec, edition = resolve(row.edition)
         first = spec.new_game(edition, [s.name for s in seats], row.seed)
         setup = json.dumps(spec.setup_to_json(first.setup), sort_keys=True)
@@ -179,9 +232,10 @@ class TableStore(StoreReads):
     def _bump(self, conn: sa.Connection, row: Any, **values: Any) -> None:
         """Change table ``row`` (still at its step) and bump its version."""
         done = conn.execute(
-            sa.update(TABLES).where(TABLES.c.id == row.id, TABLES.c.step == row.step)
+            sa.update(TABLES)
+            .where(TABLES.c.id == row.id, TABLES.c.step == row.step)
             .values(version=TABLES.c.version + 1, updated=time.time(), **values)
-        ).rowcount  # fmt: skip
+        ).rowcount
         if done != 1:  # the row lock makes this impossible; the check keeps it so
             raise ClassroomError("the table changed meanwhile; try again")
         self._notify(conn, row.code)
@@ -215,10 +269,15 @@ class TableStore(StoreReads):
     def delete_table(self, code: str) -> None:
         """Remove a table nobody has joined yet (a table made by mistake); else ``ClassroomError``."""
         with self._write(code) as (conn, row):
-            taken = conn.execute(sa.select(sa.func.count()).select_from(SEATS).where(
-                SEATS.c.table_id == row.id, SEATS.c.kind == HUMAN, SEATS.c.name.is_not(None))).scalar()  # fmt: skip
+            taken = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(SEATS)
+                .where(SEATS.c.table_id == row.id, SEATS.c.kind == HUMAN, SEATS.c.name.is_not(None))
+            ).scalar()
             if taken or row.step or row.status not in (WAITING, ENDED):
-                raise ClassroomError(f"table {pretty_code(row.code)} has players or moves: end it instead")
+                raise ClassroomError(
+                    f"table {pretty_code(row.code)} has players or moves: end it instead"
+                )
             for part in (TIMEOUTS, TIMERS, ACTIONS, SEATS):
                 conn.execute(sa.delete(part).where(part.c.table_id == row.id))
             conn.execute(sa.delete(TABLES).where(TABLES.c.id == row.id))
@@ -230,12 +289,19 @@ class TableStore(StoreReads):
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise ClassroomError("name the seat by its number")
         with self._write(code) as (conn, row):
-            found = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)).first()
+            found = conn.execute(
+                sa.select(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
+            ).first()
             if found is None or found.key_hash is None:
-                raise ClassroomError(f"seat {seat + 1} of table {pretty_code(row.code)} has no student to give a key to")
+                raise ClassroomError(
+                    f"seat {seat + 1} of table {pretty_code(row.code)} has no student to give a key to"
+                )
             key = random_code(KEY_LENGTH)
-            conn.execute(sa.update(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
-                         .values(key_hash=key_hash(key)))  # fmt: skip
+            conn.execute(
+                sa.update(SEATS)
+                .where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
+                .values(key_hash=key_hash(key))
+            )
         return Ticket(row.code, seat, key)
 
     def set_timer(self, code: str, seconds: float | None) -> TableInfo:
@@ -243,8 +309,14 @@ class TableStore(StoreReads):
         fill bot's move), or take it away with None."""
         if seconds is not None:
             low, high = TIMER_RANGE
-            if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not low <= seconds <= high:
-                raise ClassroomError(f"a turn timer is from {low:g} to {high:g} seconds, got {seconds!r}")
+            if (
+                isinstance(seconds, bool)
+                or not isinstance(seconds, int | float)
+                or not low <= seconds <= high
+            ):
+                raise ClassroomError(
+                    f"a turn timer is from {low:g} to {high:g} seconds, got {seconds!r}"
+                )
         with self._write(code) as (conn, row):
             conn.execute(sa.delete(TIMERS).where(TIMERS.c.table_id == row.id))
             if seconds is not None:
@@ -257,14 +329,23 @@ class TableStore(StoreReads):
         them (noted in ``timeouts``); True if it did. Any server may call it: one wins."""
         states = self.history(code)
         with self._write(code) as (conn, row):
-            seconds = conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)).scalar()
-            if seconds is None or row.status != PLAYING or row.step != step or time.time() - row.updated < seconds:
+            seconds = conn.execute(
+                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
+            ).scalar()
+            if (
+                seconds is None
+                or row.status != PLAYING
+                or row.step != step
+                or time.time() - row.updated < seconds
+            ):
                 return False
             if len(states) != step + 1:
                 states, _ = self._game(conn, row)
             state = states[-1]
             seat = state.current_player
-            kind = conn.execute(sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)).scalar()
+            kind = conn.execute(
+                sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
+            ).scalar()
             if state.is_over or kind != HUMAN:
                 return False
             action = bot_action(row.fill, resolve(row.edition)[0], row.seed, seat, step, state)
@@ -274,8 +355,15 @@ class TableStore(StoreReads):
         self.move_bots(code)
         return True
 
-    def restore_table(self, code: str, session: str, record: GameRecord, kinds: Sequence[str],
-                      status: str | None = None, fill: str | None = None) -> TableInfo:  # fmt: skip
+    def restore_table(
+        self,
+        code: str,
+        session: str,
+        record: GameRecord,
+        kinds: Sequence[str],
+        status: str | None = None,
+        fill: str | None = None,
+    ) -> TableInfo:
         """Put a recorded game back at a table (loading an exported session).
 
         ``kinds`` gives each seat's kind (``"human"`` or a bot spec); the names come from the
@@ -283,12 +371,16 @@ class TableStore(StoreReads):
         """
         code = normal_code(code)
         if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code):
-            raise ValueError(f"a table code has {CODE_LENGTH} letters and digits from {CODE_ALPHABET}; got {code!r}")
+            raise ValueError(
+                f"a table code has {CODE_LENGTH} letters and digits from {CODE_ALPHABET}; got {code!r}"
+            )
         spec = record.spec
         states = list(record.states())  # a record that does not replay is refused here, whole
         first, final = states[0], states[-1]
         if len(kinds) != len(first.names):
-            raise ValueError(f"give one seat kind per player: {len(first.names)} players, {len(kinds)} kinds")
+            raise ValueError(
+                f"give one seat kind per player: {len(first.names)} players, {len(kinds)} kinds"
+            )
         for kind in set(kinds) - {HUMAN}:
             bot_factory(kind, spec.bots)
         status = status or (OVER if final.is_over else ENDED)
@@ -300,20 +392,43 @@ class TableStore(StoreReads):
         now = time.time()
         try:
             with self._write() as (conn, _):
-                table_id = conn.execute(sa.insert(TABLES).values(
-                    code=code, session=str(session)[:80], game=spec.name, edition=first.setup.edition,
-                    seed=first.setup.seed, fill=fill or next(iter(spec.bots)), status=status,
-                    step=len(record.actions), version=1, setup=setup, created=now, updated=now,
-                )).inserted_primary_key[0]  # fmt: skip
-                conn.execute(sa.insert(SEATS), [
-                    {"table_id": table_id, "seat": i, "kind": kind, "name": name}
-                    for i, (kind, name) in enumerate(zip(kinds, first.names, strict=True))
-                ])  # fmt: skip
+                table_id = conn.execute(
+                    sa.insert(TABLES).values(
+                        code=code,
+                        session=str(session)[:80],
+                        game=spec.name,
+                        edition=first.setup.edition,
+                        seed=first.setup.seed,
+                        fill=fill or next(iter(spec.bots)),
+                        status=status,
+                        step=len(record.actions),
+                        version=1,
+                        setup=setup,
+                        created=now,
+                        updated=now,
+                    )
+                ).inserted_primary_key[0]
+                conn.execute(
+                    sa.insert(SEATS),
+                    [
+                        {"table_id": table_id, "seat": i, "kind": kind, "name": name}
+                        for i, (kind, name) in enumerate(zip(kinds, first.names, strict=True))
+                    ],
+                )
                 if record.actions:
-                    conn.execute(sa.insert(ACTIONS), [
-                        {"table_id": table_id, "step": i, "seat": states[i].current_player, "action": text, "at": now}
-                        for i, text in enumerate(record.actions)
-                    ])  # fmt: skip
+                    conn.execute(
+                        sa.insert(ACTIONS),
+                        [
+                            {
+                                "table_id": table_id,
+                                "step": i,
+                                "seat": states[i].current_player,
+                                "action": text,
+                                "at": now,
+                            }
+                            for i, text in enumerate(record.actions)
+                        ],
+                    )
         except sa.exc.IntegrityError:
             raise ValueError(f"the store already has a table {pretty_code(code)}") from None
         return self.info(code)
@@ -328,28 +443,39 @@ class TableStore(StoreReads):
         """
         code = normal_code(code)
         if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code):
-            raise ClassroomError(f"a table code has {CODE_LENGTH} letters and digits, like {pretty_code('ABCD2345')}")
+            raise ClassroomError(
+                f"a table code has {CODE_LENGTH} letters and digits, like {pretty_code('ABCD2345')}"
+            )
         if key:
             return self._rejoin(code, normal_code(key))
         name = check_name(name)
         if (kept := lookalike(name)) is not None:  # issue 27: nobody passes for the kit's bots
-            raise ClassroomError(f"{name!r} looks like {kept!r}, a name kept for the bots; choose another")
+            raise ClassroomError(
+                f"{name!r} looks like {kept!r}, a name kept for the bots; choose another"
+            )
         with self._write(code) as (conn, row):
             if row.status != WAITING:
-                raise ClassroomError(f"table {pretty_code(code)} is full ({row.status}); "
-                                     "to get your own seat back, type its seat key")  # fmt: skip
-            seats = conn.execute(sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)).all()
+                raise ClassroomError(
+                    f"table {pretty_code(code)} is full ({row.status}); "
+                    "to get your own seat back, type its seat key"
+                )
+            seats = conn.execute(
+                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
+            ).all()
             taken = {s.name.casefold() for s in seats if s.name}
             if name.casefold() in taken:
-                raise ClassroomError(f"someone at this table is already called {name!r}: add your initial")
+                raise ClassroomError(
+                    f"someone at this table is already called {name!r}: add your initial"
+                )
             free = [s.seat for s in seats if s.kind == HUMAN and s.name is None]
             if not free:  # pragma: no cover - a full table is dealt at once
                 raise ClassroomError(f"table {pretty_code(code)} is full")
             key = random_code(KEY_LENGTH)
             conn.execute(
-                sa.update(SEATS).where(SEATS.c.table_id == row.id, SEATS.c.seat == free[0])
+                sa.update(SEATS)
+                .where(SEATS.c.table_id == row.id, SEATS.c.seat == free[0])
                 .values(name=name, key_hash=key_hash(key), joined=time.time())
-            )  # fmt: skip
+            )
             if len(free) == 1:
                 self._deal(conn, row, fill_free=False)
             else:
@@ -361,9 +487,11 @@ class TableStore(StoreReads):
         with self._read() as conn:
             seats = conn.execute(
                 sa.select(SEATS.c.seat, SEATS.c.key_hash).join(TABLES).where(TABLES.c.code == code)
-            ).all()  # fmt: skip
+            ).all()
         if not seats:
-            raise ClassroomError(f"there is no table {pretty_code(code)}: check the code on the board")
+            raise ClassroomError(
+                f"there is no table {pretty_code(code)}: check the code on the board"
+            )
         digest = key_hash(key)
         for seat, stored in seats:
             if stored and hmac.compare_digest(stored, digest):
@@ -377,10 +505,15 @@ class TableStore(StoreReads):
 
     def _check_key(self, conn: sa.Connection, ticket: Ticket) -> None:
         stored = conn.execute(
-            sa.select(SEATS.c.key_hash).join(TABLES)
+            sa.select(SEATS.c.key_hash)
+            .join(TABLES)
             .where(TABLES.c.code == normal_code(ticket.code), SEATS.c.seat == ticket.seat)
-        ).scalar()  # fmt: skip
-        if not stored or not isinstance(ticket.key, str) or not hmac.compare_digest(stored, key_hash(normal_code(ticket.key))):
+        ).scalar()
+        if (
+            not stored
+            or not isinstance(ticket.key, str)
+            or not hmac.compare_digest(stored, key_hash(normal_code(ticket.key)))
+        ):
             raise ClassroomError("this page does not hold the key of that seat")
 
     def act(self, ticket: Ticket, step: int, action: str) -> int:
@@ -407,15 +540,23 @@ class TableStore(StoreReads):
             if state.current_player != ticket.seat:
                 raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
             new, stored = self._apply(conn, row, ticket.seat, state, action)
-            bot_next = not new.is_over and conn.execute(
-                sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player)
-            ).scalar() != HUMAN  # fmt: skip
+            bot_next = (
+                not new.is_over
+                and conn.execute(
+                    sa.select(SEATS.c.kind).where(
+                        SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player
+                    )
+                ).scalar()
+                != HUMAN
+            )
         self._remember(row, new, stored)
         if bot_next:  # a person moves next: no need to read the table again
             self.move_bots(ticket.code)
         return step + 1
 
-    def _apply(self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str) -> tuple[Any, str]:
+    def _apply(
+        self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str
+    ) -> tuple[Any, str]:
         """Check ``text`` against ``state`` and store it as the table's next action.
 
         Returns the new state and the action as stored (its canonical text).
@@ -429,8 +570,11 @@ class TableStore(StoreReads):
             raise ClassroomError(f"{text!r} is not allowed now; you may: {legal}") from err
         except (ValueError, TypeError) as err:
             raise ClassroomError(f"{text!r} is not a move of this game: {err}") from err
-        conn.execute(sa.insert(ACTIONS).values(table_id=row.id, step=row.step, seat=seat,
-                                               action=str(action), at=time.time()))  # fmt: skip
+        conn.execute(
+            sa.insert(ACTIONS).values(
+                table_id=row.id, step=row.step, seat=seat, action=str(action), at=time.time()
+            )
+        )
         self._bump(conn, row, step=row.step + 1, **({"status": OVER} if new.is_over else {}))
         return new, str(action)
 
@@ -451,7 +595,9 @@ class TableStore(StoreReads):
             # info and history are two reads: another device may have ended the game between them
             if state.is_over or info.seats[seat].kind == HUMAN:
                 break
-            action = bot_action(info.seats[seat].kind, resolve(info.edition)[0], info.seed, seat, step, state)
+            action = bot_action(
+                info.seats[seat].kind, resolve(info.edition)[0], info.seed, seat, step, state
+            )
             with self._write(code) as (conn, row):
                 if row.step != step or row.status != PLAYING:
                     continue  # another page moved first

@@ -80,7 +80,9 @@ class StudentApp(w.VBox, Polling):
     buttons and the timer call; tests call them directly.
     """
 
-    def __init__(self, store: TableStore | None = None, code: str = "", poll_seconds: float = POLL_SECONDS):
+    def __init__(
+        self, store: TableStore | None = None, code: str = "", poll_seconds: float = POLL_SECONDS
+    ):
         self.store = store if store is not None else TableStore()
         self.poll_seconds = poll_seconds
         self.ticket: Ticket | None = None
@@ -91,16 +93,30 @@ class StudentApp(w.VBox, Polling):
         self._offered: dict[int, str] = {}
 
         style = {"description_width": "6em"}
-        self.code_box = w.Text(value=code, description="Table code", placeholder="ABCD-EFGH",
-                               style=style, layout=w.Layout(**_FULL))  # fmt: skip
+        self.code_box = w.Text(
+            value=code,
+            description="Table code",
+            placeholder="ABCD-EFGH",
+            style=style,
+            layout=w.Layout(**_FULL),
+        )
         self.name_box = w.Text(description="Your name", style=style, layout=w.Layout(**_FULL))
-        self.key_box = w.Text(description="Seat key", placeholder="only to get your seat back",
-                              style=style, layout=w.Layout(**_FULL))  # fmt: skip
-        self.join_button = w.Button(description="Join the table", button_style="primary",
-                                    layout=w.Layout(width="auto", min_width="12em"))  # fmt: skip
+        self.key_box = w.Text(
+            description="Seat key",
+            placeholder="only to get your seat back",
+            style=style,
+            layout=w.Layout(**_FULL),
+        )
+        self.join_button = w.Button(
+            description="Join the table",
+            button_style="primary",
+            layout=w.Layout(width="auto", min_width="12em"),
+        )
         self.join_button.on_click(lambda _: self.join())
         self.name_box.continuous_update = False
-        self.form = w.VBox([self.code_box, self.name_box, self.key_box, self.join_button], layout=_box())
+        self.form = w.VBox(
+            [self.code_box, self.name_box, self.key_box, self.join_button], layout=_box()
+        )
         self.form.add_class("mogul-join")
 
         self.header = w.HTML()
@@ -109,9 +125,12 @@ class StudentApp(w.VBox, Polling):
         self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.buttons.add_class("mogul-moves")
         self._pool: list[w.Button] = []
-        self.table = w.HTML(layout=w.Layout(width="100%", margin="2px 0"))  # no side margin: fits its column
-        self.play_box = w.VBox([self.header, self.status, self.buttons, self.table],
-                               layout=_box(display="none"))  # fmt: skip
+        self.table = w.HTML(
+            layout=w.Layout(width="100%", margin="2px 0")
+        )  # no side margin: fits its column
+        self.play_box = w.VBox(
+            [self.header, self.status, self.buttons, self.table], layout=_box(display="none")
+        )
         self.message = w.HTML()
         self.message.add_class("mogul-message")
         super().__init__([self.form, self.message, self.play_box], layout=_box(max_width="60em"))
@@ -130,7 +149,9 @@ class StudentApp(w.VBox, Polling):
     def join(self) -> None:
         """Take a seat with the form's code and name (or seat key); errors go to the message line."""
         try:
-            self.ticket = self.store.join(self.code_box.value, self.name_box.value, self.key_box.value.strip() or None)
+            self.ticket = self.store.join(
+                self.code_box.value, self.name_box.value, self.key_box.value.strip() or None
+            )
         except ClassroomError as err:
             self._say(str(err))
             return
@@ -184,7 +205,9 @@ class StudentApp(w.VBox, Polling):
 
     # --- drawing ---------------------------------------------------------------------------------
     def _say(self, text: str) -> None:
-        self.message.value = f'<p style="color:#b00020"><b>{html.escape(text)}</b></p>' if text else ""
+        self.message.value = (
+            f'<p style="color:#b00020"><b>{html.escape(text)}</b></p>' if text else ""
+        )
 
     def refresh(self) -> None:
         """Read the table from the store and redraw the page."""
@@ -209,7 +232,10 @@ class StudentApp(w.VBox, Polling):
             return
         state = self.states[-1]
         spec = resolve(info.edition)[0]
-        labels = ["you" if s.seat == ticket.seat else label for s, label in zip(info.seats, seat_labels(info), strict=True)]
+        labels = [
+            "you" if s.seat == ticket.seat else label
+            for s, label in zip(info.seats, seat_labels(info), strict=True)
+        ]
         self.table.value = spec.table_html(state, (), self._log(), labels)
         mine = info.status == PLAYING and not state.is_over and state.current_player == ticket.seat
         self._show_moves(state if mine else None)
@@ -221,7 +247,10 @@ class StudentApp(w.VBox, Polling):
         legal = state.legal_actions() if state is not None else []
         spec = resolve(self.info.edition)[0] if self.info else None
         while len(self._pool) < len(legal):
-            button = w.Button(button_style="primary", layout=w.Layout(width="auto", min_width="fit-content", margin="2px"))
+            button = w.Button(
+                button_style="primary",
+                layout=w.Layout(width="auto", min_width="fit-content", margin="2px"),
+            )
             button.on_click(self._clicked)
             self._pool.append(button)
         self._offered = {}

@@ -122,7 +122,9 @@ def parse_bot_spec(text: str, registry: Mapping[str, type]) -> tuple[str, dict[s
         key = key.strip()
         if not sep or key not in params or key == "seed":
             allowed = ", ".join(p for p in params if p != "seed") or "none"
-            raise ValueError(f"bad option {part!r} for bot {name!r}: write key=value; keys: {allowed}")
+            raise ValueError(
+                f"bad option {part!r} for bot {name!r}: write key=value; keys: {allowed}"
+            )
         kwargs[key] = _number_or_text(value.strip())
     try:
         registry[name](**kwargs)  # check the values now, not in the middle of a run

@@ -71,7 +71,9 @@ def seat_number(value: object, players: int) -> int:
     ValueError: start_player must be a seat number from 0 to 2, got 3
     """
     if not is_whole(value) or not 0 <= value < players:
-        raise ValueError(f"start_player must be a seat number from 0 to {players - 1}, got {value!r}")
+        raise ValueError(
+            f"start_player must be a seat number from 0 to {players - 1}, got {value!r}"
+        )
     return value
 
 
@@ -79,7 +81,9 @@ Rule = tuple[Callable[[Any], bool], str]
 """A field's check and what it must be, for the error: ``(is_whole, "a whole number")``."""
 
 
-def setup_fields(raw: object, fields: Sequence[str], required: Mapping[str, Rule], optional: Mapping[str, Rule]) -> None:
+def setup_fields(
+    raw: object, fields: Sequence[str], required: Mapping[str, Rule], optional: Mapping[str, Rule]
+) -> None:
     """Check a game record's setup object before the game deals it; ``ValueError`` names the bad field.
 
     ``fields`` are all the game's setup fields; ``required`` must be present and pass their
@@ -101,4 +105,4 @@ def setup_fields(raw: object, fields: Sequence[str], required: Mapping[str, Rule
         raise ValueError(f"game record setup needs {needed}; missing: {missing}")
     for key, (ok, what) in (*required.items(), *optional.items()):
         if (key in required or raw.get(key) is not None) and not ok(raw[key]):
-            raise ValueError(f"setup field \"{key}\" must be {what}, got {raw[key]!r}")
+            raise ValueError(f'setup field "{key}" must be {what}, got {raw[key]!r}')

@@ -44,7 +44,11 @@ class IllegalActionError(ValueError):
         who = "nobody" if seat is None else state.names[seat]
         phase = getattr(state, "phase", None)
         where = f" in phase {phase!r}" if phase else ""
-        return cls(f"{action!s} is not legal now: it is {who}'s turn{where}. Legal actions: {options}.", action, legal)
+        return cls(
+            f"{action!s} is not legal now: it is {who}'s turn{where}. Legal actions: {options}.",
+            action,
+            legal,
+        )
 
 
 @runtime_checkable

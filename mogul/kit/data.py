@@ -9,5 +9,7 @@ from pathlib import Path
 def data_path(*parts: str) -> Path:
     """Path of a file under the kit's ``data/`` folder, from a checkout or an installed wheel."""
     packaged = resources.files("mogul") / "data"
-    base = Path(str(packaged)) if packaged.is_dir() else Path(__file__).resolve().parents[2] / "data"
+    base = (
+        Path(str(packaged)) if packaged.is_dir() else Path(__file__).resolve().parents[2] / "data"
+    )
     return base.joinpath(*parts)

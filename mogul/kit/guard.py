@@ -137,7 +137,10 @@ class Sandbox:
     """
 
     def __init__(
-        self, factory: Any, time_limit: float = TIME_LIMIT, memory_limit: int | None = MEMORY_LIMIT,
+        self,
+        factory: Any,
+        time_limit: float = TIME_LIMIT,
+        memory_limit: int | None = MEMORY_LIMIT,
         parse: Callable[[str], Any] | None = None,
     ):
         self.factory = factory
@@ -148,7 +151,9 @@ class Sandbox:
         self.sock: socket.socket | None = None
         self.output: Any = None  # the bot's stdout and stderr, a file capped at OUTPUT_LIMIT
         self.name = "bot"
-        self._own = 0  # processes below ours that are the sandbox's own (bwrap's and the bot's Python)
+        self._own = (
+            0  # processes below ours that are the sandbox's own (bwrap's and the bot's Python)
+        )
         self._host = 0  # the bot's Python process, as this process sees it
 
     # -- starting and talking ---------------------------------------------------------------
@@ -165,15 +170,23 @@ class Sandbox:
             command = [program, *sandbox_args(program, path), *command]
         try:
             self.process = subprocess.Popen(
-                command, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=self.output,
-                stderr=self.output, env=bot_env(), start_new_session=True,
+                command,
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=self.output,
+                stderr=self.output,
+                env=bot_env(),
+                start_new_session=True,
             )
         finally:
             theirs.close()
         self.sock = ours
         own = program is not None and os.getuid() == 0  # root: the bot gets a user of its own
         settings = {
-            "memory": self.memory_limit, "cpu": CPU_LIMIT, "output": OUTPUT_LIMIT, "uid": bot_uid() if own else None,
+            "memory": self.memory_limit,
+            "cpu": CPU_LIMIT,
+            "output": OUTPUT_LIMIT,
+            "uid": bot_uid() if own else None,
             "processes": 1 + PROCESS_LIMIT if own else _processes_of(os.getuid()) + PROCESS_LIMIT,
         }
         deadline = time.monotonic() + STARTUP
@@ -184,8 +197,12 @@ class Sandbox:
         self._own = len(tree)
         self._host = tree[-1] if program and tree else self.process.pid
         # From here on the bot's own code runs (its module is imported): held to the time limit.
-        self._expect("ready", time.monotonic() + self.time_limit, "start",
-                     f"the bot's code did not load within {self.time_limit:g} s")
+        self._expect(
+            "ready",
+            time.monotonic() + self.time_limit,
+            "start",
+            f"the bot's code did not load within {self.time_limit:g} s",
+        )
 
     def _send(self, payload: bytes, deadline: float) -> None:
         self.sock.settimeout(max(0.001, deadline - time.monotonic()))
@@ -251,9 +268,15 @@ class Sandbox:
             return "it closed its line to the referee"
         if code < 0 or code > 128:
             number = -code if code < 0 else code - 128
-            name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else str(number)
-            return {"SIGXCPU": f"used more than {CPU_LIMIT:g} s of processor time",
-                    "SIGXFSZ": f"printed more than {OUTPUT_LIMIT} bytes"}.get(name, f"killed by {name}")
+            name = (
+                signal.Signals(number).name
+                if number in signal.Signals._value2member_map_
+                else str(number)
+            )
+            return {
+                "SIGXCPU": f"used more than {CPU_LIMIT:g} s of processor time",
+                "SIGXFSZ": f"printed more than {OUTPUT_LIMIT} bytes",
+            }.get(name, f"killed by {name}")
         return f"exit code {code}"
 
     def _call(self, message: Any, late: str) -> list[str]:
@@ -266,8 +289,12 @@ class Sandbox:
                 how = self._ended() if self.process is not None else describe(err)
                 self.close()
                 raise BotFailure("start", f"the sandbox did not start ({how})") from None
-        return self._talk(message, time.monotonic() + self.time_limit, late,
-                          f"no answer within {self.time_limit:g} s")
+        return self._talk(
+            message,
+            time.monotonic() + self.time_limit,
+            late,
+            f"no answer within {self.time_limit:g} s",
+        )
 
     # -- the bot's side of a game -----------------------------------------------------------
 
@@ -284,13 +311,17 @@ class Sandbox:
         if self.parse is None:
             matches = [a for a in legal if str(a) == text]
             if len(matches) != 1:
-                raise BotFailure("illegal", f"answered {_cut(text, 120)!r}; legal: {', '.join(map(str, legal))}")
+                raise BotFailure(
+                    "illegal", f"answered {_cut(text, 120)!r}; legal: {', '.join(map(str, legal))}"
+                )
             return matches[0]
         try:
             action = self.parse(text)
         except Exception:
-            raise BotFailure("illegal", f"answered {_cut(text, 120)!r}, not an action; legal: "
-                             f"{', '.join(map(str, legal))}") from None
+            raise BotFailure(
+                "illegal",
+                f"answered {_cut(text, 120)!r}, not an action; legal: {', '.join(map(str, legal))}",
+            ) from None
         return checked(action, legal)
 
     def _check_between_games(self) -> None:
@@ -298,7 +329,9 @@ class Sandbox:
         strays = len(_descendants(self.process.pid)) - self._own
         if strays > 0:
             self.close()
-            raise BotFailure("forbidden", f"left {strays} process{'es' * (strays > 1)} running after its answers")
+            raise BotFailure(
+                "forbidden", f"left {strays} process{'es' * (strays > 1)} running after its answers"
+            )
         if _cpu_seconds(self._host) > CPU_LIMIT / 2:  # before the kernel's limit ends it mid-game
             self.close()
 
@@ -306,7 +339,9 @@ class Sandbox:
         """End the bot's process and every process it started (at once: a looping bot does not finish)."""
         if self.process is not None:
             with contextlib.suppress(OSError, AttributeError):
-                os.killpg(self.process.pid, signal.SIGKILL)  # the sandbox's session (fallback: the bot's)
+                os.killpg(
+                    self.process.pid, signal.SIGKILL
+                )  # the sandbox's session (fallback: the bot's)
             if self.process.poll() is None:
                 self.process.kill()
             self.process.wait()
@@ -349,7 +384,9 @@ def _descendants(pid: int) -> list[int]:
             try:
                 with open(f"/proc/{entry}/stat", "rb") as f:
                     stat = f.read()
-                parents.setdefault(int(stat[stat.rindex(b")") + 2:].split()[1]), []).append(int(entry))
+                parents.setdefault(int(stat[stat.rindex(b")") + 2 :].split()[1]), []).append(
+                    int(entry)
+                )
             except (OSError, ValueError, IndexError):
                 pass
     out, todo = [], [pid]
@@ -364,7 +401,7 @@ def _cpu_seconds(pid: int) -> float:
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read()
-        fields = stat[stat.rindex(b")") + 2:].split()
+        fields = stat[stat.rindex(b")") + 2 :].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0

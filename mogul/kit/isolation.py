@@ -66,9 +66,16 @@ def bwrap() -> str | None:
         try:
             probe = subprocess.run(
                 [path, *sandbox_args(path), sys.executable, "-I", "-c", "pass"],
-                stdin=subprocess.DEVNULL, capture_output=True, timeout=30, env=bot_env(),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=30,
+                env=bot_env(),
             )
-            why = "" if probe.returncode == 0 else probe.stderr.decode(errors="replace").strip()[-200:]
+            why = (
+                ""
+                if probe.returncode == 0
+                else probe.stderr.decode(errors="replace").strip()[-200:]
+            )
         except (OSError, subprocess.TimeoutExpired) as err:
             why = str(err)
     if not sys.platform.startswith("linux"):
@@ -78,7 +85,8 @@ def bwrap() -> str | None:
             f"Students' bots run without namespaces: {why}. They keep their limits (time, memory, "
             "processes, output) but could see other processes and read your files. On Debian/Ubuntu: "
             "apt-get install bubblewrap (make test installs it).",
-            RuntimeWarning, stacklevel=2,
+            RuntimeWarning,
+            stacklevel=2,
         )
         return None
     return path
@@ -88,13 +96,34 @@ def sandbox_args(program: str, paths: Iterable[str] = ()) -> list[str]:
     """bwrap's arguments (after the program, before the command) for a bot's sandbox."""
     root = os.getuid() == 0
     if root:  # real root: no user namespace (so the bot can become nobody), the rest unshared
-        spaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                  "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        spaces = [
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+        ]
     else:
         spaces = ["--unshare-all"]
     args = [*spaces, "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"]
     args += _views([*SYSTEM, *_python_paths(), *paths])
-    args += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp", "--clearenv"]
+    args += [
+        "--size",
+        str(TMP_BYTES),
+        "--perms",
+        "1777",
+        "--tmpfs",
+        "/tmp",
+        "--remount-ro",
+        "/",
+        "--chdir",
+        "/tmp",
+        "--clearenv",
+    ]
     for key, value in ENV.items():
         args += ["--setenv", key, value]
     return [*args, "--"]
@@ -103,8 +132,14 @@ def sandbox_args(program: str, paths: Iterable[str] = ()) -> list[str]:
 def _python_paths() -> list[str]:
     """Where this Python lives: its prefixes and the real interpreter's folder."""
     real = os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))
-    return [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, real,
-            os.path.dirname(os.path.abspath(sys.executable))]
+    return [
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        real,
+        os.path.dirname(os.path.abspath(sys.executable)),
+    ]
 
 
 def _views(paths: Iterable[str]) -> list[str]:
@@ -113,7 +148,9 @@ def _views(paths: Iterable[str]) -> list[str]:
     bound: list[str] = []
     made: set[str] = {"/"}
     for path in sorted({os.path.abspath(p or ".") for p in paths}, key=lambda p: (p.count("/"), p)):
-        if not os.path.exists(path) or any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound):
+        if not os.path.exists(path) or any(
+            path == b or path.startswith(b.rstrip("/") + "/") for b in bound
+        ):
             continue
         real = os.path.realpath(path)
         if os.path.islink(path) and os.path.dirname(path) == "/" and real.startswith("/usr/"):

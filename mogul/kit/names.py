@@ -24,15 +24,75 @@ from collections.abc import Iterable
 
 _LOOK_ALIKES = {
     # Greek capitals and small letters drawn like Latin ones
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "α": "a", "γ": "y", "ε": "e",
-    "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
+    "Α": "A",
+    "Β": "B",
+    "Ε": "E",
+    "Ζ": "Z",
+    "Η": "H",
+    "Ι": "I",
+    "Κ": "K",
+    "Μ": "M",
+    "Ν": "N",
+    "Ο": "O",
+    "Ρ": "P",
+    "Τ": "T",
+    "Υ": "Y",
+    "Χ": "X",
+    "Ϲ": "C",
+    "α": "a",
+    "γ": "y",
+    "ε": "e",
+    "ι": "i",
+    "κ": "k",
+    "ν": "v",
+    "ο": "o",
+    "ρ": "p",
+    "τ": "t",
+    "υ": "u",
+    "χ": "x",
+    "ω": "w",
+    "ϲ": "c",
     # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "Ѕ": "S", "І": "I", "Ј": "J", "К": "K", "М": "M", "Н": "H",
-    "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ү": "Y", "Һ": "H", "Ԛ": "Q", "Ԝ": "W",
-    "а": "a", "в": "b", "е": "e", "ѕ": "s", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
-    "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ү": "y", "һ": "h", "ԁ": "d",
-    "ԛ": "q", "ԝ": "w", "ɡ": "g",
+    "А": "A",
+    "В": "B",
+    "Е": "E",
+    "Ѕ": "S",
+    "І": "I",
+    "Ј": "J",
+    "К": "K",
+    "М": "M",
+    "Н": "H",
+    "О": "O",
+    "Р": "P",
+    "С": "C",
+    "Т": "T",
+    "У": "Y",
+    "Х": "X",
+    "Ү": "Y",
+    "Һ": "H",
+    "Ԛ": "Q",
+    "Ԝ": "W",
+    "а": "a",
+    "в": "b",
+    "е": "e",
+    "ѕ": "s",
+    "і": "i",
+    "ј": "j",
+    "к": "k",
+    "м": "m",
+    "н": "h",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "т": "t",
+    "у": "y",
+    "х": "x",
+    "ү": "y",
+    "һ": "h",
+    "ԁ": "d",
+    "ԛ": "q",
+    "ԝ": "w",
+    "ɡ": "g",
 }
 _LATIN = str.maketrans(_LOOK_ALIKES)
 _DIGITS = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
@@ -72,8 +132,13 @@ def lookalike(name: str, reserved: Iterable[str] | None = None) -> str | None:
 
 def tidy(name: str, longest: int = 40) -> str:
     """A bot's name fit to print: one line, no control characters, at most ``longest`` long."""
-    text = " ".join("".join(c for c in unicodedata.normalize("NFC", str(name))
-                            if not unicodedata.category(c).startswith("C")).split())
+    text = " ".join(
+        "".join(
+            c
+            for c in unicodedata.normalize("NFC", str(name))
+            if not unicodedata.category(c).startswith("C")
+        ).split()
+    )
     return (text[: longest - 3] + "...") if len(text) > longest else text or "bot"
 
 

@@ -35,7 +35,11 @@ class Referee:
 
     def __post_init__(self) -> None:
         limit = self.time_limit
-        if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < float("inf"):
+        if (
+            isinstance(limit, bool)
+            or not isinstance(limit, int | float)
+            or not 0 < limit < float("inf")
+        ):
             raise ValueError(f"time_limit must be a number of seconds > 0, got {limit!r}")
         if self.on_failure not in ("forfeit", "replace"):
             raise ValueError(f"on_failure must be 'forfeit' or 'replace', got {self.on_failure!r}")
@@ -71,13 +75,19 @@ class RunOptions:
         if self.executor is not None and self.workers is not None:
             raise ValueError("give either an executor or a number of workers, not both")
         if self.executor is not None and not isinstance(self.executor, Executor):
-            raise ValueError(f"executor must be a concurrent.futures.Executor, got {self.executor!r}")
+            raise ValueError(
+                f"executor must be a concurrent.futures.Executor, got {self.executor!r}"
+            )
         for name in ("workers", "chunk_size", "memory_limit"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
                 raise ValueError(f"{name} must be a whole number >= 1 (or None), got {value!r}")
         if self.progress not in (None, True, False):
-            raise ValueError(f"progress must be True, False or None (a bar for long runs), got {self.progress!r}")
+            raise ValueError(
+                f"progress must be True, False or None (a bar for long runs), got {self.progress!r}"
+            )
         self.referee  # noqa: B018 - checks time_limit, on_failure and sandbox
 
     @property
@@ -91,7 +101,9 @@ class RunOptions:
         known = [f.name for f in fields(cls)]
         unknown = sorted(set(changes) - set(known))
         if unknown:
-            raise TypeError(f"unknown run option(s) {', '.join(unknown)}; the options are {', '.join(known)}")
+            raise TypeError(
+                f"unknown run option(s) {', '.join(unknown)}; the options are {', '.join(known)}"
+            )
         if options is not None and not isinstance(options, RunOptions):
             raise TypeError(f"options must be a RunOptions, got {options!r}")
         return replace(options or cls(), **changes)

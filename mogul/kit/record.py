@@ -54,7 +54,9 @@ class GameRecord:
     notes: str = ""
 
     @classmethod
-    def of(cls, first: Any, actions: Sequence[Any] = (), title: str = "", notes: str = "") -> GameRecord:
+    def of(
+        cls, first: Any, actions: Sequence[Any] = (), title: str = "", notes: str = ""
+    ) -> GameRecord:
         """The record of the game that starts at ``first`` and goes on with ``actions``."""
         return cls(first.setup, tuple(str(a) for a in actions), title, notes)
 
@@ -82,7 +84,9 @@ class GameRecord:
             try:
                 state = state.apply(parse(text))
             except ValueError as err:
-                raise ValueError(f"action {number} of the record ({text!r}) cannot be played: {err}") from None
+                raise ValueError(
+                    f"action {number} of the record ({text!r}) cannot be played: {err}"
+                ) from None
             yield state
 
     def replay(self) -> Any:
@@ -103,7 +107,9 @@ class GameRecord:
 
         tables = self.spec.tables
         if name not in tables:
-            raise ValueError(f"the game {self.game!r} has no table {name!r}; its tables: {', '.join(tables)}")
+            raise ValueError(
+                f"the game {self.game!r} has no table {name!r}; its tables: {', '.join(tables)}"
+            )
         return pd.DataFrame(tables[name](list(self.states())))
 
     def log(self) -> list[str]:
@@ -131,7 +137,9 @@ class GameRecord:
         text = json.dumps(self.to_dict(), indent=1)
         # Put each list of plain values (names, cards, actions) on a single line.
         return re.sub(
-            r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + re.sub(r"\s*\n\s*", " ", m.group(1)) + "]", text
+            r"\[\s+([^\[\]{}]*?)\s+\]",
+            lambda m: "[" + re.sub(r"\s*\n\s*", " ", m.group(1)) + "]",
+            text,
         )
 
     def save(self, path: str | Path) -> Path:
@@ -146,49 +154,63 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Build a record from parsed JSON, checking it whole: fields, replay and stored result."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a Mogul game record: expected an object with \"format\": \"{FORMAT}\"")
+            raise ValueError(
+                f'not a Mogul game record: expected an object with "format": "{FORMAT}"'
+            )
         version = data.get("version")
         if type(version) is not int or version not in READS:
-            raise ValueError(f"unsupported record version {version!r}; this kit reads versions {READS}")
+            raise ValueError(
+                f"unsupported record version {version!r}; this kit reads versions {READS}"
+            )
         known = {"format", "version", "game", "title", "notes", "setup", "actions", "result"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown record fields {unknown}; allowed: {sorted(known)}")
         game = data.get("game")
         if version == 2 and not isinstance(game, str):
-            raise ValueError("\"game\" must name the game, e.g. \"mogul\"")
+            raise ValueError('"game" must name the game, e.g. "mogul"')
         for key in ("title", "notes"):
             if not isinstance(data.get(key, ""), str):
-                raise ValueError(f"\"{key}\" must be text")
+                raise ValueError(f'"{key}" must be text')
         raw = data.get("setup")
         if not isinstance(raw, dict):
-            raise ValueError("game record has no \"setup\" object")
+            raise ValueError('game record has no "setup" object')
         if version == 1 and game is None:  # version 1 named no game: its setup's edition does
             game = resolve(raw.get("edition"))[0].name
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise ValueError("game record \"actions\" must be a list of texts such as \"bid\" or \"sell 2\"")
+            raise ValueError(
+                'game record "actions" must be a list of texts such as "bid" or "sell 2"'
+            )
         if len(actions) > MAX_ACTIONS:
-            raise ValueError(f"game record has {len(actions)} actions; a record holds at most {MAX_ACTIONS}")
+            raise ValueError(
+                f"game record has {len(actions)} actions; a record holds at most {MAX_ACTIONS}"
+            )
         spec, _ = resolve(game)
         if spec.name != game:
-            raise ValueError(f"\"game\" must be a game's name such as {spec.name!r}, not an edition")
+            raise ValueError(f'"game" must be a game\'s name such as {spec.name!r}, not an edition')
         setup = spec.setup_from_json(raw)
         record = cls(setup, tuple(actions), data.get("title", ""), data.get("notes", ""))
         states = list(record.states())  # raises on any bad action: never a half-loaded game
         stored = data.get("result")
         if stored is not None:
             _check_result(stored, states)
-        elif version >= 2 and states[-1].is_over:  # the kit writes a finished game's result: never drop it
-            raise ValueError("the game is over but the record has no \"result\"; the kit writes one for every "
-                             "finished game, so this record was changed")
+        elif (
+            version >= 2 and states[-1].is_over
+        ):  # the kit writes a finished game's result: never drop it
+            raise ValueError(
+                'the game is over but the record has no "result"; the kit writes one for every '
+                "finished game, so this record was changed"
+            )
         return record
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Parse a record from JSON text (at most ``MAX_BYTES``)."""
         if len(text) > MAX_BYTES:
-            raise ValueError(f"game record is {len(text):,} bytes; records are at most {MAX_BYTES:,} bytes")
+            raise ValueError(
+                f"game record is {len(text):,} bytes; records are at most {MAX_BYTES:,} bytes"
+            )
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
@@ -211,16 +233,22 @@ class GameRecord:
             elif path.with_suffix(".json").exists():
                 path = path.with_suffix(".json")
             else:
-                raise ValueError(f"no record file {str(name_or_path)!r} and no sample game of that name; samples: {', '.join(sample_games())}")
+                raise ValueError(
+                    f"no record file {str(name_or_path)!r} and no sample game of that name; samples: {', '.join(sample_games())}"
+                )
         try:
             size = path.stat().st_size
             if size > MAX_BYTES:
-                raise ValueError(f"game record is {size:,} bytes; records are at most {MAX_BYTES:,} bytes")
+                raise ValueError(
+                    f"game record is {size:,} bytes; records are at most {MAX_BYTES:,} bytes"
+                )
             raw = path.read_bytes()
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                raise ValueError(f"game record is not UTF-8 text ({err.reason} at byte {err.start})") from None
+                raise ValueError(
+                    f"game record is not UTF-8 text ({err.reason} at byte {err.start})"
+                ) from None
             return cls.from_json(text)
         except ValueError as err:
             raise ValueError(f"{path.name}: {err}") from None
@@ -228,7 +256,11 @@ class GameRecord:
 
 def _result(states: Sequence[Any]) -> dict[str, Any]:
     final = states[-1]
-    return {"scores": list(final.final_scores()), "winners": list(final.winners()), "log_sha256": _log_digest(states)}
+    return {
+        "scores": list(final.final_scores()),
+        "winners": list(final.winners()),
+        "log_sha256": _log_digest(states),
+    }
 
 
 def _log_digest(states: Sequence[Any]) -> str:
@@ -240,9 +272,11 @@ def _log_digest(states: Sequence[Any]) -> str:
 def _check_result(stored: Any, states: Sequence[Any]) -> None:
     final = states[-1]
     if not isinstance(stored, dict):
-        raise ValueError("\"result\" must be an object with \"scores\" and \"winners\"")
+        raise ValueError('"result" must be an object with "scores" and "winners"')
     if not final.is_over:
-        raise ValueError(f"the record has a result {stored} but its actions stop before the game ends")
+        raise ValueError(
+            f"the record has a result {stored} but its actions stop before the game ends"
+        )
     expected = _result(states)
     if "log_sha256" not in stored:  # version 1 records carry no fingerprint
         expected.pop("log_sha256")

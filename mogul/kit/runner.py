@@ -87,7 +87,9 @@ def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GameP
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, got {seed!r}")
     deals = random.Random(seed)
-    keyed = hashlib.blake2b(key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4)
+    keyed = hashlib.blake2b(
+        key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4
+    )
 
     def bot_seed(game: int, seat: int) -> int:
         h = keyed.copy()
@@ -96,9 +98,13 @@ def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GameP
 
     for game, seating in enumerate(seatings):
         deal = deals.getrandbits(32)
-        for _ in seating:  # the draws that were bot seeds before: the deals of every seed stay as they were
+        for _ in (
+            seating
+        ):  # the draws that were bot seeds before: the deals of every seed stay as they were
             deals.getrandbits(32)
-        yield GamePlan(game, deal, tuple(seating), tuple(bot_seed(game, seat) for seat in range(len(seating))))
+        yield GamePlan(
+            game, deal, tuple(seating), tuple(bot_seed(game, seat) for seat in range(len(seating)))
+        )
 
 
 @dataclass(frozen=True)
@@ -111,7 +117,11 @@ class Entrant:
 
 
 def entrants(
-    specs: Sequence[BotSpec], registry: Mapping[str, type], *, unique: bool, referee: Referee | None = None
+    specs: Sequence[BotSpec],
+    registry: Mapping[str, type],
+    *,
+    unique: bool,
+    referee: Referee | None = None,
 ) -> tuple[Entrant, ...]:
     """The run's entrants from bot specs. Registry names are trusted; anything else is not.
 
@@ -126,11 +136,17 @@ def entrants(
         factory = bot_factory(spec, registry)
         trusted = isinstance(spec, str)
         name = _start_name(factory, trusted, referee)
-        if not trusted and factory.make not in registry.values():  # a student's bot may not pass for the kit's
-            name = student_name(name, {*registry, *(str(getattr(c, "name", k)) for k, c in registry.items())})
+        if (
+            not trusted and factory.make not in registry.values()
+        ):  # a student's bot may not pass for the kit's
+            name = student_name(
+                name, {*registry, *(str(getattr(c, "name", k)) for k, c in registry.items())}
+            )
         if unique and name in [e.name for e in out]:
             taken = [e.name for e in out]
-            name = next(f"{name} {k}" for k in range(2, len(taken) + 2) if f"{name} {k}" not in taken)
+            name = next(
+                f"{name} {k}" for k in range(2, len(taken) + 2) if f"{name} {k}" not in taken
+            )
         out.append(Entrant(factory, name, trusted))
     return tuple(out)
 
@@ -189,7 +205,11 @@ def play_job(job: Job, seats: _Seats | None = None) -> dict[str, pd.DataFrame]:
             games.extend(game_rows(spec, plan, names, states[-1]))
             for name, rows in extra.items():
                 for row in spec.tables[name](states):
-                    first = {"game": plan.game, "bot": names[row["seat"]]} if "seat" in row else {"game": plan.game}
+                    first = (
+                        {"game": plan.game, "bot": names[row["seat"]]}
+                        if "seat" in row
+                        else {"game": plan.game}
+                    )
                     rows.append(first | row)
     out = {"games": pd.DataFrame(games, columns=[*GAMES_COLUMNS, *spec.result_columns])}
     out.update({name: pd.DataFrame(rows) for name, rows in extra.items()})
@@ -234,8 +254,12 @@ class _Seats:
                 elif referee.sandbox:
                     key = (e, plan.seating[:seat].count(e))
                     if key not in self.boxes:
-                        self.boxes[key] = Sandbox(entrant.factory, referee.time_limit, referee.memory_limit,
-                                                  parse=self.spec.parse_action)
+                        self.boxes[key] = Sandbox(
+                            entrant.factory,
+                            referee.time_limit,
+                            referee.memory_limit,
+                            parse=self.spec.parse_action,
+                        )
                     box = self.boxes[key]
                     box.new_game(seed)
                     bots.append(box)
@@ -245,7 +269,9 @@ class _Seats:
                 bots.append(self.failed(plan, seat, 0, err, failures))
         return bots
 
-    def failed(self, plan: GamePlan, seat: int, step: int, err: BotFailure, failures: list[Failure]) -> Any:
+    def failed(
+        self, plan: GamePlan, seat: int, step: int, err: BotFailure, failures: list[Failure]
+    ) -> Any:
         """Note a failure; return the fallback bot that takes the seat over, or None (forfeit)."""
         referee = self.job.referee
         name = self.job.entrants[plan.seating[seat]].name
@@ -281,18 +307,29 @@ def _play_refereed(
     raise RuntimeError(f"game {plan.game} did not end within {max_steps} steps")
 
 
-def game_rows(spec: GameSpec, plan: GamePlan, names: Sequence[str], final: Any) -> list[dict[str, Any]]:
+def game_rows(
+    spec: GameSpec, plan: GamePlan, names: Sequence[str], final: Any
+) -> list[dict[str, Any]]:
     """The games-table rows of one finished game, one per seat."""
     scores = final.final_scores()
     keys = spec.standings(final)
     rows = []
     for seat, player in enumerate(final.names):
         rank = 1 + sum(other > keys[seat] for other in keys)
-        rows.append({
-            "game": plan.game, "seed": plan.seed, "seat": seat, "player": player,
-            "bot": names[seat], "bot_seed": plan.bot_seeds[seat], "score": scores[seat],
-            "rank": rank, "won": rank == 1, **spec.result_row(final, seat),
-        })
+        rows.append(
+            {
+                "game": plan.game,
+                "seed": plan.seed,
+                "seat": seat,
+                "player": player,
+                "bot": names[seat],
+                "bot_seed": plan.bot_seeds[seat],
+                "score": scores[seat],
+                "rank": rank,
+                "won": rank == 1,
+                **spec.result_row(final, seat),
+            }
+        )
     return rows
 
 
@@ -346,13 +383,17 @@ def run_plans(
             partial = _run_on(executor, jobs, bar, results, in_flight=8)
         else:
             _check_picklable(entrants)
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(_worker_memory(referee),))
+            pool = ProcessPoolExecutor(
+                max_workers=workers, initializer=_start_worker, initargs=(_worker_memory(referee),)
+            )
             finished = False
             try:
                 partial = _run_on(pool, jobs, bar, results, in_flight=2 * workers)
                 finished = not partial
             finally:
-                if not finished:  # interrupted or failed: stop the workers now, not after their queue
+                if (
+                    not finished
+                ):  # interrupted or failed: stop the workers now, not after their queue
                     _stop_now(pool)
                 pool.shutdown(wait=finished, cancel_futures=True)
     except KeyboardInterrupt:
@@ -361,7 +402,10 @@ def run_plans(
         bar.close()
     if partial:
         done = sum(len(r["games"]["game"].unique()) for r in results.values())
-        print(f"Interrupted: kept the {done} games finished so far (results marked partial).", file=sys.stderr)
+        print(
+            f"Interrupted: kept the {done} games finished so far (results marked partial).",
+            file=sys.stderr,
+        )
     ordered = [results[i] for i in sorted(results)]
     names = [*tables, "failures"]
     if not ordered:

@@ -51,7 +51,10 @@ def serve(fd: int) -> None:
                 reply = ["ok", bot_name(bot)]
             else:
                 _, view, legal = message
-                reply = ["ok", str(ask(bot, view, legal))]  # the same checks as in the game's process
+                reply = [
+                    "ok",
+                    str(ask(bot, view, legal)),
+                ]  # the same checks as in the game's process
         except BotFailure as err:
             reply = ["error", err.reason, err.detail]
         except BaseException as err:  # noqa: BLE001 - a bot whose name raises, say
@@ -87,13 +90,18 @@ def _limit(settings: dict[str, Any]) -> None:
         import resource
     except ImportError:  # Windows: no limits but the time limit
         return
-    for name, value in (("RLIMIT_CPU", settings["cpu"]), ("RLIMIT_FSIZE", settings["output"]),
-                        ("RLIMIT_NPROC", settings["processes"])):
+    for name, value in (
+        ("RLIMIT_CPU", settings["cpu"]),
+        ("RLIMIT_FSIZE", settings["output"]),
+        ("RLIMIT_NPROC", settings["processes"]),
+    ):
         with contextlib.suppress(ValueError, OSError, AttributeError):
             resource.setrlimit(getattr(resource, name), (int(value), int(value)))
     cap_memory(settings["memory"])
     with contextlib.suppress(ValueError, OSError, AttributeError):
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # too much output ends the process, named as such
+        signal.signal(
+            signal.SIGXFSZ, signal.SIG_DFL
+        )  # too much output ends the process, named as such
 
 
 class _Unloadable:

@@ -64,7 +64,9 @@ class GameSession:
         self.spec, self.edition = resolve(default_game() if game is None else game)
         self.seats = list(seats)
         self.spec.check_players(self.edition, len(self.seats))
-        self.humans = tuple(i for i, s in enumerate(self.seats) if isinstance(s, str) and s == HUMAN)
+        self.humans = tuple(
+            i for i, s in enumerate(self.seats) if isinstance(s, str) and s == HUMAN
+        )
         if names is not None and len(names) != len(self.seats):
             raise ValueError(f"give one name per seat: {len(self.seats)} seats, {len(names)} names")
         self.names = list(names) if names is not None else None
@@ -135,7 +137,10 @@ class GameSession:
         first = self.spec.new_game(self.edition, self.names or len(self.seats), seed, **self.setup)
         self.history = [first]
         self.actions: list[Any] = []  # actions[i] leads from history[i] to history[i + 1]
-        self.bots = [None if i in self.humans else self._make_bot(s, seed * 1000 + i) for i, s in enumerate(self.seats)]
+        self.bots = [
+            None if i in self.humans else self._make_bot(s, seed * 1000 + i)
+            for i, s in enumerate(self.seats)
+        ]
         self.bot_error: str | None = None
         self._autoplay()
         self.changed()
@@ -179,7 +184,9 @@ class GameSession:
     def undo_target(self) -> int | None:
         """The index in ``history`` that undo goes back to; None when there is nothing to undo."""
         if self.humans and self.autoplay:
-            earlier = [i for i, s in enumerate(self.history[:-1]) if s.current_player in self.humans]
+            earlier = [
+                i for i, s in enumerate(self.history[:-1]) if s.current_player in self.humans
+            ]
             return earlier[-1] if earlier else None
         return len(self.history) - 2 if len(self.history) > 1 else None
 

@@ -46,19 +46,23 @@ class Simulation:
         tables = self.__dict__.get("tables", {})
         if name in tables:
             return tables[name]
-        raise AttributeError(f"the simulation has no table {name!r}; its tables: {', '.join(tables)}")
+        raise AttributeError(
+            f"the simulation has no table {name!r}; its tables: {', '.join(tables)}"
+        )
 
     def summary(self) -> pd.DataFrame:
         """Per bot: seats played, mean score, mean rank and win rate (shared wins count)."""
         import pandas as pd
 
         by_bot = self.games.groupby("bot", sort=False)
-        table = pd.DataFrame({
-            "seats": by_bot.size(),
-            "mean_score": by_bot["score"].mean(),
-            "mean_rank": by_bot["rank"].mean(),
-            "win_rate": by_bot["won"].mean(),
-        })
+        table = pd.DataFrame(
+            {
+                "seats": by_bot.size(),
+                "mean_score": by_bot["score"].mean(),
+                "mean_rank": by_bot["rank"].mean(),
+                "win_rate": by_bot["won"].mean(),
+            }
+        )
         return table.sort_values(["win_rate", "mean_score"], ascending=False)
 
     def save(self, folder: str | Path, format: str | None = None) -> list[Path]:
@@ -73,7 +77,9 @@ class Simulation:
         return write_tables(folder, {k: v for k, v in tables.items() if not v.empty}, format)
 
 
-def write_tables(folder: str | Path, tables: dict[str, pd.DataFrame], format: str | None = None) -> list[Path]:
+def write_tables(
+    folder: str | Path, tables: dict[str, pd.DataFrame], format: str | None = None
+) -> list[Path]:
     """Write ``tables`` to ``folder/<name>.<format>``, each complete or not at all."""
     if format is None:
         format = "parquet" if has_pyarrow() else "csv"
@@ -168,7 +174,9 @@ def simulate(
     tables = tuple(tables)
     unknown = set(tables) - set(known)
     if unknown or "games" not in tables:
-        raise ValueError(f"tables must include 'games' and may add {', '.join(map(repr, spec.tables))}; got {list(tables)}")
+        raise ValueError(
+            f"tables must include 'games' and may add {', '.join(map(repr, spec.tables))}; got {list(tables)}"
+        )
     specs = seat_bots(bots, players)
     spec.check_players(edition, len(specs))
     seated = entrants(specs, spec.bots, unique=False, referee=options.referee)
@@ -176,20 +184,35 @@ def simulate(
     if engine not in ("readable", "fast"):
         raise ValueError(f"engine must be 'readable' or 'fast', got {engine!r}")
     if engine == "fast":
-        fast = _batch_games(spec, edition, specs, [e.name for e in seated], seed, games, tables, options)
+        fast = _batch_games(
+            spec, edition, specs, [e.name for e in seated], seed, games, tables, options
+        )
         if fast is not None:
             return Simulation({"games": fast}, spec.name, edition)
     run = run_plans(
-        spec.name, edition, seated, plan_games(seed, repeat(seating, games)), games,
-        [t for t in known if t in tables], options,
+        spec.name,
+        edition,
+        seated,
+        plan_games(seed, repeat(seating, games)),
+        games,
+        [t for t in known if t in tables],
+        options,
     )
     frames = dict(run.tables)
     failures = frames.pop("failures")
     return Simulation(frames, spec.name, edition, failures, run.partial)
 
 
-def _batch_games(spec: Any, edition: str, specs: list[BotSpec], names: list[str], seed: int, games: int,
-                 tables: Sequence[str], options: RunOptions) -> pd.DataFrame | None:  # fmt: skip
+def _batch_games(
+    spec: Any,
+    edition: str,
+    specs: list[BotSpec],
+    names: list[str],
+    seed: int,
+    games: int,
+    tables: Sequence[str],
+    options: RunOptions,
+) -> pd.DataFrame | None:
     """The games table from the game's batch simulator, or None (with a warning saying why)."""
     table = None
     if spec.batch is None:

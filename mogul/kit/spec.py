@@ -43,7 +43,9 @@ class GameSpec:
     stage: Callable[[Any], int]  # the round (or turn) number: "Next round" waits for a change
     table_html: Callable[..., str]  # table_html(state, hide_chips=(), log=(), labels=None)
     action_label: Callable[[Any, Any], str]  # a button text for an action in a state
-    tables: Mapping[str, Callable[[Sequence[Any]], list[dict[str, Any]]]] = field(default_factory=dict)
+    tables: Mapping[str, Callable[[Sequence[Any]], list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
     """The game's tidy tables by name: each turns a game's states into rows (plain dicts)."""
     determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
     aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
@@ -68,14 +70,18 @@ class GameSpec:
         key = self.aliases.get(key, key)
         if key not in self.editions:
             known = ", ".join([*self.editions, *self.aliases])
-            raise ValueError(f"the game {self.name!r} has no edition {name!r}; its editions: {known}")
+            raise ValueError(
+                f"the game {self.name!r} has no edition {name!r}; its editions: {known}"
+            )
         return key
 
     def check_players(self, edition: str, players: int) -> None:
         """Raise ``ValueError`` unless ``players`` seats fit the edition."""
         low, high = self.player_range(edition)
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-            raise ValueError(f"the {edition} edition is for {low} to {high} players; got {players!r}")
+            raise ValueError(
+                f"the {edition} edition is for {low} to {high} players; got {players!r}"
+            )
 
     def face(self, name: str, default: Any = None) -> Any:
         """The face called ``name`` (imported now), or ``default`` if the game names none."""
@@ -184,7 +190,9 @@ def spec_for(state: Any) -> GameSpec:
     for spec in _GAMES.values():
         if isinstance(state, spec.state_type):
             return spec
-    raise TypeError(f"{type(state).__name__} is not a state of a registered game ({', '.join(games())})")
+    raise TypeError(
+        f"{type(state).__name__} is not a state of a registered game ({', '.join(games())})"
+    )
 
 
 def _owner(edition: str) -> str | None:

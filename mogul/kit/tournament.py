@@ -99,11 +99,20 @@ class Tournament:
             wins, n = int(mine["won"].sum()), len(mine)
             win_low, win_high = wilson_interval(wins, n)
             score_low, score_high = mean_interval(mine["score"])
-            rows.append({
-                "bot": bot, "games": n, "wins": wins, "win_rate": wins / n if n else math.nan,
-                "win_low": win_low, "win_high": win_high, "mean_score": mine["score"].mean(),
-                "score_low": score_low, "score_high": score_high, "mean_rank": mine["rank"].mean(),
-            })
+            rows.append(
+                {
+                    "bot": bot,
+                    "games": n,
+                    "wins": wins,
+                    "win_rate": wins / n if n else math.nan,
+                    "win_low": win_low,
+                    "win_high": win_high,
+                    "mean_score": mine["score"].mean(),
+                    "score_low": score_low,
+                    "score_high": score_high,
+                    "mean_rank": mine["rank"].mean(),
+                }
+            )
         table = pd.DataFrame(rows).set_index("bot")
         if len(self.failures):  # a column only when some bot failed, to name it beside its rate
             table["failures"] = [int((self.failures["bot"] == bot).sum()) for bot in table.index]
@@ -177,16 +186,31 @@ def tournament(
     players = len(bots) if players is None else players
     spec.check_players(edition, players)
     if len(bots) < players:
-        raise ValueError(f"{len(bots)} bots cannot fill {players} seats: give at least {players} bots")
+        raise ValueError(
+            f"{len(bots)} bots cannot fill {players} seats: give at least {players} bots"
+        )
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
         raise ValueError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
     entered = entrants(bots, spec.bots, unique=True, referee=options.referee)
     total = math.perm(len(entered), players) * repetitions
     run = run_plans(
-        spec.name, edition, entered, plan_games(seed, seatings(len(entered), players, repetitions)), total,
-        ["games"], options,
+        spec.name,
+        edition,
+        entered,
+        plan_games(seed, seatings(len(entered), players, repetitions)),
+        total,
+        ["games"],
+        options,
     )
     names = tuple(e.name for e in entered)
     return Tournament(
-        run.tables["games"], names, players, repetitions, seed, spec.name, edition, run.tables["failures"], run.partial
+        run.tables["games"],
+        names,
+        players,
+        repetitions,
+        seed,
+        spec.name,
+        edition,
+        run.tables["failures"],
+        run.partial,
     )

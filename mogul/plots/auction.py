@@ -49,28 +49,45 @@ def payoff_curve_figure(
     for n, (label, df) in enumerate(named.items()):
         colour = SEAT_COLOURS[n % len(SEAT_COLOURS)]
         fig.add_scatter(
-            x=rounded(df["k"]), y=rounded(df["payoff"]), name=label, mode="lines+markers",
-            line={"color": colour, "shape": "hv"}, marker={"size": 5},
-        )  # fmt: skip
+            x=rounded(df["k"]),
+            y=rounded(df["payoff"]),
+            name=label,
+            mode="lines+markers",
+            line={"color": colour, "shape": "hv"},
+            marker={"size": 5},
+        )
         eq = float(df["equilibrium"].iloc[0])
         fig.add_scatter(
-            x=[0, int(df["k"].iloc[-1])], y=rounded([eq, eq]), name=f"{label}: equilibrium",
-            mode="lines", line={"color": colour, "dash": "dash", "width": 1}, showlegend=False,
-        )  # fmt: skip
+            x=[0, int(df["k"].iloc[-1])],
+            y=rounded([eq, eq]),
+            name=f"{label}: equilibrium",
+            mode="lines",
+            line={"color": colour, "dash": "dash", "width": 1},
+            showlegend=False,
+        )
         best = int(df["payoff"].idxmax())
         fig.add_scatter(
-            x=[int(df["k"][best])], y=rounded([df["payoff"][best]]), mode="markers",
-            marker={"color": colour, "size": 12, "symbol": "star"}, name=f"{label}: best k",
+            x=[int(df["k"][best])],
+            y=rounded([df["payoff"][best]]),
+            mode="markers",
+            marker={"color": colour, "size": 12, "symbol": "star"},
+            name=f"{label}: best k",
             showlegend=False,
-        )  # fmt: skip
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"},
-        xaxis_title="k: drop when the pot reaches k", yaxis_title="payoff (points)", height=400,
-        legend=_LEGEND_ABOVE, margin={"t": 90},
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title={"text": title, "y": 0.98, "yanchor": "top"},
+        xaxis_title="k: drop when the pot reaches k",
+        yaxis_title="payoff (points)",
+        height=400,
+        legend=_LEGEND_ABOVE,
+        margin={"t": 90},
+    )
     fig.update_xaxes(automargin=True, range=None if x_max is None else [-0.5, x_max + 0.5])
     fig.update_yaxes(automargin=True)
-    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
+    fig.update_traces(
+        cliponaxis=False, selector={"type": "scatter"}
+    )  # markers at an axis drawn whole
     return fig
 
 
@@ -89,11 +106,19 @@ def pot_ladder_data(path: Sequence, names: Sequence[str] | None = None) -> list[
 
     return [
         {"x": list(range(len(path))), "y": pots, "text": None, "marker_color": None},
-        {"x": bids, "y": [pots[i] for i in bids], "marker_color": colours(bids),
-         "text": [seat_name(path[i].seat, names) for i in bids]},
-        {"x": drops, "y": [pots[i] for i in drops], "marker_color": colours(drops),
-         "text": [f"{seat_name(path[i].seat, names)} takes {pots[i]}" for i in drops]},
-    ]  # fmt: skip
+        {
+            "x": bids,
+            "y": [pots[i] for i in bids],
+            "marker_color": colours(bids),
+            "text": [seat_name(path[i].seat, names) for i in bids],
+        },
+        {
+            "x": drops,
+            "y": [pots[i] for i in drops],
+            "marker_color": colours(drops),
+            "text": [f"{seat_name(path[i].seat, names)} takes {pots[i]}" for i in drops],
+        },
+    ]
 
 
 def pot_ladder_ranges(path: Sequence) -> tuple[list[float], list[float]]:
@@ -112,30 +137,52 @@ def pot_ladder_figure(
     line, bids, drops = pot_ladder_data(path, names)
     fig = go.Figure()
     fig.add_scatter(
-        x=line["x"], y=line["y"], mode="lines", line={"color": "#bbb", "shape": "hv"},
-        showlegend=False, name="pot",
-    )  # fmt: skip
+        x=line["x"],
+        y=line["y"],
+        mode="lines",
+        line={"color": "#bbb", "shape": "hv"},
+        showlegend=False,
+        name="pot",
+    )
     fig.add_scatter(
-        x=bids["x"], y=bids["y"], mode="markers", name="bid",
+        x=bids["x"],
+        y=bids["y"],
+        mode="markers",
+        name="bid",
         marker={"color": bids["marker_color"], "size": 8},
-        text=bids["text"], hovertemplate="%{text} bids at pot %{y}<extra></extra>",
+        text=bids["text"],
+        hovertemplate="%{text} bids at pot %{y}<extra></extra>",
         cliponaxis=False,
-    )  # fmt: skip
+    )
     fig.add_scatter(
-        x=drops["x"], y=drops["y"], mode="markers+text", name="drop",
-        marker={"color": drops["marker_color"], "size": 15,
-                "symbol": "triangle-down", "line": {"color": "#222", "width": 1}},
-        text=drops["text"], textposition="top center",
+        x=drops["x"],
+        y=drops["y"],
+        mode="markers+text",
+        name="drop",
+        marker={
+            "color": drops["marker_color"],
+            "size": 15,
+            "symbol": "triangle-down",
+            "line": {"color": "#222", "width": 1},
+        },
+        text=drops["text"],
+        textposition="top center",
         cliponaxis=False,
-    )  # fmt: skip
+    )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title="move", yaxis_title="pot before the move",
-        height=340, showlegend=False,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title="move",
+        yaxis_title="pot before the move",
+        height=340,
+        showlegend=False,
+    )
     x_range, y_range = pot_ladder_ranges(path)
     fig.update_yaxes(range=y_range, automargin=True)  # room for markers and labels
     fig.update_xaxes(range=x_range, automargin=True)
-    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
+    fig.update_traces(
+        cliponaxis=False, selector={"type": "scatter"}
+    )  # markers at an axis drawn whole
     return fig
 
 
@@ -151,22 +198,36 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
         colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
         x = rounded(rows["iteration"])
         fig.add_scatter(
-            x=x, y=rounded(rows["mean_threshold"]), name=f"seat {seat}", line={"color": colour},
-            row=1, col=1,
-        )  # fmt: skip
+            x=x,
+            y=rounded(rows["mean_threshold"]),
+            name=f"seat {seat}",
+            line={"color": colour},
+            row=1,
+            col=1,
+        )
         fig.add_scatter(
-            x=x, y=rounded(rows["changed"]), line={"color": colour}, showlegend=False,
-            name=f"seat {seat}", row=2, col=1,
-        )  # fmt: skip
+            x=x,
+            y=rounded(rows["changed"]),
+            line={"color": colour},
+            showlegend=False,
+            name=f"seat {seat}",
+            row=2,
+            col=1,
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"}, height=440,
-        legend=_LEGEND_ABOVE, margin={"t": 90},
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title={"text": title, "y": 0.98, "yanchor": "top"},
+        height=440,
+        legend=_LEGEND_ABOVE,
+        margin={"t": 90},
+    )
     fig.update_yaxes(title_text="mean threshold", automargin=True, row=1, col=1)
     fig.update_yaxes(title_text="share switched", automargin=True, row=2, col=1)
     fig.update_xaxes(title_text="sweep", row=2, col=1)
     fig.update_xaxes(automargin=True)
-    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
+    fig.update_traces(
+        cliponaxis=False, selector={"type": "scatter"}
+    )  # markers at an axis drawn whole
     return fig
 
 
@@ -187,25 +248,37 @@ def mechanism_figure(
         ("revenue", "chips to the bank"),
     ]
     fig = make_subplots(
-        rows=1, cols=len(panels), shared_yaxes=True, horizontal_spacing=0.04,
+        rows=1,
+        cols=len(panels),
+        shared_yaxes=True,
+        horizontal_spacing=0.04,
         subplot_titles=[label for _, label in panels],
-    )  # fmt: skip
+    )
     names = [str(x) for x in table.index]
     for col, (column, _) in enumerate(panels, start=1):
         ci = table.get(f"{column}_ci")
         fig.add_bar(
-            y=names, x=rounded(table[column]), orientation="h", showlegend=False, name=column,
+            y=names,
+            x=rounded(table[column]),
+            orientation="h",
+            showlegend=False,
+            name=column,
             marker={"color": list(SEAT_COLOURS[: len(names)])},
             error_x=None if ci is None else {"type": "data", "array": rounded(ci)},
-            row=1, col=col,
-        )  # fmt: skip
+            row=1,
+            col=col,
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"},
-        height=120 + 45 * len(names), margin={"t": 90},
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title={"text": title, "y": 0.98, "yanchor": "top"},
+        height=120 + 45 * len(names),
+        margin={"t": 90},
+    )
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(automargin=True, rangemode="tozero")
-    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
+    fig.update_traces(
+        cliponaxis=False, selector={"type": "scatter"}
+    )  # markers at an axis drawn whole
     return fig
 
 
@@ -226,26 +299,44 @@ def winner_regions_figure(
         spans, points = mine[mine["low"] < mine["high"]], mine[mine["low"] == mine["high"]]
         colour = SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
         fig.add_bar(
-            y=rounded(spans["win"]), x=rounded(spans["high"] - spans["low"]),
-            base=rounded(spans["low"]), orientation="h", name=f"seat {seat} wins",
-            marker={"color": colour, "line": {"width": 0}}, width=0.9 if len(df["win"].unique()) > 1 else 0.5,
+            y=rounded(spans["win"]),
+            x=rounded(spans["high"] - spans["low"]),
+            base=rounded(spans["low"]),
+            orientation="h",
+            name=f"seat {seat} wins",
+            marker={"color": colour, "line": {"width": 0}},
+            width=0.9 if len(df["win"].unique()) > 1 else 0.5,
             customdata=rounded(spans["high"]),
             hovertemplate="chip value %{base} to %{customdata}<extra></extra>",
-        )  # fmt: skip
+        )
         if len(points):
             fig.add_scatter(
-                y=rounded(points["win"]), x=rounded(points["low"]), mode="markers",
-                marker={"color": colour, "symbol": "diamond", "size": 9,
-                        "line": {"color": "#222", "width": 1}},
-                name=f"seat {seat} wins (tie point)", cliponaxis=False,
-            )  # fmt: skip
+                y=rounded(points["win"]),
+                x=rounded(points["low"]),
+                mode="markers",
+                marker={
+                    "color": colour,
+                    "symbol": "diamond",
+                    "size": 9,
+                    "line": {"color": "#222", "width": 1},
+                },
+                name=f"seat {seat} wins (tie point)",
+                cliponaxis=False,
+            )
     fig.update_layout(
-        template=KIT_TEMPLATE, title={"text": title, "y": 0.98, "yanchor": "top"},
-        barmode="overlay", bargap=0, height=420 if "win" in regions.columns else 240,
-        legend=_LEGEND_ABOVE, margin={"t": 90}, xaxis_title="chip value (points per chip)",
+        template=KIT_TEMPLATE,
+        title={"text": title, "y": 0.98, "yanchor": "top"},
+        barmode="overlay",
+        bargap=0,
+        height=420 if "win" in regions.columns else 240,
+        legend=_LEGEND_ABOVE,
+        margin={"t": 90},
+        xaxis_title="chip value (points per chip)",
         yaxis_title=row_title if "win" in regions.columns else None,
-    )  # fmt: skip
+    )
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True, showticklabels="win" in regions.columns)
-    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # markers at an axis drawn whole
+    fig.update_traces(
+        cliponaxis=False, selector={"type": "scatter"}
+    )  # markers at an axis drawn whole
     return fig

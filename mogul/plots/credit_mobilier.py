@@ -137,7 +137,9 @@ def _pawns(state: Any) -> dict[str, dict[str, list]]:
     out = {c: {"x": [], "y": [], "text": []} for c in RAILROADS}
     for space, colours in by_space.items():
         cx, cy = _xy(space)
-        for colour, (dx, dy) in zip(colours, _pawn_slots(len(colours), space == COAST), strict=True):
+        for colour, (dx, dy) in zip(
+            colours, _pawn_slots(len(colours), space == COAST), strict=True
+        ):
             where = "the Pacific Coast" if space == COAST else space
             out[colour]["x"].append(round(cx + dx, 3))
             out[colour]["y"].append(round(cy + dy, 3))
@@ -200,7 +202,9 @@ def board_data(state: Any, highlight: Iterable[Any] | None = None) -> dict[str, 
     for a in actions:
         if isinstance(a, Build):
             builds.setdefault(a.section, []).append(a.colour)
-    data["can build"] = _segments(builds, [f"{s}: may build {' or '.join(c)} track" for s, c in builds.items()])
+    data["can build"] = _segments(
+        builds, [f"{s}: may build {' or '.join(c)} track" for s, c in builds.items()]
+    )
     data["can move"] = _moves(actions)
     for colour, pawns in _pawns(state).items():
         data[f"{colour} goods"] = pawns
@@ -216,7 +220,9 @@ def board_title(state: Any) -> str:
     return f"Turn {state.turn}: {name}, {doing}"
 
 
-def board_figure(state: Any, highlight: Iterable[Any] | None = None, title: str | None = None) -> go.Figure:
+def board_figure(
+    state: Any, highlight: Iterable[Any] | None = None, title: str | None = None
+) -> go.Figure:
     """The board of ``state``: squares, coast, track spaces, goods pawns, actions marked.
 
     Free track spaces are dotted grey, built ones thick in their railroad's colour; a soft
@@ -237,51 +243,121 @@ def board_figure(state: Any, highlight: Iterable[Any] | None = None, title: str 
         styles[f"{colour} track"] = {"line": {"color": colours[colour], "width": 7}}
     for name in BOARD_TRACES:
         d = data[name]
-        common = {"x": d["x"], "y": d["y"], "text": d["text"], "name": name, "showlegend": False,
-                  "cliponaxis": False, "hovertemplate": "%{text}<extra></extra>"}  # fmt: skip
+        common = {
+            "x": d["x"],
+            "y": d["y"],
+            "text": d["text"],
+            "name": name,
+            "showlegend": False,
+            "cliponaxis": False,
+            "hovertemplate": "%{text}<extra></extra>",
+        }
         if name == "can move":
             fig.add_scatter(
-                **common, mode="lines+markers", line={"color": HIGHLIGHT, "width": 2},
-                marker={"symbol": "arrow", "angleref": "previous", "size": d["size"], "color": HIGHLIGHT},
-            )  # fmt: skip
+                **common,
+                mode="lines+markers",
+                line={"color": HIGHLIGHT, "width": 2},
+                marker={
+                    "symbol": "arrow",
+                    "angleref": "previous",
+                    "size": d["size"],
+                    "color": HIGHLIGHT,
+                },
+            )
         elif name.endswith(" goods"):
             colour = name.removesuffix(" goods")
             fig.add_scatter(
-                **common, mode="markers",
-                marker={"color": colours[colour], "size": 11, "line": {"color": "#222", "width": 1.5}},
-            )  # fmt: skip
+                **common,
+                mode="markers",
+                marker={
+                    "color": colours[colour],
+                    "size": 11,
+                    "line": {"color": "#222", "width": 1.5},
+                },
+            )
         else:
             fig.add_scatter(**common, mode="lines", **styles[name])
     rows = len(b.rows)
     shapes = [
-        {"type": "rect", "x0": COAST_X[0], "x1": COAST_X[1], "y0": -(rows - 1) - HALF, "y1": HALF,
-         "fillcolor": COAST_FILL, "line": {"width": 0}, "layer": "below"},
-        {"type": "line", "x0": b.columns + 0.45, "x1": b.columns + 0.45, "y0": -(rows - 1) - HALF, "y1": HALF,
-         "line": {"color": "#555", "width": 3}},
-    ]  # fmt: skip
+        {
+            "type": "rect",
+            "x0": COAST_X[0],
+            "x1": COAST_X[1],
+            "y0": -(rows - 1) - HALF,
+            "y1": HALF,
+            "fillcolor": COAST_FILL,
+            "line": {"width": 0},
+            "layer": "below",
+        },
+        {
+            "type": "line",
+            "x0": b.columns + 0.45,
+            "x1": b.columns + 0.45,
+            "y0": -(rows - 1) - HALF,
+            "y1": HALF,
+            "line": {"color": "#555", "width": 3},
+        },
+    ]
     for square in b.squares:
         x, y = _xy(square)
-        shapes.append({"type": "rect", "x0": x - HALF, "x1": x + HALF, "y0": y - HALF, "y1": y + HALF,
-                       "fillcolor": SQUARE_FILL, "line": {"color": "#c9bb98", "width": 1}, "layer": "below"})  # fmt: skip
+        shapes.append(
+            {
+                "type": "rect",
+                "x0": x - HALF,
+                "x1": x + HALF,
+                "y0": y - HALF,
+                "y1": y + HALF,
+                "fillcolor": SQUARE_FILL,
+                "line": {"color": "#c9bb98", "width": 1},
+                "layer": "below",
+            }
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title or board_title(state), height=300, shapes=shapes,
-        plot_bgcolor="#ffffff", hovermode="closest", dragmode=False,
+        template=KIT_TEMPLATE,
+        title=title or board_title(state),
+        height=300,
+        shapes=shapes,
+        plot_bgcolor="#ffffff",
+        hovermode="closest",
+        dragmode=False,
         annotations=[
-            {"x": (COAST_X[0] + COAST_X[1]) / 2, "y": -(rows - 1) / 2, "text": "Pacific Coast", "textangle": -90,
-             "showarrow": False, "font": {"size": 11, "color": "#35607f"}},
-            {"x": b.columns + 0.45, "y": HALF + 0.05, "yanchor": "bottom", "text": "east", "showarrow": False,
-             "font": {"size": 11, "color": "#555"}},
+            {
+                "x": (COAST_X[0] + COAST_X[1]) / 2,
+                "y": -(rows - 1) / 2,
+                "text": "Pacific Coast",
+                "textangle": -90,
+                "showarrow": False,
+                "font": {"size": 11, "color": "#35607f"},
+            },
+            {
+                "x": b.columns + 0.45,
+                "y": HALF + 0.05,
+                "yanchor": "bottom",
+                "text": "east",
+                "showarrow": False,
+                "font": {"size": 11, "color": "#555"},
+            },
         ],
-    )  # fmt: skip
+    )
     fig.update_xaxes(
-        range=[COAST_X[0] - 0.05, b.columns + 0.55], tickvals=list(range(b.columns + 1)),
-        ticktext=["coast", *(str(c) for c in range(1, b.columns + 1))], showgrid=False, fixedrange=True,
-        constrain="domain", title_text="column, west to east", title_standoff=2,
-    )  # fmt: skip
+        range=[COAST_X[0] - 0.05, b.columns + 0.55],
+        tickvals=list(range(b.columns + 1)),
+        ticktext=["coast", *(str(c) for c in range(1, b.columns + 1))],
+        showgrid=False,
+        fixedrange=True,
+        constrain="domain",
+        title_text="column, west to east",
+        title_standoff=2,
+    )
     fig.update_yaxes(
-        range=[-(rows - 1) - 0.45, 0.55], tickvals=[-i for i in range(rows)], ticktext=list(b.rows),
-        showgrid=False, fixedrange=True, scaleanchor="x", constrain="domain",
-    )  # fmt: skip
+        range=[-(rows - 1) - 0.45, 0.55],
+        tickvals=[-i for i in range(rows)],
+        ticktext=list(b.rows),
+        showgrid=False,
+        fixedrange=True,
+        scaleanchor="x",
+        constrain="domain",
+    )
     return fig
 
 
@@ -310,7 +386,9 @@ def dice_faces(state: Any) -> list[tuple[str, str]]:
         if len(orange) > len(group):
             group = orange
     used = set(group[: state.used])
-    return [(d, "used" if i in used else "free" if i in group else "idle") for i, d in enumerate(dice)]
+    return [
+        (d, "used" if i in used else "free" if i in group else "idle") for i, d in enumerate(dice)
+    ]
 
 
 def dice_html(state: Any) -> str:
@@ -366,35 +444,63 @@ def treasuries_figure(treasuries: pd.DataFrame, title: str = "Company treasuries
     for company in COMPANIES:
         rows = frame[frame["company"] == company]
         fig.add_scatter(
-            x=rounded(rows["turn"]), y=rounded(rows["treasury"]), name=_label(company), mode="lines",
+            x=rounded(rows["turn"]),
+            y=rounded(rows["treasury"]),
+            name=_label(company),
+            mode="lines",
             line={"color": colours[company], "shape": "hv", "width": 2.5},
             hovertemplate=f"{_label(company)}: $%{{y}}<extra>turn %{{x}}</extra>",
-        )  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, title=title, xaxis_title="turn", yaxis_title="dollars in the treasury",
-                      height=340)  # fmt: skip
+        )
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title="turn",
+        yaxis_title="dollars in the treasury",
+        height=340,
+    )
     fig.update_yaxes(rangemode="tozero")
     return fig
 
 
-def dividends_figure(dividends: pd.DataFrame, players: Sequence[str], title: str = "Dividends received") -> go.Figure:
+def dividends_figure(
+    dividends: pd.DataFrame, players: Sequence[str], title: str = "Dividends received"
+) -> go.Figure:
     """Dollars of dividends each player received over the game, stacked by company.
 
     ``dividends`` is a game's ``dividends`` table: one row per round paid and seat with
     ``seat``, ``company`` and ``paid``. ``players`` names the seats (a game may pay none).
     """
     colours = company_colours()
-    totals = dividends.groupby(["company", "seat"])["paid"].sum() if len(dividends) else pd.Series(dtype=int)
+    totals = (
+        dividends.groupby(["company", "seat"])["paid"].sum()
+        if len(dividends)
+        else pd.Series(dtype=int)
+    )
     fig = go.Figure()
     for company in COMPANIES:
         ys = [int(totals.get((company, seat), 0)) for seat in range(len(players))]
-        fig.add_bar(x=list(players), y=ys, name=_label(company), marker={"color": colours[company]},
-                    hovertemplate=f"%{{x}}: $%{{y}} from {_label(company)}<extra></extra>")  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, barmode="stack", title=title, xaxis_title="player",
-                      yaxis_title="dollars of dividends", height=320, legend_traceorder="normal")  # fmt: skip
+        fig.add_bar(
+            x=list(players),
+            y=ys,
+            name=_label(company),
+            marker={"color": colours[company]},
+            hovertemplate=f"%{{x}}: $%{{y}} from {_label(company)}<extra></extra>",
+        )
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        barmode="stack",
+        title=title,
+        xaxis_title="player",
+        yaxis_title="dollars of dividends",
+        height=320,
+        legend_traceorder="normal",
+    )
     return fig
 
 
-def stock_figure(holdings: pd.DataFrame, turn: int | None = None, title: str | None = None) -> go.Figure:
+def stock_figure(
+    holdings: pd.DataFrame, turn: int | None = None, title: str | None = None
+) -> go.Figure:
     """Shares each player holds, stacked by company, as ``turn`` begins (default: at the end).
 
     ``holdings`` is a game's ``holdings`` table: one row per turn and player with ``turn``,
@@ -407,14 +513,22 @@ def stock_figure(holdings: pd.DataFrame, turn: int | None = None, title: str | N
     over = "final" in rows and bool(rows["final"].any())
     fig = go.Figure()
     for company in COMPANIES:
-        fig.add_bar(x=list(rows["player"]), y=rounded(rows[f"stock_{company}"]), name=_label(company),
-                    marker={"color": colours[company]},
-                    hovertemplate=f"%{{x}}: %{{y}} {_label(company)}<extra></extra>")  # fmt: skip
+        fig.add_bar(
+            x=list(rows["player"]),
+            y=rounded(rows[f"stock_{company}"]),
+            name=_label(company),
+            marker={"color": colours[company]},
+            hovertemplate=f"%{{x}}: %{{y}} {_label(company)}<extra></extra>",
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, barmode="stack",
+        template=KIT_TEMPLATE,
+        barmode="stack",
         title=title or ("Shares held at the end" if over else f"Shares held as turn {turn} begins"),
-        xaxis_title="player", yaxis_title="shares held", height=320, legend_traceorder="normal",
-    )  # fmt: skip
+        xaxis_title="player",
+        yaxis_title="shares held",
+        height=320,
+        legend_traceorder="normal",
+    )
     return fig
 
 
@@ -438,27 +552,48 @@ def dividends_to_come_figure(
         if {"low", "high"} <= set(rows.columns) and len(rows):
             fig.add_scatter(
                 x=rounded(pd.concat([rows["turn"], rows["turn"][::-1]])),
-                y=rounded(pd.concat([rows["high"], rows["low"][::-1]]), 2), fill="toself", mode="lines",
-                line={"width": 0}, fillcolor=colours[company], opacity=0.18, hoverinfo="skip",
-                showlegend=False, name=f"{_label(company)} 95% interval",
-            )  # fmt: skip
+                y=rounded(pd.concat([rows["high"], rows["low"][::-1]]), 2),
+                fill="toself",
+                mode="lines",
+                line={"width": 0},
+                fillcolor=colours[company],
+                opacity=0.18,
+                hoverinfo="skip",
+                showlegend=False,
+                name=f"{_label(company)} 95% interval",
+            )
         fig.add_scatter(
-            x=rounded(rows["turn"]), y=rounded(rows["to_come"], 2), name=_label(company), mode="lines",
+            x=rounded(rows["turn"]),
+            y=rounded(rows["to_come"], 2),
+            name=_label(company),
+            mode="lines",
             line={"color": colours[company], "width": 3.5 if company == CREDIT_MOBILIER else 2},
             hovertemplate=f"{_label(company)}, turn %{{x}}: $%{{y}} still to come<extra></extra>",
-        )  # fmt: skip
+        )
     if len(averages):
         turns = [int(averages["turn"].min()), int(averages["turn"].max())]
-        fig.add_scatter(x=turns, y=[price, price], name="price of a share", mode="lines",
-                        line={"color": "#555555", "dash": "dash", "width": 1.5}, hoverinfo="skip")  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, title=title, xaxis_title="turn",
-                      yaxis_title="dividends to come per share ($)", height=400)  # fmt: skip
+        fig.add_scatter(
+            x=turns,
+            y=[price, price],
+            name="price of a share",
+            mode="lines",
+            line={"color": "#555555", "dash": "dash", "width": 1.5},
+            hoverinfo="skip",
+        )
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title="turn",
+        yaxis_title="dividends to come per share ($)",
+        height=400,
+    )
     fig.update_yaxes(rangemode="tozero")
     return fig
 
 
-def marginal_value_figure(summary: pd.DataFrame, price: float = 1.0,
-                          title: str = "One more share: marginal vs average") -> go.Figure:  # fmt: skip
+def marginal_value_figure(
+    summary: pd.DataFrame, price: float = 1.0, title: str = "One more share: marginal vs average"
+) -> go.Figure:
     """Per company and turn: what one more share adds to its owner's final cash (filled
     diamonds) beside the average payout per share held (open circles), each with its 95%
     interval; the dashed line is the $1 price.
@@ -469,25 +604,58 @@ def marginal_value_figure(summary: pd.DataFrame, price: float = 1.0,
     colours = company_colours()
     turns = list(dict.fromkeys(summary["turn"])) if len(summary) else []
     fig = go.Figure()
-    for what, symbol, label in (("average", "circle-open", "average payout"), ("value", "diamond", "marginal value")):
+    for what, symbol, label in (
+        ("average", "circle-open", "average payout"),
+        ("value", "diamond", "marginal value"),
+    ):
         for turn in turns:
             rows = summary[summary["turn"] == turn]
             x = [[f"turn {turn}"] * len(rows), [_label(c) for c in rows["company"]]]
             fig.add_scatter(
-                x=x, y=rounded(rows[what], 2), mode="markers", name=label, legendgroup=what, cliponaxis=False,
+                x=x,
+                y=rounded(rows[what], 2),
+                mode="markers",
+                name=label,
+                legendgroup=what,
+                cliponaxis=False,
                 showlegend=turn == turns[0],
-                marker={"symbol": symbol, "size": 11, "color": [colours[c] for c in rows["company"]],
-                        "line": {"width": 2, "color": [colours[c] for c in rows["company"]]}},
-                error_y={"type": "data", "symmetric": False, "array": rounded(rows[f"{what}_high"] - rows[what], 2),
-                         "arrayminus": rounded(rows[what] - rows[f"{what}_low"], 2), "thickness": 1.5},
-                customdata=list(zip(rows[f"{what}_low"].round(2), rows[f"{what}_high"].round(2), rows["pairs"],
-                                    strict=True)),
+                marker={
+                    "symbol": symbol,
+                    "size": 11,
+                    "color": [colours[c] for c in rows["company"]],
+                    "line": {"width": 2, "color": [colours[c] for c in rows["company"]]},
+                },
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": rounded(rows[f"{what}_high"] - rows[what], 2),
+                    "arrayminus": rounded(rows[what] - rows[f"{what}_low"], 2),
+                    "thickness": 1.5,
+                },
+                customdata=list(
+                    zip(
+                        rows[f"{what}_low"].round(2),
+                        rows[f"{what}_high"].round(2),
+                        rows["pairs"],
+                        strict=True,
+                    )
+                ),
                 hovertemplate=f"%{{x}}: {label} $%{{y}} (95%: %{{customdata[0]}} to %{{customdata[1]}}; "
-                              "%{customdata[2]} games)<extra></extra>",
+                "%{customdata[2]} games)<extra></extra>",
                 offsetgroup=what,
-            )  # fmt: skip
-    fig.add_hline(y=price, line={"color": "#555555", "dash": "dash", "width": 1.5},
-                  annotation_text="price $1", annotation_position="top left")  # fmt: skip
-    fig.update_layout(template=KIT_TEMPLATE, title=title, yaxis_title="dollars per share", height=420,
-                      scattermode="group", legend={"orientation": "h", "y": -0.2})  # fmt: skip
+            )
+    fig.add_hline(
+        y=price,
+        line={"color": "#555555", "dash": "dash", "width": 1.5},
+        annotation_text="price $1",
+        annotation_position="top left",
+    )
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        title=title,
+        yaxis_title="dollars per share",
+        height=420,
+        scattermode="group",
+        legend={"orientation": "h", "y": -0.2},
+    )
     return fig

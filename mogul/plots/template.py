@@ -22,7 +22,14 @@ KIT_TEMPLATE = go.layout.Template(
         # far as they need (automargin): nothing is clipped on a narrow screen.
         "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
         # The title sits at the left, below a band kept free for plotly's toolbar (top right).
-        "title": {"x": 0, "y": 1, "yanchor": "top", "yref": "container", "pad": {"t": 30, "l": 8}, "automargin": True},
+        "title": {
+            "x": 0,
+            "y": 1,
+            "yanchor": "top",
+            "yref": "container",
+            "pad": {"t": 30, "l": 8},
+            "automargin": True,
+        },
         # Legends run along the bottom, so they never take the plot's width.
         "legend": {"orientation": "h", "x": 0, "y": 0, "yref": "container"},
         "xaxis": {"gridcolor": "#e5e5e5", "zeroline": False, "automargin": True},

@@ -39,27 +39,51 @@ def win_rate_figure(
         )
     )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, height=360, showlegend=False,
-        xaxis_title="bot", yaxis={"title": "win rate", "tickformat": ".0%", "rangemode": "tozero"},
+        template=KIT_TEMPLATE,
+        title=title,
+        height=360,
+        showlegend=False,
+        xaxis_title="bot",
+        yaxis={"title": "win rate", "tickformat": ".0%", "rangemode": "tozero"},
     )
     seats = players or summary.attrs.get("players")
     if seats:
-        fig.add_hline(y=round(1 / seats, 4), line={"dash": "dot", "color": "#888"},
-                      annotation_text=f"fair share 1/{seats}", annotation_position="top right")
+        fig.add_hline(
+            y=round(1 / seats, 4),
+            line={"dash": "dot", "color": "#888"},
+            annotation_text=f"fair share 1/{seats}",
+            annotation_position="top right",
+        )
     return fig
 
 
-def head_to_head_figure(table: pd.DataFrame, title: str = "Head to head: row ahead of column") -> go.Figure:
+def head_to_head_figure(
+    table: pd.DataFrame, title: str = "Head to head: row ahead of column"
+) -> go.Figure:
     """A heat map of ``Tournament.head_to_head()``: share of games the row bot finished ahead."""
     bots = [str(b) for b in table.index]
     z = [[None if pd.isna(v) else round(float(v), 3) for v in row] for row in table.to_numpy()]
     fig = go.Figure(
         go.Heatmap(
-            z=z, x=bots, y=bots, zmin=0, zmax=1, colorscale="RdBu", reversescale=False,
-            text=[["" if v is None else f"{v:.0%}" for v in row] for row in z], texttemplate="%{text}",
-            hovertemplate="%{y} ahead of %{x}: %{z:.1%}<extra></extra>", colorbar={"tickformat": ".0%"},
+            z=z,
+            x=bots,
+            y=bots,
+            zmin=0,
+            zmax=1,
+            colorscale="RdBu",
+            reversescale=False,
+            text=[["" if v is None else f"{v:.0%}" for v in row] for row in z],
+            texttemplate="%{text}",
+            hovertemplate="%{y} ahead of %{x}: %{z:.1%}<extra></extra>",
+            colorbar={"tickformat": ".0%"},
         )
     )
-    fig.update_layout(template=KIT_TEMPLATE, title=title, height=360,
-                      yaxis={"autorange": "reversed"}, xaxis_title="column bot", yaxis_title="row bot")
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        title=title,
+        height=360,
+        yaxis={"autorange": "reversed"},
+        xaxis_title="column bot",
+        yaxis_title="row bot",
+    )
     return fig

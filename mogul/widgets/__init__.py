@@ -27,7 +27,9 @@ from mogul.widgets.session_player import GameTable, SessionPlayer
 __all__ = ["AuctionExplorer", "GameTable", "SessionPlayer", "player"]
 
 
-def player(game: str | None = None, seats: Sequence[Any] | None = None, **options: Any) -> SessionPlayer:
+def player(
+    game: str | None = None, seats: Sequence[Any] | None = None, **options: Any
+) -> SessionPlayer:
     """A player widget for any registered game or edition (default: the registry's default game).
 
     ``seats``: one spec per seat, ``"human"`` or a bot name of the game (default: the game's

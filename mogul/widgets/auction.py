@@ -81,12 +81,19 @@ class AuctionExplorer(w.VBox):
         )
         self.value_sliders = [
             [
-                w.FloatSlider(float(values[i][j]), min=0.0, max=20.0, step=0.5, description=f"{label} {i}",
-                              layout=w.Layout(width="260px"), **calm)
+                w.FloatSlider(
+                    float(values[i][j]),
+                    min=0.0,
+                    max=20.0,
+                    step=0.5,
+                    description=f"{label} {i}",
+                    layout=w.Layout(width="260px"),
+                    **calm,
+                )
                 for j, label in enumerate(("win", "2nd", "out"))
             ]
             for i in range(MAX_EXPLORER_SEATS)
-        ]  # fmt: skip
+        ]
         self.value_rows = [w.HBox(row) for row in self.value_sliders]
         self.status = w.HTML()
         self.ladder = go.FigureWidget(pot_ladder_figure([]))

@@ -58,7 +58,9 @@ def shared_words(actions: Sequence[Any], labels: Sequence[str]) -> Row:
         tail += 1
     first = words[0]
     caption = " ".join([*first[:head], "...", *first[len(first) - tail :]])
-    return caption, [(a, " ".join(each[head : len(each) - tail])) for a, each in zip(actions, words, strict=True)]
+    return caption, [
+        (a, " ".join(each[head : len(each) - tail])) for a, each in zip(actions, words, strict=True)
+    ]
 
 
 class CreditMobilierPlayer(SessionPlayer):
@@ -99,7 +101,11 @@ class CreditMobilierPlayer(SessionPlayer):
         self.board = live_figure(board_figure(self.session.state), height=BOARD_HEIGHT)
         self.board.add_class("mogul-board")
         asked = self._asked_analysis
-        self.analysis = self.position_analysis(**(asked if isinstance(asked, Mapping) else {})) if asked else None
+        self.analysis = (
+            self.position_analysis(**(asked if isinstance(asked, Mapping) else {}))
+            if asked
+            else None
+        )
         return [self.board] if self.analysis is None else [self.board, self.analysis]
 
     def action_rows(self, legal: Sequence[Any]) -> list[Row]:

@@ -36,22 +36,44 @@ def analysis_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[d
     colours = [CHOSEN if label == chosen else PLAIN for label in labels]
     text = ["chosen" if label == chosen else "" for label in labels]
     out = []
-    for value, low, high, digits in (("mean_score", "score_low", "score_high", 2), ("win_chance", "win_low", "win_high", 3)):
+    for value, low, high, digits in (
+        ("mean_score", "score_low", "score_high", 2),
+        ("win_chance", "win_low", "win_high", 3),
+    ):
         x = analysis[value]
-        out.append({
-            "x": rounded(x, digits), "y": labels, "marker": {"color": colours}, "text": text,
-            "error_x": {"type": "data", "symmetric": False, "array": rounded(analysis[high] - x, digits),
-                        "arrayminus": rounded(x - analysis[low], digits), "color": "#333"},
-        })  # fmt: skip
+        out.append(
+            {
+                "x": rounded(x, digits),
+                "y": labels,
+                "marker": {"color": colours},
+                "text": text,
+                "error_x": {
+                    "type": "data",
+                    "symmetric": False,
+                    "array": rounded(analysis[high] - x, digits),
+                    "arrayminus": rounded(x - analysis[low], digits),
+                    "color": "#333",
+                },
+            }
+        )
     return out
 
 
-def analysis_figure(analysis: pd.DataFrame, chosen: str | None = None, title: str = "What each action is worth") -> go.Figure:
+def analysis_figure(
+    analysis: pd.DataFrame, chosen: str | None = None, title: str = "What each action is worth"
+) -> go.Figure:
     """Horizontal bars per legal action: mean score (left) and win chance (right), with intervals."""
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
-                        subplot_titles=("mean score", "win chance"))  # fmt: skip
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        shared_yaxes=True,
+        horizontal_spacing=0.06,
+        subplot_titles=("mean score", "win chance"),
+    )
     for col, trace in enumerate(analysis_traces(analysis, chosen), start=1):
-        fig.add_bar(orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace)
+        fig.add_bar(
+            orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace
+        )
     fig.update_layout(template=KIT_TEMPLATE, title={"text": title}, bargap=0.35, margin={"t": 70})
     fig.update_yaxes(autorange="reversed", row=1, col=1)  # the first action on top
     fig.update_xaxes(tickformat=".0%", rangemode="tozero", row=1, col=2)
@@ -69,8 +91,14 @@ class PositionAnalysis(w.VBox):
     same from any game's states and actions.
     """
 
-    def __init__(self, game: Any = None, seats: Sequence[int] | None = None,
-                 analyse: Callable[..., pd.DataFrame] | None = None, height: int = 300, **options: Any) -> None:  # fmt: skip
+    def __init__(
+        self,
+        game: Any = None,
+        seats: Sequence[int] | None = None,
+        analyse: Callable[..., pd.DataFrame] | None = None,
+        height: int = 300,
+        **options: Any,
+    ) -> None:
         self.seats = None if seats is None else tuple(seats)
         self.analyse, self.options = analyse, options
         self.analysis: pd.DataFrame | None = None  # the table of the decision analysed
@@ -114,7 +142,10 @@ class PositionAnalysis(w.VBox):
         self._state, self.chosen = state, None
         self.analysis = analyse(state, **self.options)
         rollouts = int(self.analysis["rollouts"].iloc[0]) if len(self.analysis) else 0
-        self._draw(self.figure, f"{self._name()} to move: what each action is worth ({rollouts} games each)")
+        self._draw(
+            self.figure,
+            f"{self._name()} to move: what each action is worth ({rollouts} games each)",
+        )
         self.layout.display = None
 
     def _name(self) -> str:
@@ -122,6 +153,8 @@ class PositionAnalysis(w.VBox):
 
     def _draw(self, fig: Any, title: str) -> None:
         with fig.batch_update():
-            for bars, trace in zip(fig.data, analysis_traces(self.analysis, self.chosen), strict=True):
+            for bars, trace in zip(
+                fig.data, analysis_traces(self.analysis, self.chosen), strict=True
+            ):
                 bars.update(trace)
             fig.layout.title.text = title

@@ -35,7 +35,9 @@ Row = tuple[str, list[tuple[Any, str]]]
 
 def button(text: str, **kwargs: Any) -> w.Button:
     """A button sized to its words (a phone never cuts a label to "...")."""
-    return w.Button(description=text, layout=w.Layout(width="auto", min_width="fit-content"), **kwargs)
+    return w.Button(
+        description=text, layout=w.Layout(width="auto", min_width="fit-content"), **kwargs
+    )
 
 
 def _wrap() -> w.Layout:
@@ -113,9 +115,11 @@ class SessionPlayer(w.VBox):
         self.new_game_button = button("New game")
         self.seed_box = w.IntText(value=seed, description="seed", layout=w.Layout(width="150px"))
         self.autoplay = w.Checkbox(
-            value=self.session.autoplay, description="bots move on their own",
-            indent=False, layout=w.Layout(width="auto"),
-        )  # fmt: skip
+            value=self.session.autoplay,
+            description="bots move on their own",
+            indent=False,
+            layout=w.Layout(width="auto"),
+        )
         self.status = w.HTML()
         self.action_buttons = w.HBox(layout=_wrap())  # buttons, or captioned rows (``action_rows``)
         self._pool: list[w.Button] = []
@@ -134,16 +138,30 @@ class SessionPlayer(w.VBox):
         self.new_game_button.on_click(lambda _: self.new_game(self.seed_box.value))
         self.ready_button.on_click(lambda _: self._reveal_table())
         self.autoplay.observe(self._autoplay_changed, names="value")
-        controls = w.HBox([self.next_step_button, self.next_round_button, self.play_to_end_button,
-                           self.undo_button, self.autoplay, self.seed_box, self.new_game_button],
-                          layout=_wrap())  # fmt: skip
+        controls = w.HBox(
+            [
+                self.next_step_button,
+                self.next_round_button,
+                self.play_to_end_button,
+                self.undo_button,
+                self.autoplay,
+                self.seed_box,
+                self.new_game_button,
+            ],
+            layout=_wrap(),
+        )
         controls.add_class("mogul-controls")
         # Two columns that fold into one on a narrow screen: the table under the buttons on the
         # left, the side widgets (live charts) on the right, below the table on a phone.
-        left = w.VBox([*self.side_top(), self.action_buttons, self.cover, self.table], layout=_column())
+        left = w.VBox(
+            [*self.side_top(), self.action_buttons, self.cover, self.table], layout=_column()
+        )
         right = w.VBox(self.side(), layout=_column())
         right.add_class("mogul-charts")
-        body = w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"))
+        body = w.HBox(
+            [left, right],
+            layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"),
+        )
         super().__init__([self.status, controls, body], layout=w.Layout(width="100%"))
         self.add_class("mogul-game-player")  # a hook for the browser tests and for CSS
         self.session.on_change(lambda _: self.refresh())
@@ -288,8 +306,7 @@ class SessionPlayer(w.VBox):
             name = html.escape(state.names[state.current_player])
             alone = "only you can see the screen" if self.secret_hands else "you are at the screen"
             self.cover_text.value = (
-                f"<h3>Pass the laptop to {name}.</h3>"
-                f"<p>{name}: press the button when {alone}.</p>"
+                f"<h3>Pass the laptop to {name}.</h3><p>{name}: press the button when {alone}.</p>"
             )
         else:
             self.table.show(state, self._hidden_chips(), self.event_log(), self.labels())
@@ -304,7 +321,9 @@ class SessionPlayer(w.VBox):
     def _show_actions(self, state: Any) -> None:
         legal = list(state.legal_actions()) if state is not None else []
         while len(self._pool) < len(legal):
-            b = w.Button(layout=w.Layout(width="auto", min_width="fit-content"), button_style="primary")
+            b = w.Button(
+                layout=w.Layout(width="auto", min_width="fit-content"), button_style="primary"
+            )
             b.on_click(self._clicked)
             self._pool.append(b)
         while len(self._captions) < len(legal):

@@ -62,7 +62,9 @@ def postgres_url() -> Iterator[str]:
         try:
             user = pwd.getpwnam("postgres")
         except KeyError:
-            pytest.skip("running as root and there is no 'postgres' user to run the server as; " + INSTALL)
+            pytest.skip(
+                "running as root and there is no 'postgres' user to run the server as; " + INSTALL
+            )
     home = Path(tempfile.mkdtemp(prefix="mogul-pg-"))
     data = home / "data"
     if user is not None:
@@ -78,13 +80,39 @@ def postgres_url() -> Iterator[str]:
 
     options = f"-p {port} -c listen_addresses=127.0.0.1 -k {home} -c fsync=off"
     try:
-        run(str(folder / "initdb"), "-D", str(data), "-A", "trust", "-U", db_user, "--no-sync", "-E", "UTF8")
-        run(str(folder / "pg_ctl"), "-D", str(data), "-l", str(home / "server.log"), "-o", options, "-w", "start")
+        run(
+            str(folder / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            db_user,
+            "--no-sync",
+            "-E",
+            "UTF8",
+        )
+        run(
+            str(folder / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(home / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "start",
+        )
         yield f"postgresql+psycopg://{db_user}@127.0.0.1:{port}/postgres"
     finally:
         if (data / "postmaster.pid").exists():
-            subprocess.run([str(folder / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                           cwd=home, capture_output=True, timeout=60, **run_as)  # fmt: skip
+            subprocess.run(
+                [str(folder / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                cwd=home,
+                capture_output=True,
+                timeout=60,
+                **run_as,
+            )
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -14,13 +14,18 @@ from mogul.classroom.store import TableStore
 def played(actions: list[str], chips=(1, 0, 0)) -> list:
     """A scripted table: the next card is the last before the crash.
 
-        Ann  brown/green   1 chip     <- start player
-        Ben  brown/blue    0 chips
-        Cy   -             0 chips     revealed: green/brown; market value of brown: 2
+    Ann  brown/green   1 chip     <- start player
+    Ben  brown/blue    0 chips
+    Cy   -             0 chips     revealed: green/brown; market value of brown: 2
     """
-    state = mogul.new_game("classic", players=["Ann", "Ben", "Cy"], deck=["green/brown", "crash"],
-                           starting_shares=[["brown/green"], ["brown/blue"], []], start_player=0,
-                           chips=list(chips))  # fmt: skip
+    state = mogul.new_game(
+        "classic",
+        players=["Ann", "Ben", "Cy"],
+        deck=["green/brown", "crash"],
+        starting_shares=[["brown/green"], ["brown/blue"], []],
+        start_player=0,
+        chips=list(chips),
+    )
     states = [state]
     for text in actions:
         states.append(states[-1].apply(mogul.parse_action(text)))
@@ -39,15 +44,32 @@ def test_a_hand_worked_auction():
     rows = {r["seat"]: r for r in debrief.auction_bids(played(["drop", "drop"]))}
     ann, ben, cy = rows[0], rows[1], rows[2]
     assert (ann["real_drop"], ann["equilibrium_drop"], ann["best_drop"]) == (0, None, 1)
-    assert (ann["real_payoff"], ann["best_payoff"], ann["model_loss"], ann["verdict"]) == (0.0, 1.8, 1.8, "under-bid")
+    assert (ann["real_payoff"], ann["best_payoff"], ann["model_loss"], ann["verdict"]) == (
+        0.0,
+        1.8,
+        1.8,
+        "under-bid",
+    )
     assert ann["equilibrium_is_best"]  # staying in (the equilibrium) is the best response here too
     # Ben cannot bid: whatever he planned he drops, so his drop at 0 loses nothing.
-    assert (ben["real_drop"], ben["equilibrium_drop"], ben["best_drop"], ben["model_loss"], ben["verdict"]) == (
-        0, 1, 0, 0.0, "best response")  # fmt: skip
+    assert (
+        ben["real_drop"],
+        ben["equilibrium_drop"],
+        ben["best_drop"],
+        ben["model_loss"],
+        ben["verdict"],
+    ) == (0, 1, 0, 0.0, "best response")
     # Cy won without dropping: that counts as "stay in", and staying in is as good as any plan.
-    assert (cy["real_drop"], cy["equilibrium_drop"], cy["best_drop"], cy["equilibrium_payoff"]) == (None, 0, 1, 0.0)
+    assert (cy["real_drop"], cy["equilibrium_drop"], cy["best_drop"], cy["equilibrium_payoff"]) == (
+        None,
+        0,
+        1,
+        0.0,
+    )
     assert cy["equilibrium_is_best"] and cy["model_loss"] == 0.0
-    assert all(r["round"] == 1 and r["card"] == "green/brown" and not r["credit"] for r in rows.values())
+    assert all(
+        r["round"] == 1 and r["card"] == "green/brown" and not r["credit"] for r in rows.values()
+    )
 
 
 def test_the_best_response_is_to_what_the_others_did():
@@ -86,7 +108,9 @@ def test_the_sample_session_is_what_its_stand_ins_play(sample):
 def test_bids_match_the_games_auction_tables(sample):
     store, session = sample
     bids = debrief.bids(store, session)
-    assert len(bids) == sum(len(store.record(t.code).table("auctions")) * 4 for t in store.tables(session))
+    assert len(bids) == sum(
+        len(store.record(t.code).table("auctions")) * 4 for t in store.tables(session)
+    )
     for info in store.tables(session):
         auctions = store.record(info.code).table("auctions")
         mine = bids[bids["code"] == info.code]
@@ -173,6 +197,9 @@ def test_the_debrief_figures(sample):
     with pytest.raises(ValueError, match="against"):
         drop_points_figure(bids, against="cost")
     with_note = cost_figure(debrief.bidders(bids), note=debrief.ASSUMPTIONS)
-    assert "no credit" in with_note.layout.annotations[0].text and "runner-up" in with_note.layout.annotations[0].text
+    assert (
+        "no credit" in with_note.layout.annotations[0].text
+        and "runner-up" in with_note.layout.annotations[0].text
+    )
     bars = cost_figure(debrief.bidders(bids)).data[0]
     assert len(bars.y) == 12 and list(bars.x) == sorted(bars.x) and bars.y[-1].startswith("Hana")

@@ -47,7 +47,9 @@ def handle(hall: Hall, page: Page, message: Any) -> None:
     asyncio.run(hall.handle(page, message))
 
 
-def seated(store: TableStore, game: str = "classic", people: int = 3, seed: int = 4) -> tuple[Hall, str, list[Phone]]:
+def seated(
+    store: TableStore, game: str = "classic", people: int = 3, seed: int = 4
+) -> tuple[Hall, str, list[Phone]]:
     hall = Hall(store)
     code = store.create_table(game, ["human"] * people, seed=seed).code
     phones = [Phone() for _ in range(people)]
@@ -61,7 +63,9 @@ def mover_of(phones: list[Phone]) -> Phone:
     return mover
 
 
-def test_joining_pages_get_their_seat_once_with_the_key_and_then_views(sqlite_store: TableStore) -> None:
+def test_joining_pages_get_their_seat_once_with_the_key_and_then_views(
+    sqlite_store: TableStore,
+) -> None:
     hall, code, phones = seated(sqlite_store)
     seats = [p.last("seat") for p in phones]
     assert [s["seat"] for s in seats] == [0, 1, 2]
@@ -78,11 +82,17 @@ def test_joining_pages_get_their_seat_once_with_the_key_and_then_views(sqlite_st
     mover = mover_of(phones)
     seat = mover.view["seat"]
     labels = ["you" if i == seat else label for i, label in enumerate(seat_labels(info))]
-    assert mover.view["table_html"] == spec.table_html(states[-1], (), last_events(states, 8), labels)
-    assert mover.view["moves"] == [[spec.action_label(states[-1], a), str(a)] for a in states[-1].legal_actions()]
+    assert mover.view["table_html"] == spec.table_html(
+        states[-1], (), last_events(states, 8), labels
+    )
+    assert mover.view["moves"] == [
+        [spec.action_label(states[-1], a), str(a)] for a in states[-1].legal_actions()
+    ]
 
 
-def test_a_move_reaches_every_page_and_a_reload_with_the_key_gets_the_seat_back(sqlite_store: TableStore) -> None:
+def test_a_move_reaches_every_page_and_a_reload_with_the_key_gets_the_seat_back(
+    sqlite_store: TableStore,
+) -> None:
     hall, code, phones = seated(sqlite_store)
     mover = mover_of(phones)
     label, action = mover.view["moves"][-1]
@@ -114,7 +124,9 @@ def test_a_move_reaches_every_page_and_a_reload_with_the_key_gets_the_seat_back(
         ({"op": "join", "table": 12, "name": "Eve"}, "table code"),
     ],
 )
-def test_a_bad_request_gets_a_sentence_and_changes_nothing(sqlite_store: TableStore, message: Any, expected: str | None) -> None:
+def test_a_bad_request_gets_a_sentence_and_changes_nothing(
+    sqlite_store: TableStore, message: Any, expected: str | None
+) -> None:
     hall, code, phones = seated(sqlite_store)
     mover = mover_of(phones)
     sender = mover if expected is not None else next(p for p in phones if p is not mover)
@@ -130,7 +142,9 @@ def test_a_bad_request_gets_a_sentence_and_changes_nothing(sqlite_store: TableSt
     assert (sqlite_store.info(code).version, sqlite_store.actions(code)) == before
 
 
-def test_a_page_acts_only_with_its_seat_and_a_wrong_key_is_refused(sqlite_store: TableStore) -> None:
+def test_a_page_acts_only_with_its_seat_and_a_wrong_key_is_refused(
+    sqlite_store: TableStore,
+) -> None:
     hall = Hall(sqlite_store)
     code = sqlite_store.create_table("classic", ["human"] * 3, seed=2).code
     stranger = Phone()
@@ -144,7 +158,9 @@ def test_a_page_acts_only_with_its_seat_and_a_wrong_key_is_refused(sqlite_store:
 
 
 @pytest.mark.parametrize("game", games())
-def test_every_registered_game_has_a_view_and_its_own_how_to_play(sqlite_store: TableStore, game: str) -> None:
+def test_every_registered_game_has_a_view_and_its_own_how_to_play(
+    sqlite_store: TableStore, game: str
+) -> None:
     spec = get_game(game)
     people = spec.player_range(spec.editions[0])[0]
     hall, code, phones = seated(sqlite_store, game, people)
@@ -152,12 +168,18 @@ def test_every_registered_game_has_a_view_and_its_own_how_to_play(sqlite_store: 
     assert spec.title not in howto_html(spec)  # the game's own text, not the fallback line
     for _ in range(6):  # a few moves, each from the page of the seat to move
         mover = mover_of(phones)
-        handle(hall, mover.page, {"op": "act", "step": mover.view["step"], "action": mover.view["moves"][0][1]})
+        handle(
+            hall,
+            mover.page,
+            {"op": "act", "step": mover.view["step"], "action": mover.view["moves"][0][1]},
+        )
         assert "error" not in [m["type"] for m in mover.inbox[-1:]]
     assert sqlite_store.info(code).step == 6 == phones[0].view["step"]
 
 
-def test_deleting_a_table_is_only_for_an_unused_one_and_its_pages_are_told(sqlite_store: TableStore) -> None:
+def test_deleting_a_table_is_only_for_an_unused_one_and_its_pages_are_told(
+    sqlite_store: TableStore,
+) -> None:
     hall, code, phones = seated(sqlite_store)
     with pytest.raises(ClassroomError, match="has players or moves: end it instead"):
         sqlite_store.delete_table(code)
@@ -188,7 +210,9 @@ def test_a_new_seat_key_replaces_the_lost_one(sqlite_store: TableStore) -> None:
         sqlite_store.reissue_key(bots.code, 1)
 
 
-def test_the_turn_timer_gives_an_idle_seat_its_bots_move_and_every_page_says_so(sqlite_store: TableStore) -> None:
+def test_the_turn_timer_gives_an_idle_seat_its_bots_move_and_every_page_says_so(
+    sqlite_store: TableStore,
+) -> None:
     hall, code, phones = seated(sqlite_store)
     with pytest.raises(ClassroomError, match="from 5 to 600 seconds"):
         sqlite_store.set_timer(code, 1)
@@ -202,14 +226,18 @@ def test_the_turn_timer_gives_an_idle_seat_its_bots_move_and_every_page_says_so(
     asyncio.run(hall.tick())  # not yet due: nothing happens
     assert sqlite_store.info(code).step == 0
     with sqlite_store.engine.begin() as conn:  # the turn began 31 s ago
-        conn.execute(sa.update(TABLES).where(TABLES.c.code == code).values(updated=time.time() - 31))
+        conn.execute(
+            sa.update(TABLES).where(TABLES.c.code == code).values(updated=time.time() - 31)
+        )
     assert sqlite_store.due(time.time()) == [(code, 0)]
     asyncio.run(hall.tick())
     assert sqlite_store.info(code).step == 1
     assert sqlite_store.clock(code)[2] == frozenset({0})
     for phone in phones:
         assert phone.view["step"] == 1
-        assert phone.view["timeouts"] == [f"Time ran out for {mover.view['name']}: a bot made move 1 for them."]
+        assert phone.view["timeouts"] == [
+            f"Time ran out for {mover.view['name']}: a bot made move 1 for them."
+        ]
     assert sqlite_store.time_out(code, 0) is False  # a second server is too late: no doubled move
     assert sqlite_store.info(code).step == 1
     sqlite_store.set_timer(code, None)
@@ -227,7 +255,10 @@ def test_the_views_follow_a_change_made_elsewhere(sqlite_store: TableStore) -> N
     asyncio.run(hall.changed())
     assert sum(bool(p.view["moves"]) for p in phones) == 1
     info = sqlite_store.info(code)
-    assert seat_view(info, sqlite_store.history(code), 0, (None, 0.0, frozenset()), 0.0)["status"] == "playing"
+    assert (
+        seat_view(info, sqlite_store.history(code), 0, (None, 0.0, frozenset()), 0.0)["status"]
+        == "playing"
+    )
 
 
 def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: TableStore) -> None:
@@ -248,19 +279,30 @@ def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: Tabl
         port = next(iter(http._sockets.values())).getsockname()[1]
         base = f"http://127.0.0.1:{port}/mogul/hall"
         client = AsyncHTTPClient()
-        moved = await client.fetch(f"{base}?table={code}", follow_redirects=False, raise_error=False)
+        moved = await client.fetch(
+            f"{base}?table={code}", follow_redirects=False, raise_error=False
+        )
         assert moved.code == 302 and moved.headers["Location"] == f"/mogul/hall/?table={code}"
         page = await client.fetch(f"{base}/?table={code}")
-        assert b'<script src="static/hall.js">' in page.body and b"http" not in page.body.lower().replace(b"http-equiv", b"")
+        assert (
+            b'<script src="static/hall.js">' in page.body
+            and b"http" not in page.body.lower().replace(b"http-equiv", b"")
+        )
         assert "default-src 'self'" in page.headers["Content-Security-Policy"]
         script = await client.fetch(f"{base}/static/hall.js")
         assert b"localStorage" in script.body and b"//cdn" not in script.body
         ws = await websocket_connect(f"ws://127.0.0.1:{port}/mogul/hall/ws")
         await ws.write_message("x" * 5000)
-        assert jsonlib.loads(await ws.read_message()) == {"type": "error", "message": "that request is too long"}
+        assert jsonlib.loads(await ws.read_message()) == {
+            "type": "error",
+            "message": "that request is too long",
+        }
         await ws.write_message(jsonlib.dumps({"op": "join", "table": code, "name": "Ann"}))
         assert jsonlib.loads(await ws.read_message())["type"] == "seat"
-        assert jsonlib.loads(await ws.read_message())["line"] == "Waiting for players: 1 of 3 seats taken."
+        assert (
+            jsonlib.loads(await ws.read_message())["line"]
+            == "Waiting for players: 1 of 3 seats taken."
+        )
         ws.close()
         http.stop()
 

@@ -37,12 +37,26 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        }
         with self.log.open("a") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "mogul.classroom.server", "--store", self.url, "--port", str(self.port)],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
+                [
+                    sys.executable,
+                    "-m",
+                    "mogul.classroom.server",
+                    "--store",
+                    self.url,
+                    "--port",
+                    str(self.port),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 60
         while "Student page:" not in self.log.read_text():
             assert self.process.poll() is None, self.log.read_text()[-3000:]
@@ -78,7 +92,9 @@ class Student:
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
             try:
-                async with connect(f"ws://127.0.0.1:{self.server.port}/mogul/hall/ws", open_timeout=5) as ws:
+                async with connect(
+                    f"ws://127.0.0.1:{self.server.port}/mogul/hall/ws", open_timeout=5
+                ) as ws:
                     join = {"op": "join", "table": self.code}
                     join.update({"key": self.key} if self.key else {"name": self.name})
                     await ws.send(json.dumps(join))
@@ -94,7 +110,11 @@ class Student:
                 self.reconnects += 1
                 await asyncio.sleep(0.2)
             except Exception as err:  # websockets' ConnectionClosed
-                if type(err).__name__ not in ("ConnectionClosedError", "ConnectionClosedOK", "InvalidStatus"):
+                if type(err).__name__ not in (
+                    "ConnectionClosedError",
+                    "ConnectionClosedOK",
+                    "InvalidStatus",
+                ):
                     raise
                 self.reconnects += 1
                 await asyncio.sleep(0.2)
@@ -111,7 +131,9 @@ class Student:
                 await ws.send(json.dumps({"op": "act", "step": message["step"], "action": action}))
 
 
-async def play(store: TableStore, servers: list[Server], students: list[Student], codes: list[str]) -> None:
+async def play(
+    store: TableStore, servers: list[Server], students: list[Student], codes: list[str]
+) -> None:
     stop = asyncio.Event()
     tasks = [asyncio.create_task(s.run(stop)) for s in students]
     killed = False
@@ -126,7 +148,9 @@ async def play(store: TableStore, servers: list[Server], students: list[Student]
             servers[0].start()
         if killed and all(step >= MOVES for step in steps):
             break
-    settle = time.monotonic() + 60  # the last moves (a bot's, after the people stopped) reach every page
+    settle = (
+        time.monotonic() + 60
+    )  # the last moves (a bot's, after the people stopped) reach every page
     while time.monotonic() < settle:
         steps = {code: store.info(code).step for code in codes}
         if all(s.steps and s.steps[-1] == steps[s.code] for s in students):
@@ -134,10 +158,14 @@ async def play(store: TableStore, servers: list[Server], students: list[Student]
         await asyncio.sleep(0.2)
     stop.set()
     await asyncio.gather(*tasks)
-    assert killed and all(store.info(code).step >= MOVES for code in codes), [store.info(c).step for c in codes]
+    assert killed and all(store.info(code).step >= MOVES for code in codes), [
+        store.info(c).step for c in codes
+    ]
 
 
-def test_two_servers_one_store_a_kill_and_a_restart_lose_and_double_no_move(url: str, tmp_path: Path) -> None:
+def test_two_servers_one_store_a_kill_and_a_restart_lose_and_double_no_move(
+    url: str, tmp_path: Path
+) -> None:
     store = TableStore(url)
     codes = [store.create_table("classic", SEATS, seed=10 + i).code for i in range(TABLES)]
     servers = [Server(url, tmp_path / "a.log"), Server(url, tmp_path / "b.log")]
@@ -146,13 +174,16 @@ def test_two_servers_one_store_a_kill_and_a_restart_lose_and_double_no_move(url:
             server.start()
         students = [
             Student(servers[0 if seat != 1 else 1], code, f"S{t}{seat}", seed=100 * t + seat)
-            for t, code in enumerate(codes) for seat in range(3)
-        ]  # fmt: skip
+            for t, code in enumerate(codes)
+            for seat in range(3)
+        ]
         asyncio.run(play(store, servers, students, codes))
     finally:
         for server in servers:
             server.stop()
-    assert sum(s.reconnects for s in students if s.server is servers[0]) >= 6  # they did lose their server
+    assert (
+        sum(s.reconnects for s in students if s.server is servers[0]) >= 6
+    )  # they did lose their server
     fresh = TableStore(url)  # nothing kept in memory: the store alone
     for code in codes:
         info = fresh.info(code)

@@ -36,14 +36,24 @@ def board(store, monkeypatch, tmp_path) -> LecturerDashboard:
 
 
 def test_the_address_and_the_qr_code_open_the_page_with_the_table_filled_in(monkeypatch) -> None:
-    assert table_address("http://h:8866/mogul/hall/", "ABCD2345") == "http://h:8866/mogul/hall/?table=ABCD-2345"
-    assert table_address("http://h/mogul/hall/?token=x", "ABCD2345").endswith("?token=x&table=ABCD-2345")
+    assert (
+        table_address("http://h:8866/mogul/hall/", "ABCD2345")
+        == "http://h:8866/mogul/hall/?table=ABCD-2345"
+    )
+    assert table_address("http://h/mogul/hall/?token=x", "ABCD2345").endswith(
+        "?token=x&table=ABCD-2345"
+    )
     monkeypatch.delenv("MOGUL_HALL_URL", raising=False)
     assert re.fullmatch(r"http://[\d.]+:8866/mogul/hall/", student_address())
     svg = qr_svg("http://h:8866/mogul/hall/?table=ABCD-2345")
-    assert svg.startswith("<svg") and "http" not in svg.split(">", 1)[1]  # drawn here, links nowhere
+    assert (
+        svg.startswith("<svg") and "http" not in svg.split(">", 1)[1]
+    )  # drawn here, links nowhere
     expected = segno.make("http://h:8866/mogul/hall/?table=ABCD-2345", error="m")
-    assert expected.version == segno.make("http://h:8866/mogul/hall/?table=ABCD-2345", error="m").version
+    assert (
+        expected.version
+        == segno.make("http://h:8866/mogul/hall/?table=ABCD-2345", error="m").version
+    )
 
 
 def test_the_projector_shows_codes_qr_codes_and_how_many_joined(board, store) -> None:
@@ -55,9 +65,16 @@ def test_the_projector_shows_codes_qr_codes_and_how_many_joined(board, store) ->
     page = projector_html(infos, board.address)
     assert page.count("<svg") == 2 and "1 of 6</b> seats joined" in page
     assert all(f"{i.code[:4]}-{i.code[4:]}" in page for i in infos)
-    assert "2 seats free" in page and "3 seats free" in page and "http://10.1.2.3:8866/mogul/hall/" in page
+    assert (
+        "2 seats free" in page
+        and "3 seats free" in page
+        and "http://10.1.2.3:8866/mogul/hall/" in page
+    )
     board.refresh()
-    assert "<b>1 of 6</b> seats joined" in board.joined.value and board.projector.layout.display == "none"
+    assert (
+        "<b>1 of 6</b> seats joined" in board.joined.value
+        and board.projector.layout.display == "none"
+    )
     board.projector_button.value = True
     assert board.projector.layout.display is None and board.projector.value.count("<svg") == 2
 
@@ -80,7 +97,10 @@ def test_end_and_delete_ask_first_and_only_an_unused_table_can_be_deleted(board,
     card = board.cards[unused]
     assert card.delete_button.layout.display is None
     card.delete_button.click()
-    assert [i.code for i in store.tables("Hall")] == [used, unused] and "Really delete" in card.delete_button.description
+    assert [i.code for i in store.tables("Hall")] == [
+        used,
+        unused,
+    ] and "Really delete" in card.delete_button.description
     card.delete_button.click()
     assert [i.code for i in store.tables("Hall")] == [used] and unused not in board.cards
     board.cards[used].end_button.click()
@@ -116,4 +136,7 @@ def test_the_turn_timer_is_set_on_created_tables_and_can_be_changed(board, store
     assert "from 5 to 600 seconds" in board.message.value and store.clock(codes[0])[0] == 45.0
     board.timer_box.value = 0
     board.timer_button.click()
-    assert [store.clock(c)[0] for c in codes] == [None, None] and board.message.value == "No turn timer"
+    assert [store.clock(c)[0] for c in codes] == [
+        None,
+        None,
+    ] and board.message.value == "No turn timer"

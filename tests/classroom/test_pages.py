@@ -58,7 +58,10 @@ def test_the_join_form_says_what_is_wrong_and_keeps_the_form(store):
     app.name_box.value = "Ann"
     app.join_button.click()
     assert app.ticket.seat == 0 and app.message.value == "" and app.form.layout.display == "none"
-    assert f"Table <b>{code[:4]}-{code[4:]}</b>" in app.header.value and app.ticket.key in app.header.value
+    assert (
+        f"Table <b>{code[:4]}-{code[4:]}</b>" in app.header.value
+        and app.ticket.key in app.header.value
+    )
     assert app.status.value == "Waiting for players: 1 of 3 seats taken."
     assert "At the table: Ann." in app.table.value and moves(app) == []
 
@@ -109,7 +112,9 @@ def test_the_page_shows_nothing_of_the_hidden_pile(store):
     other = spec.determinize(state.view(app.ticket.seat), random.Random(1))
     assert other.deck != state.deck  # a different hidden pile ...
     labels = ["", "you", ""]
-    assert spec.table_html(other, (), [], labels) == spec.table_html(state, (), [], labels)  # ... same page
+    assert spec.table_html(other, (), [], labels) == spec.table_html(
+        state, (), [], labels
+    )  # ... same page
 
 
 def test_pause_and_end_reach_the_students(store):
@@ -173,19 +178,31 @@ def test_the_dashboard_creates_tables_and_follows_them_live(store, tmp_path):
     card.start_button.click()  # the two free seats get the bot
     info = store.info(code)
     assert info.status == PLAYING and info.names == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
-    assert "round 1" in card.view.value and "pot" in card.view.value and "&#9654; Ann" in card.view.value
+    assert (
+        "round 1" in card.view.value
+        and "pot" in card.view.value
+        and "&#9654; Ann" in card.view.value
+    )
     assert card.start_button.layout.display == "none" and card.pause_button.layout.display != "none"
     card.pause_button.click()
     assert store.info(code).status == PAUSED and card.pause_button.description == "Resume"
     card.pause_button.click()
     card.end_button.click()  # End asks first (it cannot be undone) ...
-    assert store.info(code).status == PLAYING and card.end_button.description == "Really end? Press again"
+    assert (
+        store.info(code).status == PLAYING
+        and card.end_button.description == "Really end? Press again"
+    )
     card.end_button.click()  # ... and ends on the second press
     assert "ended" in card.view.value and card.end_button.disabled
     board.export_button.click()
     folder = tmp_path / slug("Week 3")
     assert "Exported" in board.message.value and (folder / "session.json").is_file()
-    assert {p.name for p in folder.iterdir()} >= {"session.json", "seats.csv", f"{code}.json", "rounds.csv"}
+    assert {p.name for p in folder.iterdir()} >= {
+        "session.json",
+        "seats.csv",
+        f"{code}.json",
+        "rounds.csv",
+    }
     board.session_box.value = "Week 4"
     assert board.grid.children == ()
     board.people_box.value = 9 - 1
@@ -214,7 +231,11 @@ def test_export_and_load_round_trip(store, tmp_path):
     assert again.actions(tables[0].code) == store.actions(tables[0].code)
     assert again.info(tables[0].code).status == "playing"  # as exported
     seats = seats_table(again)
-    assert list(seats["name"]) == ["Ann", "Bot 2", "Bot 3"] and list(seats["kind"]) == ["human", "value", "value"]
+    assert list(seats["name"]) == ["Ann", "Bot 2", "Bot 3"] and list(seats["kind"]) == [
+        "human",
+        "value",
+        "value",
+    ]
     with pytest.raises(ValueError, match="already has a table"):
         load_session(folder, again)
     (folder / "session.json").write_text('{"format": "x"}')

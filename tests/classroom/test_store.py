@@ -97,14 +97,25 @@ def test_joining_fills_seats_in_order_and_the_last_one_deals(store):
 
 def test_bad_codes_and_names_are_refused_with_a_reason(store):
     code, _ = seated(store, ["human", "human", "human"], names=("Ann",))
-    for bad, message in [("", "8 letters"), ("ABC", "8 letters"), ("ABCD-EFG0", "8 letters"),
-                         ("ZZZZ-ZZZZ", "no table"), (None, "table code")]:  # fmt: skip
+    for bad, message in [
+        ("", "8 letters"),
+        ("ABC", "8 letters"),
+        ("ABCD-EFG0", "8 letters"),
+        ("ZZZZ-ZZZZ", "no table"),
+        (None, "table code"),
+    ]:
         if bad == "ZZZZ-ZZZZ" and code == "ZZZZZZZZ":  # pragma: no cover
             continue
         refused(store, code, lambda b=bad: store.join(b, "Zed"), message)
-    for bad, message in [("", "your name"), ("   ", "your name"), ("x" * 25, "at most 24"),
-                         ("Ann\x00", "letters, digits"), ("ann", "already called"),
-                         ("bot 3", "kept for the bots"), (7, "your name")]:  # fmt: skip
+    for bad, message in [
+        ("", "your name"),
+        ("   ", "your name"),
+        ("x" * 25, "at most 24"),
+        ("Ann\x00", "letters, digits"),
+        ("ann", "already called"),
+        ("bot 3", "kept for the bots"),
+        (7, "your name"),
+    ]:
         refused(store, code, lambda b=bad: store.join(code, b), message)
 
 
@@ -138,7 +149,12 @@ def test_a_move_is_checked_for_key_turn_step_and_legality(store):
     refused(store, code, lambda: store.act(forged, step, "bid"), "does not hold the key")
     refused(store, code, lambda: store.act(other, step, "bid"), f"{name}'s turn, not yours")
     refused(store, code, lambda: store.act(mover, step + 1, "bid"), "too late")
-    refused(store, code, lambda: store.act(mover, step, "take"), "'take' is not allowed now; you may: bid, drop, credit")
+    refused(
+        store,
+        code,
+        lambda: store.act(mover, step, "take"),
+        "'take' is not allowed now; you may: bid, drop, credit",
+    )
     refused(store, code, lambda: store.act(mover, step, "jump"), "not a move of this game")
     refused(store, code, lambda: store.act(mover, step, "x" * 41), "not a move")
     refused(store, code, lambda: store.act(mover, True, "bid"), "names no step")
@@ -162,7 +178,9 @@ def test_pause_resume_end(store):
     assert store.resume(code).status == PLAYING
     store.act(mover, step, "drop")
     assert store.end(code).status == ENDED
-    refused(store, code, lambda: store.act(to_move(store, code, tickets)[0], step + 1, "bid"), "ended")
+    refused(
+        store, code, lambda: store.act(to_move(store, code, tickets)[0], step + 1, "bid"), "ended"
+    )
     refused(store, code, lambda: store.resume(code), "is ended")
     assert store.record(code).actions == ("drop",)
 
@@ -183,7 +201,9 @@ def test_bots_fill_free_seats_when_the_lecturer_starts_and_play_to_a_persons_tur
 
 
 def test_an_all_bot_table_plays_to_the_end_and_its_record_replays(store):
-    table = store.create_table("classic", ["value", "threshold:drop_at=2", "random"], seed=4, session="s")
+    table = store.create_table(
+        "classic", ["value", "threshold:drop_at=2", "random"], seed=4, session="s"
+    )
     info = store.info(table.code)
     assert info.status == OVER and info.step > 20
     record = store.record(table.code)
@@ -305,7 +325,10 @@ def test_racing_devices_at_one_step_move_once(url):
         except ClassroomError as err:
             results.append(str(err))
 
-    threads = [threading.Thread(target=device, args=(s, ("bid", "drop")[i % 2])) for i, s in enumerate(stores)]
+    threads = [
+        threading.Thread(target=device, args=(s, ("bid", "drop")[i % 2]))
+        for i, s in enumerate(stores)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -342,7 +365,9 @@ def test_many_writers_play_a_whole_game_with_no_lost_or_doubled_actions(url):
     code, tickets = seated(store, seed=8)
     ctx = multiprocessing.get_context("fork")
     counts = ctx.Queue()
-    procs = [ctx.Process(target=_race, args=(url, code, tickets, seed, counts)) for seed in range(4)]
+    procs = [
+        ctx.Process(target=_race, args=(url, code, tickets, seed, counts)) for seed in range(4)
+    ]
     for p in procs:
         p.start()
     results = [counts.get(timeout=120) for _ in procs]
@@ -350,7 +375,9 @@ def test_many_writers_play_a_whole_game_with_no_lost_or_doubled_actions(url):
         p.join(timeout=30)
     moved = sum(m for m, _ in results)
     refusals = [r for _, rs in results for r in rs]
-    unexpected = [r for r in refusals if not re.match("too late|it is .*'s turn|the game is over", r)]
+    unexpected = [
+        r for r in refusals if not re.match("too late|it is .*'s turn|the game is over", r)
+    ]
     assert not unexpected, unexpected
     info = store.info(code)
     with store.engine.connect() as conn:
@@ -358,5 +385,7 @@ def test_many_writers_play_a_whole_game_with_no_lost_or_doubled_actions(url):
     assert info.status == OVER and moved == info.step == len(steps)
     assert steps == list(range(info.step))  # no gap, no step twice
     record = store.record(code)
-    assert record.replay().is_over and GameRecord.from_json(record.to_json()).actions == record.actions
+    assert (
+        record.replay().is_over and GameRecord.from_json(record.to_json()).actions == record.actions
+    )
     store.close()

@@ -57,7 +57,15 @@ def test_the_runner_seats_entrants_as_planned(toy):
     seated_bots = entrants(["random", "perfect"], toy.bots, unique=True)
     plans = list(plan_games(8, [(0, 1), (1, 0), (1, 1)]))
     assert [p.game for p in plans] == [0, 1, 2] and len({p.seed for p in plans}) == 3
-    run = run_plans("toy", "toy-race", seated_bots, plans, len(plans), ["games", "turns"], RunOptions(progress=False))
+    run = run_plans(
+        "toy",
+        "toy-race",
+        seated_bots,
+        plans,
+        len(plans),
+        ["games", "turns"],
+        RunOptions(progress=False),
+    )
     tables = run.tables
     assert not run.partial and tables["failures"].empty
     games = tables["games"]
@@ -103,7 +111,9 @@ def test_the_perfect_player_wins_every_won_position(toy):
 
 
 def test_a_tournament_of_the_toy_game(toy):
-    result = tournament("toy", ["random", "perfect", "random"], players=2, repetitions=2, seed=4, progress=False)
+    result = tournament(
+        "toy", ["random", "perfect", "random"], players=2, repetitions=2, seed=4, progress=False
+    )
     assert (result.game, result.edition) == ("toy", "toy-race")
     assert result.entrants == ("random", "perfect", "random 2")
     assert len(result.games) == 3 * 2 * 2 * 2  # 6 seatings x 2 repetitions x 2 seats
@@ -116,7 +126,14 @@ def test_a_tournament_of_the_toy_game(toy):
         for b in result.entrants:
             if a != b:
                 assert h2h.loc[a, b] + h2h.loc[b, a] == pytest.approx(1.0)
-    again = tournament("toy-race", ["random", "perfect", "random"], players=2, repetitions=2, seed=4, progress=False)
+    again = tournament(
+        "toy-race",
+        ["random", "perfect", "random"],
+        players=2,
+        repetitions=2,
+        seed=4,
+        progress=False,
+    )
     assert_frame_equal(result.games, again.games)
 
 
@@ -231,8 +248,12 @@ def test_every_default_game_comes_from_the_registry(toy, monkeypatch, tmp_path, 
     assert (session.spec.name, session.edition) == ("toy", "toy-race")
     store = TableStore("sqlite://")
     assert store.create_table(seats=["random", "perfect"], seed=1).game == "toy"
-    assert [t.edition for t in store.create_tables(2, seats=["human", "random"])] == ["toy-race"] * 2
+    assert [t.edition for t in store.create_tables(2, seats=["human", "random"])] == [
+        "toy-race"
+    ] * 2
     assert main(["simulate", "--bots", "random,perfect", "--games", "3", "--no-progress"]) == 0
     assert "3 games, 2 players, seed 0" in capsys.readouterr().out
-    with pytest.raises(TypeError, match=r"takes the game first, e\.g\. simulate\('toy', \['random'\]"):
+    with pytest.raises(
+        TypeError, match=r"takes the game first, e\.g\. simulate\('toy', \['random'\]"
+    ):
         simulate(["random"], 3)

@@ -123,7 +123,9 @@ def test_tables_are_built_from_a_games_states(case):
     assert case.spec.tables, f"{case}: a game should offer at least one tidy table"
     for name, build in case.spec.tables.items():
         rows = build(states)
-        assert isinstance(rows, list) and all(isinstance(r, dict) for r in rows), f"{case}: table {name!r}"
+        assert isinstance(rows, list) and all(isinstance(r, dict) for r in rows), (
+            f"{case}: table {name!r}"
+        )
         table = pd.DataFrame(rows)
         assert len(table.columns) > 0, f"{case}: table {name!r}"
         assert len(table) > 0, f"{case}: table {name!r} is empty after {len(actions)} actions"

@@ -41,7 +41,9 @@ def check_step_cheaply(before: GameState, after: GameState) -> None:
     total = sum(after.money) + sum(after.treasuries) - sum(before.money) - sum(before.treasuries)
     assert total == bank_paid(after), f"money not accounted for: {after.events}"
     if after.goods is not before.goods:
-        assert pawn_counts(after) == pawn_counts(before), "a pawn appeared, vanished or changed colour"
+        assert pawn_counts(after) == pawn_counts(before), (
+            "a pawn appeared, vanished or changed colour"
+        )
 
 
 def check_step(before: GameState, after: GameState) -> None:
@@ -80,7 +82,9 @@ def check_step(before: GameState, after: GameState) -> None:
     assert sum(gone.values()) == sum(came.values()) == len(moved) <= 1
     if moved:
         e = moved[0]
-        assert gone == Counter({(e.from_space, e.colour): 1}) and came == Counter({(e.to_space, e.colour): 1})
+        assert gone == Counter({(e.from_space, e.colour): 1}) and came == Counter(
+            {(e.to_space, e.colour): 1}
+        )
         b = board()
         section = b.between(e.from_space, e.to_space)
         assert section is not None and after.track_owner(section.id) == e.track

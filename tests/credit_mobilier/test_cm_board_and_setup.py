@@ -18,11 +18,20 @@ from mogul.kit.data import data_path
 
 def test_the_board_has_24_squares_the_coast_and_42_track_spaces():
     b = cm.board()
-    assert len(b.squares) == 24 and b.spaces[0] == cm.COAST and b.squares[:7] == ("A1", "A2", "A3", "A4", "A5", "A6", "B1")
+    assert (
+        len(b.squares) == 24
+        and b.spaces[0] == cm.COAST
+        and b.squares[:7] == ("A1", "A2", "A3", "A4", "A5", "A6", "B1")
+    )
     assert len(b.sections) == 42
     kinds = Counter(s.direction for s in b.sections)
     assert kinds == {"east-west": 24, "north-south": 18}, "4 x 5 + 4 into the coast; 3 x 6"
-    assert sorted(s.id for s in b.sections if s.a == cm.COAST) == ["coast-A1", "coast-B1", "coast-C1", "coast-D1"]
+    assert sorted(s.id for s in b.sections if s.a == cm.COAST) == [
+        "coast-A1",
+        "coast-B1",
+        "coast-C1",
+        "coast-D1",
+    ]
     assert b.eastern == {"A6", "B6", "C6", "D6"}
     assert b.section("B3-B4").a == "B3" and b.between("B4", "B3").id == "B3-B4"
     assert b.between("B3", "C4") is None
@@ -32,16 +41,33 @@ def test_the_board_has_24_squares_the_coast_and_42_track_spaces():
 
 def test_directions_and_ways_out():
     b = cm.board()
-    assert [b.direction("B3", x) for x in ("B2", "A3", "C3", "B4")] == ["west", "north", "south", "east"]
+    assert [b.direction("B3", x) for x in ("B2", "A3", "C3", "B4")] == [
+        "west",
+        "north",
+        "south",
+        "east",
+    ]
     assert b.direction("A1", "coast") == "west"
-    assert moves_from(b, "B3") == (("B2-B3", "B2", "west"), ("A3-B3", "A3", "north"), ("B3-C3", "C3", "south"))
+    assert moves_from(b, "B3") == (
+        ("B2-B3", "B2", "west"),
+        ("A3-B3", "A3", "north"),
+        ("B3-C3", "C3", "south"),
+    )
     assert moves_from(b, "A1") == (("coast-A1", "coast", "west"), ("A1-B1", "B1", "south"))
     assert moves_from(b, "coast") == ()
 
 
 def test_track_must_join_the_eastern_edge():
     b = cm.board()
-    assert set(buildable(b, frozenset())) == {"A5-A6", "B5-B6", "C5-C6", "D5-D6", "A6-B6", "B6-C6", "C6-D6"}
+    assert set(buildable(b, frozenset())) == {
+        "A5-A6",
+        "B5-B6",
+        "C5-C6",
+        "D5-D6",
+        "A6-B6",
+        "B6-C6",
+        "C6-D6",
+    }
     one = frozenset({"B5-B6"})
     assert connected_spaces(b, one) == b.eastern | {"B5"}
     assert set(buildable(b, one)) - set(buildable(b, frozenset())) == {"B4-B5", "A5-B5", "B5-C5"}
@@ -59,13 +85,21 @@ def test_every_modeled_field_is_marked():
     for key in ("dice", "goods", "track_markers", "stock", "bank"):
         assert box[key]["modeled"] is True, key
     assert box["start"]["treasuries_modeled"] is True
-    assert box["start"]["money"] == 3 and box["start"]["stock"] == {"purple": 1}, "confirmed by the rules"
+    assert box["start"]["money"] == 3 and box["start"]["stock"] == {"purple": 1}, (
+        "confirmed by the rules"
+    )
 
 
 def test_a_seeded_deal_follows_the_set_up():
     s = cm.new_game(players=4, seed=3)
-    assert s.names == ("Ann", "Ben", "Cai", "Dee") and s.turn == 1 and s.current_player == s.start_player
-    assert [space for space, _ in s.goods] == list(cm.board().squares), "one pawn on each square, coast empty"
+    assert (
+        s.names == ("Ann", "Ben", "Cai", "Dee")
+        and s.turn == 1
+        and s.current_player == s.start_player
+    )
+    assert [space for space, _ in s.goods] == list(cm.board().squares), (
+        "one pawn on each square, coast empty"
+    )
     assert all(n <= 8 for n in Counter(c for _, c in s.goods).values())
     assert s.money == (3, 3, 3, 3) and all(st == cm.ByCompany(purple=1) for st in s.stocks)
     assert s.treasuries == cm.ByCompany() and s.track == ()
@@ -93,7 +127,12 @@ def test_the_view_hides_only_the_dice_to_come():
     view = s.view(2)
     assert view.seat == 2 and view.names == s.names and not hasattr(view, "setup")
     assert (view.money, view.stocks, view.treasuries, view.goods, view.track, view.dice) == (
-        s.money, s.stocks, s.treasuries, s.goods, s.track, s.dice,
+        s.money,
+        s.stocks,
+        s.treasuries,
+        s.goods,
+        s.track,
+        s.dice,
     )
     future = cm.determinize(view, random.Random(1))
     assert future.legal_actions() == s.legal_actions() and future.setup.seed != s.setup.seed
@@ -133,10 +172,15 @@ def test_bad_setup_input_is_refused_clearly(bad, message):
 
 def test_a_scripted_setup_round_trips_through_json():
     s = cm.new_game(
-        ["Connie", "Randy", "Aaron"], seed=4, dice=[["red", "orange", "red", "purple", "blue"]],
-        money=[1, 2, 3], stocks=[{"red": 2}, {}, {"purple": 1}], treasuries={"red": 4},
+        ["Connie", "Randy", "Aaron"],
+        seed=4,
+        dice=[["red", "orange", "red", "purple", "blue"]],
+        money=[1, 2, 3],
+        stocks=[{"red": 2}, {}, {"purple": 1}],
+        treasuries={"red": 4},
         goods={"B3": ["red", "red"], "C2": "green", "D5": "blue", "coast": "yellow"},
-        track={"B5-B6": "blue", "B4-B5": "red"}, start_player=2,
+        track={"B5-B6": "blue", "B4-B5": "red"},
+        start_player=2,
     )
     assert s.dice == ("red", "red", "blue", "purple", "orange"), "a roll reads in dice-face order"
     data = cm.SPEC.setup_to_json(s.setup)
@@ -154,7 +198,9 @@ def test_a_colour_with_all_its_markers_on_the_board_builds_no_more():
     # Twelve red sections joined to the east: rows A and B, columns 2 to 6, and A6-B6, B5-C5 ...
     red = [f"{r}{c}-{r}{c + 1}" for r in "AB" for c in range(1, 6)] + ["A6-B6", "B6-C6"]
     assert len(red) == 12
-    s = cm.new_game(3, seed=0, track=dict.fromkeys(red, "red"), dice=[["red", "red", "blue", "green", "yellow"]])
+    s = cm.new_game(
+        3, seed=0, track=dict.fromkeys(red, "red"), dice=[["red", "red", "blue", "green", "yellow"]]
+    )
     kinds = {(type(a).__name__, getattr(a, "colour", None)) for a in s.legal_actions()}
     assert ("Build", "red") not in kinds and ("Build", "blue") in kinds
     with pytest.raises(ValueError, match="13 red sections, but the box has 12"):

@@ -46,12 +46,22 @@ def test_the_tables_of_a_game():
     assert turns["built"].sum() == len(final.track)
     assert turns["bought"].sum() == sum(s.total for s in final.stocks) - 3
     dividends = cm.dividends_table(states)
-    assert set(dividends.columns) >= {"turn", "round", "company", "seat", "shares", "paid", "treasury"}
+    assert set(dividends.columns) >= {
+        "turn",
+        "round",
+        "company",
+        "seat",
+        "shares",
+        "paid",
+        "treasury",
+    }
     assert dividends["paid"].sum() == turns["dividends"].sum()
     assert (dividends["paid"] <= dividends["shares"]).all()
     holdings = cm.holdings_table(states)
     last = holdings[holdings["final"]]
-    assert list(last["money"]) == list(final.money) and list(last["stock_purple"]) == [s.purple for s in final.stocks]
+    assert list(last["money"]) == list(final.money) and list(last["stock_purple"]) == [
+        s.purple for s in final.stocks
+    ]
     assert len(holdings) == 3 * (final.turn + 1)
     treasuries = cm.treasuries_table(states)
     end = treasuries[treasuries["final"]].set_index("company")["treasury"]
@@ -67,14 +77,18 @@ def test_simulate_writes_the_games_tables():
     assert (games["score"] == games["money"]).all()
     for _, pair in games.groupby("game"):
         first = cm.new_game(players=2, seed=int(pair["seed"].iloc[0]))
-        bots = [cm.REGISTRY[b](seed=int(s)) for b, s in zip(pair["bot"], pair["bot_seed"], strict=True)]
+        bots = [
+            cm.REGISTRY[b](seed=int(s)) for b, s in zip(pair["bot"], pair["bot_seed"], strict=True)
+        ]
         final = play_states(first, bots)[0][-1]
         assert list(pair["money"]) == list(final.money) and set(pair["turns"]) == {final.turn}
     assert set(sim.dividends["bot"]) <= {"random", "dividend"}
 
 
 def test_the_dividend_bot_beats_random_play():
-    result = tournament("credit-mobilier", ["dividend", "random"], players=2, repetitions=10, seed=1, progress=False)
+    result = tournament(
+        "credit-mobilier", ["dividend", "random"], players=2, repetitions=10, seed=1, progress=False
+    )
     summary = result.summary()
     assert summary.index[0] == "dividend" and summary.loc["dividend", "win_rate"] >= 0.8, summary
 
@@ -105,12 +119,31 @@ def test_a_session_with_a_human_and_a_bot():
 
 def test_the_command_line_simulates_credit_mobilier(tmp_path, capsys):
     out = tmp_path / "runs"
-    argv = ["simulate", "--game", "credit-mobilier", "--bots", "random,dividend", "--games", "3",
-            "--seed", "2", "--out", str(out), "--format", "csv", "--no-progress"]
+    argv = [
+        "simulate",
+        "--game",
+        "credit-mobilier",
+        "--bots",
+        "random,dividend",
+        "--games",
+        "3",
+        "--seed",
+        "2",
+        "--out",
+        str(out),
+        "--format",
+        "csv",
+        "--no-progress",
+    ]
     assert main(argv) == 0
     assert "3 games, 2 players, seed 2" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == [
-        "dividends.csv", "games.csv", "holdings.csv", "manifest.json", "treasuries.csv", "turns.csv",
+        "dividends.csv",
+        "games.csv",
+        "holdings.csv",
+        "manifest.json",
+        "treasuries.csv",
+        "turns.csv",
     ]
     assert len(pd.read_csv(out / "games.csv")) == 6
     with pytest.raises(SystemExit):
@@ -121,25 +154,36 @@ def test_the_command_line_simulates_credit_mobilier(tmp_path, capsys):
 
 def test_the_dividend_bot_values_money_for_its_seat():
     s = cm.new_game(
-        ["Connie", "Randy", "Aaron"], seed=0, start_player=0, dice=[["orange", "red", "red", "yellow", "purple"]],
-        treasuries={"red": 9, "yellow": 1}, stocks=[{"red": 2}, {"red": 1}, {"yellow": 1}],
+        ["Connie", "Randy", "Aaron"],
+        seed=0,
+        start_player=0,
+        dice=[["orange", "red", "red", "yellow", "purple"]],
+        treasuries={"red": 9, "yellow": 1},
+        stocks=[{"red": 2}, {"red": 1}, {"yellow": 1}],
     )
     bot = cm.DividendBot()
     view = s.view(0)
-    assert bot.value(view, cm.PayRound("red")) == 2 - 0.5 * 1, "Connie gets $2, Randy (half counted) $1"
+    assert bot.value(view, cm.PayRound("red")) == 2 - 0.5 * 1, (
+        "Connie gets $2, Randy (half counted) $1"
+    )
     assert bot.value(view, cm.Buy("red")) == pytest.approx(9 / 4 - 1)
     assert bot.value(view, cm.Buy("yellow")) == pytest.approx(1 / 2 - 1)
     assert bot.choose(view, s.legal_actions()) == cm.PayRound("red")
-    assert cm.DividendBot(rival_weight=1).choose(view, s.legal_actions()) == cm.Buy("red"), "$2 - $1 < $1.25"
+    assert cm.DividendBot(rival_weight=1).choose(view, s.legal_actions()) == cm.Buy("red"), (
+        "$2 - $1 < $1.25"
+    )
 
 
 def test_the_dividend_bot_pays_out_when_everyone_holds_alike():
     # Everyone holds the one purple share of the start, $3 each, and the purple treasury has $5.
     # Orange, orange, purple x3: buy purple shares or pay up to 3 purple rounds.
     start = cm.new_game(
-        ["Connie", "Randy", "Aaron"], seed=0, start_player=0,
-        dice=[["orange", "orange", "purple", "purple", "purple"]], treasuries={"purple": 5},
-    )  # fmt: skip
+        ["Connie", "Randy", "Aaron"],
+        seed=0,
+        start_player=0,
+        dice=[["orange", "orange", "purple", "purple", "purple"]],
+        treasuries={"purple": 5},
+    )
     bot, view = cm.DividendBot(), start.view(0)
     assert bot.value(view, cm.PayRound("purple")) == 1 - 0.5 * 1, "$1 to every seat"
     assert bot.value(view, cm.Buy("purple")) == pytest.approx(5 / 4 - 1)
@@ -159,8 +203,12 @@ def test_the_dividend_bot_pays_out_when_everyone_holds_alike():
 def test_the_monte_carlo_bot_takes_the_dividends_it_owns():
     # Connie holds every red share and the red treasury is rich: paying out beats everything.
     s = cm.new_game(
-        ["Connie", "Randy", "Aaron"], seed=0, start_player=0, dice=[["orange", "red", "red", "green", "blue"]],
-        treasuries={"red": 12}, stocks=[{"red": 3}, {"purple": 1}, {"purple": 1}],
+        ["Connie", "Randy", "Aaron"],
+        seed=0,
+        start_player=0,
+        dice=[["orange", "red", "red", "green", "blue"]],
+        treasuries={"red": 12},
+        stocks=[{"red": 3}, {"purple": 1}, {"purple": 1}],
     )
     bot = cm.MonteCarloBot(rollouts=2, horizon=1, seed=1)
     assert bot.name == "mc-2"
@@ -173,5 +221,10 @@ def test_the_monte_carlo_bot_takes_the_dividends_it_owns():
 
 
 def test_worth_counts_treasuries_by_stake_and_weight():
-    s = cm.new_game(2, seed=0, treasuries={"red": 10, "purple": 4}, stocks=[{"red": 3, "purple": 1}, {"red": 1, "purple": 1}])
+    s = cm.new_game(
+        2,
+        seed=0,
+        treasuries={"red": 10, "purple": 4},
+        stocks=[{"red": 3, "purple": 1}, {"red": 1, "purple": 1}],
+    )
     assert worth(s, 0) == 3 + 7.5 + 2 and worth(s, 1, treasury_weight=0.5) == 3 + 0.5 * (2.5 + 2)

@@ -44,7 +44,9 @@ def check_end(first: cm.GameState, final: cm.GameState) -> None:
     assert final.final_scores() == final.money and min(final.money) >= 0
     best = max((m, s.total) for m, s in zip(final.money, final.stocks, strict=True))
     assert final.winners() == tuple(
-        seat for seat, (m, s) in enumerate(zip(final.money, final.stocks, strict=True)) if (m, s.total) == best
+        seat
+        for seat, (m, s) in enumerate(zip(final.money, final.stocks, strict=True))
+        if (m, s.total) == best
     )
 
 

@@ -43,10 +43,17 @@ def test_one_blue_two_green_two_red():
     # "They may choose to perform one blue action ... up to two green actions ... or buy two red stocks."
     s = scenario(["blue", "green", "green", "red", "red"])
     assert set(s.legal_actions()) == builds(["red", "green", "blue"]) | {
-        cm.Buy("red"), cm.Buy("green"), cm.Buy("blue"),
+        cm.Buy("red"),
+        cm.Buy("green"),
+        cm.Buy("blue"),
     }
     assert cm.EndTurn() not in s.legal_actions(), "a player must act and may not pass"
-    assert [cm.allowance(s.dice, c, "build") for c in ("red", "green", "blue", "yellow")] == [2, 2, 1, 0]
+    assert [cm.allowance(s.dice, c, "build") for c in ("red", "green", "blue", "yellow")] == [
+        2,
+        2,
+        1,
+        0,
+    ]
     # One blue build uses the only blue action: the turn ends by itself.
     after = step(s, cm.Build("blue", "B5-B6"))
     assert after.current_player == 1 and after.track == (("B5-B6", "blue"),)
@@ -60,12 +67,18 @@ def test_one_blue_two_green_two_red():
 
 def test_two_green_moves_one_pawn_two_spaces_or_two_pawns_one_each():
     track = {"C5-C6": "red", "C4-C5": "red", "C3-C4": "red", "C2-C3": "red", "C1-C2": "red"}
-    s = scenario(["blue", "green", "green", "red", "red"], goods={**GOODS, "C4": "green"}, track=track)
+    s = scenario(
+        ["blue", "green", "green", "red", "red"], goods={**GOODS, "C4": "green"}, track=track
+    )
     moves = {a for a in s.legal_actions() if isinstance(a, cm.Move)}
     # Both green pawns may go west along the red track (no track runs north or south).
     assert moves == {cm.Move("green", "C2", "C1"), cm.Move("green", "C4", "C3")}
     once = step(s, cm.Move("green", "C4", "C3"))
-    assert once.legal_actions() == [cm.Move("green", "C2", "C1"), cm.Move("green", "C3", "C2"), cm.EndTurn()]
+    assert once.legal_actions() == [
+        cm.Move("green", "C2", "C1"),
+        cm.Move("green", "C3", "C2"),
+        cm.EndTurn(),
+    ]
     twice = step(once, cm.Move("green", "C3", "C2"))  # the same pawn a second space
     assert twice.current_player == 1 and twice.goods_at("C2") == ("green", "green")
     assert twice.treasuries.green == 4 and twice.treasuries.red == 4
@@ -74,11 +87,18 @@ def test_two_green_moves_one_pawn_two_spaces_or_two_pawns_one_each():
 def test_purple_is_wild_only_for_colours_rolled():
     # "Two reds, a green, a blue and a purple: the purple may be used as a red, green or blue, not a yellow."
     s = scenario(["red", "red", "green", "blue", "purple"])
-    assert [cm.allowance(s.dice, c, "buy") for c in ("red", "yellow", "green", "blue", "purple")] == [3, 0, 2, 2, 1]
+    assert [
+        cm.allowance(s.dice, c, "buy") for c in ("red", "yellow", "green", "blue", "purple")
+    ] == [3, 0, 2, 2, 1]
     assert set(s.legal_actions()) == builds(["red", "green", "blue"]) | {
-        cm.Buy("red"), cm.Buy("green"), cm.Buy("blue"), cm.Buy("purple"),
+        cm.Buy("red"),
+        cm.Buy("green"),
+        cm.Buy("blue"),
+        cm.Buy("purple"),
     }
-    assert not any(getattr(a, "colour", getattr(a, "company", "")) == "yellow" for a in s.legal_actions())
+    assert not any(
+        getattr(a, "colour", getattr(a, "company", "")) == "yellow" for a in s.legal_actions()
+    )
 
 
 def test_one_yellow_and_four_purple_give_five_yellow_actions_of_one_kind():
@@ -87,7 +107,9 @@ def test_one_yellow_and_four_purple_give_five_yellow_actions_of_one_kind():
     assert set(s.legal_actions()) == builds(["yellow"]) | {cm.Buy("yellow"), cm.Buy("purple")}
     for _ in range(4):
         s = step(s, cm.Buy("yellow"))
-        assert s.legal_actions() == [cm.Buy("yellow"), cm.EndTurn()], "no build once buying was chosen"
+        assert s.legal_actions() == [cm.Buy("yellow"), cm.EndTurn()], (
+            "no build once buying was chosen"
+        )
     s = step(s, cm.Buy("yellow"))
     assert s.current_player == 1 and s.stocks[0].yellow == 5 and s.money[0] == 5
 
@@ -103,13 +125,17 @@ def test_two_purple_buy_two_credit_mobilier_shares():
 
 def test_purple_orange_and_three_red_pay_one_credit_mobilier_round_or_four_red():
     s = scenario(
-        ["purple", "orange", "red", "red", "red"], treasuries={"red": 20, "purple": 10},
+        ["purple", "orange", "red", "red", "red"],
+        treasuries={"red": 20, "purple": 10},
         stocks=[{"red": 1, "purple": 1}, {"purple": 1}, {"purple": 1}],
     )
     assert cm.allowance(s.dice, "purple", "dividends") == 1
     assert cm.allowance(s.dice, "red", "dividends") == 4
     assert set(s.legal_actions()) == builds(["red"]) | {
-        cm.Buy("red"), cm.Buy("purple"), cm.PayRound("red"), cm.PayRound("purple"),
+        cm.Buy("red"),
+        cm.Buy("purple"),
+        cm.PayRound("red"),
+        cm.PayRound("purple"),
     }
     credit_mobilier = step(s, cm.PayRound("purple"))
     assert credit_mobilier.current_player == 1, "one Credit Mobilier round, then the turn is over"
@@ -126,7 +152,9 @@ def test_purple_orange_and_three_red_pay_one_credit_mobilier_round_or_four_red()
 
 def test_three_yellow_builds_pay_six_dollars_to_the_credit_mobilier():
     s = scenario(["yellow", "yellow", "yellow", "red", "green"])
-    assert cm.Build("yellow", "B4-B5") not in s.legal_actions(), "not joined to the eastern edge yet"
+    assert cm.Build("yellow", "B4-B5") not in s.legal_actions(), (
+        "not joined to the eastern edge yet"
+    )
     s = step(s, cm.Build("yellow", "B5-B6"))
     assert cm.Build("yellow", "B4-B5") in s.legal_actions()
     s = step(s, cm.Build("yellow", "B4-B5"))
@@ -159,7 +187,11 @@ def test_a_move_west_pays_the_pawn_and_the_track_owner():
     # red and $2 to blue ... another red goods pawn west over a red track: $4 to red." The rule's
     # sentence says "east" for the track owner's $2: a misprint, as this example shows.
     track = {"B5-B6": "blue", "B4-B5": "blue", "B3-B4": "red"}
-    s = scenario(["red", "red", "blue", "blue", "yellow"], goods={**GOODS, "B4": "red", "B5": "red"}, track=track)
+    s = scenario(
+        ["red", "red", "blue", "blue", "yellow"],
+        goods={**GOODS, "B4": "red", "B5": "red"},
+        track=track,
+    )
     s = step(s, cm.Move("red", "B5", "B4"))
     assert (s.treasuries.red, s.treasuries.blue) == (2, 2)
     assert s.events == (GoodsMoved(0, "red", "B5", "B4", "west", "blue", 2, 2),)
@@ -170,9 +202,15 @@ def test_a_move_west_pays_the_pawn_and_the_track_owner():
 
 def test_goods_never_move_east_and_north_south_pays_nothing():
     track = {"B5-B6": "blue", "A6-B6": "green", "B6-C6": "green"}
-    s = scenario(["blue", "blue", "green", "red", "yellow"], goods={**GOODS, "B6": "blue"}, track=track)
+    s = scenario(
+        ["blue", "blue", "green", "red", "yellow"], goods={**GOODS, "B6": "blue"}, track=track
+    )
     moves = {a for a in s.legal_actions() if isinstance(a, cm.Move)}
-    assert moves == {cm.Move("blue", "B6", "B5"), cm.Move("blue", "B6", "A6"), cm.Move("blue", "B6", "C6")}
+    assert moves == {
+        cm.Move("blue", "B6", "B5"),
+        cm.Move("blue", "B6", "A6"),
+        cm.Move("blue", "B6", "C6"),
+    }
     assert cm.Move("blue", "B5", "B6") not in s.legal_actions(), "B5 -> B6 is east"
     north = step(s, cm.Move("blue", "B6", "A6"))
     assert north.treasuries == s.treasuries and north.events[0].direction == "north"
@@ -182,7 +220,11 @@ def test_goods_never_move_east_and_north_south_pays_nothing():
 
 def test_a_pawn_on_the_pacific_coast_never_moves():
     track = {f"B{c}-B{c + 1}": "red" for c in range(1, 6)} | {"coast-B1": "red"}
-    s = scenario(["red", "red", "blue", "blue", "yellow"], goods={**GOODS, "B1": "red", "coast": "red"}, track=track)
+    s = scenario(
+        ["red", "red", "blue", "blue", "yellow"],
+        goods={**GOODS, "B1": "red", "coast": "red"},
+        track=track,
+    )
     s = step(s, cm.Move("red", "B1", "coast"))
     assert s.goods_at("coast") == ("red", "red") and s.treasuries.red == 4
     assert not any(isinstance(a, cm.Move) and a.from_space == "coast" for a in s.legal_actions())
@@ -194,8 +236,14 @@ def test_a_pawn_on_the_pacific_coast_never_moves():
 def test_dividend_rounds_one_orange_two_red_yellow_purple():
     # "Up to three rounds from the red company or two rounds from yellow; or one round from the Credit Mobilier."
     dice = ["orange", "red", "red", "yellow", "purple"]
-    assert [cm.allowance(sorted(dice), c, "dividends") for c in ("red", "yellow", "purple", "green")] == [3, 2, 1, 0]
-    s = scenario(dice, treasuries={"red": 30, "yellow": 30, "purple": 30}, stocks=[{"red": 1, "yellow": 1}, {}, {}])
+    assert [
+        cm.allowance(sorted(dice), c, "dividends") for c in ("red", "yellow", "purple", "green")
+    ] == [3, 2, 1, 0]
+    s = scenario(
+        dice,
+        treasuries={"red": 30, "yellow": 30, "purple": 30},
+        stocks=[{"red": 1, "yellow": 1}, {}, {}],
+    )
     for _ in range(3):
         s = step(s, cm.PayRound("red"))
     assert s.current_player == 1 and s.money[0] == 6
@@ -205,7 +253,9 @@ def test_dividend_rounds_two_orange_two_red_yellow():
     # "Up to two rounds of pay outs from the red or yellow company."
     dice = ["orange", "orange", "red", "red", "yellow"]
     assert [cm.allowance(dice, c, "dividends") for c in ("red", "yellow", "purple")] == [2, 2, 0]
-    s = scenario(dice, treasuries={"yellow": 30, "purple": 30}, stocks=[{"yellow": 2}, {"yellow": 1}, {}])
+    s = scenario(
+        dice, treasuries={"yellow": 30, "purple": 30}, stocks=[{"yellow": 2}, {"yellow": 1}, {}]
+    )
     assert cm.PayRound("red") not in s.legal_actions(), "the red treasury is empty"
     assert cm.PayRound("purple") not in s.legal_actions(), "no purple rolled"
     s = step(s, cm.PayRound("yellow"))
@@ -216,8 +266,10 @@ def test_dividend_rounds_two_orange_two_red_yellow():
 def test_connie_randy_and_aaron():
     # Connie rolls two orange, two purple and a red; red pays out; its treasury holds $4.
     s = scenario(
-        ["orange", "orange", "purple", "purple", "red"], treasuries={"red": 4},
-        stocks=[{"red": 2, "purple": 1}, {"purple": 1}, {"red": 1, "purple": 1}], money=[0, 0, 0],
+        ["orange", "orange", "purple", "purple", "red"],
+        treasuries={"red": 4},
+        stocks=[{"red": 2, "purple": 1}, {"purple": 1}, {"red": 1, "purple": 1}],
+        money=[0, 0, 0],
     )
     assert s.names == ("Connie", "Randy", "Aaron")
     assert cm.allowance(s.dice, "red", "dividends") == 3, "two purple wild for red: three rounds"
@@ -229,7 +281,9 @@ def test_connie_randy_and_aaron():
     second = step(first, cm.PayRound("red"))
     assert second.money == (3, 0, 1), "Connie has earned $3, Randy $0 and Aaron $1"
     assert second.events[0] == DividendsPaid(0, "red", 2, (1, 0, 0), 0, True)
-    assert second.treasuries.red == 0 and second.current_player == 1, "the treasury is empty: payment stops"
+    assert second.treasuries.red == 0 and second.current_player == 1, (
+        "the treasury is empty: payment stops"
+    )
     assert "payment stops" in second.describe_events()[0]
 
 
@@ -251,7 +305,9 @@ def test_dividends_go_in_layers_from_the_player_on_turn_to_the_left():
 def test_the_game_ends_when_only_two_colours_remain_off_the_coast():
     track = {f"B{c}-B{c + 1}": "red" for c in range(1, 6)} | {"coast-B1": "red"}
     goods = {"coast": ["yellow", "yellow"], "B1": "red", "C3": "green", "D4": "blue"}
-    s = scenario(["red", "blue", "blue", "green", "yellow"], goods=goods, track=track, money=[5, 9, 7])
+    s = scenario(
+        ["red", "blue", "blue", "green", "yellow"], goods=goods, track=track, money=[5, 9, 7]
+    )
     over = step(s, cm.Move("red", "B1", "coast"))
     assert over.is_over and over.current_player is None and over.legal_actions() == []
     assert over.events[-1] == GameEnded(("green", "blue"), (5, 9, 7), (1,))
@@ -262,9 +318,21 @@ def test_a_tie_in_cash_goes_to_the_most_stock_then_is_shared():
     track = {f"B{c}-B{c + 1}": "red" for c in range(1, 6)} | {"coast-B1": "red"}
     goods = {"coast": "yellow", "B1": "red", "C3": "green", "D4": "blue"}
     stocks = [{"purple": 2}, {"purple": 1}, {"red": 2}]
-    s = scenario(["red", "blue", "blue", "green", "yellow"], goods=goods, track=track, money=[9, 9, 9], stocks=stocks)
+    s = scenario(
+        ["red", "blue", "blue", "green", "yellow"],
+        goods=goods,
+        track=track,
+        money=[9, 9, 9],
+        stocks=stocks,
+    )
     assert step(s, cm.Move("red", "B1", "coast")).winners() == (0, 2)
-    s = scenario(["red", "blue", "blue", "green", "yellow"], goods=goods, track=track, money=[9, 9, 2], stocks=stocks)
+    s = scenario(
+        ["red", "blue", "blue", "green", "yellow"],
+        goods=goods,
+        track=track,
+        money=[9, 9, 2],
+        stocks=stocks,
+    )
     assert step(s, cm.Move("red", "B1", "coast")).winners() == (0,)
 
 

@@ -103,14 +103,27 @@ class Server:
     ``url`` is the server's root, ``app_url`` the page that shows the notebook.
     """
 
-    def __init__(self, name: str, argv: list[str], cwd: Path, env: dict[str, str], log: Path, url: str,
-                 app_url: str):  # fmt: skip
+    def __init__(
+        self,
+        name: str,
+        argv: list[str],
+        cwd: Path,
+        env: dict[str, str],
+        log: Path,
+        url: str,
+        app_url: str,
+    ):
         self.name, self.argv, self.url, self.app_url, self.log = name, argv, url, app_url, log
         self._log_file = open(log, "wb")  # noqa: SIM115 (closed in stop)
         self.proc = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=self._log_file,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def log_tail(self, lines: int = 40) -> str:
         text = self.log.read_text(errors="replace").splitlines()
@@ -173,7 +186,9 @@ def jupyter_env(home: Path) -> dict[str, str]:
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "lab-workspaces"),
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
         # The kit's Voila template (share/jupyter/voila/templates/mogul), as make classroom.
-        "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])),
+        "JUPYTER_PATH": os.pathsep.join(
+            filter(None, [str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])
+        ),
     }
     env.pop("JUPYTER_TOKEN", None)
     return env
@@ -206,11 +221,20 @@ def lab(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     home = tmp_path_factory.mktemp("lab-home")
     port = free_port()
     argv = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={notebook_dir}", *root_flag(),
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True",
+        f"--ServerApp.root_dir={notebook_dir}",
+        *root_flag(),
         f"--LabApp.app_settings_dir={LAB_SETTINGS}",  # as `make lab`: no news pop-up
-    ]  # fmt: skip
+    ]
     url = f"http://127.0.0.1:{port}/"
     app_url = f"{url}lab/tree/{NOTEBOOK}"
     server = Server(
@@ -229,10 +253,17 @@ def voila(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     home = tmp_path_factory.mktemp("voila-home")
     port = free_port()
     argv = [
-        sys.executable, "-m", "voila", str(notebook_dir / NOTEBOOK), "--no-browser",
-        "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook_dir / NOTEBOOK),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        "--show_tracebacks=True",
         *CLASSROOM_VOILA_ARGS,
-    ]  # fmt: skip
+    ]
     url = f"http://127.0.0.1:{port}/"
     server = Server("Voila", argv, notebook_dir, jupyter_env(home), home / "voila.log", url, url)
     try:
@@ -334,7 +365,9 @@ class GameView:
             shown = "(no output)"
         errors = Counter(m.strip().splitlines()[0][:200] for m in self.console if m.strip())
         listed = "\n".join(f"  {n} x {m}" for m, n in errors.most_common(8)) or "  (none)"
-        return f"The first output shows: {shown}\nCharts: {self.charts()}\nBrowser errors:\n{listed}"
+        return (
+            f"The first output shows: {shown}\nCharts: {self.charts()}\nBrowser errors:\n{listed}"
+        )
 
     def charts(self) -> str:
         """What each plotly chart on the page holds: traces, points and title (for failures).
@@ -367,8 +400,11 @@ class GameView:
             ) from None
         try:
             expect(self.chart.locator(".main-svg").first).to_be_visible(timeout=30_000)
-            self.page.wait_for_function("(gd) => gd.querySelectorAll('.scatterlayer .trace').length > 0",
-                                        arg=self.chart.element_handle(), timeout=10_000)  # fmt: skip
+            self.page.wait_for_function(
+                "(gd) => gd.querySelectorAll('.scatterlayer .trace').length > 0",
+                arg=self.chart.element_handle(),
+                timeout=10_000,
+            )
         except Exception:
             raise AssertionError(
                 f"No plotly chart was drawn in {where}.\n{self._diagnosis()}"
@@ -403,8 +439,9 @@ class GameView:
                      const found = /Round (\\d+)/.exec(t.innerText);
                      return round === null || !found || Number(found[1]) > round;
                    }""",
-                arg=[self.player.element_handle(), before, round_before], timeout=60_000,
-            )  # fmt: skip
+                arg=[self.player.element_handle(), before, round_before],
+                timeout=60_000,
+            )
         except Exception:
             raise AssertionError(
                 f"The table did not change after Next round.\n{self._diagnosis()}"
@@ -417,8 +454,9 @@ class GameView:
         try:
             self.page.wait_for_function(
                 "([gd, n]) => gd.data.reduce((k, t) => k + (t.x ? t.x.length : 0), 0) !== n",
-                arg=[self.chart.element_handle(), points_before], timeout=30_000,
-            )  # fmt: skip
+                arg=[self.chart.element_handle(), points_before],
+                timeout=30_000,
+            )
         except Exception:
             raise AssertionError(
                 f"The chart did not follow the round ({points_before} points).\n{self._diagnosis()}"
@@ -427,8 +465,9 @@ class GameView:
             try:
                 self.page.wait_for_function(
                     "([gd, text]) => ((gd.layout.title || {}).text || '').includes(text)",
-                    arg=[self.auction_chart.element_handle(), f"round {round_after}"], timeout=30_000,
-                )  # fmt: skip
+                    arg=[self.auction_chart.element_handle(), f"round {round_after}"],
+                    timeout=30_000,
+                )
             except Exception:
                 raise AssertionError(
                     f"The auction chart did not move on to round {round_after}.\n{self._diagnosis()}"
@@ -444,8 +483,9 @@ class GameView:
             button.click()
             self.page.wait_for_function(
                 "([box, text]) => { const t = box.querySelector('.mogul-game'); return t && t.innerText !== text; }",
-                arg=[self.player.element_handle(), before], timeout=30_000,
-            )  # fmt: skip
+                arg=[self.player.element_handle(), before],
+                timeout=30_000,
+            )
 
     def screenshot(self, name: str, full_page: bool = False) -> Path:
         SCREENSHOTS.mkdir(exist_ok=True)

@@ -194,7 +194,9 @@ def chart_widths(page: Page, root: str = "body") -> list[str]:
 def wait_for_charts(page: Page, root: str = "body", timeout: float = 10_000) -> None:
     """Wait until every chart is drawn at its box's width (a chart that never is fails later)."""
     try:
-        page.locator(root).first.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))")
+        page.locator(root).first.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 100)))"
+        )
         page.wait_for_function(
             f"() => ({CHARTS_SETTLED})(document.querySelector({json.dumps(root)}))", timeout=timeout
         )
@@ -261,7 +263,9 @@ class Screens:
             _write_data_url(result["png"], baseline)
             return
         if base is None:
-            self.problems.append(f"[{name}] no baseline {baseline.relative_to(ROOT)}: run `make baselines` and review")
+            self.problems.append(
+                f"[{name}] no baseline {baseline.relative_to(ROOT)}: run `make baselines` and review"
+            )
         elif "differ" not in result:
             self.problems.append(
                 f"[{name}] screenshot is {result['width']}x{result['height']} px, the baseline "
@@ -287,7 +291,9 @@ def write_gallery() -> Path:
         cells = [f"<td><img src='../{baseline.relative_to(ROOT)}'></td>"]
         cells.append(f"<td><img src='{now.name}'></td>" if now.exists() else "<td>(not taken)</td>")
         cells.append(f"<td><img src='{diff.name}'></td>" if diff.exists() else "<td></td>")
-        rows.append(f"<tr><th colspan=3>{html.escape(baseline.stem)}</th></tr><tr>{''.join(cells)}</tr>")
+        rows.append(
+            f"<tr><th colspan=3>{html.escape(baseline.stem)}</th></tr><tr>{''.join(cells)}</tr>"
+        )
     page = (
         "<!doctype html><meta charset=utf-8><title>Mogul screenshots</title>"
         "<style>body{font-family:sans-serif}img{max-width:100%;border:1px solid #ccc}"

@@ -37,9 +37,17 @@ PROJECTOR = SIZES["projector"]  # the lecturer's dashboard, projected
 def serve(page: str, store: Path, home: Path) -> Server:
     port = free_port()
     argv = [
-        sys.executable, "-m", "voila", str(PAGES / page), "--no-browser", "--Voila.ip=127.0.0.1",
-        f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True", *CLASSROOM_VOILA_ARGS,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "voila",
+        str(PAGES / page),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        "--show_tracebacks=True",
+        *CLASSROOM_VOILA_ARGS,
+    ]
     env = jupyter_env(home)
     # The kernels import this checkout's mogul (they start in the pages' folder).
     path = [str(ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
@@ -57,7 +65,9 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server
     servers = []
     try:
         for page in ("student.ipynb", "lecturer.ipynb"):
-            servers.append(serve(page, store, tmp_path_factory.mktemp(page.split(".")[0] + "-home")))
+            servers.append(
+                serve(page, store, tmp_path_factory.mktemp(page.split(".")[0] + "-home"))
+            )
         yield servers[0], servers[1]
     finally:
         for server in servers:
@@ -67,11 +77,15 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server
 def open_page(browser: Browser, url: str, ready: str, viewport: dict | None = None) -> Page:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
     page = context.new_page()
-    page.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort())
+    page.route(
+        re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort()
+    )
     page.goto(url, timeout=120_000)
     failed = page.get_by_text("Traceback")
     expect(page.locator(ready).or_(failed).first).to_be_visible(timeout=90_000)
-    assert VOILA_CELL_ERROR not in page.content() and not failed.count(), page.inner_text("body")[-2000:]
+    assert VOILA_CELL_ERROR not in page.content() and not failed.count(), page.inner_text("body")[
+        -2000:
+    ]
     return page
 
 
@@ -113,18 +127,28 @@ def test_three_students_play_a_round_and_the_lecturer_sees_it(classroom, browser
         # The page updates its status line before its table, so after the logs agreed the
         # status of the first page names the student to move.
         status = students[0].locator(".mogul-status").inner_text()
-        mover = students[0] if "Your move" in status else students[NAMES.index(status.split("for ")[1].strip(". "))]
+        mover = (
+            students[0]
+            if "Your move" in status
+            else students[NAMES.index(status.split("for ")[1].strip(". "))]
+        )
         expect(mover.locator(".mogul-status")).to_contain_text("Your move")
         expect(mover.locator(".mogul-moves button").first).to_be_visible(timeout=10_000)
         for page in students:
             if page is not mover:
-                assert page.locator(".mogul-moves button").count() == 0, "only the student to move has buttons"
+                assert page.locator(".mogul-moves button").count() == 0, (
+                    "only the student to move has buttons"
+                )
         before = log_of(mover)
         buttons = mover.locator(".mogul-moves button")
         drop = buttons.filter(has_text=re.compile("^(Drop|Take)"))
         (drop if drop.count() else buttons).first.click()
-        mover.wait_for_function("t => { const d = document.querySelector('.mogul-game details'); "
-                                "return d && d.innerText !== t; }", arg=before, timeout=30_000)  # fmt: skip
+        mover.wait_for_function(
+            "t => { const d = document.querySelector('.mogul-game details'); "
+            "return d && d.innerText !== t; }",
+            arg=before,
+            timeout=30_000,
+        )
         after = mover.locator(".mogul-game details li").all_inner_texts()
         for page in students:  # the others see the move without reloading
             expect(page.locator(".mogul-game details li")).to_have_text(after, timeout=10_000)
@@ -149,7 +173,9 @@ def test_three_students_play_a_round_and_the_lecturer_sees_it(classroom, browser
     card.get_by_role("button", name="Resume").click()  # ... and lets it go on
     expect(students[0].locator(".mogul-status")).not_to_contain_text("Paused", timeout=10_000)
     os.makedirs(ROOT / "screenshots", exist_ok=True)
-    students[0].screenshot(path=ROOT / "screenshots" / "classroom-student-phone.png", full_page=True)
+    students[0].screenshot(
+        path=ROOT / "screenshots" / "classroom-student-phone.png", full_page=True
+    )
     lecturer.screenshot(path=ROOT / "screenshots" / "classroom-lecturer.png", full_page=True)
     problems = [p for screens in checks for p in screens.problems]
     assert not problems, "What the pages show is wrong:\n" + "\n".join(problems)

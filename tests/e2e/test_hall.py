@@ -34,17 +34,33 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     env = jupyter_env(home)
     path = [str(ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
-    env.update(MOGUL_CLASSROOM=str(home / "class.sqlite"), PYTHONPATH=os.pathsep.join(path),
-               MOGUL_HALL_URL=f"http://127.0.0.1:{port}/mogul/hall/",
-               JUPYTER_PATH=os.pathsep.join(filter(None, [str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH")])))  # fmt: skip
+    env.update(
+        MOGUL_CLASSROOM=str(home / "class.sqlite"),
+        PYTHONPATH=os.pathsep.join(path),
+        MOGUL_HALL_URL=f"http://127.0.0.1:{port}/mogul/hall/",
+        JUPYTER_PATH=os.pathsep.join(
+            filter(None, [str(ROOT / "share" / "jupyter"), env.get("JUPYTER_PATH")])
+        ),
+    )
     argv = [
-        sys.executable, "-m", "jupyter", "server", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-        f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={TOKEN}",
+        sys.executable,
+        "-m",
+        "jupyter",
+        "server",
+        "--no-browser",
+        "--allow-root",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={TOKEN}",
         "--ServerApp.jpserver_extensions={'mogul.classroom.server': True, 'voila.server_extension': True}",
-        "--VoilaConfiguration.template=mogul", "--VoilaConfiguration.progressive_rendering=True",
-    ]  # fmt: skip
+        "--VoilaConfiguration.template=mogul",
+        "--VoilaConfiguration.progressive_rendering=True",
+    ]
     url = f"http://127.0.0.1:{port}/"
-    server = Server("Jupyter server (hall and dashboard)", argv, PAGES, env, home / "server.log", url, url)
+    server = Server(
+        "Jupyter server (hall and dashboard)", argv, PAGES, env, home / "server.log", url, url
+    )
     try:
         server.wait_ready(lambda: port_open(port), timeout=180)
         yield url
@@ -54,7 +70,9 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def open_page(browser: Browser, url: str, viewport: dict) -> Page:
     page = browser.new_context(viewport=viewport).new_page()
-    page.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort())
+    page.route(
+        re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort()
+    )
     page.goto(url, timeout=180_000)
     return page
 
@@ -74,7 +92,9 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=SCREENSHOTS / f"hall-{name}.png", full_page=False)
 
 
-def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer(hall: str, browser: Browser) -> None:
+def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer(
+    hall: str, browser: Browser
+) -> None:
     lecturer = open_page(browser, f"{hall}voila/render/lecturer.ipynb?token={TOKEN}", PROJECTOR)
     expect(lecturer.locator(".mogul-lecturer")).to_be_visible(timeout=180_000)
     lecturer.get_by_label("Tables").fill("1")
@@ -118,7 +138,9 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
         buttons = mover.locator("#moves button")
         drop = buttons.filter(has_text=re.compile("^(Drop|Take)"))
         (drop if drop.count() else buttons).first.click()
-        mover.wait_for_function("t => document.querySelector('#board').innerText !== t", arg=before, timeout=30_000)
+        mover.wait_for_function(
+            "t => document.querySelector('#board').innerText !== t", arg=before, timeout=30_000
+        )
         after = mover.locator(".mogul-game details li").all_inner_texts()
         for phone in phones:  # the others see the move without reloading
             expect(phone.locator(".mogul-game details li")).to_have_text(after, timeout=10_000)
@@ -142,7 +164,9 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     lecturer.get_by_role("button", name="Set the timer").click()
     expect(lecturer.locator(".mogul-lecturer")).to_contain_text("Turn timer: 8 s", timeout=30_000)
     for phone in phones:
-        expect(phone.locator("#timer")).to_contain_text(re.compile(r"has \d+ s to move|You have \d+ s"), timeout=30_000)
+        expect(phone.locator("#timer")).to_contain_text(
+            re.compile(r"has \d+ s to move|You have \d+ s"), timeout=30_000
+        )
     idle = next(p for p in phones if p.locator("#moves button").count())
     expect(idle.locator("#timer")).to_contain_text("You have")
     first = int(re.search(r"(\d+) s", idle.locator("#timer").inner_text()).group(1))

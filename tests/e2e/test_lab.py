@@ -49,8 +49,13 @@ def expect_solution_folded(page: Page, answer: str) -> None:
     "Worked solution" heading."""
     heading = page.locator(f"{NOTEBOOK_VIEW} h4", has_text="Worked solution")
     expect(heading).to_have_count(1)
-    assert page.locator(f"{NOTEBOOK_VIEW} .jp-OutputArea-output").filter(has_text=answer).filter(
-        visible=True).count() == 0, f"the worked solution's answer ({answer!r}) is on screen after Run All"
+    assert (
+        page.locator(f"{NOTEBOOK_VIEW} .jp-OutputArea-output")
+        .filter(has_text=answer)
+        .filter(visible=True)
+        .count()
+        == 0
+    ), f"the worked solution's answer ({answer!r}) is on screen after Run All"
 
 
 def toggle_file_browser(page: Page) -> None:
@@ -111,7 +116,9 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
     expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
     run_all_cells(page)
-    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / CREDIT_MOBILIER), timeout=150_000)
+    page.wait_for_function(
+        ALL_CELLS_RUN, arg=code_cells(notebook_dir / CREDIT_MOBILIER), timeout=150_000
+    )
     stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
     screens = Screens(page, NOTEBOOK_VIEW)
@@ -130,8 +137,11 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     expect(player.locator(".mogul-die")).to_have_count(5)
     board = player.locator(".mogul-charts .js-plotly-plot").first
     expect(board.locator(".main-svg").first).to_be_visible(timeout=30_000)
-    page.wait_for_function(f"gd => ({BOARD_TITLE})(gd).includes('Ann, to choose')", arg=board.element_handle(),
-                           timeout=30_000)  # fmt: skip
+    page.wait_for_function(
+        f"gd => ({BOARD_TITLE})(gd).includes('Ann, to choose')",
+        arg=board.element_handle(),
+        timeout=30_000,
+    )
     screens.check("lab-07 after Run All")
     action = player.locator("button.mod-primary").first  # Ann's first legal unit action
     expect(action).to_be_visible()
@@ -139,10 +149,13 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     try:  # the live board follows: its title names the colour and kind Ann chose
         page.wait_for_function(
             f"gd => /Ann, (build|move|buy|dividends) /.test(({BOARD_TITLE})(gd))",
-            arg=board.element_handle(), timeout=30_000,
-        )  # fmt: skip
+            arg=board.element_handle(),
+            timeout=30_000,
+        )
     except Exception:
-        raise AssertionError(f"The board did not follow the click.\nBrowser errors: {console[:5]}") from None
+        raise AssertionError(
+            f"The board did not follow the click.\nBrowser errors: {console[:5]}"
+        ) from None
     expect(player.locator(".mogul-die[style*='line-through']").first).to_be_visible(timeout=10_000)
     player.evaluate("box => box.scrollIntoView({block: 'start'})")
     SCREENSHOTS.mkdir(exist_ok=True)

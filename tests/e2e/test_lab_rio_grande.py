@@ -41,12 +41,16 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     player.evaluate("box => box.scrollIntoView({block: 'start'})")
     chart = player.locator(".mogul-charts .js-plotly-plot").first  # the map comes first
     expect(chart.locator(".main-svg").first).to_be_visible(timeout=30_000)
-    page.wait_for_function("gd => gd.data && gd.data.length === 13", arg=chart.element_handle(), timeout=30_000)
+    page.wait_for_function(
+        "gd => gd.data && gd.data.length === 13", arg=chart.element_handle(), timeout=30_000
+    )
     first = chart.evaluate(CHART)
     assert first["title"] == "Network: 0 of 30 stations taken", first
     assert first["points"]["interchange"] == 5 and first["points"]["station"] == 25, first
     table = player.locator(".mogul-game").first.bounding_box()
-    assert chart.bounding_box()["x"] >= table["x"] + table["width"] - 1, "the map is not beside the table"
+    assert chart.bounding_box()["x"] >= table["x"] + table["width"] - 1, (
+        "the map is not beside the table"
+    )
     screens.check("lab-06 after Run All")
 
     # Ann (the human) bids (or drops, without chips) until she holds the sell right; buttons for
@@ -68,8 +72,9 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     page.wait_for_function(
         """([gd, n]) => ((gd.layout.title || {}).text || '').startsWith('Ann may branch on')
                         && gd.data.find(t => t.name === 'free now').x.filter(v => v !== null).length === n""",
-        arg=[chart.element_handle(), choices], timeout=30_000,
-    )  # fmt: skip
+        arg=[chart.element_handle(), choices],
+        timeout=30_000,
+    )
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "lab-06-branch-choices.png")
 
@@ -77,7 +82,8 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     branch.first.click()
     page.wait_for_function(
         "gd => gd.data.find(t => t.name === 'Ann').x.filter(v => v !== null).length === 1",
-        arg=chart.element_handle(), timeout=30_000,
+        arg=chart.element_handle(),
+        timeout=30_000,
     )
     after = chart.evaluate(CHART)
     assert after["title"].startswith(("Network: ", "Ann may branch on")), after

@@ -23,20 +23,33 @@ VIEWS = {"phone": SIZES["phone"], "laptop": SIZES["laptop"]}
 @pytest.mark.parametrize("device", VIEWS)
 def test_classroom_page_fits_the_device(voila, browser: Browser, device: str) -> None:
     viewport = VIEWS[device]
-    context = browser.new_context(viewport=viewport, is_mobile=device == "phone", has_touch=device == "phone")
+    context = browser.new_context(
+        viewport=viewport, is_mobile=device == "phone", has_touch=device == "phone"
+    )
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console.error: {m.text}") if m.type == "error" else None)
+    page.on(
+        "console",
+        lambda m: problems.append(f"console.error: {m.text}") if m.type == "error" else None,
+    )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(voila.url)
-               or r.request.url.startswith(("data:", "blob:")) else (problems.append(f"outside: {r.request.url}"), r.abort()))  # fmt: skip
+    page.route(
+        "**/*",
+        lambda r: (
+            r.continue_()
+            if r.request.url.startswith(voila.url) or r.request.url.startswith(("data:", "blob:"))
+            else (problems.append(f"outside: {r.request.url}"), r.abort())
+        ),
+    )
     try:
         page.goto(voila.app_url, timeout=120_000)
         player = page.locator(".mogul-game-player").nth(1)  # the student's game ("Your seat")
         expect(player.get_by_role("button", name="Bid 1 chip")).to_be_visible(timeout=90_000)
         chart = player.locator(".mogul-charts .js-plotly-plot").first
         expect(chart.locator(".main-svg").first).to_be_visible(timeout=30_000)
-        page.wait_for_function("() => document.querySelectorAll('.mogul-game-player .js-plotly-plot').length >= 2")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.mogul-game-player .js-plotly-plot').length >= 2"
+        )
         assert VOILA_CELL_ERROR not in page.content()
         player.evaluate("box => box.scrollIntoView({block: 'start'})")
 
@@ -49,8 +62,12 @@ def test_classroom_page_fits_the_device(voila, browser: Browser, device: str) ->
         buttons = player.get_by_role("button", name="Bid 1 chip").bounding_box()
         if device == "laptop":  # buttons, table and the auction chart in one screen, side by side
             for name, box in {"buttons": buttons, "table": table, "auction chart": graph}.items():
-                assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], f"{name} off screen: {box}"
-            assert graph["x"] >= table["x"] + table["width"] - 1, "the chart is not beside the table"
+                assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (
+                    f"{name} off screen: {box}"
+                )
+            assert graph["x"] >= table["x"] + table["width"] - 1, (
+                "the chart is not beside the table"
+            )
         else:  # one column: the chart below the table, as wide as the screen allows
             assert graph["y"] >= table["y"] + table["height"] - 1
             assert graph["x"] + graph["width"] <= viewport["width"]

@@ -18,14 +18,18 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
     # The live charts load plotly's widget code once for the page (mogul/widgets/live.py), so
     # their models start within anywidget's 2 s budget; this also shows the server runs this
     # checkout's mogul.
-    loads = page.evaluate("() => globalThis.__mogulPlotlyWidget ? globalThis.__mogulPlotlyWidget.size : 0")
+    loads = page.evaluate(
+        "() => globalThis.__mogulPlotlyWidget ? globalThis.__mogulPlotlyWidget.size : 0"
+    )
     assert loads == 1, f"plotly's widget code was loaded {loads} times for the page's live charts"
 
     screens = Screens(page)
     screens.check("voila-03 as loaded")
     # A student's view: the games and the exercise; the prose about code is for the Lab
     # reader (cells tagged lab-only), and the worked solution stays folded until opened.
-    assert not page.get_by_text("values_from_state").filter(visible=True).count(), "text about code shows"
+    assert not page.get_by_text("values_from_state").filter(visible=True).count(), (
+        "text about code shows"
+    )
     assert not page.get_by_text("GameSession").filter(visible=True).count(), "text about code shows"
     expect(page.get_by_text("Start a fresh game with seed 3")).to_be_visible()
     answer = page.get_by_text("drop at once:")

@@ -24,7 +24,9 @@ from mogul.kit.isolation import bwrap
 
 LIMIT = 1.0
 OTHERS = [hb.Honest, "value", "random"]  # with the attacker: 24 games, 6 of them without it
-namespaces = pytest.mark.skipif(bwrap() is None, reason="needs bubblewrap namespaces (make bubblewrap)")
+namespaces = pytest.mark.skipif(
+    bwrap() is None, reason="needs bubblewrap namespaces (make bubblewrap)"
+)
 
 
 def calm(name: str) -> type:
@@ -35,13 +37,32 @@ def calm(name: str) -> type:
 def attack(bot, name: str, **options):
     """The attacker's tournament, the clean one beside it, and the processes left after it."""
     started = time.time()
-    t = tournament("classic", [bot, *OTHERS], players=3, repetitions=1, seed=5, time_limit=LIMIT, progress=False, **options)
-    clean = tournament("classic", [calm(name), *OTHERS], players=3, repetitions=1, seed=5, sandbox=False, progress=False)
+    t = tournament(
+        "classic",
+        [bot, *OTHERS],
+        players=3,
+        repetitions=1,
+        seed=5,
+        time_limit=LIMIT,
+        progress=False,
+        **options,
+    )
+    clean = tournament(
+        "classic",
+        [calm(name), *OTHERS],
+        players=3,
+        repetitions=1,
+        seed=5,
+        sandbox=False,
+        progress=False,
+    )
     assert not t.partial, "the run was stopped"
     assert set(t.failures["bot"]) <= {name}, f"an innocent bot was blamed:\n{t.failures}"
     kept = sorted(set(t.games["game"]))
     expected = clean.games[clean.games["game"].isin(kept)].reset_index(drop=True)
-    assert t.games.reset_index(drop=True).equals(expected), "an honest game differs from a clean run"
+    assert t.games.reset_index(drop=True).equals(expected), (
+        "an honest game differs from a clean run"
+    )
     assert not set(kept) & set(t.failures["game"])
     return t, left_behind(started, {"forker": "sleep 601", "fork-bomb": "sleep 602"}.get(name))
 
@@ -50,10 +71,16 @@ def left_behind(since: float, marker: str | None = None) -> list[str]:
     """Processes still running that this run started: this process's descendants, and the
     attacker's ``sleep 60x`` wherever it ended up (other tests' sandboxes are not ours)."""
     time.sleep(0.2)  # the kernel tears a PID namespace down as its first process dies
-    found = [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
+    found = [
+        p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE
+    ]
     for p in psutil.process_iter(["cmdline", "create_time", "status"]) if marker else ():
         line = " ".join(p.info["cmdline"] or [])
-        if p.info["create_time"] >= since - 1 and p.info["status"] != psutil.STATUS_ZOMBIE and marker in line:
+        if (
+            p.info["create_time"] >= since - 1
+            and p.info["status"] != psutil.STATUS_ZOMBIE
+            and marker in line
+        ):
             found.append(p)
     return [" ".join(p.cmdline())[:80] for p in found if p.is_running()]
 
@@ -63,7 +90,9 @@ def test_a_pickled_answer_is_never_unpickled(tmp_path: Path):
     bot = functools.partial(attacks.PickleAnswer, marker=str(marker))
     t, left = attack(bot, "pickle-answer")
     assert not marker.exists(), "the bot's pickle ran in the referee"
-    assert list(t.failures["reason"]) == ["illegal"] * 18  # every game it plays, at its first decision
+    assert (
+        list(t.failures["reason"]) == ["illegal"] * 18
+    )  # every game it plays, at its first decision
     assert set(t.failures["detail"]) == {"sent something that is not the sandbox's reply"}
     assert left == []
 
@@ -78,16 +107,29 @@ def test_a_pickled_answer_is_refused_on_two_workers(tmp_path: Path):
 def test_a_bot_cannot_work_out_the_deal_from_its_seed(monkeypatch):
     t, left = attack(attacks.SeedSpy, "seed-spy")
     assert t.failures.empty and left == []
+
     # The same attack against the seeds as they were drawn before: it finds every deal.
     def old_plans(seed, seatings):
         seatings = list(seatings)
-        for game, (seating, (deal, bots)) in enumerate(zip(seatings, attacks.old_plan(seed, len(seatings), 3),
-                                                            strict=True)):
+        for game, (seating, (deal, bots)) in enumerate(
+            zip(seatings, attacks.old_plan(seed, len(seatings), 3), strict=True)
+        ):
             yield runner.GamePlan(game, deal, tuple(seating), tuple(bots))
 
     monkeypatch.setattr(mogul.kit.tournament, "plan_games", old_plans)
-    exposed = tournament("classic", [attacks.SeedSpy, *OTHERS], players=3, repetitions=1, seed=5, sandbox=False, progress=False)
-    assert len(exposed.failures) == 18 and "predicted the pile from my seed" in exposed.failures["detail"].iloc[0]
+    exposed = tournament(
+        "classic",
+        [attacks.SeedSpy, *OTHERS],
+        players=3,
+        repetitions=1,
+        seed=5,
+        sandbox=False,
+        progress=False,
+    )
+    assert (
+        len(exposed.failures) == 18
+        and "predicted the pile from my seed" in exposed.failures["detail"].iloc[0]
+    )
 
 
 def cards(seed: int) -> list:
@@ -116,7 +158,9 @@ def guessing(deals: list[tuple[int, list[int]]]) -> tuple[int, float, float]:
 
 
 def test_a_bots_seed_predicts_the_pile_no_better_than_chance():
-    now = [(p.seed, p.bot_seeds) for seed in range(8) for p in runner.plan_games(seed, [(0, 1, 2)] * 6)]
+    now = [
+        (p.seed, p.bot_seeds) for seed in range(8) for p in runner.plan_games(seed, [(0, 1, 2)] * 6)
+    ]
     recovered, rate, chance = guessing(now)
     # 144 guesses of ~30 cards each; chance agreement is about 10 %: 4 standard deviations
     # of the difference of two such rates would be a leak.
@@ -175,7 +219,10 @@ def test_output_is_captured_and_capped(capfd):
     out, err = capfd.readouterr()
     assert len(out) + len(err) < 10_000, "the bot's output reached the referee's terminal"
     assert set(t.failures["reason"]) == {"crashed"}
-    assert f"printed more than {guard.OUTPUT_LIMIT} bytes" in t.failures["detail"].iloc[0] and left == []
+    assert (
+        f"printed more than {guard.OUTPUT_LIMIT} bytes" in t.failures["detail"].iloc[0]
+        and left == []
+    )
 
 
 @namespaces
@@ -204,7 +251,11 @@ def test_a_bot_cannot_write_the_kit_or_the_referees_folder(tmp_path: Path):
     ("bot", "reason", "detail"),
     [
         (attacks.HugeAnswer, "illegal", "answered 'bidbidbid"),
-        (attacks.RawHugeReply, "illegal", f"sent a reply of {100 << 20} bytes (at most {guard.ANSWER_BYTES})"),
+        (
+            attacks.RawHugeReply,
+            "illegal",
+            f"sent a reply of {100 << 20} bytes (at most {guard.ANSWER_BYTES})",
+        ),
         (attacks.StubbornSleeper, "timeout", f"no answer within {LIMIT:g} s"),
         (attacks.HardExit, "crashed", "the bot's process ended (exit code 0)"),
         (attacks.ClosesFiles, "crashed", "the bot's process ended"),
@@ -214,15 +265,23 @@ def test_a_bot_cannot_write_the_kit_or_the_referees_folder(tmp_path: Path):
 )
 def test_what_held_before_still_holds(bot, reason, detail):
     """Raising, sleeping, exiting, huge and garbage answers: each named, one game each."""
-    sim = mogul.simulate("classic", [bot, hb.Honest, "value"], games=2, seed=1, time_limit=LIMIT, progress=False)
+    sim = mogul.simulate(
+        "classic", [bot, hb.Honest, "value"], games=2, seed=1, time_limit=LIMIT, progress=False
+    )
     assert list(sim.failures["reason"]) == [reason] * 2, sim.failures["detail"].tolist()
     assert detail in sim.failures["detail"].iloc[0] and sim.games.empty
     assert left_behind(time.time() - 60) == []
 
 
 def test_a_bot_finds_no_game_state_in_its_process():
-    sim = mogul.simulate("classic", [attacks.GcSpy, hb.Honest, "value"], games=2, seed=1, time_limit=LIMIT,
-                         progress=False)
+    sim = mogul.simulate(
+        "classic",
+        [attacks.GcSpy, hb.Honest, "value"],
+        games=2,
+        seed=1,
+        time_limit=LIMIT,
+        progress=False,
+    )
     assert sim.failures.empty and len(sim.games) == 6
 
 
@@ -236,7 +295,11 @@ def test_without_bubblewrap_the_kit_says_so_once(monkeypatch):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert isolation.bwrap() is None and isolation.bwrap() is None
-        assert len(caught) == 1 and "without namespaces: bubblewrap (bwrap) is not installed" in str(caught[0].message)
+        assert len(
+            caught
+        ) == 1 and "without namespaces: bubblewrap (bwrap) is not installed" in str(
+            caught[0].message
+        )
     finally:
         isolation.bwrap.cache_clear()
 
@@ -268,7 +331,10 @@ def test_the_fallback_names_and_ends_processes_left_running(monkeypatch):
     try:
         box.new_game(1)
         state = mogul.new_game(players=3, seed=1)
-        assert box.choose(state.view(state.current_player), state.legal_actions()) in state.legal_actions()
+        assert (
+            box.choose(state.view(state.current_player), state.legal_actions())
+            in state.legal_actions()
+        )
         with pytest.raises(guard.BotFailure, match="left 2 processes running"):
             box.new_game(2)
     finally:

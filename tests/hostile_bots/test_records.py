@@ -17,7 +17,7 @@ def test_a_finished_game_without_its_result_is_refused():
     data = record.to_dict()
     assert GameRecord.from_dict(data) == record
     del data["result"]
-    with pytest.raises(ValueError, match="the game is over but the record has no \"result\""):
+    with pytest.raises(ValueError, match='the game is over but the record has no "result"'):
         GameRecord.from_dict(data)
 
 

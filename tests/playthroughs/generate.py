@@ -40,7 +40,10 @@ LEFT_OUT = ("edition", "setup")
 
 CHOSEN: dict[tuple[str, str], tuple[tuple[int, int], ...]] = {
     ("mogul", "classic"): ((4, 7), (3, 1)),
-    ("mogul", "rio-grande"): ((3, 1), (5, 2)),  # 3 players: houses get moved; 5: the full setup card
+    ("mogul", "rio-grande"): (
+        (3, 1),
+        (5, 2),
+    ),  # 3 players: houses get moved; 5: the full setup card
     ("toy", "toy-race"): ((2, 3), (4, 11)),
 }
 """(players, seed) of the playthroughs per game and edition; any other edition gets one game."""

@@ -48,9 +48,15 @@ from mogul.games.credit_mobilier.state import GameState
 from mogul.kit.bots import BotFactory, BotSpec, bot_factory, decide
 
 __all__ = [
-    "by_turn", "marginal_by_turn", "marginal_values", "mean_interval", "reversed_ties", "round_payouts",
-    "share_values", "start_values",
-]  # fmt: skip
+    "by_turn",
+    "marginal_by_turn",
+    "marginal_values",
+    "mean_interval",
+    "reversed_ties",
+    "round_payouts",
+    "share_values",
+    "start_values",
+]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -77,7 +83,9 @@ def round_payouts(dividends: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame({**empty, "per_share": pd.Series(dtype=float)})
     rounds = (
         _with_game(dividends)
-        .groupby(["game", "turn", "round", "company"], sort=False, as_index=False)[["paid", "shares"]]
+        .groupby(["game", "turn", "round", "company"], sort=False, as_index=False)[
+            ["paid", "shares"]
+        ]
         .sum()
     )
     # A round paid while nobody held a share (the rules allow it) paid no one, but a share held
@@ -103,7 +111,9 @@ def share_values(treasuries: pd.DataFrame, dividends: pd.DataFrame) -> pd.DataFr
     payouts = round_payouts(dividends)
     per_turn = payouts.groupby(["game", "company", "turn"], as_index=False)["per_share"].sum()
     # dividends from turn t on = (all the game's dividends) - (those of turns before t)
-    merged = values.merge(per_turn, on=["game", "company", "turn"], how="left").fillna({"per_share": 0.0})
+    merged = values.merge(per_turn, on=["game", "company", "turn"], how="left").fillna(
+        {"per_share": 0.0}
+    )
     merged = merged.sort_values(["game", "company", "turn"], kind="stable")
     by_company = merged.groupby(["game", "company"], sort=False)["per_share"]
     merged["to_come"] = by_company.transform("sum") - by_company.cumsum() + merged["per_share"]
@@ -157,7 +167,12 @@ def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
     n = len(values)
     mean = float(values.mean()) if n else math.nan
     half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return {"mean": round(mean, 9), "low": round(mean - half, 4), "high": round(mean + half, 4), "n": n}
+    return {
+        "mean": round(mean, 9),
+        "low": round(mean - half, 4),
+        "high": round(mean + half, 4),
+        "n": n,
+    }
 
 
 # --- the marginal value of one more share ----------------------------------------------------
@@ -205,7 +220,11 @@ def _play_on(
     """Play ``state`` to the end: the owner's final ``cash``, the owner's ``dividends`` per
     company and each company's ``average`` payout per share (``per_share`` summed over its
     rounds); and for each of ``turns`` the state at which it began with the tallies so far."""
-    tally = {"cash": 0, "dividends": dict.fromkeys(COMPANIES, 0), "average": dict.fromkeys(COMPANIES, 0.0)}
+    tally = {
+        "cash": 0,
+        "dividends": dict.fromkeys(COMPANIES, 0),
+        "average": dict.fromkeys(COMPANIES, 0.0),
+    }
     starts: dict[int, tuple[GameState, dict[str, Any]]] = {}
     wanted = set(turns)
     for _ in range(100_000):
@@ -216,7 +235,9 @@ def _play_on(
             starts[state.turn] = (state, {k: dict(tally[k]) for k in ("dividends", "average")})
         legal = state.legal_actions()
         seat = state.current_player
-        state = state.apply(legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal))
+        state = state.apply(
+            legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal)
+        )
         for event in state.events:
             if type(event) is DividendsPaid:
                 held = sum(s[event.company] for s in state.stocks)
@@ -254,7 +275,9 @@ def marginal_values(
     """
     specs = [bots] * players if isinstance(bots, str | BotFactory) or callable(bots) else list(bots)
     if len(specs) != players:
-        raise ValueError(f"marginal_values needs one bot per seat: {players} seats, {len(specs)} bots")
+        raise ValueError(
+            f"marginal_values needs one bot per seat: {players} seats, {len(specs)} bots"
+        )
     unknown = [c for c in companies if c not in COMPANIES]
     if unknown:
         raise ValueError(f"unknown companies {unknown}; allowed: {list(COMPANIES)}")
@@ -285,14 +308,34 @@ def marginal_values(
                 stocks[owner] = stocks[owner].add(company)
                 extra = start._replace(money=tuple(money), stocks=tuple(stocks))
                 more, _ = _play_on(extra, [make(seed + i) for make in factories], owner)
-                gains = {c: more["dividends"][c] - (base["dividends"][c] - before["dividends"][c]) for c in COMPANIES}
-                rows.append({
-                    "game": i, "owner": owner, "turn": turn, "company": company,
-                    "cash_gain": more["cash"] - base["cash"], "value": more["cash"] - base["cash"] + STOCK_PRICE,
-                    "dividends_gain": gains[company], "others_gain": sum(gains.values()) - gains[company],
-                    "average": round(base["average"][company] - before["average"][company], 9),
-                })  # fmt: skip
-    columns = ["game", "owner", "turn", "company", "cash_gain", "value", "dividends_gain", "others_gain", "average"]
+                gains = {
+                    c: more["dividends"][c] - (base["dividends"][c] - before["dividends"][c])
+                    for c in COMPANIES
+                }
+                rows.append(
+                    {
+                        "game": i,
+                        "owner": owner,
+                        "turn": turn,
+                        "company": company,
+                        "cash_gain": more["cash"] - base["cash"],
+                        "value": more["cash"] - base["cash"] + STOCK_PRICE,
+                        "dividends_gain": gains[company],
+                        "others_gain": sum(gains.values()) - gains[company],
+                        "average": round(base["average"][company] - before["average"][company], 9),
+                    }
+                )
+    columns = [
+        "game",
+        "owner",
+        "turn",
+        "company",
+        "cash_gain",
+        "value",
+        "dividends_gain",
+        "others_gain",
+        "average",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -317,18 +360,31 @@ def marginal_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
             verdict = "no"
         else:
             verdict = "can't tell"
-        rows.append({
-            "turn": turn, "company": company, "pairs": value["n"],
-            "value": value["mean"], "value_low": value["low"], "value_high": value["high"],
-            "average": average["mean"], "average_low": average["low"], "average_high": average["high"],
-            "gap": gap["mean"], "gap_low": gap["low"], "gap_high": gap["high"],
-            "dividends_gain": float(g["dividends_gain"].mean()), "others_gain": float(g["others_gain"].mean()),
-            "worth_buying": verdict,
-        })  # fmt: skip
+        rows.append(
+            {
+                "turn": turn,
+                "company": company,
+                "pairs": value["n"],
+                "value": value["mean"],
+                "value_low": value["low"],
+                "value_high": value["high"],
+                "average": average["mean"],
+                "average_low": average["low"],
+                "average_high": average["high"],
+                "gap": gap["mean"],
+                "gap_low": gap["low"],
+                "gap_high": gap["high"],
+                "dividends_gain": float(g["dividends_gain"].mean()),
+                "others_gain": float(g["others_gain"].mean()),
+                "worth_buying": verdict,
+            }
+        )
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    return out.sort_values(["turn", "company"], key=_company_order, kind="stable", ignore_index=True)
+    return out.sort_values(
+        ["turn", "company"], key=_company_order, kind="stable", ignore_index=True
+    )
 
 
 def _company_order(column: pd.Series | pd.Index) -> pd.Series | pd.Index:

@@ -87,11 +87,18 @@ def analyse_position(
     half = 1.96 * spread / np.sqrt(rollouts)
     chance = won.mean(axis=0)
     low, high = wilson(chance, rollouts)
-    return pd.DataFrame({
-        "action": [action_label(futures[0], a) for a in legal],
-        "mean_score": mean, "score_low": mean - half, "score_high": mean + half,
-        "win_chance": chance, "win_low": low, "win_high": high, "rollouts": rollouts,
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "action": [action_label(futures[0], a) for a in legal],
+            "mean_score": mean,
+            "score_low": mean - half,
+            "score_high": mean + half,
+            "win_chance": chance,
+            "win_low": low,
+            "win_high": high,
+            "rollouts": rollouts,
+        }
+    )
 
 
 def _play_on(state: GameState, bots: list[Any], until_turn: int) -> GameState:
@@ -99,7 +106,9 @@ def _play_on(state: GameState, bots: list[Any], until_turn: int) -> GameState:
     while not state.is_over and state.turn < until_turn:
         legal = state.legal_actions()
         seat = state.current
-        state = state.apply(legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal))
+        state = state.apply(
+            legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal)
+        )
     return state
 
 

@@ -115,4 +115,3 @@ __all__ = [
     "share_values",
     "uses_from_auctions",
 ]
-

@@ -52,10 +52,18 @@ def chose_the_better(uses: pd.DataFrame) -> dict[str, float]:
     (the other uses, by what was chosen).
     """
     best = uses[["sell_value", "branch_value"]].clip(lower=0).max(axis=1)
-    chosen = uses["sell_value"].where(uses["choice"] == "sell", uses["branch_value"].where(uses["choice"] == "branch", 0))
+    chosen = uses["sell_value"].where(
+        uses["choice"] == "sell", uses["branch_value"].where(uses["choice"] == "branch", 0)
+    )
     better = chosen >= best
     share, low, high = mean_interval(better.astype(float))
-    out: dict[str, float] = {"uses": len(uses), "better": int(better.sum()), "share": share, "low": low, "high": high}
+    out: dict[str, float] = {
+        "uses": len(uses),
+        "better": int(better.sum()),
+        "share": share,
+        "low": low,
+        "high": high,
+    }
     for choice in ("sell", "branch", "nothing"):
         out[f"{choice}_not_better"] = int(((uses["choice"] == choice) & ~better).sum())
     return out
@@ -73,11 +81,13 @@ def sell_nothing(uses: pd.DataFrame) -> pd.DataFrame:
         nothing = group[group["choice"] == "nothing"]
         none = int((nothing["held"] == 0).sum()) if "held" in nothing else 0
         rows[name] = {
-            "uses": len(group), "nothing": len(nothing),
+            "uses": len(group),
+            "nothing": len(nothing),
             "by_winner": int((nothing["role"] == "winner").sum()),
             "by_runner_up": int((nothing["role"] == "runner-up").sum()),
-            "held_none": none, "held_none_share": none / len(nothing) if len(nothing) else float("nan"),
-        }  # fmt: skip
+            "held_none": none,
+            "held_none_share": none / len(nothing) if len(nothing) else float("nan"),
+        }
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "edition"
     return out
@@ -101,8 +111,14 @@ def length_parts(tables: Mapping[str, pd.DataFrame], players: int = 4) -> pd.Dat
         pile = spec.new_game(edition_name, players, 0).cards_left + 1
         window = ed.crash_shuffled_into_last + 1
         mean, low, high = mean_interval(group["cards"])
-        rows[name] = {"pile": pile, "window": window, "model": pile - (window - 1) / 2,
-                      "cards": mean, "low": low, "high": high}  # fmt: skip
+        rows[name] = {
+            "pile": pile,
+            "window": window,
+            "model": pile - (window - 1) / 2,
+            "cards": mean,
+            "low": low,
+            "high": high,
+        }
     out = pd.DataFrame.from_dict(rows, orient="index")
     first = out.iloc[0]
     out["pile_effect"] = out["pile"] - first["pile"]
@@ -111,8 +127,12 @@ def length_parts(tables: Mapping[str, pd.DataFrame], players: int = 4) -> pd.Dat
     return out
 
 
-SCORE_PARTS = {"winner_track": "score track", "winner_chips": "chips", "winner_shares": "shares held",
-               "winner_branches": "houses (branches)"}  # fmt: skip
+SCORE_PARTS = {
+    "winner_track": "score track",
+    "winner_chips": "chips",
+    "winner_shares": "shares held",
+    "winner_branches": "houses (branches)",
+}
 """The parts of a winning score in ``compare_editions``' games table, and their names."""
 
 
@@ -131,8 +151,13 @@ def score_gap(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     rows = {}
     for column, label in [*SCORE_PARTS.items(), ("winning_score", "total")]:
         gap, low, high = _difference(a[column], b[column])
-        rows[label] = {names[0]: float(a[column].mean()), names[1]: float(b[column].mean()),
-                       "gap": gap, "low": low, "high": high}  # fmt: skip
+        rows[label] = {
+            names[0]: float(a[column].mean()),
+            names[1]: float(b[column].mean()),
+            "gap": gap,
+            "low": low,
+            "high": high,
+        }
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "part"
     return out
@@ -151,9 +176,12 @@ def _per_game(tables: Mapping[str, pd.DataFrame], name: str) -> dict[str, pd.Ser
         return n.reindex(games.index, fill_value=0) / per_winner
 
     return {
-        "cards": games["cards"], "auction_moves": auctions.groupby("game")["steps"].mean(),
-        "winning_score": games["winning_score"], "winner_sells": count("sell"), "winner_branches": count("branch"),
-    }  # fmt: skip
+        "cards": games["cards"],
+        "auction_moves": auctions.groupby("game")["steps"].mean(),
+        "winning_score": games["winning_score"],
+        "winner_sells": count("sell"),
+        "winner_branches": count("branch"),
+    }
 
 
 def edition_comparison(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -194,14 +222,20 @@ def model_check(values: pd.DataFrame) -> pd.DataFrame:
     """
     rows = {}
     for company, group in values.groupby("company", sort=False):
-        per_game = (group["premiums_realized"] - group["premiums_to_come"]).groupby(group["game"]).mean()
+        per_game = (
+            (group["premiums_realized"] - group["premiums_to_come"]).groupby(group["game"]).mean()
+        )
         diff = float((group["premiums_realized"] - group["premiums_to_come"]).mean())
         se = float(per_game.std(ddof=1)) / len(per_game) ** 0.5
         rows[company] = {
             "premiums_to_come": float(group["premiums_to_come"].mean()),
             "premiums_realized": float(group["premiums_realized"].mean()),
-            "difference": diff, "low": diff - Z95 * se, "high": diff + Z95 * se, "z": diff / se, "games": len(per_game),
-        }  # fmt: skip
+            "difference": diff,
+            "low": diff - Z95 * se,
+            "high": diff + Z95 * se,
+            "z": diff / se,
+            "games": len(per_game),
+        }
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "company"
     farthest = float(out["z"].abs().max())

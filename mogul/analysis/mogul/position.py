@@ -1,4 +1,4 @@
-""""Analyse this position": every legal action's expected score and win chance, by rollouts."""
+""" "Analyse this position": every legal action's expected score and win chance, by rollouts."""
 
 from __future__ import annotations
 
@@ -43,20 +43,32 @@ def analyse_position(
     seat = table.current if seat is None else seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
-    view = table if isinstance(table, PlayerView) and table.seat == seat else table_view(table, seat)
+    view = (
+        table if isinstance(table, PlayerView) and table.seat == seat else table_view(table, seat)
+    )
     legal = list(table.legal_actions()) if isinstance(table, GameState) else _legal_of(view)
     scores, keys = _position_rollouts(view, legal, rollouts, policy, seed)
     own = scores[:, :, seat].astype(float)  # rollout x action
     won = (keys[:, :, seat] == keys.max(axis=2)).astype(float)
-    mean, spread = own.mean(axis=0), own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal))
+    mean, spread = (
+        own.mean(axis=0),
+        own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal)),
+    )
     half = 1.96 * spread / np.sqrt(rollouts)
     chance = won.mean(axis=0)
     low, high = _wilson(chance, rollouts)
-    return pd.DataFrame({
-        "action": [action_label(table, a) for a in legal],
-        "mean_score": mean, "score_low": mean - half, "score_high": mean + half,
-        "win_chance": chance, "win_low": low, "win_high": high, "rollouts": rollouts,
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "action": [action_label(table, a) for a in legal],
+            "mean_score": mean,
+            "score_low": mean - half,
+            "score_high": mean + half,
+            "win_chance": chance,
+            "win_low": low,
+            "win_high": high,
+            "rollouts": rollouts,
+        }
+    )
 
 
 def table_view(table: Table, seat: int) -> PlayerView:
@@ -109,6 +121,8 @@ def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str
             scores[r, b] = final.final_scores()
             keys[r, b] = [score * 100 + shares for score, shares in standings(final)]
     return scores, keys
+
+
 # --- the 2013 edition: the sell right as the map fills, and the two editions side by side -------
 #
 # In the 2013 edition whoever uses the sell right sells all their shares of the border colour,
@@ -118,4 +132,3 @@ def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str
 # bonus (each house scores its owner's house count on each of its lines, so a line with ``h``
 # houses scores ``h * h``: the third house on a line adds 5). Later houses on the same line add
 # more, so a branch's value here is a floor.
-

@@ -19,9 +19,21 @@ from mogul.kit.simulate import seat_bots, simulate
 from mogul.kit.spec import resolve
 
 SELL_RIGHT_COLUMNS = (
-    "game", "round", "seat", "role", "border", "houses_on_map", "free", "shares", "market",
-    "sell_value", "branch_value", "choice", "station", "won_game",
-)  # fmt: skip
+    "game",
+    "round",
+    "seat",
+    "role",
+    "border",
+    "houses_on_map",
+    "free",
+    "shares",
+    "market",
+    "sell_value",
+    "branch_value",
+    "choice",
+    "station",
+    "won_game",
+)
 """Columns of ``sell_right_uses``: one row per auction whose sell right was used."""
 
 
@@ -45,12 +57,16 @@ def sell_right_options(state: GameState) -> pd.DataFrame:
                 rows.append({"action": str(action), "kind": "branch", "value": value})
             elif kind is Sell:
                 kind_name = "sell" if action.count else "nothing"
-                rows.append({"action": str(action), "kind": kind_name, "value": action.count * price})
+                rows.append(
+                    {"action": str(action), "kind": kind_name, "value": action.count * price}
+                )
     table = pd.DataFrame(rows, columns=["action", "kind", "value"])
     return table.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def sell_right_uses(states: Sequence[GameState], actions: Sequence[Any], game: int = 0) -> pd.DataFrame:
+def sell_right_uses(
+    states: Sequence[GameState], actions: Sequence[Any], game: int = 0
+) -> pd.DataFrame:
     """One row per use of the sell right in one game (``actions[i]`` leads from ``states[i]``).
 
     The sell right is used once per auction: by the winner unless they take the card, else
@@ -76,16 +92,24 @@ def sell_right_uses(states: Sequence[GameState], actions: Sequence[Any], game: i
         gains = [branch_gain(ed, player.houses, b.station, b.move_from) for b in branches]
         kind = type(action)
         choice = "branch" if kind is Branch else "sell" if action.count > 0 else "nothing"
-        rows.append({
-            "game": game, "round": state.round, "seat": seat,
-            "role": "winner" if state.phase == WINNER else "runner-up", "border": border,
-            "houses_on_map": sum(len(p.houses) for p in state.players),
-            "free": len({b.station for b in branches}), "shares": player.shares[border],
-            "market": state.market_value(border),
-            "sell_value": player.shares[border] * (state.market_value(border) - ed.share_bonus),
-            "branch_value": max(gains, default=0), "choice": choice,
-            "station": action.station if kind is Branch else None, "won_game": seat in winners,
-        })  # fmt: skip
+        rows.append(
+            {
+                "game": game,
+                "round": state.round,
+                "seat": seat,
+                "role": "winner" if state.phase == WINNER else "runner-up",
+                "border": border,
+                "houses_on_map": sum(len(p.houses) for p in state.players),
+                "free": len({b.station for b in branches}),
+                "shares": player.shares[border],
+                "market": state.market_value(border),
+                "sell_value": player.shares[border] * (state.market_value(border) - ed.share_bonus),
+                "branch_value": max(gains, default=0),
+                "choice": choice,
+                "station": action.station if kind is Branch else None,
+                "won_game": seat in winners,
+            }
+        )
     return pd.DataFrame(rows, columns=list(SELL_RIGHT_COLUMNS))
 
 
@@ -114,11 +138,16 @@ def sell_right_table(
     game: str, bots: Sequence[Any], games: int = 100, seed: int = 0, players: int | None = None
 ) -> pd.DataFrame:
     """``sell_right_uses`` of ``games`` games played by ``play_games``, in one table."""
-    parts = [sell_right_uses(states, actions, g) for g, (states, actions) in enumerate(play_games(game, bots, games, seed, players))]
+    parts = [
+        sell_right_uses(states, actions, g)
+        for g, (states, actions) in enumerate(play_games(game, bots, games, seed, players))
+    ]
     return pd.concat(parts, ignore_index=True)
 
 
-def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame, rounds: pd.DataFrame | None = None) -> pd.DataFrame:
+def uses_from_auctions(
+    auctions: pd.DataFrame, games: pd.DataFrame, rounds: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Who used the sell right of each auction, and how, from a simulation's tables.
 
     ``auctions`` and ``games`` are ``sim.auctions`` and ``sim.games`` of ``mogul.simulate``.
@@ -129,20 +158,32 @@ def uses_from_auctions(auctions: pd.DataFrame, games: pd.DataFrame, rounds: pd.D
     began (the auction changes no one's shares before the sell right is used).
     """
     took = auctions["winner_choice"] == "take"
-    branch = auctions["branch"].notna() if "branch" in auctions else pd.Series(False, index=auctions.index)
+    branch = (
+        auctions["branch"].notna()
+        if "branch" in auctions
+        else pd.Series(False, index=auctions.index)
+    )
     sold = auctions["sold"].fillna(0) > 0
-    uses = pd.DataFrame({
-        "game": auctions["game"], "round": auctions["round"],
-        "seat": auctions["runner_up"].where(took, auctions["winner"]).astype(int),
-        "role": took.map({True: "runner-up", False: "winner"}),
-        "choice": ["branch" if b else "sell" if s else "nothing" for b, s in zip(branch, sold, strict=True)],
-    })  # fmt: skip
+    uses = pd.DataFrame(
+        {
+            "game": auctions["game"],
+            "round": auctions["round"],
+            "seat": auctions["runner_up"].where(took, auctions["winner"]).astype(int),
+            "role": took.map({True: "runner-up", False: "winner"}),
+            "choice": [
+                "branch" if b else "sell" if s else "nothing"
+                for b, s in zip(branch, sold, strict=True)
+            ],
+        }
+    )
     won = set(zip(games.loc[games["won"], "game"], games.loc[games["won"], "seat"], strict=True))
     uses["won_game"] = [(g, s) in won for g, s in zip(uses["game"], uses["seat"], strict=True)]
     if rounds is not None:
         held = rounds.set_index(["game", "round", "seat"])
         keys = list(zip(uses["game"], uses["round"], uses["seat"], strict=True))
-        uses["held"] = [int(held.at[k, f"shares_{c}"]) for k, c in zip(keys, auctions["border"], strict=True)]
+        uses["held"] = [
+            int(held.at[k, f"shares_{c}"]) for k, c in zip(keys, auctions["border"], strict=True)
+        ]
     return uses
 
 
@@ -166,8 +207,16 @@ def compare_editions(
     """
     out: dict[str, list[pd.DataFrame]] = {"games": [], "auctions": [], "uses": []}
     for name in editions:
-        sim = simulate(name, bots, games, seed, players=players, tables=("games", "auctions", "rounds"),
-                       progress=False, **simulate_options)  # fmt: skip
+        sim = simulate(
+            name,
+            bots,
+            games,
+            seed,
+            players=players,
+            tables=("games", "auctions", "rounds"),
+            progress=False,
+            **simulate_options,
+        )
         _, canonical = resolve(name)
         ed = edition(canonical)
         by_game = sim.games.groupby("game")
@@ -175,14 +224,25 @@ def compare_editions(
         top = sim.games[sim.games["won"]].drop_duplicates("game").set_index("game")
         chip_points = top["chips"] // ed.chips_per_point
         share_points = ed.share_bonus * top["shares"]
-        out["games"].append(pd.DataFrame({
-            "edition": canonical, "cards": by_game["rounds"].first(), "auctions": sim.auctions.groupby("game").size(),
-            "winning_score": by_game["score"].max(), "winners": by_game["won"].sum(),
-            "winner_track": top["points"], "winner_chips": chip_points, "winner_shares": share_points,
-            "winner_branches": top["score"] - top["points"] - chip_points - share_points,
-        }).reset_index())  # fmt: skip
+        out["games"].append(
+            pd.DataFrame(
+                {
+                    "edition": canonical,
+                    "cards": by_game["rounds"].first(),
+                    "auctions": sim.auctions.groupby("game").size(),
+                    "winning_score": by_game["score"].max(),
+                    "winners": by_game["won"].sum(),
+                    "winner_track": top["points"],
+                    "winner_chips": chip_points,
+                    "winner_shares": share_points,
+                    "winner_branches": top["score"] - top["points"] - chip_points - share_points,
+                }
+            ).reset_index()
+        )
         out["auctions"].append(sim.auctions[["game", "round", "steps"]].assign(edition=canonical))
-        out["uses"].append(uses_from_auctions(sim.auctions, sim.games, sim.rounds).assign(edition=canonical))
+        out["uses"].append(
+            uses_from_auctions(sim.auctions, sim.games, sim.rounds).assign(edition=canonical)
+        )
     return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}
 
 
@@ -202,15 +262,21 @@ def edition_summary(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     share = share.reindex(index=order, columns=["sell", "branch", "nothing"], fill_value=0.0)
     winners = uses[uses["won_game"]]
     per_game = by_edition["winners"].sum()  # winning seats over all games
-    summary = pd.DataFrame({
-        "games": by_edition.size(),
-        "cards": by_edition["cards"].mean(),
-        "auction_moves": auctions.groupby("edition", sort=False)["steps"].mean(),
-        "winning_score": by_edition["winning_score"].mean(),
-        "sell": share["sell"], "branch": share["branch"], "nothing": share["nothing"],
-        "winner_sells": winners[winners["choice"] == "sell"].groupby("edition").size() / per_game,
-        "winner_branches": winners[winners["choice"] == "branch"].groupby("edition").size() / per_game,
-    })  # fmt: skip
+    summary = pd.DataFrame(
+        {
+            "games": by_edition.size(),
+            "cards": by_edition["cards"].mean(),
+            "auction_moves": auctions.groupby("edition", sort=False)["steps"].mean(),
+            "winning_score": by_edition["winning_score"].mean(),
+            "sell": share["sell"],
+            "branch": share["branch"],
+            "nothing": share["nothing"],
+            "winner_sells": winners[winners["choice"] == "sell"].groupby("edition").size()
+            / per_game,
+            "winner_branches": winners[winners["choice"] == "branch"].groupby("edition").size()
+            / per_game,
+        }
+    )
     summary = summary.reindex(order).fillna({"winner_sells": 0.0, "winner_branches": 0.0})
     summary.index.name = "edition"
     return summary
@@ -237,16 +303,27 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> 
         chose_sell=uses["choice"] == "sell",
     )
     grouped = data.groupby("houses")
-    half = {c: Z95 * grouped[c].std(ddof=1).fillna(0.0) / grouped.size() ** 0.5 for c in ("sell_value", "branch_value")}
-    out = pd.DataFrame({
-        "uses": grouped.size(),
-        "sell": grouped["sell_value"].mean(),
-        "branch": grouped["branch_value"].mean(),
-        "best": grouped["best"].mean(),
-        "free": grouped["free"].mean(),
-        "chose_branch": grouped["chose_branch"].mean(),
-        "chose_sell": grouped["chose_sell"].mean(),
-    })  # fmt: skip
-    out["sell_low"], out["sell_high"] = out["sell"] - half["sell_value"], out["sell"] + half["sell_value"]
-    out["branch_low"], out["branch_high"] = out["branch"] - half["branch_value"], out["branch"] + half["branch_value"]
+    half = {
+        c: Z95 * grouped[c].std(ddof=1).fillna(0.0) / grouped.size() ** 0.5
+        for c in ("sell_value", "branch_value")
+    }
+    out = pd.DataFrame(
+        {
+            "uses": grouped.size(),
+            "sell": grouped["sell_value"].mean(),
+            "branch": grouped["branch_value"].mean(),
+            "best": grouped["best"].mean(),
+            "free": grouped["free"].mean(),
+            "chose_branch": grouped["chose_branch"].mean(),
+            "chose_sell": grouped["chose_sell"].mean(),
+        }
+    )
+    out["sell_low"], out["sell_high"] = (
+        out["sell"] - half["sell_value"],
+        out["sell"] + half["sell_value"],
+    )
+    out["branch_low"], out["branch_high"] = (
+        out["branch"] - half["branch_value"],
+        out["branch"] + half["branch_value"],
+    )
     return out[out["uses"] >= min_uses]

@@ -38,9 +38,14 @@ def crash_hazard(table: Table) -> pd.DataFrame:
         p_crash = 1 / w if in_window else 0.0
         p_reached = (left - k + 1) / w if in_window else 1.0
         rows.append(
-            {"card": k, "round": table.round + k, "p_crash": p_crash, "p_reached": p_reached,
-             "hazard": p_crash / p_reached}
-        )  # fmt: skip
+            {
+                "card": k,
+                "round": table.round + k,
+                "p_crash": p_crash,
+                "p_reached": p_reached,
+                "hazard": p_crash / p_reached,
+            }
+        )
     return pd.DataFrame(rows, columns=["card", "round", "p_crash", "p_reached", "hazard"])
 
 
@@ -82,15 +87,17 @@ def hold_or_sell(table: Table, seat: int | None = None) -> pd.DataFrame:
     for company in table.edition.company_ids:
         market = table.market_value(company)
         gain = market - premiums[company]
-        rows.append({
-            "company": company,
-            "held": table.players[seat].shares[company] if seat is not None else 0,
-            "market_value": market,
-            "premiums_to_come": premiums[company],
-            "sell_gain": gain,
-            "next_sale_chance": chances[company],
-            "advice": "sell" if gain > 0 else "hold",
-        })  # fmt: skip
+        rows.append(
+            {
+                "company": company,
+                "held": table.players[seat].shares[company] if seat is not None else 0,
+                "market_value": market,
+                "premiums_to_come": premiums[company],
+                "sell_gain": gain,
+                "next_sale_chance": chances[company],
+                "advice": "sell" if gain > 0 else "hold",
+            }
+        )
     return pd.DataFrame(rows).set_index("company")
 
 
@@ -112,12 +119,17 @@ def game_share_values(states: Sequence[GameState], game: int = 0) -> pd.DataFram
     for i, state in enumerate(reveals):
         premiums = expected_premiums(state)
         for company in companies:
-            rows.append({
-                "game": game, "round": state.round, "cards_left": state.cards_left,
-                "company": company, "market_value": state.market_value(company),
-                "premiums_to_come": premiums[company],
-                "premiums_realized": sum(c == company for c in later[i + 1 :]),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "game": game,
+                    "round": state.round,
+                    "cards_left": state.cards_left,
+                    "company": company,
+                    "market_value": state.market_value(company),
+                    "premiums_to_come": premiums[company],
+                    "premiums_realized": sum(c == company for c in later[i + 1 :]),
+                }
+            )
     return pd.DataFrame(rows, columns=_SHARE_VALUE_COLUMNS)
 
 
@@ -141,7 +153,9 @@ def share_values(rounds: pd.DataFrame, ed: Edition | str = "classic") -> pd.Data
     dealt.columns = companies
     # One row per game and round in which a share was revealed; which company came up.
     table = df[df["card"] != "crash"].drop_duplicates(["game", "round"])
-    revealed = pd.get_dummies(table["card"].str.split("/").str[0]).reindex(columns=companies, fill_value=0)
+    revealed = pd.get_dummies(table["card"].str.split("/").str[0]).reindex(
+        columns=companies, fill_value=0
+    )
     revealed = revealed.astype(int)
     so_far = revealed.groupby(table["game"].to_numpy()).cumsum()  # revealed up to this round
     in_game = revealed.groupby(table["game"].to_numpy()).transform("sum")  # revealed in the game
@@ -157,15 +171,23 @@ def share_values(rounds: pd.DataFrame, ed: Edition | str = "classic") -> pd.Data
         "cards_left": np.repeat(left, len(companies)),
         "company": np.tile(companies, len(table)),
         "market_value": table[[f"market_{c}" for c in companies]].to_numpy().ravel(),
-        "premiums_to_come": np.where(left[:, None] > 1, unseen * (to_come / u)[:, None], 0.0).ravel(),
+        "premiums_to_come": np.where(
+            left[:, None] > 1, unseen * (to_come / u)[:, None], 0.0
+        ).ravel(),
         "premiums_realized": (in_game.to_numpy() - so_far.to_numpy()).ravel(),
     }
     return pd.DataFrame(out, columns=_SHARE_VALUE_COLUMNS)
 
 
 _SHARE_VALUE_COLUMNS = [
-    "game", "round", "cards_left", "company", "market_value", "premiums_to_come", "premiums_realized",
-]  # fmt: skip
+    "game",
+    "round",
+    "cards_left",
+    "company",
+    "market_value",
+    "premiums_to_come",
+    "premiums_realized",
+]
 
 
 def market_long(rounds: pd.DataFrame) -> pd.DataFrame:
@@ -196,7 +218,9 @@ def by_round(values: pd.DataFrame) -> pd.DataFrame:
     ``market_value``, ``premiums_to_come``, ``premiums_realized``, and ``games`` (how many
     games reached that round's auction).
     """
-    columns = [c for c in ("market_value", "premiums_to_come", "premiums_realized") if c in values.columns]
+    columns = [
+        c for c in ("market_value", "premiums_to_come", "premiums_realized") if c in values.columns
+    ]
     grouped = values.groupby(["round", "company"], sort=False)
     out = grouped[columns].mean()
     out["games"] = grouped["game"].nunique()
@@ -207,5 +231,3 @@ def by_round(values: pd.DataFrame) -> pd.DataFrame:
 
 
 # --- analyse this position ---------------------------------------------------------------------
-
-

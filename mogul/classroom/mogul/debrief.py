@@ -46,9 +46,25 @@ from mogul.kit.data import data_path
 
 TOLERANCE = 1e-9
 BID_COLUMNS = [
-    "code", "round", "card", "seat", "name", "kind", "real_drop", "equilibrium_drop", "best_drop",
-    "real_bids", "best_bids", "real_payoff", "best_payoff", "equilibrium_payoff", "model_loss", "verdict", "equilibrium_is_best", "credit",
-]  # fmt: skip
+    "code",
+    "round",
+    "card",
+    "seat",
+    "name",
+    "kind",
+    "real_drop",
+    "equilibrium_drop",
+    "best_drop",
+    "real_bids",
+    "best_bids",
+    "real_payoff",
+    "best_payoff",
+    "equilibrium_payoff",
+    "model_loss",
+    "verdict",
+    "equilibrium_is_best",
+    "credit",
+]
 NO_AUCTION = "no finished auction"
 """What the league table shows for a player whose table finished no auction."""
 ASSUMPTIONS = (
@@ -79,7 +95,11 @@ def auction_openings(states: list[Any]) -> list[tuple[int, list[Any]]]:
         if not opens:
             continue
         end = i
-        while end + 1 < len(states) and states[end].phase == "auction" and states[end + 1].round == state.round:
+        while (
+            end + 1 < len(states)
+            and states[end].phase == "auction"
+            and states[end + 1].round == state.round
+        ):
             end += 1
         if states[end].phase != "auction":  # the auction was won (a choice is being made)
             out.append((i, states[i : end + 1]))
@@ -131,7 +151,11 @@ def recorded_outcome(
                 dropped[event.seat] = event.chips
     runner_up = list(dropped)[-1]
     places = ["second" if s == runner_up else "out" if s in dropped else "win" for s in range(n)]
-    return dropped, bids, [float(values[s][PLACES.index(places[s])] + chip_value * net[s]) for s in range(n)]
+    return (
+        dropped,
+        bids,
+        [float(values[s][PLACES.index(places[s])] + chip_value * net[s]) for s in range(n)],
+    )
 
 
 def _recorded_bot(moves: dict[tuple, str], equilibrium: Any) -> Any:
@@ -180,13 +204,25 @@ def auction_bids(states: list[Any], chip_value: float | None = None) -> list[dic
             else:  # as many chips, another place (credit, or a drop at another turn)
                 verdict = "over-bid" if real_k > best else "under-bid"
             eq_k = equilibrium_drop.get(seat, last)
-            rows.append({
-                "round": opening.round, "card": str(opening.revealed), "seat": seat,
-                "real_drop": real_drop.get(seat), "equilibrium_drop": equilibrium_drop.get(seat),
-                "best_drop": int(best), "real_bids": real_bids[seat], "best_bids": best_bids, "real_payoff": round(got, 4), "best_payoff": round(top, 4),
-                "equilibrium_payoff": round(float(solution.payoffs[seat]), 4), "model_loss": round(loss, 4),
-                "verdict": verdict, "equilibrium_is_best": bool(eq_k in set(tied)), "credit": seat in credit,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "round": opening.round,
+                    "card": str(opening.revealed),
+                    "seat": seat,
+                    "real_drop": real_drop.get(seat),
+                    "equilibrium_drop": equilibrium_drop.get(seat),
+                    "best_drop": int(best),
+                    "real_bids": real_bids[seat],
+                    "best_bids": best_bids,
+                    "real_payoff": round(got, 4),
+                    "best_payoff": round(top, 4),
+                    "equilibrium_payoff": round(float(solution.payoffs[seat]), 4),
+                    "model_loss": round(loss, 4),
+                    "verdict": verdict,
+                    "equilibrium_is_best": bool(eq_k in set(tied)),
+                    "credit": seat in credit,
+                }
+            )
     return rows
 
 
@@ -224,13 +260,28 @@ def bidders(bid_rows: pd.DataFrame) -> pd.DataFrame:
             counts[verdict] = 0
     loss = bid_rows.groupby(["code", "name"])["model_loss"].agg(["count", "sum", "mean"])
     out = counts[["over-bid", "under-bid", "best response"]].join(loss)
-    out = out.rename(columns={"count": "auctions", "sum": "total_loss", "mean": "mean_loss"}).reset_index()
+    out = out.rename(
+        columns={"count": "auctions", "sum": "total_loss", "mean": "mean_loss"}
+    ).reset_index()
     out[["total_loss", "mean_loss"]] = out[["total_loss", "mean_loss"]].round(2)
-    columns = ["code", "name", "auctions", "over-bid", "under-bid", "best response", "total_loss", "mean_loss"]
-    return out[columns].sort_values(["total_loss", "name"], ascending=[False, True], ignore_index=True)
+    columns = [
+        "code",
+        "name",
+        "auctions",
+        "over-bid",
+        "under-bid",
+        "best response",
+        "total_loss",
+        "mean_loss",
+    ]
+    return out[columns].sort_values(
+        ["total_loss", "name"], ascending=[False, True], ignore_index=True
+    )
 
 
-def league_table(store: TableStore, session: str | None = None, bid_rows: pd.DataFrame | None = None) -> pd.DataFrame:
+def league_table(
+    store: TableStore, session: str | None = None, bid_rows: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The session's players ranked by final score: name, table, score, rank at the table,
     won, and (with ``bid_rows`` from ``bids``) ``model_loss``: the points their bidding lost
     in the model, or "no finished auction" for a table that finished none."""
@@ -240,7 +291,9 @@ def league_table(store: TableStore, session: str | None = None, bid_rows: pd.Dat
     if bid_rows is not None:
         loss = bid_rows.groupby(["code", "name"])["model_loss"].sum().round(2).rename("model_loss")
         table = table.join(loss, on=["code", "name"])
-        table["model_loss"] = table["model_loss"].astype(object).where(table["model_loss"].notna(), NO_AUCTION)
+        table["model_loss"] = (
+            table["model_loss"].astype(object).where(table["model_loss"].notna(), NO_AUCTION)
+        )
     table = table.sort_values(["score", "name"], ascending=[False, True], ignore_index=True)
     table.insert(0, "place", table["score"].rank(method="min", ascending=False).astype(int))
     return table
@@ -256,11 +309,14 @@ def comparison(bid_rows: pd.DataFrame) -> dict[str, int]:
     both = bid_rows.dropna(subset=["real_drop", "equilibrium_drop"])
     differ = both[both["best_drop"] != both["equilibrium_drop"]]
     return {
-        "rows": len(bid_rows), "seats_that_dropped": len(both), "differ": len(differ),
+        "rows": len(bid_rows),
+        "seats_that_dropped": len(both),
+        "differ": len(differ),
         "differ_tie": int(differ["equilibrium_is_best"].sum()),
         "equilibrium_not_best": int((~bid_rows["equilibrium_is_best"]).sum()),
-        "loss_rows": int((bid_rows["model_loss"] > TOLERANCE).sum()), "credit": int(bid_rows["credit"].sum()),
-    }  # fmt: skip
+        "loss_rows": int((bid_rows["model_loss"] > TOLERANCE).sum()),
+        "credit": int(bid_rows["credit"].sum()),
+    }
 
 
 def share_values(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:

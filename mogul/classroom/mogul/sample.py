@@ -17,23 +17,39 @@ from mogul.kit.bots import bot_factory
 from mogul.kit.spec import resolve
 
 STUDENTS = (
-    ("Ada", "threshold:drop_at=2"), ("Ben", "value"), ("Cleo", "threshold:drop_at=6"),
-    ("Dev", "value:chip_value=0.5"), ("Emma", "random"), ("Femi", "threshold:drop_at=4"),
-    ("Gus", "value:chip_value=2.0"), ("Hana", "threshold:drop_at=1"), ("Ivo", "value"),
-    ("Jun", "threshold:drop_at=8"), ("Kira", "value:chip_value=0.3"), ("Lars", "threshold:drop_at=3"),
-)  # fmt: skip
+    ("Ada", "threshold:drop_at=2"),
+    ("Ben", "value"),
+    ("Cleo", "threshold:drop_at=6"),
+    ("Dev", "value:chip_value=0.5"),
+    ("Emma", "random"),
+    ("Femi", "threshold:drop_at=4"),
+    ("Gus", "value:chip_value=2.0"),
+    ("Hana", "threshold:drop_at=1"),
+    ("Ivo", "value"),
+    ("Jun", "threshold:drop_at=8"),
+    ("Kira", "value:chip_value=0.3"),
+    ("Lars", "threshold:drop_at=3"),
+)
 """Stand-in students: a name and the habit (a bot spec) each plays by."""
 
 
-def play_session(store: TableStore, session: str = "Sample class", game: str = "classic",
-                 tables: int = 3, seats: int = 4, seed: int = 2026) -> list[str]:  # fmt: skip
+def play_session(
+    store: TableStore,
+    session: str = "Sample class",
+    game: str = "classic",
+    tables: int = 3,
+    seats: int = 4,
+    seed: int = 2026,
+) -> list[str]:
     """Create ``tables`` tables of ``seats`` people, seat the stand-ins, play every game to its
     end through the store; returns the table codes."""
     spec, _ = resolve(game)
     rng = random.Random(seed)
     students = list(STUDENTS)
     if tables * seats > len(students):
-        raise ValueError(f"there are {len(students)} stand-in students; {tables} x {seats} seats need more")
+        raise ValueError(
+            f"there are {len(students)} stand-in students; {tables} x {seats} seats need more"
+        )
     infos = store.create_tables(tables, game, ["human"] * seats, session=session, seed=seed)
     for n, info in enumerate(infos):
         group = students[n * seats : (n + 1) * seats]

@@ -31,11 +31,11 @@ MAX_MESSAGE = 4096
 """The longest message a page may send (a join or a move is far shorter)."""
 SECURITY = {
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-                               "connect-src 'self' ws: wss:; frame-ancestors 'none'",
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
-}  # fmt: skip
+}
 
 
 class PageHandler(tornado.web.RequestHandler):
@@ -43,7 +43,9 @@ class PageHandler(tornado.web.RequestHandler):
 
     def get(self) -> None:
         if not self.request.path.endswith("/"):  # relative links need the trailing slash
-            self.redirect(self.request.path + "/" + (f"?{self.request.query}" if self.request.query else ""))
+            self.redirect(
+                self.request.path + "/" + (f"?{self.request.query}" if self.request.query else "")
+            )
             return
         for name, value in SECURITY.items():
             self.set_header(name, value)
@@ -60,7 +62,9 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
 
     @property
     def max_message_size(self) -> int:
-        return 16 * MAX_MESSAGE  # longer than a request may be gets a sentence; far longer, a closed socket
+        return (
+            16 * MAX_MESSAGE
+        )  # longer than a request may be gets a sentence; far longer, a closed socket
 
     def get_compression_options(self) -> dict[str, Any] | None:
         return {}  # the views are HTML: they compress well
@@ -98,9 +102,12 @@ def handlers(hall: Hall, base_url: str = "/") -> list[tuple[Any, ...]]:
 
 def make_app(hall: Hall) -> tornado.web.Application:
     """A tornado application serving only the student pages (``/`` goes to them)."""
-    return tornado.web.Application([
-        (r"/", tornado.web.RedirectHandler, {"url": "/" + PATH + "/"}), *handlers(hall),
-    ])  # fmt: skip
+    return tornado.web.Application(
+        [
+            (r"/", tornado.web.RedirectHandler, {"url": "/" + PATH + "/"}),
+            *handlers(hall),
+        ]
+    )
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
@@ -113,8 +120,12 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", handlers(hall, web_app.settings.get("base_url", "/")))
     serverapp.io_loop.add_callback(hall.start)
-    serverapp.log.info("Mogul's lecture hall: student pages at %s%s/ (store %r)",
-                       web_app.settings.get("base_url", "/"), PATH, hall.store)  # fmt: skip
+    serverapp.log.info(
+        "Mogul's lecture hall: student pages at %s%s/ (store %r)",
+        web_app.settings.get("base_url", "/"),
+        PATH,
+        hall.store,
+    )
 
 
 __all__ = ["Hall", "PageHandler", "SeatSocket", "handlers", "make_app"]

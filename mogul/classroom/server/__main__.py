@@ -35,9 +35,16 @@ async def serve(store: str | None, ip: str, port: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
-    parser = argparse.ArgumentParser(prog="python -m mogul.classroom.server", description=__doc__.splitlines()[0])
-    parser.add_argument("--store", help="the table store: a SQLite file or a database URL (default: $MOGUL_CLASSROOM)")
-    parser.add_argument("--ip", default="127.0.0.1", help="the address to listen on (0.0.0.0: every network)")
+    parser = argparse.ArgumentParser(
+        prog="python -m mogul.classroom.server", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--store",
+        help="the table store: a SQLite file or a database URL (default: $MOGUL_CLASSROOM)",
+    )
+    parser.add_argument(
+        "--ip", default="127.0.0.1", help="the address to listen on (0.0.0.0: every network)"
+    )
     parser.add_argument("--port", type=int, default=8866)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")

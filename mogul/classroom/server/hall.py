@@ -61,7 +61,9 @@ def howto_html(spec: GameSpec) -> str:
     the classroom (``mogul/classroom/<game>/``), or one line naming the game."""
     folder = spec.name.replace("-", "_")
     try:
-        return (resources.files("mogul.classroom") / folder / "howto.html").read_text(encoding="utf-8")
+        return (resources.files("mogul.classroom") / folder / "howto.html").read_text(
+            encoding="utf-8"
+        )
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
         return f"<p>You are playing {html.escape(spec.title)}.</p>"
 
@@ -102,34 +104,57 @@ def status_line(info: TableInfo, state: Any, seat: int) -> str:
     return f"Waiting for <b>{html.escape(state.names[mover])}</b>."
 
 
-def seat_view(info: TableInfo, states: list[Any], seat: int, clock: tuple[float | None, float, frozenset[int]],
-              now: float) -> dict[str, Any]:  # fmt: skip
+def seat_view(
+    info: TableInfo,
+    states: list[Any],
+    seat: int,
+    clock: tuple[float | None, float, frozenset[int]],
+    now: float,
+) -> dict[str, Any]:
     """What the page of ``seat`` shows, as JSON-ready data (see the module docstring)."""
     view: dict[str, Any] = {
-        "type": "view", "table": info.code, "pretty": pretty_code(info.code), "seat": seat,
-        "name": info.seats[seat].name or "", "status": info.status, "version": info.version,
-        "step": len(states) - 1, "moves": [], "timer": None, "timeouts": [],
-    }  # fmt: skip
+        "type": "view",
+        "table": info.code,
+        "pretty": pretty_code(info.code),
+        "seat": seat,
+        "name": info.seats[seat].name or "",
+        "status": info.status,
+        "version": info.version,
+        "step": len(states) - 1,
+        "moves": [],
+        "timer": None,
+        "timeouts": [],
+    }
     if not states:
         taken = ", ".join(html.escape(s.name) for s in info.seats if s.name)
         view.update(line=status_line(info, None, seat), table_html=f"<p>At the table: {taken}.</p>")
         return view
     state = states[-1]
     spec = resolve(info.edition)[0]
-    labels = ["you" if s.seat == seat else label for s, label in zip(info.seats, seat_labels(info), strict=True)]
-    view.update(line=status_line(info, state, seat), table_html=spec.table_html(state, (), last_events(states, LOG_LINES), labels))
+    labels = [
+        "you" if s.seat == seat else label
+        for s, label in zip(info.seats, seat_labels(info), strict=True)
+    ]
+    view.update(
+        line=status_line(info, state, seat),
+        table_html=spec.table_html(state, (), last_events(states, LOG_LINES), labels),
+    )
     if info.status == PLAYING and not state.is_over and state.current_player == seat:
         view["moves"] = [[spec.action_label(state, a), str(a)] for a in state.legal_actions()]
     seconds, since, timed_out = clock
     if seconds is not None and info.status == PLAYING and not state.is_over:
         mover = state.current_player
         if info.seats[mover].is_human:
-            view["timer"] = {"seconds": seconds, "left": max(0.0, seconds - (now - since)),
-                             "who": "you" if mover == seat else state.names[mover]}  # fmt: skip
+            view["timer"] = {
+                "seconds": seconds,
+                "left": max(0.0, seconds - (now - since)),
+                "who": "you" if mover == seat else state.names[mover],
+            }
     view["timeouts"] = [
         f"Time ran out for {state.names[states[s].current_player]}: a bot made move {s + 1} for them."
-        for s in sorted(timed_out)[-3:] if s < len(states)
-    ]  # fmt: skip
+        for s in sorted(timed_out)[-3:]
+        if s < len(states)
+    ]
     return view
 
 
@@ -151,15 +176,22 @@ class Hall:
     slow database round trip holds up one table, not the whole room (0: on the event loop).
     """
 
-    def __init__(self, store: TableStore, poll_seconds: float | None = None, listen: bool = True,
-                 threads: int = 4) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: TableStore,
+        poll_seconds: float | None = None,
+        listen: bool = True,
+        threads: int = 4,
+    ) -> None:
         self.store = store
         self.listen = listen and not store.is_sqlite
         self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
         self.pages: dict[str, set[Page]] = {}  # table code -> its open pages
         self.seen: dict[str, int] = {}  # table code -> the newest version pushed
         in_memory = store.url in ("sqlite://", "sqlite:///:memory:")  # one shared connection
-        self.executor = ThreadPoolExecutor(threads, "mogul-hall") if threads and not in_memory else None
+        self.executor = (
+            ThreadPoolExecutor(threads, "mogul-hall") if threads and not in_memory else None
+        )
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task] = []
         self._listener: threading.Thread | None = None
@@ -189,7 +221,12 @@ class Hall:
             page.send({"type": "error", "message": str(err)})
         except sa.exc.OperationalError:  # the database restarted or is out of reach: say so
             LOG.exception("the classroom store failed a page's request")
-            page.send({"type": "error", "message": "the table store did not answer; try again in a moment"})
+            page.send(
+                {
+                    "type": "error",
+                    "message": "the table store did not answer; try again in a moment",
+                }
+            )
 
     async def _join(self, page: Page, message: dict[str, Any]) -> None:
         code, name, key = message.get("table"), message.get("name"), message.get("key")
@@ -200,8 +237,17 @@ class Hall:
         page.ticket, page.version = ticket, -1
         self.pages.setdefault(ticket.code, set()).add(page)
         info, states, clock = await self._run(self.store.snapshot, ticket.code)
-        page.send({"type": "seat", "table": ticket.code, "pretty": pretty_code(ticket.code), "seat": ticket.seat,
-                   "key": ticket.key, "new": not key, "howto": howto_html(resolve(info.edition)[0])})  # fmt: skip
+        page.send(
+            {
+                "type": "seat",
+                "table": ticket.code,
+                "pretty": pretty_code(ticket.code),
+                "seat": ticket.seat,
+                "key": ticket.key,
+                "new": not key,
+                "howto": howto_html(resolve(info.edition)[0]),
+            }
+        )
         self._show(ticket.code, (info, states, clock), force=True)
 
     async def _act(self, page: Page, message: dict[str, Any]) -> None:
@@ -234,12 +280,22 @@ class Hall:
         except ClassroomError:  # the lecturer deleted the table
             pages = [only] if only is not None else list(self.pages.pop(code, ()))
             for page in pages:
-                page.send({"type": "error", "message": f"table {pretty_code(code)} was removed by your lecturer"})
+                page.send(
+                    {
+                        "type": "error",
+                        "message": f"table {pretty_code(code)} was removed by your lecturer",
+                    }
+                )
             return
         self._show(code, snap, force, only)
 
-    def _show(self, code: str, snap: tuple[TableInfo, list[Any], Any], force: bool = False,
-              only: Page | None = None) -> None:  # fmt: skip
+    def _show(
+        self,
+        code: str,
+        snap: tuple[TableInfo, list[Any], Any],
+        force: bool = False,
+        only: Page | None = None,
+    ) -> None:
         info, states, clock = snap
         if only is None and not force and self.seen.get(code, -1) >= info.version:
             return
@@ -255,7 +311,12 @@ class Hall:
             page.send(views[seat])
         self.seen[code] = max(self.seen.get(code, -1), info.version)
         state = states[-1] if states else None
-        if state is not None and info.status == PLAYING and not state.is_over and not info.seats[state.current_player].is_human:
+        if (
+            state is not None
+            and info.status == PLAYING
+            and not state.is_over
+            and not info.seats[state.current_player].is_human
+        ):
             self._nudge_later(code, len(states) - 1)
 
     def _nudge_later(self, code: str, step: int) -> None:
@@ -272,7 +333,9 @@ class Hall:
 
     async def _nudge(self, code: str, step: int) -> None:
         try:
-            if (await self._run(self.store.info, code)).step == step and await self._run(self.store.move_bots, code):
+            if (await self._run(self.store.info, code)).step == step and await self._run(
+                self.store.move_bots, code
+            ):
                 await self.push(code)
         except Exception:  # the table went away, the store hiccuped: the poll tries again
             LOG.exception("moving the bots of table %s", code)
@@ -302,10 +365,14 @@ class Hall:
         """Follow the store from the running event loop (and, on PostgreSQL, LISTEN)."""
         self._loop = asyncio.get_running_loop()
         warm_up()
-        self._tasks = [self._loop.create_task(self._every(self.poll_seconds, self.changed)),
-                       self._loop.create_task(self._every(0.5, self.tick))]  # fmt: skip
+        self._tasks = [
+            self._loop.create_task(self._every(self.poll_seconds, self.changed)),
+            self._loop.create_task(self._every(0.5, self.tick)),
+        ]
         if self.listen:
-            self._listener = threading.Thread(target=self._listen, name="mogul-hall-listen", daemon=True)
+            self._listener = threading.Thread(
+                target=self._listen, name="mogul-hall-listen", daemon=True
+            )
             self._listener.start()
 
     def stop(self) -> None:
@@ -328,7 +395,9 @@ class Hall:
         """PostgreSQL: LISTEN on the store's channel and hand each table code to the loop."""
         import psycopg
 
-        url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        url = self.store.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False
+        )
         while not self._stopping.is_set():
             try:
                 with psycopg.connect(url, autocommit=True) as conn:

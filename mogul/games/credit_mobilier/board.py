@@ -103,10 +103,14 @@ def board() -> Board:
             sections.append(Section(f"{r}{c}-{r}{c + 1}", f"{r}{c}", f"{r}{c + 1}", "east-west"))
     for north, south in zip(rows, rows[1:], strict=False):
         for c in range(1, columns + 1):
-            sections.append(Section(f"{north}{c}-{south}{c}", f"{north}{c}", f"{south}{c}", "north-south"))
+            sections.append(
+                Section(f"{north}{c}-{south}{c}", f"{north}{c}", f"{south}{c}", "north-south")
+            )
     built = Board(rows, columns, squares, tuple(sections), frozenset(f"{r}{columns}" for r in rows))
     if len(built.sections) != raw["track_spaces"]["count"]:
-        raise ValueError(f"board.json promises {raw['track_spaces']['count']} track spaces; the grid has {len(built.sections)}")
+        raise ValueError(
+            f"board.json promises {raw['track_spaces']['count']} track spaces; the grid has {len(built.sections)}"
+        )
     return built
 
 

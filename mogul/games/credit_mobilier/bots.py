@@ -85,7 +85,11 @@ class DividendBot:
     understands = ACTIONS
 
     def __init__(self, rival_weight: float = 0.5, seed: int | None = None):
-        if isinstance(rival_weight, bool) or not isinstance(rival_weight, int | float) or not 0 <= rival_weight <= 1:
+        if (
+            isinstance(rival_weight, bool)
+            or not isinstance(rival_weight, int | float)
+            or not 0 <= rival_weight <= 1
+        ):
             raise ValueError(f"rival_weight must be a number from 0 to 1, got {rival_weight!r}")
         self.rival_weight = rival_weight
         self.name = "dividend" + ("" if rival_weight == 0.5 else f"-rw{rival_weight:g}")
@@ -101,11 +105,15 @@ class DividendBot:
             section, direction = ways(board())[action.from_space, action.to_space]
             if direction != WEST:
                 return 0.0
-            return WEST_INCOME * (stake_in[action.colour] + stake_in[track_facts(view.track).owner[section]])
+            return WEST_INCOME * (
+                stake_in[action.colour] + stake_in[track_facts(view.track).owner[section]]
+            )
         if kind is Build:
             return BUILD_PAYMENT * stake_in[CREDIT_MOBILIER]
         if kind is PayRound:
-            paid, _, _ = pay_round(view.stocks, view.treasuries[action.company], view.current, action.company)
+            paid, _, _ = pay_round(
+                view.stocks, view.treasuries[action.company], view.current, action.company
+            )
             rival = max(p for seat, p in enumerate(paid) if seat != view.seat)
             return paid[view.seat] - self.rival_weight * rival
         if kind is Buy:
@@ -167,13 +175,27 @@ class MonteCarloBot:
         first_look: int = 2,
         seed: int | None = None,
     ):
-        for key, value in (("rollouts", rollouts), ("horizon", horizon), ("first_look", first_look)):
+        for key, value in (
+            ("rollouts", rollouts),
+            ("horizon", horizon),
+            ("first_look", first_look),
+        ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{key} must be a whole number >= 1, got {value!r}")
-        if shortlist is not None and (isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1):
-            raise ValueError(f"shortlist must be None (no shortlist) or a whole number >= 1, got {shortlist!r}")
-        if isinstance(treasury_weight, bool) or not isinstance(treasury_weight, int | float) or not 0 <= treasury_weight <= 1:
-            raise ValueError(f"treasury_weight must be a number from 0 to 1, got {treasury_weight!r}")
+        if shortlist is not None and (
+            isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1
+        ):
+            raise ValueError(
+                f"shortlist must be None (no shortlist) or a whole number >= 1, got {shortlist!r}"
+            )
+        if (
+            isinstance(treasury_weight, bool)
+            or not isinstance(treasury_weight, int | float)
+            or not 0 <= treasury_weight <= 1
+        ):
+            raise ValueError(
+                f"treasury_weight must be a number from 0 to 1, got {treasury_weight!r}"
+            )
         self.rollouts, self.horizon, self.treasury_weight = rollouts, horizon, treasury_weight
         self.shortlist, self.first_look = shortlist, first_look
         self.policy = bot_factory(rollout_policy)
@@ -181,7 +203,9 @@ class MonteCarloBot:
         sample = self.policy(0)
         policy_name = sample.name
         # A policy that understands every action is asked directly (no filtering of the options).
-        self._ask = type(sample).choose if set(getattr(sample, "understands", ())) >= set(ACTIONS) else None
+        self._ask = (
+            type(sample).choose if set(getattr(sample, "understands", ())) >= set(ACTIONS) else None
+        )
         self.name = f"mc-{rollouts}" + ("" if policy_name == "dividend" else f"-{policy_name}")
         self.name += "" if treasury_weight == 0.5 else f"-tw{treasury_weight:g}"
 
@@ -215,14 +239,20 @@ class MonteCarloBot:
         """
         return self._evaluate(view, legal_actions)[0]
 
-    def _evaluate(self, view: PlayerView, legal_actions: Sequence[Action]) -> tuple[list[float], list[int]]:
+    def _evaluate(
+        self, view: PlayerView, legal_actions: Sequence[Action]
+    ) -> tuple[list[float], list[int]]:
         """(mean score per action, the actions that saw every future, by index)."""
         futures = [determinize(view, self.rng) for _ in range(self.rollouts)]
         n = len(legal_actions)
         totals, tried = [0.0] * n, [0] * n
         everyone = list(range(n))
         builds = [i for i in everyone if type(legal_actions[i]) is Build]
-        screened = self.shortlist is not None and len(builds) > self.shortlist and self.first_look < self.rollouts
+        screened = (
+            self.shortlist is not None
+            and len(builds) > self.shortlist
+            and self.first_look < self.rollouts
+        )
         for number, future in enumerate(futures):
             if screened and number == self.first_look:
                 best_builds = sorted(builds, key=lambda i: -totals[i])[: self.shortlist]

@@ -65,10 +65,14 @@ def components() -> Components:
     raw = json.loads(data_path("credit-mobilier", "components.json").read_text(encoding="utf-8"))
     companies = tuple(Company(c["id"], c["name"], c["colour"], c["kind"]) for c in raw["companies"])
     if tuple(c.id for c in companies) != COMPANIES:
-        raise ValueError(f"components.json must list the companies {COMPANIES}, got {[c.id for c in companies]}")
+        raise ValueError(
+            f"components.json must list the companies {COMPANIES}, got {[c.id for c in companies]}"
+        )
     faces = tuple(raw["dice"]["faces"])
     if sorted(faces) != sorted((*COMPANIES, DIVIDENDS)):
-        raise ValueError(f"components.json: the dice faces must be the colours {(*COMPANIES, DIVIDENDS)}, got {faces}")
+        raise ValueError(
+            f"components.json: the dice faces must be the colours {(*COMPANIES, DIVIDENDS)}, got {faces}"
+        )
     if tuple(raw["goods"]["colours"]) != RAILROADS:
         raise ValueError(f"components.json: goods come in the railroad colours {RAILROADS}")
     cap = raw["stock"]["per_company"]

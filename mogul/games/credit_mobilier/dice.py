@@ -45,7 +45,9 @@ def roll(seed: int, number: int) -> tuple[str, ...]:
     outcomes = len(box.dice_faces) ** box.dice_count
     limit = (1 << 64) // outcomes * outcomes
     for attempt in range(1000):
-        digest = hashlib.blake2b(f"credit-mobilier {seed} {number} {attempt}".encode(), digest_size=8).digest()
+        digest = hashlib.blake2b(
+            f"credit-mobilier {seed} {number} {attempt}".encode(), digest_size=8
+        ).digest()
         value = int.from_bytes(digest, "big")
         if value < limit:
             break

@@ -50,7 +50,9 @@ def dice_html(dice: Sequence[str]) -> str:
 
 
 def _pawns(colours: Sequence[str]) -> str:
-    return "".join(f'<span title="{c}" style="color:{colour_of(c)}">&#9679;</span>' for c in colours)
+    return "".join(
+        f'<span title="{c}" style="color:{colour_of(c)}">&#9679;</span>' for c in colours
+    )
 
 
 def board_html(state: GameState) -> str:
@@ -66,7 +68,13 @@ def board_html(state: GameState) -> str:
     for r, row in enumerate(b.rows):
         coast = _pawns(state.goods_at(COAST)) if r == 0 else ""
         span = f' rowspan="{len(b.rows)}"' if r == 0 else ""
-        line = [f'<td{span} style="background:#dcecf7;text-align:center;min-width:3em">Pacific Coast<br>{coast}</td>'] if r == 0 else []
+        line = (
+            [
+                f'<td{span} style="background:#dcecf7;text-align:center;min-width:3em">Pacific Coast<br>{coast}</td>'
+            ]
+            if r == 0
+            else []
+        )
         for c in range(1, b.columns + 1):
             square = f"{row}{c}"
             west = b.between(square, COAST if c == 1 else f"{row}{c - 1}")
@@ -108,7 +116,10 @@ def table_html(
         here = seat == state.current
         note = f" <i>({html.escape(labels[seat])})</i>" if labels and labels[seat] else ""
         money = "?" if seat in hide_chips else f"${state.money[seat]}"
-        stock = "".join(_badge(c, f"{c} {n}", components().company(c).name) for c, n in state.stocks[seat].items())
+        stock = "".join(
+            _badge(c, f"{c} {n}", components().company(c).name)
+            for c, n in state.stocks[seat].items()
+        )
         style = "background:#fff3c4;font-weight:bold;" if here else ""
         rows.append(
             f'<tr style="{style}border-left:6px solid {SEAT_COLOURS[seat % len(SEAT_COLOURS)]}">'
@@ -116,7 +127,11 @@ def table_html(
             f"<td>{stock or '&ndash;'}</td></tr>"
         )
     treasuries = " ".join(
-        _badge(c, f"{c} ${state.treasuries[c]} ({state.shares_held(c)} shares)", components().company(c).name)
+        _badge(
+            c,
+            f"{c} ${state.treasuries[c]} ({state.shares_held(c)} shares)",
+            components().company(c).name,
+        )
         for c in COMPANIES
     )
     parts = [
@@ -131,7 +146,9 @@ def table_html(
     ]
     if log:
         items = "".join(f"<li>{html.escape(line)}</li>" for line in log)
-        parts.append(f'<details open><summary>What happened</summary><ul style="margin:0">{items}</ul></details>')
+        parts.append(
+            f'<details open><summary>What happened</summary><ul style="margin:0">{items}</ul></details>'
+        )
     parts.append("</div>")
     return "".join(parts)
 
@@ -147,12 +164,18 @@ def action_label(state: GameState, action: Action) -> str:
         owner = state.track_owner(b.between(action.from_space, action.to_space).id)
         if way != "west":
             return f"Move {action.colour} {action.from_space} -> {action.to_space} ({way})"
-        pay = f"+$4 {action.colour}" if owner == action.colour else f"+$2 {action.colour}, +$2 {owner}"
+        pay = (
+            f"+$4 {action.colour}"
+            if owner == action.colour
+            else f"+$2 {action.colour}, +$2 {owner}"
+        )
         return f"Move {action.colour} {action.from_space} -> {action.to_space} ({pay})"
     if kind is Buy:
         return f"Buy {action.company} ($1)"
     if kind is PayRound:
-        paid, _, _ = pay_round(state.stocks, state.treasuries[action.company], state.current, action.company)
+        paid, _, _ = pay_round(
+            state.stocks, state.treasuries[action.company], state.current, action.company
+        )
         rounds = allowance(state.dice, action.company, "dividends")
         return f"Pay {action.company} dividends (round {state.used + 1 if state.kind else 1} of {rounds}: ${sum(paid)})"
     if kind is EndTurn:
@@ -160,4 +183,6 @@ def action_label(state: GameState, action: Action) -> str:
     return str(action)
 
 
-ANSWERS.table_html = table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)
+ANSWERS.table_html = (
+    table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)
+)

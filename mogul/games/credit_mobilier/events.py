@@ -23,7 +23,9 @@ class GameStarted(NamedTuple):
     start_player: int
 
     def text(self, names: Sequence[str]) -> str:
-        pawns = ", ".join(f"{n} {c}" for n, c in zip(self.goods, ("red", "yellow", "green", "blue"), strict=True))
+        pawns = ", ".join(
+            f"{n} {c}" for n, c in zip(self.goods, ("red", "yellow", "green", "blue"), strict=True)
+        )
         return f"Game set up with goods pawns {pawns}. {names[self.start_player]} goes first."
 
 
@@ -74,7 +76,10 @@ class GoodsMoved(NamedTuple):
             return said + ": no income."
         if self.colour == self.track:
             return said + f": {_dollars(self.to_pawn + self.to_track)} to {self.colour}."
-        return said + f": {_dollars(self.to_pawn)} to {self.colour}, {_dollars(self.to_track)} to {self.track}."
+        return (
+            said
+            + f": {_dollars(self.to_pawn)} to {self.colour}, {_dollars(self.to_track)} to {self.track}."
+        )
 
 
 class StockBought(NamedTuple):
@@ -100,7 +105,11 @@ class DividendsPaid(NamedTuple):
 
     def text(self, names: Sequence[str]) -> str:
         got = ", ".join(f"{n} {_dollars(p)}" for n, p in zip(names, self.paid, strict=True) if p)
-        said = f"Round {self.round} of {self.company} dividends: " + (got or "nobody holds a share") + "."
+        said = (
+            f"Round {self.round} of {self.company} dividends: "
+            + (got or "nobody holds a share")
+            + "."
+        )
         if self.stopped:
             return said + f" The {self.company} treasury is empty: payment stops."
         return said + f" {_dollars(self.treasury)} left in the treasury."
@@ -137,5 +146,12 @@ class GameEnded(NamedTuple):
 
 
 Event = (
-    GameStarted | DiceRolled | TrackBuilt | GoodsMoved | StockBought | DividendsPaid | TurnEnded | GameEnded
+    GameStarted
+    | DiceRolled
+    | TrackBuilt
+    | GoodsMoved
+    | StockBought
+    | DividendsPaid
+    | TurnEnded
+    | GameEnded
 )

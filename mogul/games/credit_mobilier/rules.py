@@ -175,7 +175,9 @@ def _ways_out() -> dict[tuple[str, str], tuple[tuple[str, Move], ...]]:
     """Goods pawn (space, colour) -> (track space, move) for each way it may leave (west, north, south)."""
     b = board()
     return {
-        (space, colour): tuple((sid, _move(colour, space, there)) for sid, there, _ in moves_from(b, space))
+        (space, colour): tuple(
+            (sid, _move(colour, space, there)) for sid, there, _ in moves_from(b, space)
+        )
         for space in b.spaces
         for colour in RAILROADS
     }
@@ -197,7 +199,9 @@ def move_options(state: GameState, colour: str) -> Sequence[Action]:
     ways_out = _ways_out()
     moves: list[Action] = []
     last = None
-    for pawn in state.goods:  # in board order, so pawns alike stand together: their moves count once
+    for (
+        pawn
+    ) in state.goods:  # in board order, so pawns alike stand together: their moves count once
         if pawn[1] == colour and pawn != last:
             moves += [move for section, move in ways_out[pawn] if section in built]
             last = pawn
@@ -299,7 +303,14 @@ def _do_move(state: GameState, action: Move) -> tuple[dict, Event]:
         to_pawn = to_track = WEST_INCOME
         treasuries = treasuries.add(action.colour, to_pawn).add(owner, to_track)
     event = GoodsMoved(
-        state.current, action.colour, action.from_space, action.to_space, direction, owner, to_pawn, to_track
+        state.current,
+        action.colour,
+        action.from_space,
+        action.to_space,
+        direction,
+        owner,
+        to_pawn,
+        to_track,
     )
     return {"goods": tuple(goods), "treasuries": treasuries}, event
 
@@ -310,10 +321,14 @@ def _do_buy(state: GameState, action: Buy) -> tuple[dict, Event]:
     money[seat] -= STOCK_PRICE
     stocks = list(state.stocks)
     stocks[seat] = stocks[seat].add(action.company)
-    return {"money": tuple(money), "stocks": tuple(stocks)}, StockBought(seat, action.company, STOCK_PRICE)
+    return {"money": tuple(money), "stocks": tuple(stocks)}, StockBought(
+        seat, action.company, STOCK_PRICE
+    )
 
 
-def pay_round(stocks: Sequence[ByCompany], treasury: int, first: int, company: str) -> tuple[tuple[int, ...], int, bool]:
+def pay_round(
+    stocks: Sequence[ByCompany], treasury: int, first: int, company: str
+) -> tuple[tuple[int, ...], int, bool]:
     """One round of dividends: (dollars per seat, dollars left, stopped early).
 
     Layer by layer: from the player on turn (``first``) to the left, $1 to every player with
@@ -355,7 +370,9 @@ def begin_turn(state: GameState, seat: int, events: list) -> GameState:
     turn = state.turn + 1
     dice = next_roll(state.setup, turn - 1)
     events.append(DiceRolled(turn, seat, dice))
-    return state._replace(current=seat, turn=turn, dice=dice, colour=None, kind=None, used=0, events=tuple(events))
+    return state._replace(
+        current=seat, turn=turn, dice=dice, colour=None, kind=None, used=0, events=tuple(events)
+    )
 
 
 def _end_turn(state: GameState, reason: str, events: list) -> GameState:
@@ -375,14 +392,18 @@ def apply(state: GameState, action: Action) -> GameState:
     Raises ``IllegalActionError`` (naming the legal actions) for anything else.
     """
     legal = legal_actions(state)
-    if not any(map(is_, legal, repeat(action))) and action not in legal:  # (the same object, usually)
+    if (
+        not any(map(is_, legal, repeat(action))) and action not in legal
+    ):  # (the same object, usually)
         raise IllegalActionError.for_state(state, action, legal)
     if type(action) is EndTurn:
         return _end_turn(state, "ended" if state.kind else "nothing possible", [])
     kind = KIND_OF[type(action)]
     colour = action.company if kind in (BUY, DIVIDEND) else action.colour
     changes, event = _EFFECTS[type(action)](state, action)
-    after = state._replace(**changes, colour=colour, kind=kind, used=state.used + 1, events=(event,))
+    after = state._replace(
+        **changes, colour=colour, kind=kind, used=state.used + 1, events=(event,)
+    )
     if kind == MOVE and action.to_space == COAST and len(colours_outside_coast(after.goods)) <= 2:
         return _game_over(after, [event])
     if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over

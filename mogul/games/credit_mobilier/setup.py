@@ -104,11 +104,24 @@ def deal(setup: Setup) -> GameState:
     if cap is not None:
         over = [c for c in COMPANIES if sum(s[c] for s in stocks) > cap]
         if over:
-            raise ValueError(f"the scripted stocks hold more than the {cap} shares per company of the box: {over}")
+            raise ValueError(
+                f"the scripted stocks hold more than the {cap} shares per company of the box: {over}"
+            )
     table = GameState(
-        setup=setup, money=money, stocks=stocks, treasuries=ByCompany(**dict(setup.treasuries or ())),
-        goods=goods, track=setup.track or (), start_player=start, current=start, turn=0, dice=(),
-        colour=None, kind=None, used=0, events=(),
+        setup=setup,
+        money=money,
+        stocks=stocks,
+        treasuries=ByCompany(**dict(setup.treasuries or ())),
+        goods=goods,
+        track=setup.track or (),
+        start_player=start,
+        current=start,
+        turn=0,
+        dice=(),
+        colour=None,
+        kind=None,
+        used=0,
+        events=(),
     )
     counts = tuple(sum(1 for _, c in goods if c == colour) for colour in RAILROADS)
     # 3. The start player rolls.
@@ -127,7 +140,9 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
             goods.setdefault(space, []).append(colour)
         goods = {space: cs[0] if len(cs) == 1 else cs for space, cs in goods.items()}
     return {
-        "edition": setup.edition, "players": list(setup.players), "seed": setup.seed,
+        "edition": setup.edition,
+        "players": list(setup.players),
+        "seed": setup.seed,
         "dice": None if setup.dice is None else [list(r) for r in setup.dice],
         "money": None if setup.money is None else list(setup.money),
         "stocks": None if setup.stocks is None else [dict(s) for s in setup.stocks],
@@ -141,20 +156,39 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
 def setup_from_json(raw: Mapping[str, Any]) -> Setup:
     """Read a setup from JSON data, checking every field; ``ValueError`` names the bad one."""
     kinds = {
-        "dice": list, "money": list, "stocks": list, "treasuries": dict, "goods": dict, "track": dict,
+        "dice": list,
+        "money": list,
+        "stocks": list,
+        "treasuries": dict,
+        "goods": dict,
+        "track": dict,
         "start_player": int,
     }
-    setup_fields(raw, Setup._fields, required={
-        "edition": (lambda x: x == EDITION, repr(EDITION)),
-        "players": (is_text_list, "a list of player names"),
-        "seed": (is_whole, "a whole number"),
-    }, optional={
-        key: (lambda x, kind=kind: isinstance(x, kind) and not isinstance(x, bool), f"null or a {kind.__name__}")
-        for key, kind in kinds.items()
-    })
+    setup_fields(
+        raw,
+        Setup._fields,
+        required={
+            "edition": (lambda x: x == EDITION, repr(EDITION)),
+            "players": (is_text_list, "a list of player names"),
+            "seed": (is_whole, "a whole number"),
+        },
+        optional={
+            key: (
+                lambda x, kind=kind: isinstance(x, kind) and not isinstance(x, bool),
+                f"null or a {kind.__name__}",
+            )
+            for key, kind in kinds.items()
+        },
+    )
     state = new_game(
-        raw["players"], raw["seed"], dice=raw.get("dice"), money=raw.get("money"), stocks=raw.get("stocks"),
-        treasuries=raw.get("treasuries"), goods=raw.get("goods"), track=raw.get("track"),
+        raw["players"],
+        raw["seed"],
+        dice=raw.get("dice"),
+        money=raw.get("money"),
+        stocks=raw.get("stocks"),
+        treasuries=raw.get("treasuries"),
+        goods=raw.get("goods"),
+        track=raw.get("track"),
         start_player=raw.get("start_player"),
     )
     return state.setup
@@ -173,7 +207,9 @@ def _rolls(dice: object) -> tuple[tuple[str, ...], ...]:
     out = []
     for number, faces in enumerate(as_list(dice, "dice"), start=1):
         faces = as_list(faces, f"roll {number} of the scripted dice")
-        if len(faces) != box.dice_count or not all(isinstance(f, str) and f in box.dice_faces for f in faces):
+        if len(faces) != box.dice_count or not all(
+            isinstance(f, str) and f in box.dice_faces for f in faces
+        ):
             raise ValueError(
                 f"roll {number} of the scripted dice must be {box.dice_count} colours of "
                 f"{', '.join(box.dice_faces)}; got {faces!r}"
@@ -185,54 +221,76 @@ def _rolls(dice: object) -> tuple[tuple[str, ...], ...]:
 def _money(money: object, n: int) -> tuple[int, ...]:
     money = as_list(money, "money")
     if len(money) != n or not all(is_count(m) for m in money):
-        raise ValueError(f"money must be {n} whole numbers of dollars >= 0 (one per player), got {money!r}")
+        raise ValueError(
+            f"money must be {n} whole numbers of dollars >= 0 (one per player), got {money!r}"
+        )
     return tuple(money)
 
 
 def _stocks(stocks: object, n: int) -> tuple[tuple[tuple[str, int], ...], ...]:
     stocks = as_list(stocks, "stocks")
     if len(stocks) != n:
-        raise ValueError(f"stocks needs one mapping (company -> shares) per player ({n}), got {len(stocks)}")
+        raise ValueError(
+            f"stocks needs one mapping (company -> shares) per player ({n}), got {len(stocks)}"
+        )
     out = []
     for seat, held in enumerate(stocks):
         if not isinstance(held, Mapping):
-            raise ValueError(f"stocks of player {seat} must map companies to shares, such as {{'red': 2}}; got {held!r}")
+            raise ValueError(
+                f"stocks of player {seat} must map companies to shares, such as {{'red': 2}}; got {held!r}"
+            )
         out.append(_by_company(held, f"stocks of player {seat}", "shares"))
     return tuple(out)
 
 
 def _treasuries(treasuries: object) -> tuple[tuple[str, int], ...]:
     if not isinstance(treasuries, Mapping):
-        raise ValueError(f"treasuries must map companies to dollars, such as {{'red': 4}}; got {treasuries!r}")
+        raise ValueError(
+            f"treasuries must map companies to dollars, such as {{'red': 4}}; got {treasuries!r}"
+        )
     return _by_company(treasuries, "treasuries", "dollars")
 
 
 def _by_company(mapping: Mapping, what: str, unit: str) -> tuple[tuple[str, int], ...]:
     for company, count in mapping.items():
         if company not in COMPANIES:
-            raise ValueError(f"{what}: no company {company!r}; the companies are {', '.join(COMPANIES)}")
+            raise ValueError(
+                f"{what}: no company {company!r}; the companies are {', '.join(COMPANIES)}"
+            )
         if not is_count(count):
-            raise ValueError(f"{what}: {company} must be a whole number of {unit} >= 0, got {count!r}")
+            raise ValueError(
+                f"{what}: {company} must be a whole number of {unit} >= 0, got {count!r}"
+            )
     return tuple((c, mapping[c]) for c in COMPANIES if mapping.get(c))
 
 
 def _goods(goods: object) -> tuple[tuple[str, str], ...]:
     if not isinstance(goods, Mapping):
-        raise ValueError(f"goods must map spaces to colours, such as {{'B3': 'red', 'coast': ['blue']}}; got {goods!r}")
+        raise ValueError(
+            f"goods must map spaces to colours, such as {{'B3': 'red', 'coast': ['blue']}}; got {goods!r}"
+        )
     b = board()
     pawns = []
     for space, colours in goods.items():
         if space not in b.spaces:
-            raise ValueError(f"goods: no space {space!r}; spaces are 'coast' and squares A1 to D6 (row A-D, column 1-6)")
-        for colour in [colours] if isinstance(colours, str) else as_list(colours, f"goods on {space}"):
+            raise ValueError(
+                f"goods: no space {space!r}; spaces are 'coast' and squares A1 to D6 (row A-D, column 1-6)"
+            )
+        for colour in (
+            [colours] if isinstance(colours, str) else as_list(colours, f"goods on {space}")
+        ):
             if colour not in RAILROADS:
-                raise ValueError(f"goods on {space}: no goods colour {colour!r}; goods are {', '.join(RAILROADS)}")
+                raise ValueError(
+                    f"goods on {space}: no goods colour {colour!r}; goods are {', '.join(RAILROADS)}"
+                )
             pawns.append((space, colour))
     per_colour = components().goods_per_colour
     for colour in RAILROADS:
         count = sum(1 for _, c in pawns if c == colour)
         if count > per_colour:
-            raise ValueError(f"goods: {count} {colour} pawns, but the box has {per_colour} of each colour")
+            raise ValueError(
+                f"goods: {count} {colour} pawns, but the box has {per_colour} of each colour"
+            )
     if len(colours_outside_coast(pawns)) <= 2:
         raise ValueError(
             "goods: at least three colours must be off the Pacific Coast, or the game is over before it starts"
@@ -242,19 +300,27 @@ def _goods(goods: object) -> tuple[tuple[str, str], ...]:
 
 def _track(track: object) -> tuple[tuple[str, str], ...]:
     if not isinstance(track, Mapping):
-        raise ValueError(f"track must map track spaces to colours, such as {{'B5-B6': 'red'}}; got {track!r}")
+        raise ValueError(
+            f"track must map track spaces to colours, such as {{'B5-B6': 'red'}}; got {track!r}"
+        )
     b = board()
     for section, colour in track.items():
         b.section(section)  # raises for an unknown name
         if colour not in RAILROADS:
-            raise ValueError(f"track on {section}: no track colour {colour!r}; track is {', '.join(RAILROADS)}")
+            raise ValueError(
+                f"track on {section}: no track colour {colour!r}; track is {', '.join(RAILROADS)}"
+            )
     per_colour = components().track_per_colour
     for colour in RAILROADS:
         count = sum(1 for c in track.values() if c == colour)
         if count > per_colour:
-            raise ValueError(f"track: {count} {colour} sections, but the box has {per_colour} markers of each colour")
+            raise ValueError(
+                f"track: {count} {colour} sections, but the box has {per_colour} markers of each colour"
+            )
     joined = connected_spaces(b, frozenset(track))
     loose = [s for s in track if b.section(s).a not in joined]
     if loose:
-        raise ValueError(f"track: every section must be joined by track to the eastern edge (column 6); not joined: {loose}")
+        raise ValueError(
+            f"track: every section must be joined by track to the eastern edge (column 6); not joined: {loose}"
+        )
     return tuple((s.id, track[s.id]) for s in b.sections if s.id in track)

@@ -28,7 +28,9 @@ def _player_range(edition: str) -> tuple[int, int]:
     return box.min_players, box.max_players
 
 
-def _new_game(edition: str = EDITION, players: int | Sequence[str] = 4, seed: int | None = None, **setup: Any) -> GameState:
+def _new_game(
+    edition: str = EDITION, players: int | Sequence[str] = 4, seed: int | None = None, **setup: Any
+) -> GameState:
     SPEC.edition(edition)  # raises for another edition's name
     return new_game(players, seed, **setup)
 
@@ -37,31 +39,33 @@ def _stage(state: GameState) -> int:
     return state.turn
 
 
-SPEC = register(GameSpec(
-    name="credit-mobilier",
-    title="Credit Mobilier (Max Michael)",
-    editions=(EDITION,),
-    state_type=GameState,
-    player_range=_player_range,
-    new_game=_new_game,
-    deal=deal,
-    setup_to_json=setup_to_json,
-    setup_from_json=setup_from_json,
-    parse_action=parse_action,
-    bots=REGISTRY,
-    result_columns=RESULT_COLUMNS,
-    result_row=result_row,
-    standings=standings,
-    stage=_stage,
-    table_html=table_html,
-    action_label=action_label,
-    tables=TABLES,
-    determinize=determinize,
-    faces={
-        "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
-        "board": "mogul.plots.credit_mobilier:board_figure",
-        "analyse_position": "mogul.analysis.credit_mobilier.position:analyse_position",
-        "analysis": "mogul.analysis.credit_mobilier:",
-    },
-))
+SPEC = register(
+    GameSpec(
+        name="credit-mobilier",
+        title="Credit Mobilier (Max Michael)",
+        editions=(EDITION,),
+        state_type=GameState,
+        player_range=_player_range,
+        new_game=_new_game,
+        deal=deal,
+        setup_to_json=setup_to_json,
+        setup_from_json=setup_from_json,
+        parse_action=parse_action,
+        bots=REGISTRY,
+        result_columns=RESULT_COLUMNS,
+        result_row=result_row,
+        standings=standings,
+        stage=_stage,
+        table_html=table_html,
+        action_label=action_label,
+        tables=TABLES,
+        determinize=determinize,
+        faces={
+            "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
+            "board": "mogul.plots.credit_mobilier:board_figure",
+            "analyse_position": "mogul.analysis.credit_mobilier.position:analyse_position",
+            "analysis": "mogul.analysis.credit_mobilier:",
+        },
+    )
+)
 """The Credit Mobilier game spec (one edition, "credit-mobilier")."""

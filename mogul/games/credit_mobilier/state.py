@@ -179,7 +179,7 @@ class GameState(NamedTuple):
 
 
 def phase_of(table: GameState | PlayerView) -> str:
-    """"over", "choose an action" before the turn's first unit action, else the kind and colour."""
+    """ "over", "choose an action" before the turn's first unit action, else the kind and colour."""
     if table.current is None:
         return "over"
     if table.kind is None:

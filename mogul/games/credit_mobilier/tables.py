@@ -52,9 +52,17 @@ def turn_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
                 if row is not None:
                     rows.append(row)
                 row = {
-                    "turn": event.turn, "seat": event.seat, "player": state.names[event.seat],
-                    "dice": " ".join(event.dice), "colour": None, "kind": None, "actions": 0,
-                    "built": 0, "moved_west": 0, "bought": 0, "dividends": 0,
+                    "turn": event.turn,
+                    "seat": event.seat,
+                    "player": state.names[event.seat],
+                    "dice": " ".join(event.dice),
+                    "colour": None,
+                    "kind": None,
+                    "actions": 0,
+                    "built": 0,
+                    "moved_west": 0,
+                    "bought": 0,
+                    "dividends": 0,
                 }
             elif row is None:
                 continue
@@ -86,11 +94,19 @@ def dividend_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
                 turn = event.turn
             elif type(event) is DividendsPaid:
                 for seat, paid in enumerate(event.paid):
-                    rows.append({
-                        "turn": turn, "round": event.round, "company": event.company, "seat": seat,
-                        "player": state.names[seat], "shares": state.stocks[seat][event.company],
-                        "paid": paid, "treasury": event.treasury, "stopped": event.stopped,
-                    })
+                    rows.append(
+                        {
+                            "turn": turn,
+                            "round": event.round,
+                            "company": event.company,
+                            "seat": seat,
+                            "player": state.names[seat],
+                            "shares": state.stocks[seat][event.company],
+                            "paid": paid,
+                            "treasury": event.treasury,
+                            "stopped": event.stopped,
+                        }
+                    )
     return rows
 
 
@@ -112,7 +128,13 @@ def holding_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
     rows = []
     for state, final in _snapshots(states):
         for seat, name in enumerate(state.names):
-            row = {"turn": state.turn, "final": final, "seat": seat, "player": name, "money": state.money[seat]}
+            row = {
+                "turn": state.turn,
+                "final": final,
+                "seat": seat,
+                "player": name,
+                "money": state.money[seat],
+            }
             row.update({f"stock_{c}": state.stocks[seat][c] for c in COMPANIES})
             rows.append(row)
     return rows
@@ -123,10 +145,15 @@ def treasury_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
     rows = []
     for state, final in _snapshots(states):
         for company in COMPANIES:
-            rows.append({
-                "turn": state.turn, "final": final, "company": company,
-                "treasury": state.treasuries[company], "shares_held": state.shares_held(company),
-            })
+            rows.append(
+                {
+                    "turn": state.turn,
+                    "final": final,
+                    "company": company,
+                    "treasury": state.treasuries[company],
+                    "shares_held": state.shares_held(company),
+                }
+            )
     return rows
 
 
@@ -150,7 +177,12 @@ def treasuries_table(states: Iterable[GameState]) -> pd.DataFrame:
     return _frame(treasury_rows(states))
 
 
-TABLES = {"turns": turn_rows, "dividends": dividend_rows, "holdings": holding_rows, "treasuries": treasury_rows}
+TABLES = {
+    "turns": turn_rows,
+    "dividends": dividend_rows,
+    "holdings": holding_rows,
+    "treasuries": treasury_rows,
+}
 """The game's tables by name, as the game spec hands them to the generic layer."""
 
 

@@ -57,7 +57,9 @@ class Sell:
         count = self.count
         if type(count) is not int:
             if isinstance(count, bool) or not hasattr(count, "__index__"):
-                raise ValueError(f"Sell needs a whole number of shares, such as Sell(2); got {count!r}")
+                raise ValueError(
+                    f"Sell needs a whole number of shares, such as Sell(2); got {count!r}"
+                )
             object.__setattr__(self, "count", count.__index__())
         if self.count < 0:
             raise ValueError(f"Sell needs a number of shares >= 0; got {self.count}")
@@ -79,8 +81,12 @@ class Branch:
     def __post_init__(self) -> None:
         for name in ("station", "move_from"):
             value = getattr(self, name)
-            if not (isinstance(value, str) and value.strip()) and not (name == "move_from" and value is None):
-                raise ValueError(f"Branch needs a station id as text for {name}, such as Branch('s7'); got {value!r}")
+            if not (isinstance(value, str) and value.strip()) and not (
+                name == "move_from" and value is None
+            ):
+                raise ValueError(
+                    f"Branch needs a station id as text for {name}, such as Branch('s7'); got {value!r}"
+                )
 
     def __str__(self) -> str:
         return f"branch {self.station}" + (f" from {self.move_from}" if self.move_from else "")

@@ -74,8 +74,13 @@ class MonteCarloBot:
     understands = ALL_ACTIONS
 
     def __init__(
-        self, rollouts: int = 16, rollout_policy: BotSpec = "value", objective: str = "margin",
-        seed: int | None = None, engine: str = "auto", branches: int = 3,
+        self,
+        rollouts: int = 16,
+        rollout_policy: BotSpec = "value",
+        objective: str = "margin",
+        seed: int | None = None,
+        engine: str = "auto",
+        branches: int = 3,
     ):
         if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
             raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
@@ -114,7 +119,9 @@ class MonteCarloBot:
                     totals[i] -= max(s for seat, s in enumerate(scores) if seat != view.seat)
         return [t / self.rollouts for t in totals]
 
-    def _fast_action_values(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[float] | None:
+    def _fast_action_values(
+        self, view: PlayerView, legal_actions: Sequence[Action]
+    ) -> list[float] | None:
         """``action_values`` on the same piles in the batch simulator; None where it cannot play."""
         from mogul.games.mogul import fast  # compiled code (numba): loaded when first needed
 
@@ -124,9 +131,13 @@ class MonteCarloBot:
         seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
         piles = [fast.pile_codes(determinize(view, random.Random(seed))) for seed in seeds]
         scores, _ = fast.rollouts(
-            view, legal_actions, self.rollouts, [self.policy] * len(view.players), seed=seeds[0] >> 1,
+            view,
+            legal_actions,
+            self.rollouts,
+            [self.policy] * len(view.players),
+            seed=seeds[0] >> 1,
             piles=piles,
-        )  # fmt: skip
+        )
         totals = [0.0] * len(legal_actions)
         for rollout in scores.tolist():  # summed in the order of the readable loop
             for i, final in enumerate(rollout):
@@ -143,7 +154,9 @@ class MonteCarloBot:
         worth rollouts: with all six houses out a sell right offers up to 42 branch moves, and
         most of them lose points. Ties keep the legal order (along the line).
         """
-        options = [a for a in legal_actions if a != CREDIT] if view.me.chips > 0 else list(legal_actions)
+        options = (
+            [a for a in legal_actions if a != CREDIT] if view.me.chips > 0 else list(legal_actions)
+        )
         branches = [a for a in options if type(a) is Branch]
         if len(branches) > self.branches:
             ed, houses = view.edition, view.me.houses

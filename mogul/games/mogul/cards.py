@@ -113,10 +113,14 @@ class Shares(Mapping[str, int]):
 
     def __setattr__(self, name: str, value: object) -> None:
         # States share their Shares objects: a bot writing one would rewrite history.
-        raise AttributeError(f"Shares are read-only; use add() for a new count (tried to set {name!r})")
+        raise AttributeError(
+            f"Shares are read-only; use add() for a new count (tried to set {name!r})"
+        )
 
     def __repr__(self) -> str:
-        inside = ", ".join(f"{c}={n}" for c, n in zip(self._companies, self._counts, strict=True) if n)
+        inside = ", ".join(
+            f"{c}={n}" for c, n in zip(self._companies, self._counts, strict=True) if n
+        )
         return f"Shares({inside})"
 
     @property

@@ -58,7 +58,9 @@ def _badge(colour: str, text: str, title: str = "", faded: bool = False) -> str:
 def _shares_html(state: GameState, seat: int) -> str:
     shares = state.players[seat].shares
     out = [
-        _badge(c.colour, f"{c.id} {shares[c.id]}", c.name) for c in state.edition.companies if shares[c.id]
+        _badge(c.colour, f"{c.id} {shares[c.id]}", c.name)
+        for c in state.edition.companies
+        if shares[c.id]
     ]
     return "".join(out) or "&ndash;"
 
@@ -167,7 +169,7 @@ def table_html(
         '<div class="mogul-game">',
         _CSS,
         f"<p>{head}</p>",
-        '<table><thead><tr><th>player</th><th>chips</th><th>points</th>'
+        "<table><thead><tr><th>player</th><th>chips</th><th>points</th>"
         f'<th title="{score_title}">score</th><th>shares</th>{houses_head}<th></th></tr></thead><tbody>',
         "".join(rows),
         "</tbody></table>",
@@ -176,7 +178,9 @@ def table_html(
     if state.phase == AUCTION:
         still = ", ".join(names[s] for s in state.in_auction)
         gone = ", ".join(names[s] for s in state.dropped) or "nobody yet"
-        parts.append(f"<p>Auction: pot {state.pot} &middot; still in: {still} &middot; dropped: {gone}</p>")
+        parts.append(
+            f"<p>Auction: pot {state.pot} &middot; still in: {still} &middot; dropped: {gone}</p>"
+        )
     elif state.is_over:
         best = " and ".join(names[s] for s in state.winners())
         table = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
@@ -235,4 +239,6 @@ def action_label(state: GameState, action: Action) -> str:
     return str(action)
 
 
-ANSWERS.table_html = table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)
+ANSWERS.table_html = (
+    table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)
+)

@@ -135,7 +135,9 @@ def _from_json(raw: dict[str, Any]) -> Edition:
     for key, allowed in (("limit", CreditLimit), ("sale", SaleRule)):
         value = raw["credit"]["limit"] if key == "limit" else raw["sale"]
         if value not in get_args(allowed):
-            raise ValueError(f"edition {raw['name']!r}: {key} must be one of {get_args(allowed)}, got {value!r}")
+            raise ValueError(
+                f"edition {raw['name']!r}: {key} must be one of {get_args(allowed)}, got {value!r}"
+            )
     end_bonus = raw.get("end_bonus", {})
     stations, lines = _map(raw, ids)
     return Edition(
@@ -169,7 +171,9 @@ def _value(entry: Any, key: str) -> Any:
     return entry[key] if isinstance(entry, dict) else entry
 
 
-def _map(raw: dict[str, Any], companies: set[str]) -> tuple[Mapping[str, Station], Mapping[str, tuple[str, ...]]]:
+def _map(
+    raw: dict[str, Any], companies: set[str]
+) -> tuple[Mapping[str, Station], Mapping[str, tuple[str, ...]]]:
     """The stations and lines of the railway map, checked against each other."""
     if "map" not in raw:
         return _EMPTY, _EMPTY
@@ -185,11 +189,15 @@ def _map(raw: dict[str, Any], companies: set[str]) -> tuple[Mapping[str, Station
             raise ValueError(f"{where}: line {company!r} is not a company")
         for sid in ids:
             if sid not in stations or company not in stations[sid].lines:
-                raise ValueError(f"{where}: line {company!r} runs through {sid!r}, which does not list that line")
+                raise ValueError(
+                    f"{where}: line {company!r} runs through {sid!r}, which does not list that line"
+                )
     for station in stations.values():
         for company in station.lines:
             if station.id not in lines.get(company, ()):
-                raise ValueError(f"{where}: station {station.id!r} lists line {company!r}, which does not run through it")
+                raise ValueError(
+                    f"{where}: station {station.id!r} lists line {company!r}, which does not run through it"
+                )
     return MappingProxyType(stations), MappingProxyType(lines)
 
 

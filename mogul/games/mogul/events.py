@@ -20,7 +20,8 @@ class GameStarted(NamedTuple):
 
     def text(self, names: Sequence[str]) -> str:
         shares = "; ".join(
-            f"{n}: {', '.join(s) or 'no shares'}" for n, s in zip(names, self.starting_shares, strict=True)
+            f"{n}: {', '.join(s) or 'no shares'}"
+            for n, s in zip(names, self.starting_shares, strict=True)
         )
         return (
             f"Game set up with {self.cards_in_pile} cards in the draw pile. Starting shares: "
@@ -34,7 +35,9 @@ class HousesPlaced(NamedTuple):
     houses: tuple[tuple[str, ...], ...]  # station ids per seat
 
     def text(self, names: Sequence[str]) -> str:
-        placed = "; ".join(f"{n}: {', '.join(h)}" for n, h in zip(names, self.houses, strict=True) if h)
+        placed = "; ".join(
+            f"{n}: {', '.join(h)}" for n, h in zip(names, self.houses, strict=True) if h
+        )
         return f"Houses already on the map: {placed}."
 
 
@@ -206,4 +209,3 @@ Event = (
     | BonusesScored
     | GameEnded
 )
-

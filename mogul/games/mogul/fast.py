@@ -72,7 +72,12 @@ from mogul.games.mogul.state import WINNER as WINNER_PHASE
 from mogul.games.mogul.state import GameState, PlayerView
 from mogul.kit.bots import BotFactory, RandomBot, bot_factory
 
-PHASES = {AUCTION_PHASE: AUCTION, WINNER_PHASE: WINNER, RUNNER_UP_PHASE: RUNNER_UP, OVER_PHASE: OVER}
+PHASES = {
+    AUCTION_PHASE: AUCTION,
+    WINNER_PHASE: WINNER,
+    RUNNER_UP_PHASE: RUNNER_UP,
+    OVER_PHASE: OVER,
+}
 """The state's phase names as the kernels' phase codes."""
 
 # --- from Python: editions, bots, states ------------------------------------------------------
@@ -87,7 +92,9 @@ def check_edition(ed: Edition | str) -> Edition:
             "use the readable engine (mogul.kit.bots.play_out) for it"
         )
     if ed.sale != "any number" or ed.credit_limit != "once per auction" or len(ed.cards) + 1 > PILE:
-        raise ValueError("the fast simulator plays the classic rules as printed; this classic edition data differs")
+        raise ValueError(
+            "the fast simulator plays the classic rules as printed; this classic edition data differs"
+        )
     return ed
 
 
@@ -123,9 +130,13 @@ def bot_policy(spec: Any) -> tuple[int, float] | None:
 
 def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat bot kinds and parameters from one bot for every seat or one per seat."""
-    specs = [bots] * players if isinstance(bots, str) or not isinstance(bots, Sequence) else list(bots)
+    specs = (
+        [bots] * players if isinstance(bots, str) or not isinstance(bots, Sequence) else list(bots)
+    )
     if len(specs) != players:
-        raise ValueError(f"give one bot for every seat or one per seat ({players}); got {len(specs)}")
+        raise ValueError(
+            f"give one bot for every seat or one per seat ({players}); got {len(specs)}"
+        )
     kinds, params = np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.float64)
     for seat, spec in enumerate(specs):
         policy = bot_policy(spec)
@@ -191,7 +202,12 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
 
 def action_code(action: Action) -> int:
     """An action's number in the fast simulator (Sell(n) is SELL + n)."""
-    for code, known in ((BID, BID_ACTION), (DROP, DROP_ACTION), (CREDIT, CREDIT_ACTION), (TAKE, TAKE_ACTION)):
+    for code, known in (
+        (BID, BID_ACTION),
+        (DROP, DROP_ACTION),
+        (CREDIT, CREDIT_ACTION),
+        (TAKE, TAKE_ACTION),
+    ):
         if action == known:
             return code
     if isinstance(action, Sell):
@@ -258,8 +274,13 @@ class BatchResult:
         return 1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
 
 
-def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0,
-               edition: str | Edition = "classic") -> BatchResult:  # fmt: skip
+def play_fresh(
+    games: int,
+    players: int = 4,
+    bots: Any = "random",
+    seed: int = 0,
+    edition: str | Edition = "classic",
+) -> BatchResult:
     """Deal ``games`` fresh games and let ``bots`` play them to the crash.
 
     ``bots``: one of "random", "threshold[:drop_at=k]", "value[:chip_value=x]" (or their
@@ -267,7 +288,9 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
     """
     ed = check_edition(edition)
     if not ed.min_players <= players <= ed.max_players:
-        raise ValueError(f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players; got {players}")
+        raise ValueError(
+            f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players; got {players}"
+        )
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     kinds, params = policies(bots, players)
@@ -276,8 +299,17 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
     box_border = np.array([companies.index(c.border) for c in ed.cards], np.int64)
     box_starting = np.array([c.starting for c in ed.cards], np.int64)
     tables = _empty_tables(ed, games, players)
-    _deal_and_play(tables, box_company, box_border, box_starting, ed.chips_total, ed.chips_per_player,
-                   kinds, params, seed)  # fmt: skip
+    _deal_and_play(
+        tables,
+        box_company,
+        box_border,
+        box_starting,
+        ed.chips_total,
+        ed.chips_per_player,
+        kinds,
+        params,
+        seed,
+    )
     return BatchResult(tables)
 
 
@@ -321,7 +353,9 @@ def rollouts(
         raise ValueError("give one settle entry per branch")
     starts = np.repeat(start, len(first))
     codes = np.array([NO_ACTION if a is None else action_code(a) for a in first], np.int64)
-    settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(len(first), 2)
+    settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
+        len(first), 2
+    )
     given = np.zeros((0, 2, PILE), np.int64) if piles is None else np.asarray(piles, np.int64)
     if piles is not None and given.shape != (rollouts, 2, PILE):
         raise ValueError(f"piles must have shape ({rollouts}, 2, {PILE}), got {given.shape}")

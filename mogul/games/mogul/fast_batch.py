@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def games_table(edition: str, bots: Sequence[Any], plans: Sequence[Any], names: Sequence[str]) -> pd.DataFrame | None:
+def games_table(
+    edition: str, bots: Sequence[Any], plans: Sequence[Any], names: Sequence[str]
+) -> pd.DataFrame | None:
     """The games table (``mogul.kit.runner``'s columns) of ``plans``; None if the batch
     simulator does not play this edition or these bots (the caller uses the readable engine)."""
     import numpy as np
@@ -40,19 +42,21 @@ def games_table(edition: str, bots: Sequence[Any], plans: Sequence[Any], names: 
     games = len(plans)
     seats = np.tile(np.arange(players), games)
     ranks = result.ranks.ravel()
-    return pd.DataFrame({
-        "game": np.repeat([p.game for p in plans], players),
-        "seed": np.repeat([p.seed for p in plans], players),
-        "seat": seats,
-        "player": [starts[0].names[s] for s in seats],
-        "bot": [names[s] for s in seats],
-        "bot_seed": [seed for p in plans for seed in p.bot_seeds],
-        "score": result.scores.ravel(),
-        "rank": ranks,
-        "won": ranks == 1,
-        "points": result.points.ravel(),
-        "chips": result.chips.ravel(),
-        "shares": result.shares.ravel(),
-        "credits": result.credits.ravel(),
-        "rounds": np.repeat(result.rounds, players),
-    })
+    return pd.DataFrame(
+        {
+            "game": np.repeat([p.game for p in plans], players),
+            "seed": np.repeat([p.seed for p in plans], players),
+            "seat": seats,
+            "player": [starts[0].names[s] for s in seats],
+            "bot": [names[s] for s in seats],
+            "bot_seed": [seed for p in plans for seed in p.bot_seeds],
+            "score": result.scores.ravel(),
+            "rank": ranks,
+            "won": ranks == 1,
+            "points": result.points.ravel(),
+            "chips": result.chips.ravel(),
+            "shares": result.shares.ravel(),
+            "credits": result.credits.ravel(),
+            "rounds": np.repeat(result.rounds, players),
+        }
+    )

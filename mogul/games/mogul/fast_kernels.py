@@ -47,27 +47,45 @@ CRASH = -1  # the crash card's company in the pile
 # (parameter: chip_value), as in bots.py.
 RANDOM, THRESHOLD, VALUE = 0, 1, 2
 
-TABLE = np.dtype([
-    # the edition's numbers
-    ("players", np.int64), ("credit_chips", np.int64), ("credit_points", np.int64),
-    ("chips_per_point", np.int64), ("crash_window", np.int64),
-    # the players
-    ("chips", np.int64, MAX_SEATS), ("points", np.int64, MAX_SEATS),
-    ("shares", np.int64, (MAX_SEATS, COMPANIES)), ("credits", np.int64, MAX_SEATS),
-    ("bank", np.int64),
-    # the draw pile, top card at ``top``; the crash card's company is CRASH
-    ("pile_company", np.int64, PILE), ("pile_border", np.int64, PILE),
-    ("pile_size", np.int64), ("top", np.int64),
-    ("unseen", np.int64, COMPANIES),  # shares of each company still in the pile
-    # the round
-    ("round", np.int64), ("phase", np.int64), ("current", np.int64), ("start_player", np.int64),
-    ("company", np.int64), ("border", np.int64),  # of the revealed card
-    ("pot", np.int64), ("in_auction", np.int64, MAX_SEATS), ("seats_in", np.int64),
-    ("credited", np.int64, MAX_SEATS), ("winner", np.int64), ("runner_up", np.int64),
-    ("winner_took", np.int64),
-    # counts for the tables
-    ("bids", np.int64), ("credits_taken", np.int64),
-])
+TABLE = np.dtype(
+    [
+        # the edition's numbers
+        ("players", np.int64),
+        ("credit_chips", np.int64),
+        ("credit_points", np.int64),
+        ("chips_per_point", np.int64),
+        ("crash_window", np.int64),
+        # the players
+        ("chips", np.int64, MAX_SEATS),
+        ("points", np.int64, MAX_SEATS),
+        ("shares", np.int64, (MAX_SEATS, COMPANIES)),
+        ("credits", np.int64, MAX_SEATS),
+        ("bank", np.int64),
+        # the draw pile, top card at ``top``; the crash card's company is CRASH
+        ("pile_company", np.int64, PILE),
+        ("pile_border", np.int64, PILE),
+        ("pile_size", np.int64),
+        ("top", np.int64),
+        ("unseen", np.int64, COMPANIES),  # shares of each company still in the pile
+        # the round
+        ("round", np.int64),
+        ("phase", np.int64),
+        ("current", np.int64),
+        ("start_player", np.int64),
+        ("company", np.int64),
+        ("border", np.int64),  # of the revealed card
+        ("pot", np.int64),
+        ("in_auction", np.int64, MAX_SEATS),
+        ("seats_in", np.int64),
+        ("credited", np.int64, MAX_SEATS),
+        ("winner", np.int64),
+        ("runner_up", np.int64),
+        ("winner_took", np.int64),
+        # counts for the tables
+        ("bids", np.int64),
+        ("credits_taken", np.int64),
+    ]
+)
 """One game's table as a numpy record (see the module docstring)."""
 
 _jit = nb.njit(cache=True, nogil=True)
@@ -379,8 +397,17 @@ def _seed(seed):
 
 
 @_jit
-def _deal_and_play(tables, box_company, box_border, box_starting, chips_total, chips_per_player,
-                   kinds, params, seed):  # fmt: skip
+def _deal_and_play(
+    tables,
+    box_company,
+    box_border,
+    box_starting,
+    chips_total,
+    chips_per_player,
+    kinds,
+    params,
+    seed,
+):
     np.random.seed(seed)
     for g in range(len(tables)):
         t = tables[g]

@@ -54,14 +54,18 @@ def branch_points(edition: Edition, houses: Iterable[str]) -> int:
     return sum(h * h for h in houses_per_line(edition, houses).values())
 
 
-def branch_gain(edition: Edition, houses: tuple[str, ...], station: str, move_from: str | None = None) -> int:
+def branch_gain(
+    edition: Edition, houses: tuple[str, ...], station: str, move_from: str | None = None
+) -> int:
     """How much a player's end bonus grows when they put a house on ``station``
     (taken off ``move_from`` first, if given)."""
     after = tuple(s for s in houses if s != move_from) + (station,)
     return branch_points(edition, after) - branch_points(edition, houses)
 
 
-def branch_gains(edition: Edition, houses: tuple[str, ...], stations: Iterable[str]) -> list[tuple[int, str, str | None]]:
+def branch_gains(
+    edition: Edition, houses: tuple[str, ...], stations: Iterable[str]
+) -> list[tuple[int, str, str | None]]:
     """``(branch_gain, station, move_from)`` for a house on each of ``stations``, with every
     house to move from when all are out (``move_from`` None while houses are left), station by
     station: the same numbers as ``branch_gain``, with the line counts worked out once.

@@ -103,28 +103,59 @@ def begin_round(state: GameState, start_player: int, events: list) -> GameState:
     if card.is_crash:
         events.append(CrashRevealed(number, shares_score=state.edition.share_bonus > 0))
         over = state._replace(
-            deck=deck, revealed=card, round=number, phase=OVER, current=None,
-            start_player=start_player, pot=0, in_auction=(), dropped=(), credited=(),
-            winner=None, runner_up=None, winner_choice=None,
+            deck=deck,
+            revealed=card,
+            round=number,
+            phase=OVER,
+            current=None,
+            start_player=start_player,
+            pot=0,
+            in_auction=(),
+            dropped=(),
+            credited=(),
+            winner=None,
+            runner_up=None,
+            winner_choice=None,
         )
         if state.edition.share_bonus or state.edition.branch_bonus:
             parts = score_breakdown(over)
-            events.append(BonusesScored(
-                tuple(b.branches for b in parts), tuple(b.shares for b in parts), tuple(b.chips for b in parts),
-            ))
+            events.append(
+                BonusesScored(
+                    tuple(b.branches for b in parts),
+                    tuple(b.shares for b in parts),
+                    tuple(b.chips for b in parts),
+                )
+            )
         events.append(GameEnded(final_scores(over), winners(over)))
         return over._replace(events=tuple(events))
 
     events.append(CardRevealed(number, str(card)))
     # Premiums: one point per owned share of the revealed company.
     premiums = tuple([p.shares[card.company] for p in state.players])
-    players = tuple([p._replace(points=p.points + n) if n else p for p, n in zip(state.players, premiums, strict=True)])
+    players = tuple(
+        [
+            p._replace(points=p.points + n) if n else p
+            for p, n in zip(state.players, premiums, strict=True)
+        ]
+    )
     events.append(PremiumsPaid(card.company, premiums))
     return state._replace(
-        players=players, deck=deck, unseen=_without(state.unseen, card), revealed=card, round=number, phase=AUCTION,
-        current=start_player, start_player=start_player, pot=0,
-        in_auction=tuple(range(len(players))), dropped=(), credited=(),
-        winner=None, runner_up=None, winner_choice=None, events=tuple(events),
+        players=players,
+        deck=deck,
+        unseen=_without(state.unseen, card),
+        revealed=card,
+        round=number,
+        phase=AUCTION,
+        current=start_player,
+        start_player=start_player,
+        pot=0,
+        in_auction=tuple(range(len(players))),
+        dropped=(),
+        credited=(),
+        winner=None,
+        runner_up=None,
+        winner_choice=None,
+        events=tuple(events),
     )
 
 
@@ -172,14 +203,24 @@ def _drop(state: GameState) -> GameState:
     events = (Dropped(seat, state.pot),)
     if len(still_in) > 1:
         return state._replace(
-            players=players, pot=0, in_auction=still_in, dropped=state.dropped + (seat,),
-            current=_next_in_auction(still_in, seat), events=events,
+            players=players,
+            pot=0,
+            in_auction=still_in,
+            dropped=state.dropped + (seat,),
+            current=_next_in_auction(still_in, seat),
+            events=events,
         )
     # One player left: the auction is over; the player who just dropped is the runner-up.
     winner = still_in[0]
     return state._replace(
-        players=players, pot=0, in_auction=still_in, dropped=state.dropped + (seat,),
-        phase=WINNER, current=winner, winner=winner, runner_up=seat,
+        players=players,
+        pot=0,
+        in_auction=still_in,
+        dropped=state.dropped + (seat,),
+        phase=WINNER,
+        current=winner,
+        winner=winner,
+        runner_up=seat,
         events=events + (AuctionWon(winner, seat),),
     )
 
@@ -211,12 +252,21 @@ def settle_auction(state: GameState, winner: int, runner_up: int) -> GameState:
     if state.phase != AUCTION:
         raise ValueError(f"settle_auction needs a state in the auction phase, not {state.phase!r}")
     if winner == runner_up or not all(0 <= s < len(state.players) for s in (winner, runner_up)):
-        raise ValueError(f"winner and runner-up must be two different seats, got {winner} and {runner_up}")
+        raise ValueError(
+            f"winner and runner-up must be two different seats, got {winner} and {runner_up}"
+        )
     others = tuple(s for s in state.in_auction if s not in (winner, runner_up))
     dropped = tuple(s for s in state.dropped if s != runner_up) + others + (runner_up,)
     return state._replace(
-        phase=WINNER, current=winner, winner=winner, runner_up=runner_up, pot=0, in_auction=(winner,),
-        dropped=dropped, credited=(), events=(),
+        phase=WINNER,
+        current=winner,
+        winner=winner,
+        runner_up=runner_up,
+        pot=0,
+        in_auction=(winner,),
+        dropped=dropped,
+        credited=(),
+        events=(),
     )
 
 
@@ -230,7 +280,11 @@ def _sell_options(state: GameState, seat: int) -> tuple[Action, ...]:
         # 2013: sell all of them or none; or, instead, found a branch.
         sales = (Sell(0), Sell(owned)) if owned else (Sell(0),)
         return sales + _branch_options(state, seat) if state.edition.houses_per_player else sales
-    return _SELL_OPTIONS[owned] if owned < len(_SELL_OPTIONS) else tuple(Sell(n) for n in range(owned + 1))
+    return (
+        _SELL_OPTIONS[owned]
+        if owned < len(_SELL_OPTIONS)
+        else tuple(Sell(n) for n in range(owned + 1))
+    )
 
 
 _SELL_OPTIONS = tuple(tuple(Sell(n) for n in range(k + 1)) for k in range(32))
@@ -260,7 +314,9 @@ def _use_right(state: GameState, seat: int, action: Action) -> GameState:
         # The seat places the revealed share in front of them.
         card = state.revealed
         player = player._replace(shares=player.shares.add(card.company))
-        return state._replace(players=_with_player(state.players, seat, player), events=(CardTaken(seat, str(card)),))
+        return state._replace(
+            players=_with_player(state.players, seat, player), events=(CardTaken(seat, str(card)),)
+        )
     if kind is Sell:
         # Each sold share pays the market value before the sale (shares held by all players);
         # sold shares leave the game.
@@ -270,10 +326,12 @@ def _use_right(state: GameState, seat: int, action: Action) -> GameState:
         if action.count == 0:
             return state._replace(events=(sale,))
         player = player._replace(
-            points=player.points + action.count * price, shares=player.shares.add(company, -action.count)
+            points=player.points + action.count * price,
+            shares=player.shares.add(company, -action.count),
         )
         return state._replace(
-            players=_with_player(state.players, seat, player), sold=state.sold.add(company, action.count),
+            players=_with_player(state.players, seat, player),
+            sold=state.sold.add(company, action.count),
             events=(sale,),
         )
     if kind is Branch:
@@ -365,7 +423,9 @@ def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
         branches = branch_points(ed, p.houses) if ed.branch_bonus else 0
         shares = ed.share_bonus * p.shares.total
         chips = p.chips // ed.chips_per_point
-        out.append(ScoreBreakdown(p.points, branches, shares, chips, p.points + branches + shares + chips))
+        out.append(
+            ScoreBreakdown(p.points, branches, shares, chips, p.points + branches + shares + chips)
+        )
     return tuple(out)
 
 
@@ -381,7 +441,9 @@ def final_scores(state: GameState) -> tuple[int, ...]:
 
 def standings(state: GameState) -> tuple[tuple[int, int], ...]:
     """Each seat's ranking key: (score, shares held). Higher is better; equal keys share a place."""
-    return tuple((score, p.shares.total) for score, p in zip(final_scores(state), state.players, strict=True))
+    return tuple(
+        (score, p.shares.total) for score, p in zip(final_scores(state), state.players, strict=True)
+    )
 
 
 def winners(state: GameState) -> tuple[int, ...]:
@@ -395,4 +457,8 @@ def winners(state: GameState) -> tuple[int, ...]:
 # ``state.legal_actions()``, ``state.apply(action)`` and the scores are the functions above:
 # state.py cannot import this module (this one builds on it), so it is handed them here.
 ANSWERS.legal_actions, ANSWERS.apply = legal_actions, apply
-ANSWERS.final_scores, ANSWERS.winners, ANSWERS.score_breakdown = final_scores, winners, score_breakdown
+ANSWERS.final_scores, ANSWERS.winners, ANSWERS.score_breakdown = (
+    final_scores,
+    winners,
+    score_breakdown,
+)

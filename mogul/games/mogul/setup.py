@@ -87,7 +87,10 @@ def new_game(
         deck=None if deck is None else tuple(str(c) for c in as_list(deck, "deck")),
         starting_shares=None
         if starting_shares is None
-        else tuple(tuple(str(c) for c in as_list(s, "starting shares")) for s in as_list(starting_shares, "starting_shares")),
+        else tuple(
+            tuple(str(c) for c in as_list(s, "starting shares"))
+            for s in as_list(starting_shares, "starting_shares")
+        ),
         start_player=start_player,
         chips=None if chips is None else tuple(as_list(chips, "chips")),
         houses=None
@@ -110,7 +113,10 @@ def deal(ed: Edition, setup: Setup) -> GameState:
                 f"starting_shares needs one list per player ({n}), got {len(setup.starting_shares)}"
             )
         for hand, cards in zip(hands, setup.starting_shares, strict=True):
-            hand.extend(_take_from_box(ed, box, text, prefer_starting=True, what="starting shares") for text in cards)
+            hand.extend(
+                _take_from_box(ed, box, text, prefer_starting=True, what="starting shares")
+                for text in cards
+            )
     pile: list[Card | CrashCard] | None = None
     if setup.deck is not None:
         pile = _scripted_pile(ed, box, setup.deck)
@@ -122,7 +128,10 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         if n not in ed.setup_card:
             raise ValueError(f"the {ed.name} setup card has no row for {n} players")
         setup_card = tuple(
-            [_take_from_box(ed, box, text, prefer_starting=True, what="the setup card") for text in hand]
+            [
+                _take_from_box(ed, box, text, prefer_starting=True, what="the setup card")
+                for text in hand
+            ]
             for hand in ed.setup_card[n]
         )
     elif setup.starting_shares is None:
@@ -171,12 +180,30 @@ def deal(ed: Edition, setup: Setup) -> GameState:
         for name, c, hand, h in zip(setup.players, chips, hands, houses, strict=True)
     )
     table = GameState(
-        edition=ed, setup=setup, players=players, deck=tuple(pile), revealed=None, round=0,
-        phase=AUCTION, current=None, start_player=start, pot=0, bank=ed.chips_total - sum(chips),
-        in_auction=(), dropped=(), credited=(), winner=None, runner_up=None, winner_choice=None,
-        sold=Shares(companies), unseen=tuple(sorted(c for c in pile if not c.is_crash)), events=(),
+        edition=ed,
+        setup=setup,
+        players=players,
+        deck=tuple(pile),
+        revealed=None,
+        round=0,
+        phase=AUCTION,
+        current=None,
+        start_player=start,
+        pot=0,
+        bank=ed.chips_total - sum(chips),
+        in_auction=(),
+        dropped=(),
+        credited=(),
+        winner=None,
+        runner_up=None,
+        winner_choice=None,
+        sold=Shares(companies),
+        unseen=tuple(sorted(c for c in pile if not c.is_crash)),
+        events=(),
     )
-    started = [GameStarted(tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile))]
+    started = [
+        GameStarted(tuple(tuple(str(c) for c in hand) for hand in hands), chips, start, len(pile))
+    ]
     if setup.houses is not None:
         started.append(HousesPlaced(houses))
     return begin_round(table, start, started)
@@ -187,13 +214,18 @@ def deal(ed: Edition, setup: Setup) -> GameState:
 
 def setup_to_json(setup: Setup) -> dict[str, Any]:
     """A setup as plain JSON data (lists for tuples, null for "dealt from the seed")."""
+
     def listed(x: Any) -> Any:
         return None if x is None else [listed(v) if isinstance(v, tuple) else v for v in x]
 
     out = {
-        "edition": setup.edition, "players": list(setup.players), "seed": setup.seed,
-        "quick_start": setup.quick_start, "deck": listed(setup.deck),
-        "starting_shares": listed(setup.starting_shares), "start_player": setup.start_player,
+        "edition": setup.edition,
+        "players": list(setup.players),
+        "seed": setup.seed,
+        "quick_start": setup.quick_start,
+        "deck": listed(setup.deck),
+        "starting_shares": listed(setup.starting_shares),
+        "start_player": setup.start_player,
         "chips": listed(setup.chips),
     }
     if setup.houses is not None:  # 2013 teaching scenarios only: older records stay as they were
@@ -203,22 +235,42 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
 
 def setup_from_json(raw: Mapping[str, Any]) -> Setup:
     """Read a setup from JSON data, checking every field; ``ValueError`` names the bad one."""
-    setup_fields(raw, Setup._fields, required={
-        "edition": (lambda x: isinstance(x, str), "an edition name such as \"classic\""),
-        "players": (is_text_list, "a list of player names"),
-        "seed": (is_whole, "a whole number (the seed that deals the game)"),
-    }, optional={
-        "quick_start": (lambda x: isinstance(x, bool), "true or false"),
-        "deck": (is_text_list, "null or a list of cards such as \"green/brown\""),
-        "starting_shares": (lambda x: isinstance(x, list) and all(is_text_list(h) for h in x), "null or one list of cards per player"),
-        "start_player": (is_whole, "null or a seat number"),
-        "chips": (lambda x: isinstance(x, list) and all(is_whole(c) for c in x), "null or one whole number per player"),
-        "houses": (lambda x: isinstance(x, list) and all(is_text_list(h) for h in x), "null or one list of station ids per player"),
-    })
+    setup_fields(
+        raw,
+        Setup._fields,
+        required={
+            "edition": (lambda x: isinstance(x, str), 'an edition name such as "classic"'),
+            "players": (is_text_list, "a list of player names"),
+            "seed": (is_whole, "a whole number (the seed that deals the game)"),
+        },
+        optional={
+            "quick_start": (lambda x: isinstance(x, bool), "true or false"),
+            "deck": (is_text_list, 'null or a list of cards such as "green/brown"'),
+            "starting_shares": (
+                lambda x: isinstance(x, list) and all(is_text_list(h) for h in x),
+                "null or one list of cards per player",
+            ),
+            "start_player": (is_whole, "null or a seat number"),
+            "chips": (
+                lambda x: isinstance(x, list) and all(is_whole(c) for c in x),
+                "null or one whole number per player",
+            ),
+            "houses": (
+                lambda x: isinstance(x, list) and all(is_text_list(h) for h in x),
+                "null or one list of station ids per player",
+            ),
+        },
+    )
     state = new_game(
-        raw["edition"], raw["players"], raw["seed"], quick_start=raw.get("quick_start", False) or False,
-        deck=raw.get("deck"), starting_shares=raw.get("starting_shares"),
-        start_player=raw.get("start_player"), chips=raw.get("chips"), houses=raw.get("houses"),
+        raw["edition"],
+        raw["players"],
+        raw["seed"],
+        quick_start=raw.get("quick_start", False) or False,
+        deck=raw.get("deck"),
+        starting_shares=raw.get("starting_shares"),
+        start_player=raw.get("start_player"),
+        chips=raw.get("chips"),
+        houses=raw.get("houses"),
     )
     return state.setup
 
@@ -227,10 +279,14 @@ def setup_from_json(raw: Mapping[str, Any]) -> Setup:
 
 
 def _player_names(ed: Edition, players: int | Sequence[str]) -> tuple[str, ...]:
-    return player_names(players, ed.min_players, ed.max_players, DEFAULT_NAMES, f"the {ed.name} edition")
+    return player_names(
+        players, ed.min_players, ed.max_players, DEFAULT_NAMES, f"the {ed.name} edition"
+    )
 
 
-def _take_from_box(ed: Edition, box: list[Card], text: str, *, prefer_starting: bool, what: str) -> Card:
+def _take_from_box(
+    ed: Edition, box: list[Card], text: str, *, prefer_starting: bool, what: str
+) -> Card:
     parsed = parse_card(text, ed.company_ids)
     if parsed is CRASH:
         raise ValueError(f"the crash card belongs in the deck, not in {what}")
@@ -239,8 +295,14 @@ def _take_from_box(ed: Edition, box: list[Card], text: str, *, prefer_starting: 
     if not matches:
         in_box = sum(1 for c in ed.cards if (c.company, c.border) == parsed)
         if in_box == 0:
-            raise ValueError(f"there is no {text} card in the {ed.name} box (no share has its own colour as border)")
-        hint = "; the setup card needs it too, so give starting_shares as well" if what == "the setup card" else ""
+            raise ValueError(
+                f"there is no {text} card in the {ed.name} box (no share has its own colour as border)"
+            )
+        hint = (
+            "; the setup card needs it too, so give starting_shares as well"
+            if what == "the setup card"
+            else ""
+        )
         raise ValueError(f"too many {text} cards: the {ed.name} box has only {in_box}{hint}")
     matches.sort(key=lambda c: c.starting != prefer_starting)
     box.remove(matches[0])
@@ -264,19 +326,27 @@ def _chips(ed: Edition, chips: Sequence[int] | None, n: int) -> tuple[int, ...]:
     if chips is None:
         return (ed.chips_per_player,) * n
     if len(chips) != n or not all(is_count(c) for c in chips):
-        raise ValueError(f"chips must be {n} whole numbers >= 0 (one per player), got {list(chips)!r}")
+        raise ValueError(
+            f"chips must be {n} whole numbers >= 0 (one per player), got {list(chips)!r}"
+        )
     if sum(chips) > ed.chips_total:
-        raise ValueError(f"the box holds {ed.chips_total} chips; the scripted chips add up to {sum(chips)}")
+        raise ValueError(
+            f"the box holds {ed.chips_total} chips; the scripted chips add up to {sum(chips)}"
+        )
     return tuple(chips)
 
 
-def _houses(ed: Edition, houses: Sequence[Sequence[str]] | None, n: int) -> tuple[tuple[str, ...], ...]:
+def _houses(
+    ed: Edition, houses: Sequence[Sequence[str]] | None, n: int
+) -> tuple[tuple[str, ...], ...]:
     if houses is None:
         return ((),) * n
     if not ed.stations:
         raise ValueError(f"the {ed.name} edition has no railway map: houses cannot be placed")
     if len(houses) != n:
-        raise ValueError(f"houses needs one list of station ids per player ({n}), got {len(houses)}")
+        raise ValueError(
+            f"houses needs one list of station ids per player ({n}), got {len(houses)}"
+        )
     seen: set[str] = set()
     for seat_houses in houses:
         if len(seat_houses) > ed.houses_per_player:
@@ -285,7 +355,9 @@ def _houses(ed: Edition, houses: Sequence[Sequence[str]] | None, n: int) -> tupl
             )
         for station in seat_houses:
             if station not in ed.stations:
-                raise ValueError(f"unknown station {station!r}; stations are {', '.join(ed.stations)}")
+                raise ValueError(
+                    f"unknown station {station!r}; stations are {', '.join(ed.stations)}"
+                )
             if station in seen:
                 raise ValueError(f"station {station!r} holds a house twice; one house per station")
             seen.add(station)

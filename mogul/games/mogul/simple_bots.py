@@ -59,7 +59,9 @@ def best_branch(view: PlayerView) -> tuple[int, Branch | None]:
 
 
 @lru_cache(maxsize=65_536)
-def _best_branch(ed: Edition, line: str, houses: tuple[tuple[str, ...], ...], seat: int) -> tuple[int, Branch | None]:
+def _best_branch(
+    ed: Edition, line: str, houses: tuple[tuple[str, ...], ...], seat: int
+) -> tuple[int, Branch | None]:
     """``best_branch`` for the houses of every seat (the same map is asked about again and again;
     editions hash by identity)."""
     taken = {station for own in houses for station in own}

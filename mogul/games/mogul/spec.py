@@ -30,33 +30,35 @@ def _stage(state: GameState) -> int:
 
 _EDITIONS = tuple(dict.fromkeys(edition(name).name for name in EDITION_FILES))
 
-SPEC = register(GameSpec(
-    name="mogul",
-    title="Mogul (Michael Schacht)",
-    editions=_EDITIONS,
-    aliases={alias: edition(alias).name for alias in EDITION_FILES if alias not in _EDITIONS},
-    state_type=GameState,
-    player_range=_player_range,
-    new_game=new_game,
-    deal=_deal,
-    setup_to_json=setup_to_json,
-    setup_from_json=setup_from_json,
-    parse_action=parse_action,
-    bots=REGISTRY,
-    result_columns=RESULT_COLUMNS,
-    result_row=result_row,
-    standings=standings,
-    stage=_stage,
-    table_html=table_html,
-    action_label=action_label,
-    tables={"rounds": round_rows, "auctions": auction_rows},
-    determinize=determinize,
-    batch=games_table,
-    faces={
-        "player": "mogul.widgets.mogul.player:GamePlayer",
-        "board": "mogul.plots.mogul.board:board_figure",
-        "analyse_position": "mogul.analysis.mogul:analyse_position",
-        "analysis": "mogul.analysis.mogul:",
-    },
-))
+SPEC = register(
+    GameSpec(
+        name="mogul",
+        title="Mogul (Michael Schacht)",
+        editions=_EDITIONS,
+        aliases={alias: edition(alias).name for alias in EDITION_FILES if alias not in _EDITIONS},
+        state_type=GameState,
+        player_range=_player_range,
+        new_game=new_game,
+        deal=_deal,
+        setup_to_json=setup_to_json,
+        setup_from_json=setup_from_json,
+        parse_action=parse_action,
+        bots=REGISTRY,
+        result_columns=RESULT_COLUMNS,
+        result_row=result_row,
+        standings=standings,
+        stage=_stage,
+        table_html=table_html,
+        action_label=action_label,
+        tables={"rounds": round_rows, "auctions": auction_rows},
+        determinize=determinize,
+        batch=games_table,
+        faces={
+            "player": "mogul.widgets.mogul.player:GamePlayer",
+            "board": "mogul.plots.mogul.board:board_figure",
+            "analyse_position": "mogul.analysis.mogul:analyse_position",
+            "analysis": "mogul.analysis.mogul:",
+        },
+    )
+)
 """The Mogul game spec (editions "classic" and "rio-grande")."""

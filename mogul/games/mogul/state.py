@@ -42,7 +42,9 @@ def _generated_replace(cls: type) -> None:
     params = ", ".join(f"{f}=_KEEP" for f in fields)
     old = ", ".join(f"_{f}" for f in fields)
     values = ", ".join(f"_{f} if {f} is _KEEP else {f}" for f in fields)
-    source = f"def _replace(self, {params}):\n    {old}, = self\n    return _new(_cls, ({values},))\n"
+    source = (
+        f"def _replace(self, {params}):\n    {old}, = self\n    return _new(_cls, ({values},))\n"
+    )
     namespace = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
     exec(source, namespace)
     cls._replace = namespace["_replace"]
@@ -86,7 +88,14 @@ class ScoreBreakdown(NamedTuple):
 class Answers:
     """The functions a ``GameState`` answers with: ``rules.py`` and ``display.py`` fill them."""
 
-    __slots__ = ("legal_actions", "apply", "final_scores", "winners", "score_breakdown", "table_html")
+    __slots__ = (
+        "legal_actions",
+        "apply",
+        "final_scores",
+        "winners",
+        "score_breakdown",
+        "table_html",
+    )
 
 
 ANSWERS = Answers()

@@ -33,7 +33,13 @@ RESULT_COLUMNS = ("points", "chips", "shares", "credits", "rounds")
 def result_row(final: GameState, seat: int) -> dict[str, Any]:
     """The seat's end of game: points, chips, shares held, credits taken, cards revealed."""
     p = final.players[seat]
-    return {"points": p.points, "chips": p.chips, "shares": p.shares.total, "credits": p.credits, "rounds": final.round}
+    return {
+        "points": p.points,
+        "chips": p.chips,
+        "shares": p.shares.total,
+        "credits": p.credits,
+        "rounds": final.round,
+    }
 
 
 def rounds_table(states: Iterable[GameState]) -> pd.DataFrame:
@@ -83,8 +89,13 @@ def _table_rows(state: GameState, card: str) -> list[dict[str, Any]]:
     out = []
     for seat, p in enumerate(state.players):
         row: dict[str, Any] = {
-            "round": state.round, "card": card, "seat": seat, "player": p.name,
-            "points": p.points, "chips": p.chips, "score": scores[seat],
+            "round": state.round,
+            "card": card,
+            "seat": seat,
+            "player": p.name,
+            "points": p.points,
+            "chips": p.chips,
+            "score": scores[seat],
         }
         row.update(zip(share_keys, p.shares.counts, strict=True))
         row.update(zip(market_keys, market.values(), strict=True))
@@ -137,9 +148,16 @@ def auction_rows(states: Iterable[GameState]) -> list[dict[str, Any]]:
 
 def _opened(state: GameState, event: CardRevealed) -> dict[str, Any]:
     row = {
-        "round": event.round, "card": event.card, "company": state.revealed.company,
-        "border": state.revealed.border, "start_player": state.start_player,
-        "bids": [0] * len(state.players), "credits": [], "drop_order": [], "pot_path": [], "steps": 0,
+        "round": event.round,
+        "card": event.card,
+        "company": state.revealed.company,
+        "border": state.revealed.border,
+        "start_player": state.start_player,
+        "bids": [0] * len(state.players),
+        "credits": [],
+        "drop_order": [],
+        "pot_path": [],
+        "steps": 0,
     }
     if state.edition.houses_per_player:  # 2013: the columns exist even before the first branch
         row.update(branch=None, brancher=None)
@@ -154,9 +172,26 @@ def _note_choice(row: dict[str, Any], seat: int, action: str) -> None:
 
 
 _COLUMNS = (
-    "round", "card", "company", "border", "start_player", "bids", "credits", "drop_order",
-    "pot_path", "steps", "winner", "runner_up", "sold", "sale_price", "seller", "winner_choice",
-    "taker", "chips_paid", "branch", "brancher",
+    "round",
+    "card",
+    "company",
+    "border",
+    "start_player",
+    "bids",
+    "credits",
+    "drop_order",
+    "pot_path",
+    "steps",
+    "winner",
+    "runner_up",
+    "sold",
+    "sale_price",
+    "seller",
+    "winner_choice",
+    "taker",
+    "chips_paid",
+    "branch",
+    "brancher",
 )
 
 

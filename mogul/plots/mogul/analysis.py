@@ -24,13 +24,26 @@ def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[d
     colours = [CHOSEN if label == chosen else PLAIN for label in labels]
     text = ["chosen" if label == chosen else "" for label in labels]
     out = []
-    for value, low, high, digits in (("mean_score", "score_low", "score_high", 2), ("win_chance", "win_low", "win_high", 3)):
+    for value, low, high, digits in (
+        ("mean_score", "score_low", "score_high", 2),
+        ("win_chance", "win_low", "win_high", 3),
+    ):
         x = analysis[value]
-        out.append({
-            "x": rounded(x, digits), "y": labels, "marker": {"color": colours}, "text": text,
-            "error_x": {"type": "data", "symmetric": False, "array": rounded(analysis[high] - x, digits),
-                        "arrayminus": rounded(x - analysis[low], digits), "color": "#333"},
-        })  # fmt: skip
+        out.append(
+            {
+                "x": rounded(x, digits),
+                "y": labels,
+                "marker": {"color": colours},
+                "text": text,
+                "error_x": {
+                    "type": "data",
+                    "symmetric": False,
+                    "array": rounded(analysis[high] - x, digits),
+                    "arrayminus": rounded(x - analysis[low], digits),
+                    "color": "#333",
+                },
+            }
+        )
     return out
 
 
@@ -39,10 +52,17 @@ def position_analysis_figure(
 ) -> go.Figure:
     """Horizontal bars per legal action: expected final score (left) and win chance (right),
     each with its 95% interval; the ``chosen`` action is marked."""
-    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
-                        subplot_titles=("expected final score", "win chance"))  # fmt: skip
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        shared_yaxes=True,
+        horizontal_spacing=0.06,
+        subplot_titles=("expected final score", "win chance"),
+    )
     for col, trace in enumerate(position_traces(analysis, chosen), start=1):
-        fig.add_bar(orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace)
+        fig.add_bar(
+            orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace
+        )
     fig.update_layout(template=KIT_TEMPLATE, title={"text": title}, bargap=0.35, margin={"t": 70})
     fig.update_yaxes(autorange="reversed", row=1, col=1)  # the first action on top
     fig.update_xaxes(tickformat=".0%", rangemode="tozero", row=1, col=2)

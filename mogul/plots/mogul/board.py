@@ -24,13 +24,19 @@ def board_figure(state: Any, height: int = 320) -> go.Figure:
     fig = go.Figure()
     for company in ed.company_ids:
         fig.add_bar(
-            x=names, y=[p.shares[company] for p in state.players], name=company,
+            x=names,
+            y=[p.shares[company] for p in state.players],
+            name=company,
             marker={"color": ed.colours()[company]},
             hovertemplate=f"%{{x}}: %{{y}} {company} ({ed.company(company).name})<extra></extra>",
-        )  # fmt: skip
+        )
     offer = f", round {state.round}: {state.revealed}" if state.revealed is not None else ""
     fig.update_layout(
-        template=KIT_TEMPLATE, barmode="stack", title=f"Shares held{offer}",
-        xaxis_title="player", yaxis_title="shares held", height=height,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        barmode="stack",
+        title=f"Shares held{offer}",
+        xaxis_title="player",
+        yaxis_title="shares held",
+        height=height,
+    )
     return fig

@@ -18,7 +18,9 @@ __all__ = ["sell_right_figure", "sell_right_use_figure"]
 USE_COLOURS = {"sell": SEAT_COLOURS[1], "branch": SEAT_COLOURS[2], "nothing": SEAT_COLOURS[5]}
 
 
-def sell_right_figure(by_fill: pd.DataFrame, title: str = "Branch or sell? The map fills up") -> go.Figure:
+def sell_right_figure(
+    by_fill: pd.DataFrame, title: str = "Branch or sell? The map fills up"
+) -> go.Figure:
     """Mean value of selling all against the best branch, by houses already on the map.
 
     ``by_fill`` is ``mogul.analysis.sell_right_by_fill(...)``: both values in end points, with
@@ -26,7 +28,10 @@ def sell_right_figure(by_fill: pd.DataFrame, title: str = "Branch or sell? The m
     often a branch was chosen.
     """
     x = rounded(by_fill.index)
-    extra = [f"{u} uses, branch chosen {b:.0%}" for u, b in zip(by_fill["uses"], by_fill["chose_branch"], strict=True)]
+    extra = [
+        f"{u} uses, branch chosen {b:.0%}"
+        for u, b in zip(by_fill["uses"], by_fill["chose_branch"], strict=True)
+    ]
     fig = go.Figure()
     for column, label, colour, dash in (
         ("sell", "sell all", SEAT_COLOURS[1], "solid"),
@@ -35,22 +40,39 @@ def sell_right_figure(by_fill: pd.DataFrame, title: str = "Branch or sell? The m
     ):
         bars = None
         if f"{column}_low" in by_fill:  # the 95% interval of the mean
-            bars = {"type": "data", "symmetric": False, "thickness": 1.5,
-                    "array": rounded(by_fill[f"{column}_high"] - by_fill[column], 2),
-                    "arrayminus": rounded(by_fill[column] - by_fill[f"{column}_low"], 2)}  # fmt: skip
+            bars = {
+                "type": "data",
+                "symmetric": False,
+                "thickness": 1.5,
+                "array": rounded(by_fill[f"{column}_high"] - by_fill[column], 2),
+                "arrayminus": rounded(by_fill[column] - by_fill[f"{column}_low"], 2),
+            }
         fig.add_scatter(
-            x=x, y=rounded(by_fill[column], 2), mode="lines+markers", name=label, cliponaxis=False,
-            line={"color": colour, "dash": dash}, marker={"size": 7}, text=extra, error_y=bars,
+            x=x,
+            y=rounded(by_fill[column], 2),
+            mode="lines+markers",
+            name=label,
+            cliponaxis=False,
+            line={"color": colour, "dash": dash},
+            marker={"size": 7},
+            text=extra,
+            error_y=bars,
             hovertemplate=f"{label}: %{{y}} points<br>%{{x}} houses on the map<br>%{{text}}<extra></extra>",
-        )  # fmt: skip
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, height=360, xaxis_title="houses on the map (start of group)",
-        yaxis_title="end points (mean)", yaxis_rangemode="tozero",
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title,
+        height=360,
+        xaxis_title="houses on the map (start of group)",
+        yaxis_title="end points (mean)",
+        yaxis_rangemode="tozero",
+    )
     return fig
 
 
-def sell_right_use_figure(summary: pd.DataFrame, title: str = "What the sell right was used for") -> go.Figure:
+def sell_right_use_figure(
+    summary: pd.DataFrame, title: str = "What the sell right was used for"
+) -> go.Figure:
     """Share of the sell right's uses that sold, founded a branch or did nothing, per edition.
 
     ``summary`` is ``mogul.analysis.edition_summary(...)`` (index: edition).
@@ -59,12 +81,25 @@ def sell_right_use_figure(summary: pd.DataFrame, title: str = "What the sell rig
     fig = go.Figure()
     for use, colour in USE_COLOURS.items():
         fig.add_bar(
-            y=editions, x=rounded(summary[use], 3), name=use, orientation="h", marker={"color": colour},
-            text=[f"{v:.0%}" for v in summary[use]], textposition="inside", insidetextanchor="middle",
+            y=editions,
+            x=rounded(summary[use], 3),
+            name=use,
+            orientation="h",
+            marker={"color": colour},
+            text=[f"{v:.0%}" for v in summary[use]],
+            textposition="inside",
+            insidetextanchor="middle",
             hovertemplate=f"%{{y}}: {use} in %{{x:.0%}} of the uses<extra></extra>",
-        )  # fmt: skip
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, barmode="stack", height=260, xaxis_title="share of the uses",
-        xaxis_tickformat=".0%", xaxis_range=[0, 1], yaxis_autorange="reversed", legend_traceorder="normal",
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title,
+        barmode="stack",
+        height=260,
+        xaxis_title="share of the uses",
+        xaxis_tickformat=".0%",
+        xaxis_range=[0, 1],
+        yaxis_autorange="reversed",
+        legend_traceorder="normal",
+    )
     return fig

@@ -66,9 +66,11 @@ def market_data(
     per_round = rounds.drop_duplicates("round") if len(rounds) else None
     data: dict = {
         "x": rounded(per_round["round"]) if per_round is not None else [],
-        "values": {c: rounded(per_round[f"market_{c}"]) if per_round is not None else [] for c in companies},
+        "values": {
+            c: rounded(per_round[f"market_{c}"]) if per_round is not None else [] for c in companies
+        },
         "sales": {"x": [], "y": [], "colour": [], "text": []},
-    }  # fmt: skip
+    }
     if sales is not None and len(sales) and "sold" in sales.columns:
         names = dict(zip(rounds["seat"], rounds["player"], strict=False)) if len(rounds) else {}
         marks = data["sales"]
@@ -94,20 +96,35 @@ def market_traces(
     data = market_data(rounds, sales, ed)
     traces = [
         go.Scatter(
-            x=data["x"], y=values, name=c, mode="lines+markers", cliponaxis=False,
-            line={"color": ed.colours()[c], "shape": "hv"}, marker={"size": 5},
+            x=data["x"],
+            y=values,
+            name=c,
+            mode="lines+markers",
+            cliponaxis=False,
+            line={"color": ed.colours()[c], "shape": "hv"},
+            marker={"size": 5},
             hovertemplate=f"{c} ({ed.company(c).name}): %{{y}} shares held<extra>round %{{x}}</extra>",
         )
         for c, values in data["values"].items()
-    ]  # fmt: skip
+    ]
     marks = data["sales"]
     traces.append(
         go.Scatter(
-            x=marks["x"], y=marks["y"], name="sale", mode="markers", text=marks["text"], cliponaxis=False,
-            marker={"symbol": "x", "size": 11, "color": marks["colour"], "line": {"width": 1, "color": "#222"}},
+            x=marks["x"],
+            y=marks["y"],
+            name="sale",
+            mode="markers",
+            text=marks["text"],
+            cliponaxis=False,
+            marker={
+                "symbol": "x",
+                "size": 11,
+                "color": marks["colour"],
+                "line": {"width": 1, "color": "#222"},
+            },
             hovertemplate="%{text}<extra>round %{x}</extra>",
         )
-    )  # fmt: skip
+    )
     return traces
 
 
@@ -123,9 +140,12 @@ def market_value_figure(
     """
     fig = go.Figure(market_traces(rounds, ed, sales))
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title="round",
-        yaxis_title="market value (points per share sold)", height=360,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title="round",
+        yaxis_title="market value (points per share sold)",
+        height=360,
+    )
     fig.update_yaxes(rangemode="tozero")
     return fig
 
@@ -144,13 +164,20 @@ def holdings_figure(
     fig = go.Figure()
     for c in _companies(rounds):
         fig.add_bar(
-            x=list(rows["player"]), y=rounded(rows[f"shares_{c}"]), name=c,
-            marker={"color": ed.colours()[c]}, hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
-        )  # fmt: skip
+            x=list(rows["player"]),
+            y=rounded(rows[f"shares_{c}"]),
+            name=c,
+            marker={"color": ed.colours()[c]},
+            hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, barmode="stack", title=title or f"Shares held, round {at_round}",
-        xaxis_title="player", yaxis_title="shares held", height=320,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        barmode="stack",
+        title=title or f"Shares held, round {at_round}",
+        xaxis_title="player",
+        yaxis_title="shares held",
+        height=320,
+    )
     return fig
 
 
@@ -162,11 +189,16 @@ def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
     for seat, rows in rounds.groupby("seat", sort=True):
         points, scores = [int(p) for p in rows["points"]], [int(s) for s in rows["score"]]
         space = [p % score_track for p in points]
-        out.append({
-            "seat": int(seat), "player": str(rows["player"].iloc[0]), "x": rounded(rows["round"]),
-            "score": scores, "space": space,
-            "customdata": [list(row) for row in zip(points, scores, space, strict=True)],
-        })  # fmt: skip
+        out.append(
+            {
+                "seat": int(seat),
+                "player": str(rows["player"].iloc[0]),
+                "x": rounded(rows["round"]),
+                "score": scores,
+                "space": space,
+                "customdata": [list(row) for row in zip(points, scores, space, strict=True)],
+            }
+        )
     return out
 
 
@@ -174,7 +206,9 @@ SCORE_TITLE = "score (points, plus 1 per 5 chips)"
 """The axis title of scores, in words."""
 
 
-def score_traces(rounds: pd.DataFrame, score_track: int = 32, track: bool = False) -> list[go.Scatter]:
+def score_traces(
+    rounds: pd.DataFrame, score_track: int = 32, track: bool = False
+) -> list[go.Scatter]:
     """One line per player: the score (points plus one per five chips; negative after a
     credit) over the rounds, or with ``track=True`` the space of the rulebook's wrap-around
     score track.
@@ -184,15 +218,19 @@ def score_traces(rounds: pd.DataFrame, score_track: int = 32, track: bool = Fals
     """
     return [
         go.Scatter(
-            x=d["x"], y=d["space"] if track else d["score"], name=d["player"], mode="lines+markers",
+            x=d["x"],
+            y=d["space"] if track else d["score"],
+            name=d["player"],
+            mode="lines+markers",
             cliponaxis=False,
-            line={"color": SEAT_COLOURS[d["seat"] % len(SEAT_COLOURS)]}, marker={"size": 5},
+            line={"color": SEAT_COLOURS[d["seat"] % len(SEAT_COLOURS)]},
+            marker={"size": 5},
             customdata=d["customdata"],
             hovertemplate="points %{customdata[0]}, score %{customdata[1]}, track space %{customdata[2]}"
             "<extra>%{fullData.name}, round %{x}</extra>",
         )
         for d in score_data(rounds, score_track)
-    ]  # fmt: skip
+    ]
 
 
 def scores_figure(
@@ -207,9 +245,12 @@ def scores_figure(
     fig = go.Figure(score_traces(rounds, score_track, track))
     label = f"space on the {score_track}-space track (wraps around)" if track else SCORE_TITLE
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title or ("Score track (wraps around)" if track else "Scores"),
-        xaxis_title="round", yaxis_title=label, height=340,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title or ("Score track (wraps around)" if track else "Scores"),
+        xaxis_title="round",
+        yaxis_title=label,
+        height=340,
+    )
     if track:
         fig.update_yaxes(range=[-0.5, score_track - 0.5])
     return fig
@@ -254,10 +295,19 @@ def game_pot_ladder_figure(
     fig.update_traces(cliponaxis=False, showlegend=False)
     for seat, name in enumerate(names or ()):
         fig.add_scatter(
-            x=[None], y=[None], mode="markers", name=name, hoverinfo="skip", cliponaxis=False,
+            x=[None],
+            y=[None],
+            mode="markers",
+            name=name,
+            hoverinfo="skip",
+            cliponaxis=False,
             marker={"color": SEAT_COLOURS[seat % len(SEAT_COLOURS)], "size": 9},
-        )  # fmt: skip
-    fig.update_layout(showlegend=True, xaxis_title="move in this auction", yaxis_title="pot before the move (chips)")
+        )
+    fig.update_layout(
+        showlegend=True,
+        xaxis_title="move in this auction",
+        yaxis_title="pot before the move (chips)",
+    )
     fig.update_xaxes(dtick=1, range=[-0.5, max(len(steps), 4) - 0.5])  # room for a short auction
     return fig
 
@@ -265,25 +315,37 @@ def game_pot_ladder_figure(
 # --- the crash -------------------------------------------------------------------------------------
 
 
-def crash_hazard_figure(hazard: pd.DataFrame, title: str = "When will the crash come?") -> go.Figure:
+def crash_hazard_figure(
+    hazard: pd.DataFrame, title: str = "When will the crash come?"
+) -> go.Figure:
     """Bars: chance the crash is each remaining card; line: the hazard if the game gets there.
 
     ``hazard`` is ``mogul.analysis.crash_hazard(state)``.
     """
     fig = go.Figure()
     fig.add_bar(
-        x=rounded(hazard["round"]), y=rounded(hazard["p_crash"]), name="crash is this card",
-        marker={"color": "#999"}, hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
-    )  # fmt: skip
+        x=rounded(hazard["round"]),
+        y=rounded(hazard["p_crash"]),
+        name="crash is this card",
+        marker={"color": "#999"},
+        hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+    )
     fig.add_scatter(
-        x=rounded(hazard["round"]), y=rounded(hazard["hazard"]), name="crash now, if the game gets here",
-        mode="lines+markers", line={"color": "#b22222"}, hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+        x=rounded(hazard["round"]),
+        y=rounded(hazard["hazard"]),
+        name="crash now, if the game gets here",
+        mode="lines+markers",
+        line={"color": "#b22222"},
+        hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
         cliponaxis=False,
-    )  # fmt: skip
+    )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title="round (card revealed)", yaxis_title="chance",
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title="round (card revealed)",
+        yaxis_title="chance",
         height=320,
-    )  # fmt: skip
+    )
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     return fig
 
@@ -315,26 +377,45 @@ def distribution_figure(
         xs = sorted(counts)
         top = max([top, *(counts[x] / total for x in xs)])
         mean = sum(values) / len(values) if values else float("nan")
-        sd = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5 if len(values) > 1 else 0.0
+        sd = (
+            (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+            if len(values) > 1
+            else 0.0
+        )
         half = 1.959963984540054 * sd / len(values) ** 0.5 if values else 0.0
         means.append((n, label, mean, half))
         fig.add_bar(
-            x=xs, y=rounded(counts[x] / total for x in xs),
-            name=f"{label}: mean {mean:.2f} ({mean - half:.2f} to {mean + half:.2f})" if intervals else str(label),
-            marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]}, legendgroup=str(label),
+            x=xs,
+            y=rounded(counts[x] / total for x in xs),
+            name=f"{label}: mean {mean:.2f} ({mean - half:.2f} to {mean + half:.2f})"
+            if intervals
+            else str(label),
+            marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            legendgroup=str(label),
             hovertemplate="%{x}: %{y:.1%}<extra>" + str(label) + "</extra>",
-        )  # fmt: skip
+        )
     for n, label, mean, half in means if intervals else ():
         fig.add_scatter(
-            x=[round(mean, 3)], y=[round(top * (1.08 + 0.07 * n), 4)], mode="markers", showlegend=False, cliponaxis=False,
-            legendgroup=str(label), marker={"symbol": "diamond", "size": 9, "color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            x=[round(mean, 3)],
+            y=[round(top * (1.08 + 0.07 * n), 4)],
+            mode="markers",
+            showlegend=False,
+            cliponaxis=False,
+            legendgroup=str(label),
+            marker={"symbol": "diamond", "size": 9, "color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
             error_x={"type": "constant", "value": round(half, 3), "thickness": 1.5, "width": 6},
-            name=f"{label} mean", hovertemplate=f"{label}: mean %{{x}} (95% interval ±{half:.2f})<extra></extra>",
-        )  # fmt: skip
+            name=f"{label} mean",
+            hovertemplate=f"{label}: mean %{{x}} (95% interval ±{half:.2f})<extra></extra>",
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title=x_title, yaxis_title="share of samples",
-        barmode="overlay" if len(groups) > 1 else "group", height=320, showlegend=len(groups) > 1 or intervals,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title=x_title,
+        yaxis_title="share of samples",
+        barmode="overlay" if len(groups) > 1 else "group",
+        height=320,
+        showlegend=len(groups) > 1 or intervals,
+    )
     if len(groups) > 1:
         fig.update_traces(opacity=0.6, selector={"type": "bar"})
     return fig
@@ -354,25 +435,40 @@ def share_value_figure(
     """
     ed = _edition(ed)
     styles = {"market_value": "solid", "premiums_to_come": "dash", "premiums_realized": "dot"}
-    labels = {"market_value": "market value", "premiums_to_come": "premiums to come",
-              "premiums_realized": "premiums realized"}  # fmt: skip
+    labels = {
+        "market_value": "market value",
+        "premiums_to_come": "premiums to come",
+        "premiums_realized": "premiums realized",
+    }
     fig = go.Figure()
     for c in dict.fromkeys(averages["company"]):
         rows = averages[averages["company"] == c]
         for n, column in enumerate(columns):
             label = labels.get(column, column)
             fig.add_scatter(
-                x=rounded(rows["round"]), y=rounded(rows[column], 2), mode="lines",
-                name=c if n == 0 else f"{c}: {label}", legendgroup=c, showlegend=n == 0,
+                x=rounded(rows["round"]),
+                y=rounded(rows[column], 2),
+                mode="lines",
+                name=c if n == 0 else f"{c}: {label}",
+                legendgroup=c,
+                showlegend=n == 0,
                 line={"color": ed.colours()[c], "dash": styles.get(column, "solid")},
                 hovertemplate=f"{c} ({ed.company(c).name}), round %{{x}}: %{{y}}<extra>{label}</extra>",
-            )  # fmt: skip
+            )
     for column in columns:  # a key to the line styles
         fig.add_scatter(
-            x=[None], y=[None], mode="lines", name=labels.get(column, column), hoverinfo="skip",
+            x=[None],
+            y=[None],
+            mode="lines",
+            name=labels.get(column, column),
+            hoverinfo="skip",
             line={"color": "#555", "dash": styles.get(column, "solid")},
-        )  # fmt: skip
+        )
     fig.update_layout(
-        template=KIT_TEMPLATE, title=title, xaxis_title="round", yaxis_title="points per share", height=420,
-    )  # fmt: skip
+        template=KIT_TEMPLATE,
+        title=title,
+        xaxis_title="round",
+        yaxis_title="points per share",
+        height=420,
+    )
     return fig

@@ -61,7 +61,9 @@ def network_data(state: Any, highlight: str | Iterable[str] | None = None) -> di
     marked = _stations(highlight)
     unknown = [s for s in marked if s not in stations]
     if unknown:
-        raise ValueError(f"no station {unknown[0]!r} on the map; stations are {', '.join(stations)}")
+        raise ValueError(
+            f"no station {unknown[0]!r} on the map; stations are {', '.join(stations)}"
+        )
 
     def points(ids: Iterable[str]) -> dict:
         ids = list(ids)
@@ -75,7 +77,9 @@ def network_data(state: Any, highlight: str | Iterable[str] | None = None) -> di
     for name, player in zip(state.names, state.players, strict=True):
         here = points(player.houses)
         here["name"] = name
-        here["hover"] = [f"{name}'s house at {s} ({', '.join(stations[s].lines)})" for s in player.houses]
+        here["hover"] = [
+            f"{name}'s house at {s} ({', '.join(stations[s].lines)})" for s in player.houses
+        ]
         houses.append(here)
     choices = branch_choices(state)
     placed = sum(len(p.houses) for p in state.players)
@@ -85,7 +89,12 @@ def network_data(state: Any, highlight: str | Iterable[str] | None = None) -> di
         title = f"{state.names[seat]} may branch on {line}: {len(choices)} free"
     else:
         title = f"Network: {placed} of {len(stations)} stations taken"
-    return {"houses": houses, "choices": points(choices), "highlight": points(marked), "title": title}
+    return {
+        "houses": houses,
+        "choices": points(choices),
+        "highlight": points(marked),
+        "title": title,
+    }
 
 
 def _keyed(values: list) -> list:
@@ -110,9 +119,13 @@ def network_figure(
     fig = go.Figure()
     for company, ids in ed.lines.items():
         fig.add_scatter(
-            x=rounded(stations[s].x for s in ids), y=rounded(stations[s].y for s in ids), mode="lines",
-            name=company, line={"color": colours[company], "width": 6}, hoverinfo="skip",
-        )  # fmt: skip
+            x=rounded(stations[s].x for s in ids),
+            y=rounded(stations[s].y for s in ids),
+            mode="lines",
+            name=company,
+            line={"color": colours[company], "width": 6},
+            hoverinfo="skip",
+        )
     plain = [s for s in stations if len(stations[s].lines) < 2]
     interchanges = [s for s in stations if len(stations[s].lines) >= 2]
     for name, ids, size, ring, width in (
@@ -120,39 +133,77 @@ def network_figure(
         ("interchange", interchanges, 17, INTERCHANGE_RING, 3.5),
     ):
         fig.add_scatter(
-            x=rounded(stations[s].x for s in ids), y=rounded(stations[s].y for s in ids),
-            mode="markers", name=name, showlegend=name == "interchange", cliponaxis=False,
-            marker={"symbol": "circle", "size": size, "color": "#ffffff", "line": {"color": ring, "width": width}},
-            text=[f"{s}: {' / '.join(stations[s].lines)}" for s in ids], hovertemplate="%{text}<extra></extra>",
-        )  # fmt: skip
+            x=rounded(stations[s].x for s in ids),
+            y=rounded(stations[s].y for s in ids),
+            mode="markers",
+            name=name,
+            showlegend=name == "interchange",
+            cliponaxis=False,
+            marker={
+                "symbol": "circle",
+                "size": size,
+                "color": "#ffffff",
+                "line": {"color": ring, "width": width},
+            },
+            text=[f"{s}: {' / '.join(stations[s].lines)}" for s in ids],
+            hovertemplate="%{text}<extra></extra>",
+        )
     for seat, houses in enumerate(data["houses"]):
         fig.add_scatter(
-            x=_keyed(houses["x"]), y=_keyed(houses["y"]), mode="markers", name=houses["name"], cliponaxis=False,
-            marker={"symbol": "square", "size": 13, "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
-                    "line": {"color": "#ffffff", "width": 1.5}},
-            text=houses["hover"], hovertemplate="%{text}<extra></extra>",
-        )  # fmt: skip
+            x=_keyed(houses["x"]),
+            y=_keyed(houses["y"]),
+            mode="markers",
+            name=houses["name"],
+            cliponaxis=False,
+            marker={
+                "symbol": "square",
+                "size": 13,
+                "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+                "line": {"color": "#ffffff", "width": 1.5},
+            },
+            text=houses["hover"],
+            hovertemplate="%{text}<extra></extra>",
+        )
     choices, marked = data["choices"], data["highlight"]
     fig.add_scatter(
-        x=_keyed(choices["x"]), y=_keyed(choices["y"]), text=choices["text"], mode="markers+text",
-        name="free now", cliponaxis=False, textposition="top center",
-        textfont={"size": 12, "color": MARK}, hovertemplate="branch on %{text}<extra></extra>",
+        x=_keyed(choices["x"]),
+        y=_keyed(choices["y"]),
+        text=choices["text"],
+        mode="markers+text",
+        name="free now",
+        cliponaxis=False,
+        textposition="top center",
+        textfont={"size": 12, "color": MARK},
+        hovertemplate="branch on %{text}<extra></extra>",
         marker={"symbol": "circle-open", "size": 23, "color": MARK, "line": {"width": 2}},
-    )  # fmt: skip
+    )
     fig.add_scatter(
-        x=_keyed(marked["x"]), y=_keyed(marked["y"]), text=marked["text"], mode="markers", name="last house",
-        cliponaxis=False, hovertemplate="%{text}<extra></extra>",
+        x=_keyed(marked["x"]),
+        y=_keyed(marked["y"]),
+        text=marked["text"],
+        mode="markers",
+        name="last house",
+        cliponaxis=False,
+        hovertemplate="%{text}<extra></extra>",
         marker={"symbol": "circle-open", "size": 31, "color": MARK, "line": {"width": 4}},
-    )  # fmt: skip
+    )
     xs = [st.x for st in stations.values()]
     ys = [st.y for st in stations.values()]
     pad = 0.08 * max(max(xs) - min(xs), max(ys) - min(ys), 1)
     hidden = {"showgrid": False, "showticklabels": False, "zeroline": False, "title": None}
     fig.update_layout(
-        template=KIT_TEMPLATE, title=data["title"], height=height, hovermode="closest",
+        template=KIT_TEMPLATE,
+        title=data["title"],
+        height=height,
+        hovermode="closest",
         margin={"t": 60},  # the title's own band: the map's top station would sit under it
         xaxis={**hidden, "range": rounded([min(xs) - pad, max(xs) + pad]), "constrain": "domain"},
-        yaxis={**hidden, "range": rounded([min(ys) - pad, max(ys) + pad]), "scaleanchor": "x",
-               "scaleratio": 1, "constrain": "domain"},
-    )  # fmt: skip
+        yaxis={
+            **hidden,
+            "range": rounded([min(ys) - pad, max(ys) + pad]),
+            "scaleanchor": "x",
+            "scaleratio": 1,
+            "constrain": "domain",
+        },
+    )
     return fig

@@ -27,15 +27,31 @@ class PositionAnalysis(w.VBox):
     ``update(history, actions)`` does the same from any game's states and actions.
     """
 
-    def __init__(self, game: Any = None, seats: Sequence[int] | None = None, rollouts: int = 2000,
-                 policy: str = "random", seed: int = 0, height: int = 300) -> None:  # fmt: skip
+    def __init__(
+        self,
+        game: Any = None,
+        seats: Sequence[int] | None = None,
+        rollouts: int = 2000,
+        policy: str = "random",
+        seed: int = 0,
+        height: int = 300,
+    ) -> None:
         self.seats = None if seats is None else tuple(seats)
         self.rollouts, self.policy, self.seed = rollouts, policy, seed
         self.analysis: pd.DataFrame | None = None  # the table of the decision analysed
         self.chosen: str | None = None  # the action taken there, once made
         self._state: Any = None  # the state analysed
-        empty = pd.DataFrame({"action": [""], "mean_score": [0.0], "score_low": [0.0], "score_high": [0.0],
-                              "win_chance": [0.0], "win_low": [0.0], "win_high": [0.0]})  # fmt: skip
+        empty = pd.DataFrame(
+            {
+                "action": [""],
+                "mean_score": [0.0],
+                "score_low": [0.0],
+                "score_high": [0.0],
+                "win_chance": [0.0],
+                "win_low": [0.0],
+                "win_high": [0.0],
+            }
+        )
         self.figure = live_figure(position_analysis_figure(empty), height=height)
         self.last_figure = live_figure(position_analysis_figure(empty), height=height)
         self.last_box = w.VBox([self.last_figure], layout=w.Layout(display="none"))
@@ -58,15 +74,23 @@ class PositionAnalysis(w.VBox):
             for i in range(len(actions) - 1, -1, -1):
                 if history[i] is self._state:
                     self.chosen = action_label(self._state, actions[i])
-                    self._draw(self.last_figure, f"{self._name()} chose {self.chosen} (round {self._state.round})")
+                    self._draw(
+                        self.last_figure,
+                        f"{self._name()} chose {self.chosen} (round {self._state.round})",
+                    )
                     self.last_box.layout.display = None
                     break
         watched = self.seats is None or state.current in self.seats
         if state.is_over or not watched or state is self._state:
             return
         self._state, self.chosen = state, None
-        self.analysis = analyse_position(state, rollouts=self.rollouts, policy=self.policy, seed=self.seed)
-        self._draw(self.figure, f"{self._name()} to move: what each action is worth ({self.rollouts} games each)")
+        self.analysis = analyse_position(
+            state, rollouts=self.rollouts, policy=self.policy, seed=self.seed
+        )
+        self._draw(
+            self.figure,
+            f"{self._name()} to move: what each action is worth ({self.rollouts} games each)",
+        )
         self.layout.display = None
 
     def _name(self) -> str:
@@ -74,6 +98,8 @@ class PositionAnalysis(w.VBox):
 
     def _draw(self, fig: Any, title: str) -> None:
         with fig.batch_update():
-            for bars, trace in zip(fig.data, position_traces(self.analysis, self.chosen), strict=True):
+            for bars, trace in zip(
+                fig.data, position_traces(self.analysis, self.chosen), strict=True
+            ):
                 bars.update(trace)
             fig.layout.title.text = title

@@ -45,23 +45,45 @@ class ShareValueDashboard(w.VBox):
 
     def _build(self, states: Sequence[GameState]) -> None:
         ed = states[0].edition
-        fig = make_subplots(rows=2, cols=1, subplot_titles=("Market value per company", "Scores"),
-                            vertical_spacing=0.28)  # fmt: skip
+        fig = make_subplots(
+            rows=2,
+            cols=1,
+            subplot_titles=("Market value per company", "Scores"),
+            vertical_spacing=0.28,
+        )
         first = rounds_table(states[:1])
         for trace in market_traces(first, ed):
             fig.add_trace(trace, row=1, col=1)
         for trace in score_traces(first, ed.score_track):
             trace.legend = "legend2"  # players get their own legend, under their own panel
             fig.add_trace(trace, row=2, col=1)
-        legend = {"orientation": "h", "x": 0, "xanchor": "left", "xref": "paper", "yanchor": "top", "font": {"size": 12},
-                  "title": {"side": "left"}}  # fmt: skip
+        legend = {
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "xref": "paper",
+            "yanchor": "top",
+            "font": {"size": 12},
+            "title": {"side": "left"},
+        }
         fig.update_layout(
-            template=KIT_TEMPLATE, height=self.height,
+            template=KIT_TEMPLATE,
+            height=self.height,
             # under the market panel's tick labels; along the bottom of the figure
-            legend={**legend, "y": 0.56, "yref": "paper", "title": {**legend["title"], "text": "company"}},
-            legend2={**legend, "y": 0, "yanchor": "bottom", "yref": "container",
-                     "title": {**legend["title"], "text": "player"}},
-        )  # fmt: skip
+            legend={
+                **legend,
+                "y": 0.56,
+                "yref": "paper",
+                "title": {**legend["title"], "text": "company"},
+            },
+            legend2={
+                **legend,
+                "y": 0,
+                "yanchor": "bottom",
+                "yref": "container",
+                "title": {**legend["title"], "text": "player"},
+            },
+        )
         fig.update_xaxes(title_text="round", row=2, col=1, title_standoff=4)
         fig.update_yaxes(title_text="points per share sold", rangemode="tozero", row=1, col=1)
         fig.update_yaxes(title_text=SCORE_TITLE, row=2, col=1)
@@ -91,7 +113,12 @@ class ShareValueDashboard(w.VBox):
             for line, values in zip(lines, market["values"].values(), strict=True):
                 line.x, line.y = market["x"], values
             marks = market["sales"]
-            sales.x, sales.y, sales.text, sales.marker.color = marks["x"], marks["y"], marks["text"], marks["colour"]
+            sales.x, sales.y, sales.text, sales.marker.color = (
+                marks["x"],
+                marks["y"],
+                marks["text"],
+                marks["colour"],
+            )
             for line, d in zip(self.figure.data[len(lines) + 1 :], scores, strict=True):
                 line.x, line.y, line.customdata = d["x"], d["score"], d["customdata"]
 
@@ -105,6 +132,10 @@ def _last_change(states: Sequence[GameState]) -> GameState:
     for state in reversed(states):
         for event in state.events:
             kind = type(event)
-            if kind is CardRevealed or kind is CrashRevealed or (kind is SharesSold and event.count):
+            if (
+                kind is CardRevealed
+                or kind is CrashRevealed
+                or (kind is SharesSold and event.count)
+            ):
                 return state
     return states[0]

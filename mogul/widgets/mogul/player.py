@@ -89,7 +89,9 @@ class GamePlayer(SessionPlayer):
     def side(self) -> list[w.Widget]:
         """The railway map (2013), the auction chart, the payoff curve, dashboard and analysis."""
         session = self.session
-        self.auction_chart = live_figure(game_pot_ladder_figure([session.history[0]], 0), height=_CHART_HEIGHT)
+        self.auction_chart = live_figure(
+            game_pot_ladder_figure([session.history[0]], 0), height=_CHART_HEIGHT
+        )
         self.curve: go.FigureWidget | None = None  # the human's payoff curve, if asked for
         self.curve_box = w.VBox(layout=w.Layout(display="none"))
         if self._asked["payoff_curve"]:
@@ -100,7 +102,13 @@ class GamePlayer(SessionPlayer):
         self.network_map: go.FigureWidget | None = None  # the railway map (2013 edition)
         if getattr(session.state.edition, "stations", None):
             self.network_map = live_figure(network_figure(session.state), height=_MAP_HEIGHT)
-        charts = [self.network_map, self.auction_chart, self.curve_box, self.dashboard, self.analysis]
+        charts = [
+            self.network_map,
+            self.auction_chart,
+            self.curve_box,
+            self.dashboard,
+            self.analysis,
+        ]
         return [c for c in charts if c is not None]
 
     def draw(self, state: Any, deciding: bool) -> None:
@@ -124,7 +132,9 @@ class GamePlayer(SessionPlayer):
         return None
 
     def _draw_curve(self, state: Any) -> None:
-        curve = chain_payoff_curve(self.history, state.current_player) if state is not None else None
+        curve = (
+            chain_payoff_curve(self.history, state.current_player) if state is not None else None
+        )
         self.curve_box.layout.display = None if curve is not None else "none"
         if curve is None:
             return
@@ -163,7 +173,12 @@ class GamePlayer(SessionPlayer):
         last = self.last_house()
         choices = tuple(branch_choices(state))
         # the winner and then the runner-up may see the same choices: the title names who decides
-        key = (tuple(p.houses for p in state.players), choices, last, state.current_player if choices else None)
+        key = (
+            tuple(p.houses for p in state.players),
+            choices,
+            last,
+            state.current_player if choices else None,
+        )
         if key == self._map_drawn:
             return
         self._map_drawn = key
@@ -181,7 +196,12 @@ def _curve_figure() -> go.Figure:
     fig = payoff_curve_figure(empty, title="Payoff of 'drop when the pot reaches k'")
     fig.update_traces(cliponaxis=False)  # the best k and the pot marker sit on the axes at times
     fig.add_scatter(
-        x=[0], y=[0.0], mode="markers", name="pot now", showlegend=False, cliponaxis=False,
+        x=[0],
+        y=[0.0],
+        mode="markers",
+        name="pot now",
+        showlegend=False,
+        cliponaxis=False,
         marker={"symbol": "line-ns-open", "size": 30, "color": "#b22222", "line": {"width": 3}},
-    )  # fmt: skip
+    )
     return fig
