@@ -307,3 +307,26 @@ def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: Tabl
         http.stop()
 
     asyncio.run(visit())
+
+
+def test_a_store_that_fails_a_click_is_named_and_the_same_click_works_once_it_is_back(
+    sqlite_store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit's full disk: the click gets a sentence, the table is unchanged, the page keeps
+    its view (its script redraws the buttons on an error), and the click goes through later."""
+    hall, code, phones = seated(sqlite_store)
+    mover = mover_of(phones)
+    step, (_, action) = mover.view["step"], mover.view["moves"][0]
+    before = sqlite_store.actions(code)
+    real = sqlite_store.act
+
+    def disk_full(*args: Any, **kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("INSERT", {}, Exception("database or disk is full"))
+
+    monkeypatch.setattr(sqlite_store, "act", disk_full)
+    handle(hall, mover.page, {"op": "act", "step": step, "action": action})
+    assert mover.last("error")["message"] == "the table store did not answer; try again in a moment"
+    assert sqlite_store.actions(code) == before and mover.view["moves"]
+    monkeypatch.setattr(sqlite_store, "act", real)
+    handle(hall, mover.page, {"op": "act", "step": step, "action": action})
+    assert len(sqlite_store.actions(code)) == len(before) + 1
