@@ -50,6 +50,7 @@ from mogul.kit.bots import BotFactory, BotSpec, bot_factory, decide
 __all__ = [
     "by_turn",
     "marginal_by_turn",
+    "marginal_table",
     "marginal_values",
     "mean_interval",
     "reversed_ties",
@@ -392,3 +393,23 @@ def _company_order(column: pd.Series | pd.Index) -> pd.Series | pd.Index:
     if column.name != "company":
         return column
     return column.map(lambda c: COMPANIES.index(c) if c in COMPANIES else len(COMPANIES))
+
+
+def marginal_table(marginal: pd.DataFrame) -> pd.DataFrame:
+    """``marginal_by_turn`` as a table that fits a laptop's notebook column: one row per turn
+    and company, ``value`` written with its 95% interval, the other means rounded to cents.
+
+    >>> row = pd.DataFrame([{"turn": 1, "company": "red", "value": 0.4, "value_low": -2.6,
+    ...     "value_high": 3.5, "average": 6.571, "dividends_gain": -0.63, "others_gain": -1.61,
+    ...     "worth_buying": "can't tell"}])
+    >>> marginal_table(row).iloc[0].astype(str).tolist()
+    ['1', 'red', '0.40 (-2.60 to 3.50)', '6.57', '-0.63', '-1.61', "can't tell"]
+    """
+    value = marginal.apply(
+        lambda r: f"{r.value:.2f} ({r.value_low:.2f} to {r.value_high:.2f})", axis=1
+    )
+    table = marginal[["turn", "company"]].assign(value=value)
+    for column in ("average", "dividends_gain", "others_gain"):
+        table[column] = marginal[column].round(2)
+    table["worth_buying"] = marginal["worth_buying"]
+    return table
