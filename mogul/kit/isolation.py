@@ -110,14 +110,11 @@ def sandbox_args(program: str, paths: Iterable[str] = ()) -> list[str]:
     else:
         spaces = ["--unshare-all"]
     args = [*spaces, "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"]
+    # The bot's own /tmp first: the views come after it, so a kit or venv that lives under
+    # /tmp (a clone there, as CI may make) is laid over it instead of hidden by it.
+    args += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
     args += _views([*SYSTEM, *_python_paths(), *paths])
     args += [
-        "--size",
-        str(TMP_BYTES),
-        "--perms",
-        "1777",
-        "--tmpfs",
-        "/tmp",
         "--remount-ro",
         "/",
         "--chdir",
