@@ -17,7 +17,7 @@ from mogul.games.mogul.display import action_label
 from mogul.games.mogul.rules import settle_auction
 from mogul.kit.bots import play_out
 from mogul.kit.session import GameSession
-from mogul.plots.mogul.analysis import CHOSEN, position_analysis_figure
+from mogul.plots.analysis import CHOSEN, position_analysis_figure
 from mogul.widgets.mogul.analysis import PositionAnalysis
 
 

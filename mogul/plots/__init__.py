@@ -1,11 +1,13 @@
 """Plotly figure builders (data in, ``go.Figure`` out): the generic ones and one place per game.
 
-Generic, here: the kit template (``template``), the auction model's figures (``auction``) and
-tournaments (``tournament``). Each game's figures live in its own module or folder, named as
-its folder in ``mogul/games/``: ``mogul.plots.mogul`` and ``mogul.plots.credit_mobilier``.
-A game's spec names its board figure (``GameSpec.faces["board"]``), so a page can draw any game.
+Generic, here: the kit template (``template``), the auction model's figures (``auction``),
+tournaments (``tournament``) and "analyse this position" for any game (``analysis``). Each
+game's figures live in its own module or folder, named as its folder in ``mogul/games/``:
+``mogul.plots.mogul`` and ``mogul.plots.credit_mobilier``. A game's spec names its board
+figure (``GameSpec.faces["board"]``), so a page can draw any game.
 """
 
+from mogul.plots.analysis import position_analysis_figure, position_traces
 from mogul.plots.auction import (
     convergence_figure,
     mechanism_figure,
@@ -23,6 +25,8 @@ __all__ = [
     "head_to_head_figure",
     "mechanism_figure",
     "payoff_curve_figure",
+    "position_analysis_figure",
+    "position_traces",
     "pot_ladder_figure",
     "win_rate_figure",
     "winner_regions_figure",

@@ -14,70 +14,15 @@ from typing import Any
 
 import ipywidgets as w
 import pandas as pd
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from mogul.kit.spec import GameSpec, spec_for
-from mogul.plots.template import KIT_TEMPLATE, rounded
+from mogul.plots.analysis import position_analysis_figure, position_traces
 from mogul.widgets.live import live_figure
 
-__all__ = ["PositionAnalysis", "analysis_figure", "analysis_traces"]
+__all__ = ["COLUMNS", "PositionAnalysis"]
 
-PLAIN = "#9aa5b1"
-CHOSEN = "#d95f02"
 COLUMNS = ("action", "mean_score", "score_low", "score_high", "win_chance", "win_low", "win_high")
 """The columns every game's ``analyse_position`` frame has (and ``rollouts``)."""
-
-
-def analysis_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[dict]:
-    """The two bar traces' data (mean score, win chance), each with its 95% interval as an
-    error bar; the ``chosen`` action's bars (its ``action`` text) are coloured and labelled."""
-    labels = list(analysis["action"])
-    colours = [CHOSEN if label == chosen else PLAIN for label in labels]
-    text = ["chosen" if label == chosen else "" for label in labels]
-    out = []
-    for value, low, high, digits in (
-        ("mean_score", "score_low", "score_high", 2),
-        ("win_chance", "win_low", "win_high", 3),
-    ):
-        x = analysis[value]
-        out.append(
-            {
-                "x": rounded(x, digits),
-                "y": labels,
-                "marker": {"color": colours},
-                "text": text,
-                "error_x": {
-                    "type": "data",
-                    "symmetric": False,
-                    "array": rounded(analysis[high] - x, digits),
-                    "arrayminus": rounded(x - analysis[low], digits),
-                    "color": "#333",
-                },
-            }
-        )
-    return out
-
-
-def analysis_figure(
-    analysis: pd.DataFrame, chosen: str | None = None, title: str = "What each action is worth"
-) -> go.Figure:
-    """Horizontal bars per legal action: mean score (left) and win chance (right), with intervals."""
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        shared_yaxes=True,
-        horizontal_spacing=0.06,
-        subplot_titles=("mean score", "win chance"),
-    )
-    for col, trace in enumerate(analysis_traces(analysis, chosen), start=1):
-        fig.add_bar(
-            orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace
-        )
-    fig.update_layout(template=KIT_TEMPLATE, title={"text": title}, bargap=0.35, margin={"t": 70})
-    fig.update_yaxes(autorange="reversed", row=1, col=1)  # the first action on top
-    fig.update_xaxes(tickformat=".0%", rangemode="tozero", row=1, col=2)
-    return fig
 
 
 class PositionAnalysis(w.VBox):
@@ -86,9 +31,9 @@ class PositionAnalysis(w.VBox):
     ``follow(game)`` (a ``SessionPlayer`` or a ``GameSession``) analyses each decision of the
     ``seats`` watched (default: the game's human seats, else every seat) with the game's
     ``analyse_position`` face (or ``analyse``, any function of a state returning that frame;
-    ``options`` go to it) and draws it in ``figure``. Once the move is made, ``last_figure``
-    shows that analysis with the action chosen marked. ``update(history, actions)`` does the
-    same from any game's states and actions.
+    ``options`` go to it) and draws it in ``figure``, the score axis titled ``score_title``.
+    Once the move is made, ``last_figure`` shows that analysis with the action chosen marked.
+    ``update(history, actions)`` does the same from any game's states and actions.
     """
 
     def __init__(
@@ -97,6 +42,7 @@ class PositionAnalysis(w.VBox):
         seats: Sequence[int] | None = None,
         analyse: Callable[..., pd.DataFrame] | None = None,
         height: int = 300,
+        score_title: str = "mean score",
         **options: Any,
     ) -> None:
         self.seats = None if seats is None else tuple(seats)
@@ -106,8 +52,9 @@ class PositionAnalysis(w.VBox):
         self._state: Any = None  # the state analysed
         self._spec: GameSpec | None = None
         empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
-        self.figure = live_figure(analysis_figure(empty), height=height)
-        self.last_figure = live_figure(analysis_figure(empty), height=height)
+        empty_figure = position_analysis_figure(empty, score_title=score_title)
+        self.figure = live_figure(empty_figure, height=height)
+        self.last_figure = live_figure(empty_figure, height=height)
         self.last_box = w.VBox([self.last_figure], layout=w.Layout(display="none"))
         super().__init__([self.figure, self.last_box], layout=w.Layout(display="none"))
         self.add_class("mogul-position-analysis")
@@ -129,8 +76,8 @@ class PositionAnalysis(w.VBox):
             for i in range(len(actions) - 1, -1, -1):
                 if history[i] is self._state:
                     self.chosen = spec.action_label(self._state, actions[i])
-                    stage = spec.stage(self._state)
-                    self._draw(self.last_figure, f"{self._name()} chose {self.chosen} (at {stage})")
+                    when = self.when(self._state)
+                    self._draw(self.last_figure, f"{self._name()} chose {self.chosen} ({when})")
                     self.last_box.layout.display = None
                     break
         watched = self.seats is None or state.current_player in self.seats
@@ -148,13 +95,17 @@ class PositionAnalysis(w.VBox):
         )
         self.layout.display = None
 
+    def when(self, state: Any) -> str:
+        """Where in the game ``state`` is, in words ("at 3": the game's stage number)."""
+        return f"at {self._spec.stage(state)}"
+
     def _name(self) -> str:
         return self._state.names[self._state.current_player]
 
     def _draw(self, fig: Any, title: str) -> None:
         with fig.batch_update():
             for bars, trace in zip(
-                fig.data, analysis_traces(self.analysis, self.chosen), strict=True
+                fig.data, position_traces(self.analysis, self.chosen), strict=True
             ):
                 bars.update(trace)
             fig.layout.title.text = title

@@ -1,7 +1,7 @@
-"""Mogul's figures: the board (``board``: the game's ``board`` face), the game's charts (``game``), the 2013 railway map (``network``), the two
-editions and the sell right (``editions``), and position analysis (``analysis``)."""
+"""Mogul's figures: the board (``board``: the game's ``board`` face), the game's charts
+(``game``), the 2013 railway map (``network``), the two editions and the sell right
+(``editions``)."""
 
-from mogul.plots.mogul.analysis import position_analysis_figure
 from mogul.plots.mogul.board import board_figure
 from mogul.plots.mogul.editions import sell_right_figure, sell_right_use_figure
 from mogul.plots.mogul.game import (
@@ -23,7 +23,6 @@ __all__ = [
     "holdings_figure",
     "market_value_figure",
     "network_figure",
-    "position_analysis_figure",
     "scores_figure",
     "sell_right_figure",
     "sell_right_use_figure",

@@ -1,4 +1,5 @@
-"""The figure of "analyse this position": what each legal action is worth, with intervals."""
+"""The figure of "analyse this position" for any game: what each legal action is worth, with
+intervals, from the frame every game's ``analyse_position`` face returns."""
 
 from __future__ import annotations
 
@@ -48,16 +49,19 @@ def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[d
 
 
 def position_analysis_figure(
-    analysis: pd.DataFrame, chosen: str | None = None, title: str = "What each action is worth"
+    analysis: pd.DataFrame,
+    chosen: str | None = None,
+    title: str = "What each action is worth",
+    score_title: str = "expected final score",
 ) -> go.Figure:
-    """Horizontal bars per legal action: expected final score (left) and win chance (right),
-    each with its 95% interval; the ``chosen`` action is marked."""
+    """Horizontal bars per legal action: the score (left, titled ``score_title``) and win chance
+    (right), each with its 95% interval; the ``chosen`` action is marked."""
     fig = make_subplots(
         rows=1,
         cols=2,
         shared_yaxes=True,
         horizontal_spacing=0.06,
-        subplot_titles=("expected final score", "win chance"),
+        subplot_titles=(score_title, "win chance"),
     )
     for col, trace in enumerate(position_traces(analysis, chosen), start=1):
         fig.add_bar(
