@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mogul.analysis.position import action_values
 from mogul.games.credit_mobilier.bots import bot_factory, worth
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.display import action_label
@@ -82,23 +83,7 @@ def analyse_position(
             best = max(worths)
             own[r, i] = worths[seat]
             won[r, i] = 1 / worths.count(best) if worths[seat] == best else 0.0
-    mean = own.mean(axis=0)
-    spread = own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal))
-    half = 1.96 * spread / np.sqrt(rollouts)
-    chance = won.mean(axis=0)
-    low, high = wilson(chance, rollouts)
-    return pd.DataFrame(
-        {
-            "action": [action_label(futures[0], a) for a in legal],
-            "mean_score": mean,
-            "score_low": mean - half,
-            "score_high": mean + half,
-            "win_chance": chance,
-            "win_low": low,
-            "win_high": high,
-            "rollouts": rollouts,
-        }
-    )
+    return action_values([action_label(futures[0], a) for a in legal], own, won)
 
 
 def _play_on(state: GameState, bots: list[Any], until_turn: int) -> GameState:
@@ -110,10 +95,3 @@ def _play_on(state: GameState, bots: list[Any], until_turn: int) -> GameState:
             legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal)
         )
     return state
-
-
-def wilson(p: np.ndarray, n: int, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
-    """The Wilson score interval of proportions ``p`` from ``n`` trials (Wilson 1927, JASA 22)."""
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from mogul.analysis.mogul.share_values import Table
+from mogul.analysis.position import action_values
 from mogul.games.mogul.state import GameState, PlayerView
 
 
@@ -50,25 +51,7 @@ def analyse_position(
     scores, keys = _position_rollouts(view, legal, rollouts, policy, seed)
     own = scores[:, :, seat].astype(float)  # rollout x action
     won = (keys[:, :, seat] == keys.max(axis=2)).astype(float)
-    mean, spread = (
-        own.mean(axis=0),
-        own.std(axis=0, ddof=1) if rollouts > 1 else np.zeros(len(legal)),
-    )
-    half = 1.96 * spread / np.sqrt(rollouts)
-    chance = won.mean(axis=0)
-    low, high = _wilson(chance, rollouts)
-    return pd.DataFrame(
-        {
-            "action": [action_label(table, a) for a in legal],
-            "mean_score": mean,
-            "score_low": mean - half,
-            "score_high": mean + half,
-            "win_chance": chance,
-            "win_low": low,
-            "win_high": high,
-            "rollouts": rollouts,
-        }
-    )
+    return action_values([action_label(table, a) for a in legal], own, won)
 
 
 def table_view(table: Table, seat: int) -> PlayerView:
@@ -84,12 +67,6 @@ def _legal_of(view: PlayerView) -> list:
     from mogul.games.mogul.determinize import determinize
 
     return list(determinize(view, random.Random(0)).legal_actions())
-
-
-def _wilson(p: np.ndarray, n: int, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
 
 
 def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str, seed: int):
