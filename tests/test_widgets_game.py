@@ -280,7 +280,7 @@ def test_dashboard_follows_the_player():
     rounds = rounds_table(app.history)
     brown = rounds.drop_duplicates("round")["market_brown"].tolist()
     assert list(board.figure.data[0].y) == brown
-    assert list(board.figure.data[6].y) == rounds[rounds["seat"] == 0]["score"].tolist()
+    assert list(board.scores.data[0].y) == rounds[rounds["seat"] == 0]["score"].tolist()
     app.play_to_end_button.click()
     sold = [
         e for s in app.history for e in s.events if type(e).__name__ == "SharesSold" and e.count
@@ -296,8 +296,9 @@ def test_a_view_made_after_updates_draws_the_current_data():
     board = ShareValueDashboard(app)
     app.next_round_button.click()
     app.next_round_button.click()
-    stored = board.figure._widget_data
-    assert [list(t.get("y", ())) for t in stored] == [list(t.y) for t in board.figure.data]
+    for chart in (board.market, board.scores):
+        stored = chart._widget_data
+        assert [list(t.get("y", ())) for t in stored] == [list(t.y) for t in chart.data]
     human = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
     assert list(human.curve._widget_data[0]["y"]) == list(human.curve.data[0].y)
     assert human.curve._widget_layout["title"]["text"] == human.curve.layout.title.text
@@ -402,11 +403,12 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
     assert list(app.auction_chart.data[0].y) == pots and len(pots) == 3
     assert app.auction_chart.layout.title.text == f"The auction of round {app.state.round}"
     assert app.auction_chart._config["displayModeBar"] is False  # no toolbar over the title
-    board = app.dashboard.figure
-    assert [t.name for t in board.data if t.legend == "legend2"] == ["Ann", "Ben", "Cai", "Dee"]
-    assert (
-        board.layout.legend.title.text == "company" and board.layout.legend2.title.text == "player"
-    )
+    board = app.dashboard
+    assert [t.name for t in board.scores.data] == ["Ann", "Ben", "Cai", "Dee"]
+    assert board.market.layout.legend.title.text == "company"
+    assert board.scores.layout.legend.title.text == "player"
+    # each legend along its own chart's bottom (container): a wrapped legend grows its chart
+    assert all(c.layout.legend.yref == "container" for c in (board.market, board.scores))
     assert all(not b.icon for b in [app.next_step_button, app.undo_button, app.ready_button])
 
 

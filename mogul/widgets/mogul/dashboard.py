@@ -7,12 +7,11 @@ from typing import Any
 
 import ipywidgets as w
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
 from mogul.games.mogul.state import GameState
 from mogul.games.mogul.tables import auctions_table, rounds_table
-from mogul.plots.mogul.game import SCORE_TITLE, market_data, market_traces, score_data, score_traces
+from mogul.plots.mogul.game import market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE
 from mogul.widgets.live import live_figure
 
@@ -22,21 +21,29 @@ __all__ = ["ShareValueDashboard"]
 class ShareValueDashboard(w.VBox):
     """Market value per company and scores over the rounds, live for a game.
 
-    ``figure`` is a ``go.FigureWidget`` with two panels, each with its own legend: the
-    company lines plus a "sale" marker trace (top) and one score line per player (below). ``update(states)`` redraws
-    it from any state sequence; ``follow(game)`` redraws after every change of a
-    ``GamePlayer`` or a ``GameSession``. The panels read the table as each auction opens, so
+    Two live charts, one above the other: ``market`` (the company lines plus a "sale" marker
+    trace) and ``scores`` (one line per player), each with its legend along its own bottom,
+    so a legend that wraps to more rows on a phone makes its own chart taller instead of
+    running into the next one. ``figure`` is the market chart. ``update(states)`` redraws
+    both from any state sequence; ``follow(game)`` redraws after every change of a
+    ``GamePlayer`` or a ``GameSession``. The charts read the table as each auction opens, so
     they only change when a card is revealed or shares are sold; other steps cost nothing.
     """
 
     def __init__(self, game: Any = None, height: int = 520) -> None:
-        self.figure: go.FigureWidget | None = None
+        self.market: go.FigureWidget | None = None
+        self.scores: go.FigureWidget | None = None
         self.height = height
         self._drawn: GameState | None = None  # the last state that changed what is drawn
         super().__init__([])
         self.add_class("mogul-dashboard")  # a hook for the browser tests and for CSS
         if game is not None:
             self.follow(game)
+
+    @property
+    def figure(self) -> go.FigureWidget | None:
+        """The market chart (the first of the two)."""
+        return self.market
 
     def follow(self, game: Any) -> None:
         """Draw ``game``'s states now and after each of its changes (a player or a session)."""
@@ -45,57 +52,39 @@ class ShareValueDashboard(w.VBox):
 
     def _build(self, states: Sequence[GameState]) -> None:
         ed = states[0].edition
-        fig = make_subplots(
-            rows=2,
-            cols=1,
-            subplot_titles=("Market value per company", "Scores"),
-            vertical_spacing=0.28,
-        )
         first = rounds_table(states[:1])
-        for trace in market_traces(first, ed):
-            fig.add_trace(trace, row=1, col=1)
-        for trace in score_traces(first, ed.score_track):
-            trace.legend = "legend2"  # players get their own legend, under their own panel
-            fig.add_trace(trace, row=2, col=1)
-        legend = {
-            "orientation": "h",
-            "x": 0,
-            "xanchor": "left",
-            "xref": "paper",
-            "yanchor": "top",
-            "font": {"size": 12},
-            "title": {"side": "left"},
-        }
-        fig.update_layout(
+        market = go.Figure(market_traces(first, ed))
+        market.update_layout(
             template=KIT_TEMPLATE,
-            height=self.height,
-            # under the market panel's tick labels; along the bottom of the figure
-            legend={
-                **legend,
-                "y": 0.56,
-                "yref": "paper",
-                "title": {**legend["title"], "text": "company"},
-            },
-            legend2={
-                **legend,
-                "y": 0,
-                "yanchor": "bottom",
-                "yref": "container",
-                "title": {**legend["title"], "text": "player"},
-            },
+            title="Market value per company",
+            xaxis_title="round",
+            yaxis_title="points per<br>share sold",  # two short lines fit a 260 px chart
+            legend_title_text="company",
         )
-        fig.update_xaxes(title_text="round", row=2, col=1, title_standoff=4)
-        fig.update_yaxes(title_text="points per share sold", rangemode="tozero", row=1, col=1)
-        fig.update_yaxes(title_text=SCORE_TITLE, row=2, col=1)
-        self.figure = live_figure(fig)
+        market.update_yaxes(rangemode="tozero")
+        scores = go.Figure(score_traces(first, ed.score_track))
+        scores.update_layout(
+            template=KIT_TEMPLATE,
+            title="Scores",
+            xaxis_title="round",
+            yaxis_title="score (points,<br>+1 per 5 chips)",
+            legend_title_text="player",
+        )
+        for fig in (market, scores):
+            # the legend along the chart's own bottom: plotly makes room for as many rows as
+            # it wraps to, where a legend placed between two panels runs into the lower one
+            legend = {"yref": "container", "y": 0, "yanchor": "bottom", "font": {"size": 12}}
+            fig.update_layout(legend={**legend, "title": {"side": "left"}})
+        self.market = live_figure(market, height=self.height // 2)
+        self.scores = live_figure(scores, height=self.height // 2)
         self.players = len(states[0].players)
-        self.children = (self.figure,)
+        self.children = (self.market, self.scores)
 
     def update(self, states: Sequence[GameState]) -> None:
-        """Redraw both panels from a game's states (first decision to now)."""
+        """Redraw both charts from a game's states (first decision to now)."""
         if not states:
             return
-        if self.figure is None or self.players != len(states[0].players):
+        if self.market is None or self.players != len(states[0].players):
             self._build(states)
         change = _last_change(states)
         if change is self._drawn:
@@ -105,11 +94,11 @@ class ShareValueDashboard(w.VBox):
         rounds = rounds_table(states)
         market = market_data(rounds, auctions_table(states), ed)
         scores = score_data(rounds, ed.score_track)
-        lines = self.figure.data[: len(market["values"])]
-        sales = self.figure.data[len(market["values"])]
-        last = max(5, states[-1].round)
-        with self.figure.batch_update():
-            self.figure.layout.xaxis.range = self.figure.layout.xaxis2.range = [0.5, last + 0.5]
+        lines = self.market.data[: len(market["values"])]
+        sales = self.market.data[len(market["values"])]
+        rounds_shown = [0.5, max(5, states[-1].round) + 0.5]
+        with self.market.batch_update():
+            self.market.layout.xaxis.range = rounds_shown
             for line, values in zip(lines, market["values"].values(), strict=True):
                 line.x, line.y = market["x"], values
             marks = market["sales"]
@@ -119,7 +108,9 @@ class ShareValueDashboard(w.VBox):
                 marks["text"],
                 marks["colour"],
             )
-            for line, d in zip(self.figure.data[len(lines) + 1 :], scores, strict=True):
+        with self.scores.batch_update():
+            self.scores.layout.xaxis.range = rounds_shown
+            for line, d in zip(self.scores.data, scores, strict=True):
                 line.x, line.y, line.customdata = d["x"], d["score"], d["customdata"]
 
 
