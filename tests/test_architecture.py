@@ -44,7 +44,7 @@ RANK = {
     "classroom": 5,
     "cli": 5,
 }
-CLASSROOM_PAGES = ("student", "lecturer", "figures")  # the classroom's faces
+CLASSROOM_PAGES = ("student", "lecturer", "cards", "projector", "figures")  # the classroom's faces
 
 
 def game_folders(package: Path = PACKAGE) -> frozenset[str]:
