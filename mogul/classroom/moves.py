@@ -57,6 +57,8 @@ class StoreMoves(StoreReads):
 
     # --- dealing and bumping a table (the lecturer's side uses these too) ------------------------
     def _deal(self, conn: sa.Connection, row: Any, fill_free: bool) -> None:
+        """Deal table ``row``'s game (its people's seats still free get the fill bot first, with
+        ``fill_free``) and store its setup: the game starts."""
         seats = conn.execute(
             sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
         ).all()
