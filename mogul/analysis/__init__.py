@@ -1,6 +1,5 @@
-"""Analysis of the games, one module or folder per game (named as its folder in
-``mogul/games/``): ``mogul.analysis.mogul`` (share values, the 2013 sell right, position
-analysis) and ``mogul.analysis.credit_mobilier`` (what a share still earns).
+"""Analysis of the games, one module or folder per game, ``mogul.analysis.<game>``, named as
+the game's folder in ``mogul/games/`` (what a share is worth, a position's options ...).
 
 Generic, here: ``position`` (rollout results to the frame of values every game's position
 analysis returns). A game's spec names its position analysis

@@ -8,11 +8,12 @@ resume and end it, and a button that exports the session (``export.export_sessio
 It polls the store like the student page does: one small query for the versions of all the
 session's tables, then a redraw of only the cards that changed.
 
-For the room: a projector view (the student page's address, a QR code per table that opens
-the page with its code filled in, the codes in large type, "N of M seats joined"); a second
-press to confirm anything that cannot be undone (End, Delete, a new seat key); Create that
-ignores a double click; deleting an unused table; a new seat key for a locked-out student
-(shown here only); and a turn timer (an idle person gets the fill bot's move).
+The table cards and their buttons are ``mogul.classroom.cards``. For the room: a projector
+view (``mogul.classroom.projector``: the student page's address, a QR code per table that
+opens the page with its code filled in, the codes in large type, "N of M seats joined"); a
+second press to confirm anything that cannot be undone (End, Delete, a new seat key); Create
+that ignores a double click; deleting an unused table; a new seat key for a locked-out
+student (shown here only); and a turn timer (an idle person gets the fill bot's move).
 """
 
 from __future__ import annotations
@@ -20,23 +21,26 @@ from __future__ import annotations
 import datetime
 import html
 import os
-import socket
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
-import segno
 
+from mogul.classroom.cards import CONFIRM_SECONDS, Confirming, TableCard, card_html
 from mogul.classroom.export import export_session
 from mogul.classroom.polling import Polling
+from mogul.classroom.projector import (
+    HALL_URL_ENV,
+    projector_html,
+    qr_svg,
+    seats_joined,
+    student_address,
+    table_address,
+)
 from mogul.classroom.store import (
     ENDED,
     OVER,
-    PAUSED,
-    PLAYING,
-    WAITING,
     ClassroomError,
     TableInfo,
     TableStore,
@@ -46,18 +50,10 @@ from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, games, get_game, resolve
 
 POLL_SECONDS = 0.5
-CONFIRM_SECONDS = 8.0
-"""A button that cannot be undone acts on a second press within this many seconds."""
 DOUBLE_CLICK_SECONDS = 3.0
 """Create, pressed again this soon with the same form, is taken for a double click."""
-HALL_URL_ENV = "MOGUL_HALL_URL"
-"""The environment variable giving the student page's address (else this machine's, port 8866)."""
 EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
 """The environment variable naming the folder that "Export" writes into."""
-_CARD = (
-    "<style>.mogul-card-code{font:bold 3em/1.1 monospace;letter-spacing:.06em}"
-    ".mogul-card td{padding:0 .6em 0 0}</style>"
-)
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -69,191 +65,6 @@ def game_choices() -> list[tuple[str, str]]:
         spec = get_game(name)
         out += [(f"{spec.title}: {edition}", edition) for edition in spec.editions]
     return out
-
-
-def student_address(port: int = 8866) -> str:
-    """The student page's address: ``$MOGUL_HALL_URL``, else this machine's address on the
-    local network (no packet is sent to find it), port ``port``."""
-    if os.environ.get(HALL_URL_ENV):
-        return os.environ[HALL_URL_ENV]
-    ip = "127.0.0.1"
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))  # UDP: picks the outgoing interface, sends nothing
-            ip = s.getsockname()[0]
-        except OSError:
-            pass
-    return f"http://{ip}:{port}/mogul/hall/"
-
-
-def table_address(address: str, code: str) -> str:
-    """The student page with table ``code`` filled in."""
-    return f"{address}{'&' if '?' in address else '?'}table={pretty_code(code)}"
-
-
-def qr_svg(text: str, scale: int = 5) -> str:
-    """A QR code of ``text`` as inline SVG (made here: nothing is fetched)."""
-    return segno.make(text, error="m").svg_inline(scale=scale, border=2)
-
-
-def seats_joined(infos: list[TableInfo]) -> tuple[int, int]:
-    """(people's seats taken, people's seats) over ``infos``: bots and filled seats not counted."""
-    people = [s for info in infos for s in info.seats if s.is_human]
-    return sum(1 for s in people if s.name is not None), len(people)
-
-
-def projector_html(infos: list[TableInfo], address: str) -> str:
-    """What to project while students join: the address, then per table its code in large type,
-    a QR code that opens the student page with the code filled in, and its free seats."""
-    taken, total = seats_joined(infos)
-    cards = []
-    for info in infos:
-        free = len(info.free_seats)
-        state = "full" if not free else f"{free} seat{'s' if free != 1 else ''} free"
-        cards.append(
-            f'<div class="mogul-projector-table"><div class="mogul-card-code">{pretty_code(info.code)}</div>'
-            f"{qr_svg(table_address(address, info.code), scale=4)}<div>{state}</div></div>"
-        )
-    return (
-        "<style>.mogul-projector{font:1.4em/1.3 Helvetica,Arial,sans-serif}"
-        ".mogul-projector-grid{display:flex;flex-wrap:wrap;gap:1.2em}"
-        ".mogul-projector-table{border:2px solid #444;border-radius:10px;padding:.5em;text-align:center}"
-        ".mogul-projector .mogul-card-code{font:bold 2.2em/1.1 monospace;letter-spacing:.06em}</style>"
-        f'<div class="mogul-projector"><div>Open <b style="font-size:1.4em">{html.escape(address)}</b> '
-        "and type your table's code, or scan its QR code.</div>"
-        f'<div class="mogul-joined"><b>{taken} of {total}</b> seats joined</div>'
-        f'<div class="mogul-projector-grid">{"".join(cards)}</div></div>'
-    )
-
-
-class Confirming:
-    """A button whose first press only asks ("Really end?"), and whose second press within
-    ``CONFIRM_SECONDS`` acts: for what cannot be undone."""
-
-    def __init__(
-        self, button: w.Button, work: Callable[[], Any], run: Callable[[Callable[[], Any]], None]
-    ) -> None:
-        self.button, self.work, self.run = button, work, run
-        self.label, self.armed = button.description, 0.0
-        button.on_click(lambda _: self.press())
-
-    def press(self) -> None:
-        """Ask on the first press; act on the second."""
-        if time.monotonic() - self.armed < CONFIRM_SECONDS:
-            self.disarm()
-            self.run(self.work)
-            return
-        self.armed = time.monotonic()
-        self.button.description = f"Really {self.label.lower()}? Press again"
-
-    def disarm(self) -> None:
-        """Back to the first press."""
-        self.armed = 0.0
-        self.button.description = self.label
-
-
-def card_html(info: TableInfo, states: list[Any]) -> str:
-    """A table's card: its code, large; status; each seat's name and score; round, pot, turn."""
-    state = states[-1] if states else None
-    lines = [
-        f'<div class="mogul-card-code">{pretty_code(info.code)}</div>',
-        f"<div><b>{info.status}</b>",
-    ]
-    if state is not None:
-        stage = get_game(info.game).stage(state)
-        lines[-1] += f" &middot; round {stage}"
-        pot = getattr(state, "pot", None)
-        if pot is not None and not state.is_over:
-            lines[-1] += f" &middot; pot {pot}"
-        lines[-1] += f" &middot; step {info.step}"
-    lines[-1] += "</div>"
-    scores = state.final_scores() if state is not None else None
-    rows = []
-    for s in info.seats:
-        name = html.escape(s.name) if s.name else "<i>free</i>"
-        kind = "" if s.is_human else f" <small>({html.escape(s.kind)} bot)</small>"
-        turn = state is not None and not state.is_over and state.current_player == s.seat
-        score = "" if scores is None else str(scores[s.seat])
-        mark = "&#9654; " if turn else ""
-        rows.append(f"<tr><td>{mark}{name}{kind}</td><td>{score}</td></tr>")
-    head = "<tr><th></th><th>score</th></tr>" if scores is not None else ""
-    lines.append(f'<table class="mogul-card">{head}{"".join(rows)}</table>')
-    return _CARD + "".join(lines)
-
-
-class TableCard(w.VBox):
-    """One table on the dashboard: its card and its buttons."""
-
-    def __init__(self, dashboard: LecturerDashboard, code: str):
-        self.dashboard, self.code = dashboard, code
-        self.view = w.HTML()
-
-        def small() -> w.Layout:  # one layout per button: hiding one must not hide all
-            return w.Layout(width="auto")
-
-        self.start_button = w.Button(
-            description="Start now", tooltip="free seats get bots", layout=small()
-        )
-        self.pause_button = w.Button(description="Pause", layout=small())
-        self.end_button = w.Button(description="End", button_style="danger", layout=small())
-        self.delete_button = w.Button(
-            description="Delete", tooltip="a table nobody has joined", layout=small()
-        )
-        self.seat_box = w.Dropdown(description="", layout=w.Layout(width="9em"))
-        self.key_button = w.Button(
-            description="New seat key", tooltip="for a student who lost theirs", layout=small()
-        )
-        self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
-        self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
-        self.confirms = [
-            Confirming(self.end_button, lambda: dashboard.store.end(code), dashboard.do),
-            Confirming(self.delete_button, lambda: dashboard.delete(code), dashboard.do),
-            Confirming(
-                self.key_button, lambda: dashboard.new_key(code, self.seat_box.value), dashboard.do
-            ),
-        ]
-        buttons = w.HBox(
-            [self.start_button, self.pause_button, self.end_button, self.delete_button],
-            layout=w.Layout(flex_flow="row wrap"),
-        )
-        self.key_row = w.HBox(
-            [self.seat_box, self.key_button], layout=w.Layout(flex_flow="row wrap")
-        )
-        super().__init__(
-            [self.view, buttons, self.key_row],
-            layout=w.Layout(
-                border="1px solid #bbb", padding="6px", margin="4px", width="22em", max_width="100%"
-            ),
-        )
-        self.add_class("mogul-table-card")
-
-    def _pause_or_resume(self) -> None:
-        store = self.dashboard.store
-        (store.resume if store.info(self.code).status == PAUSED else store.pause)(self.code)
-
-    def show(self, info: TableInfo, states: list[Any]) -> None:
-        """Draw the table and set which buttons apply."""
-        self.view.value = card_html(info, states)
-        self.start_button.layout.display = None if info.status == WAITING else "none"
-        self.pause_button.description = "Resume" if info.status == PAUSED else "Pause"
-        self.pause_button.disabled = info.status not in (PLAYING, PAUSED)
-        self.end_button.disabled = info.status in (ENDED, OVER)
-        unused = info.step == 0 and not any(s.is_human and s.name for s in info.seats)
-        self.delete_button.layout.display = (
-            None if unused and info.status in (WAITING, ENDED) else "none"
-        )
-        people = [(f"{s.seat + 1}: {s.name}", s.seat) for s in info.seats if s.is_human and s.name]
-        if list(self.seat_box.options) != people:
-            chosen = self.seat_box.value
-            self.seat_box.options = people
-            self.seat_box.value = (
-                chosen
-                if chosen in [seat for _, seat in people]
-                else (people[0][1] if people else None)
-            )
-        self.key_row.layout.display = None if people else "none"
-        for confirm in self.confirms:
-            confirm.disarm()
 
 
 class LecturerDashboard(w.VBox, Polling):
@@ -482,7 +293,9 @@ class LecturerDashboard(w.VBox, Polling):
         self.message.value = f"cannot reach the table store: {html.escape(str(error))}"
 
 
-__all__ = [
+__all__ = [  # the cards' and the projector's names are importable from here, as before
+    "CONFIRM_SECONDS",
+    "HALL_URL_ENV",
     "Confirming",
     "LecturerDashboard",
     "TableCard",

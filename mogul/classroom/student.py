@@ -7,8 +7,8 @@ so the others' moves appear within a fraction of a second without reloading; a p
 moves go through ``TableStore.act`` with the step the page showed, so a stale click is
 refused with a message instead of playing a move the student never saw.
 
-Only drawn HTML and button labels reach the browser; the game's hidden parts (for Mogul the
-order of the draw pile) stay in the kernel. Everything is sized for a phone first.
+Only drawn HTML and button labels reach the browser; the game's hidden parts (the order of a
+draw pile, say) stay in the kernel. Everything is sized for a phone first.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ seeded ``random.Random``, so a game with bots replays exactly from its seeds.
 A bot may list the action types it knows in ``understands`` (a tuple of classes). It is then
 offered only those; when none of the legal actions is one it knows, the kit plays the first
 legal action for it. So a bot written for one edition never meets an option it cannot read
-(a ``Branch`` of the 2013 edition, say).
+(an action that only a later edition added, say).
 """
 
 from __future__ import annotations

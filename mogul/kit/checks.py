@@ -23,11 +23,14 @@ def player_names(
 ) -> tuple[str, ...]:
     """The seats' names: ``players`` names, or a count that takes the first ``defaults``.
 
-    ``game`` names the rule system in the error ("the classic edition", "Credit Mobilier"):
+    ``game`` names the rule system in the error (the game's or the edition's title):
 
-    >>> player_names(2, 2, 5, ("Ann", "Ben", "Cai"), "Credit Mobilier")
+    >>> player_names(2, 2, 5, ("Ann", "Ben", "Cai"), "This game")
     ('Ann', 'Ben')
-    >>> player_names(["Ann", "Ann"], 2, 5, (), "Credit Mobilier")
+    >>> player_names(6, 2, 5, ("Ann", "Ben", "Cai"), "This game")
+    Traceback (most recent call last):
+    ValueError: This game is for 2 to 5 players; got 6
+    >>> player_names(["Ann", "Ann"], 2, 5, (), "This game")
     Traceback (most recent call last):
     ValueError: player names must differ from each other, got ['Ann', 'Ann']
     """

@@ -1,8 +1,8 @@
 """Colours the whole kit shares: one per seat, and how to write text on a coloured box.
 
 Seat colours mark players (a border in the table, lines and markers in charts). They are
-chosen away from the colours of Mogul's companies (brown, green, yellow, blue, pink), so a
-player's line never reads as a company: ``tests/test_figures_layout.py`` checks the distance.
+chosen away from the colours of the games' companies (brown, green, yellow, blue, pink), so
+a player's line never reads as a company: ``tests/test_figures_layout.py`` checks the distance.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ SEAT_COLOURS = (
     "#9e7bd0",  # lavender
     "#4d4d00",  # olive
 )
-"""One colour per seat (players, bots, entrants), none of them a Mogul company's colour."""
+"""One colour per seat (players, bots, entrants), none of them a company's colour."""
 
 DARK_TEXT = "#1a1a1a"
 LIGHT_TEXT = "#ffffff"

@@ -72,7 +72,7 @@ class GameRecord:
 
     # --- replay -----------------------------------------------------------------------------
     def initial_state(self) -> Any:
-        """The table before the first decision (for Mogul: first card revealed, premiums paid)."""
+        """The table before the first decision (after the moves no one chooses, such as a deal)."""
         return self.spec.deal(self.setup)
 
     def states(self) -> Iterator[Any]:
@@ -102,7 +102,7 @@ class GameRecord:
 
     # --- tables -----------------------------------------------------------------------------
     def table(self, name: str) -> pd.DataFrame:
-        """One of the game's tidy tables (Mogul: ``"rounds"``, ``"auctions"``)."""
+        """One of the game's tidy tables (``GameSpec.tables``: one row per round, say)."""
         import pandas as pd  # here, not at the top: records load without pandas
 
         tables = self.spec.tables

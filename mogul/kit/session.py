@@ -2,10 +2,11 @@
 
 The session keeps every state (states are immutable, so undo is "go back in the list"),
 lets bots move when asked or on their own, and gives the record and the event log. It has
-no widgets: ``mogul.widgets.GamePlayer`` draws one, and the classroom's tables will too.
+no widgets: ``mogul.widgets.player(game, ...)`` opens the game's player over one.
 
     >>> from mogul.kit.session import GameSession
-    >>> s = GameSession("classic", seats=["human", "value", "value"], seed=3)
+    >>> from mogul.kit.spec import default_game
+    >>> s = GameSession(default_game(), seats=["human", "random", "random"], seed=3)
     >>> s.human_to_act() or s.state.is_over
     True
 """
@@ -37,9 +38,10 @@ def last_events(states: Sequence[Any], lines: int = 12) -> list[str]:
 class GameSession:
     """A game with human and bot seats, its history, undo, bot moves, record and event log.
 
-    ``game``: a game or edition name (``"classic"``; None: the registry's default game). ``seats``: one spec per seat,
-    ``"human"`` or a bot (a name of the game's bots such as ``"value"``, a bot class, a
-    function that builds a bot, or a bot instance). ``names``: the people's names (default: the game's).
+    ``game``: a game or edition name (None: the registry's default game). ``seats``: one spec
+    per seat, ``"human"`` or a bot (a name of the game's bots such as ``"random"``, a bot
+    class, a function that builds a bot, or a bot instance). ``names``: the people's names
+    (default: the game's).
     Setup keywords (``deck``, ``start_player`` ...) go to the game's ``new_game``.
     ``autoplay``: bots move on their own after a human acted (default: when a human plays).
 

@@ -1,14 +1,16 @@
 """Simulations: many games with the same bots in the same seats, as tidy pandas tables.
 
     >>> from mogul.kit.simulate import simulate
-    >>> sim = simulate("classic", ["random", "value", "threshold"], games=20, seed=1, progress=False)
-    >>> sorted(sim.tables)
-    ['auctions', 'games', 'rounds']
+    >>> from mogul.kit.spec import default_game, get_game
+    >>> game = default_game()                                 # or any game or edition name
+    >>> sim = simulate(game, ["random"], players=3, games=20, seed=1, progress=False)
+    >>> sorted(sim.tables) == sorted(["games", *get_game(game).tables])
+    True
     >>> len(sim.games), int(sim.games["won"].sum()) >= 20   # 20 games x 3 seats; ties share
     (60, True)
 
-``sim.games`` is one row per game and seat; the game's own tables (Mogul: ``sim.rounds``,
-``sim.auctions``) follow. See ``mogul.kit.runner`` for the columns and the seeds.
+``sim.games`` is one row per game and seat; the game's own tables (``GameSpec.tables``, such
+as one row per round) follow. See ``mogul.kit.runner`` for the columns and the seeds.
 """
 
 from __future__ import annotations
@@ -145,7 +147,7 @@ def simulate(
 ) -> Simulation:
     """Play ``games`` games with one bot per seat and return their tables.
 
-    ``game``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
+    ``game``: a game or edition name (``mogul.kit.spec.names()``) or an edition object.
     ``bots``: the game's bot names (``"value"``, ``"threshold:drop_at=2"``), bot classes or
     bot factories; with ``players`` larger than the list, the list is repeated to fill the
     seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc, random). Each
@@ -160,8 +162,8 @@ def simulate(
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
     where and why.
 
-    ``engine="fast"`` plays the games in the game's batch simulator (``GameSpec.batch``;
-    Mogul: classic edition with random, threshold and value bots), about ten times faster,
+    ``engine="fast"`` plays the games in the game's batch simulator (``GameSpec.batch``, for
+    the editions and bots it knows), about ten times faster,
     and makes the games table only (the default ``tables`` then). Where it cannot (another edition or bot, other tables
     asked for, an executor) it warns and the readable engine, the reference, plays them.
     """

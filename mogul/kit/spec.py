@@ -5,12 +5,12 @@ A ``GameSpec`` is a plain record of the functions the generic layer needs from o
 buttons, which bots it ships). Each game builds one and registers it; records, the runner,
 tournaments, the command line and sessions look games up by name:
 
-    >>> from mogul.kit.spec import resolve
-    >>> spec, edition = resolve("classic")      # an edition name ...
-    >>> spec.name, edition
-    ('mogul', 'classic')
-    >>> resolve("mogul")[1]                      # ... or a game name (its first edition)
-    'classic'
+    >>> from mogul.kit.spec import default_game, resolve
+    >>> spec, edition = resolve(default_game())  # a game name stands for its first edition ...
+    >>> edition == spec.editions[0]
+    True
+    >>> resolve(spec.editions[-1]) == (spec, spec.editions[-1])  # ... an edition for itself
+    True
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class GameSpec:
     """Everything the generic layer needs to know about one game."""
 
     name: str  # registry name, e.g. "mogul"
-    title: str  # for people, e.g. "Mogul (Michael Schacht)"
+    title: str  # for people: the game's title and its designer
     editions: tuple[str, ...]  # rule systems of this game; the first is the default
     state_type: type  # the class of the game's states
     player_range: Callable[[str], tuple[int, int]]  # edition -> (fewest, most) players
@@ -167,7 +167,7 @@ def get_game(name: str) -> GameSpec:
 def resolve(name: Any) -> tuple[GameSpec, str]:
     """The game and canonical edition for a game or edition name (or an object with ``name``).
 
-    A game name stands for its default edition: ``resolve("mogul")`` is the classic edition.
+    A game name stands for its default edition, the first of ``GameSpec.editions``.
     """
     if isinstance(name, GameSpec):
         return name, name.editions[0]

@@ -1,7 +1,8 @@
 """Strategy tournaments in the style of Axelrod's: every seating, many repetitions.
 
     >>> from mogul.kit.tournament import tournament
-    >>> t = tournament("classic", ["value", "threshold", "random"], repetitions=5, seed=1, progress=False)
+    >>> from mogul.kit.spec import default_game
+    >>> t = tournament(default_game(), ["random"] * 3, repetitions=5, seed=1, progress=False)
     >>> t.summary()  # doctest: +SKIP
 
 Each repetition plays one game for every ordered choice of ``players`` entrants, i.e. every
@@ -171,7 +172,7 @@ def tournament(
     ``bots``: the game's bot names, bot classes or bot factories, at least ``players`` of them;
     the same name twice gets the suffix " 2". ``players`` defaults to the number of bots.
     Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
-    ``game``: a game or edition name (``"classic"``, ``"mogul"``) or an edition object.
+    ``game``: a game or edition name (``mogul.kit.spec.names()``) or an edition object.
     How the games run (``executor``, ``workers``, ``progress``, ``time_limit`` ...): keywords
     or ``options``, see ``mogul.kit.options.RunOptions``.
 

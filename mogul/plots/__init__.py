@@ -2,9 +2,9 @@
 
 Generic, here: the kit template (``template``), the auction model's figures (``auction``),
 tournaments (``tournament``) and "analyse this position" for any game (``analysis``). Each
-game's figures live in its own module or folder, named as its folder in ``mogul/games/``:
-``mogul.plots.mogul`` and ``mogul.plots.credit_mobilier``. A game's spec names its board
-figure (``GameSpec.faces["board"]``), so a page can draw any game.
+game's figures live in its own module or folder, ``mogul.plots.<game>``, named as the game's
+folder in ``mogul/games/``. A game's spec names its board figure
+(``GameSpec.faces["board"]``), so a page can draw any game.
 """
 
 from mogul.plots.analysis import position_analysis_figure, position_traces

@@ -2,17 +2,17 @@
 
 Generic, here: ``player`` (opens the right player for any registered game), ``SessionPlayer``
 and ``GameTable`` (``session_player``: plays any game from its spec), ``AuctionExplorer``
-(``auction``: the auction model). Each game's widgets live in its own module or folder, named
-as its folder in ``mogul/games/``: ``mogul.widgets.mogul`` (``GamePlayer``,
-``ShareValueDashboard``, ``PositionAnalysis``) and ``mogul.widgets.credit_mobilier``
-(``CreditMobilierPlayer``).
+(``auction``: the auction model). Each game's widgets live in its own module or folder,
+``mogul.widgets.<game>``, named as the game's folder in ``mogul/games/``; its spec names its
+player (``GameSpec.faces["player"]``).
 
-    >>> from mogul.widgets import player
-    >>> app = player("classic", seed=3)                 # Mogul's GamePlayer, you against 3 bots
-    >>> type(app).__name__, len(app.session.state.players)
-    ('GamePlayer', 4)
-    >>> type(player("credit-mobilier", seed=3)).__name__
-    'CreditMobilierPlayer'
+    >>> from mogul.kit.spec import default_game, games
+    >>> from mogul.widgets import SessionPlayer, player
+    >>> app = player(default_game(), seed=3)           # the game's own player, you against bots
+    >>> isinstance(app, SessionPlayer), app.session.human_to_act()
+    (True, True)
+    >>> all(isinstance(player(game, seed=3), SessionPlayer) for game in games())
+    True
 """
 
 import gc

@@ -4,8 +4,8 @@
 * ``SessionPlayer`` has the instructor's controls (next step, next round or turn, play to
   end, undo, bots moving on their own, new game from a seed), the status line, one button
   per legal action for a human seat, a "pass the laptop" cover in hot-seat mode and the
-  table with the event log. Each game's player extends it with its side widgets (charts, a
-  board, dice): ``GamePlayer`` for Mogul, ``CreditMobilierPlayer`` for Credit Mobilier.
+  table with the event log. A game's player (``GameSpec.faces["player"]``) extends it with
+  its side widgets (charts, a board, dice); ``mogul.widgets.player`` opens the right one.
 
 The session holds the game (history, undo, bots, record, event log); the game's spec draws
 the table and names the buttons. No rules live here. The widgets update widget values
@@ -89,7 +89,7 @@ class SessionPlayer(w.VBox):
     """
 
     stage_word = "turn"  # "Next turn": what the session's next_round waits for
-    secret_hands = False  # True: in hot seat each human sees only their own chips (Mogul)
+    secret_hands = False  # True: in hot seat each human sees only their own chips
 
     def __init__(
         self,

@@ -13,7 +13,8 @@ Each round has four phases:
    starts the next round.
 
 The game ends at once when the crash card is revealed. The 2013 edition then adds end
-bonuses (branches, shares held); both editions add a point per 5 chips.
+bonuses (branches, shares held); both editions add a point per 5 chips. That scoring, and who
+wins, is in ``mogul.games.mogul.scoring``.
 
 Phases 1 and 2 need no decision, so ``apply`` runs them as soon as a round ends. Game
 preparation (dealing) is in ``mogul.games.mogul.setup``. The editions differ only through
@@ -53,7 +54,9 @@ from mogul.games.mogul.events import (
     PremiumsPaid,
     SharesSold,
 )
-from mogul.games.mogul.network import branch_points, free_stations
+from mogul.games.mogul.network import free_stations
+from mogul.games.mogul.scoring import final_scores, score_breakdown, winners
+from mogul.games.mogul.scoring import standings as standings  # importable here, as before
 from mogul.games.mogul.state import (
     ANSWERS,
     AUCTION,
@@ -62,8 +65,8 @@ from mogul.games.mogul.state import (
     WINNER,
     GameState,
     PlayerState,
-    ScoreBreakdown,
 )
+from mogul.games.mogul.state import ScoreBreakdown as ScoreBreakdown  # mogul.ScoreBreakdown
 from mogul.kit.contract import IllegalActionError
 
 # --- small helpers -------------------------------------------------------------------------
@@ -413,49 +416,14 @@ def apply(state: GameState, action: Action) -> GameState:
 
 
 # --- game end ---------------------------------------------------------------------------------
-
-
-def score_breakdown(state: GameState) -> tuple[ScoreBreakdown, ...]:
-    """Each seat's score in parts (on a running game: what a crash now would leave)."""
-    ed = state.edition
-    out = []
-    for p in state.players:
-        branches = branch_points(ed, p.houses) if ed.branch_bonus else 0
-        shares = ed.share_bonus * p.shares.total
-        chips = p.chips // ed.chips_per_point
-        out.append(
-            ScoreBreakdown(p.points, branches, shares, chips, p.points + branches + shares + chips)
-        )
-    return tuple(out)
-
-
-def final_scores(state: GameState) -> tuple[int, ...]:
-    """Points plus the end bonuses: one point per full 5 chips and, in the 2013 edition, the
-    branches and one point per share held (classic: shares are worthless after the crash)."""
-    ed = state.edition
-    per_point = ed.chips_per_point
-    if not (ed.branch_bonus or ed.share_bonus):
-        return tuple(p.points + p.chips // per_point for p in state.players)
-    return tuple(b.total for b in score_breakdown(state))
-
-
-def standings(state: GameState) -> tuple[tuple[int, int], ...]:
-    """Each seat's ranking key: (score, shares held). Higher is better; equal keys share a place."""
-    return tuple(
-        (score, p.shares.total) for score, p in zip(final_scores(state), state.players, strict=True)
-    )
-
-
-def winners(state: GameState) -> tuple[int, ...]:
-    """Most points wins; a tie goes to the most shares; a remaining tie is shared."""
-    ranking = standings(state)
-    best = max(ranking)
-    return tuple(seat for seat, r in enumerate(ranking) if r == best)
+# The crash ends the game inside ``begin_round`` (phase 1). The end bonuses, the final scores and
+# the ranking are in ``mogul.games.mogul.scoring``: ``score_breakdown``, ``final_scores``,
+# ``standings``, ``winners``.
 
 
 # --- what a state answers -------------------------------------------------------------------
-# ``state.legal_actions()``, ``state.apply(action)`` and the scores are the functions above:
-# state.py cannot import this module (this one builds on it), so it is handed them here.
+# ``state.legal_actions()``, ``state.apply(action)`` and the scores are the functions above and
+# scoring's: state.py cannot import this module (this one builds on it), so it is handed them here.
 ANSWERS.legal_actions, ANSWERS.apply = legal_actions, apply
 ANSWERS.final_scores, ANSWERS.winners, ANSWERS.score_breakdown = (
     final_scores,

@@ -3,7 +3,7 @@
 The inputs are the frames of ``mogul.analysis``: ``sell_right_by_fill`` (the sell right's
 value as the map fills) and ``edition_summary`` (one row per edition). For the distributions
 of game length, auction length and winning score, ``distribution_figure`` of
-``mogul.plots.mogul.game`` takes one group per edition.
+``mogul.plots.mogul.analysis`` takes one group per edition.
 """
 
 from __future__ import annotations
