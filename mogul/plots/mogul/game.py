@@ -311,7 +311,7 @@ def game_pot_ladder_figure(
     fig.update_layout(
         showlegend=True,
         xaxis_title="move in this auction",
-        yaxis_title="pot before the move (chips)",
+        yaxis_title="pot before the<br>move (chips)",  # two lines fit a 300 px chart on a phone
     )
     fig.update_xaxes(dtick=1, range=[-0.5, max(len(steps), 4) - 0.5])  # room for a short auction
     return fig
