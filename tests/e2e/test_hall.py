@@ -21,6 +21,8 @@ import pytest
 from conftest import ROOT, SCREENSHOTS, Server, free_port, jupyter_env, port_open
 from playwright.sync_api import Browser, Page, expect
 from screens import geometry
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 PAGES = ROOT / "mogul" / "classroom" / "pages"
 NAMES = ("Ann", "Ben", "Cy")
@@ -147,6 +149,11 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(screen.locator(".table svg")).to_have_count(1)
     check_projector(screen)
     shot(screen, "projector-page-before")
+    stranger = open_page(browser, f"{hall}mogul/hall/projector", PROJECTOR)  # no token, no cookie
+    expect(stranger).to_have_url(re.compile("/login"))
+    assert stranger.locator(".joined").count() == 0
+    with pytest.raises(InvalidStatus):  # nor its socket
+        connect(f"{hall.replace('http', 'ws')}mogul/hall/projector/ws").close()
 
     phones = []
     for name in NAMES:  # each opens the address the QR code holds: the table is filled in
