@@ -1,32 +1,35 @@
-"""Classroom load test: the lecture hall's student pages, 200 simulated students, no browsers.
+"""Classroom load test: the lecture hall's student pages at 200 students, beside the Voila page.
 
-Starts ``--servers`` hall server processes (``python -m mogul.classroom.server``, as ``make
-classroom`` serves the student pages) over a fresh store, SQLite and/or a throwaway
-PostgreSQL server (as tests/classroom starts one), and connects ``--tables`` x ``--seats``
-simulated students from this one process, each a WebSocket client like the page's script,
-spread over the servers. They arrive over ``--arrival`` seconds and join by name; then, for
-``--seconds``, every student acts ``--think`` (1-3 s) after their turn comes. Prints:
+One run prints one table: the hall on SQLite and on PostgreSQL, each with ``--servers`` server
+processes (``python -m mogul.classroom.server``, as ``make classroom`` serves the student
+pages) and again on two servers with one of them killed (SIGKILL) halfway and restarted on its
+port; then the Voila student page (a kernel per student) at 30 students for comparison.
 
-* join: from sending "join" to the page's first view of the table (p50/p90/p99, max);
+The hall: over a fresh store (a SQLite file; a throwaway PostgreSQL server, as tests/classroom
+start one), ``--tables`` x ``--seats`` simulated students (40 x 5) in this one process, each a
+WebSocket client like the page's script, spread over the servers. They arrive over
+``--arrival`` seconds and join by name; then, for ``--seconds``, every student acts 1-3 s after
+their turn comes, and joins again with their seat key if their server goes away. Per run:
+
+* join: from opening the WebSocket to the page's first view of the table (p50/p90/p99, max);
 * click -> others: from a student's move to each other seat's page showing it;
-* the servers' CPU seconds and memory (RSS and USS), and the load the machine was under.
+* the servers' CPU seconds and peak memory (RSS and USS, all server processes);
+* the audit: every stored move is one its page sent for that very step (else "doubled"),
+  every click the table then showed as made is stored (else "lost"); the run fails otherwise.
 
-    python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2]
+    python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2] [--no-kill]
+    python benchmarks/bench_classroom.py --no-voila      # the hall only
+    python benchmarks/bench_classroom.py --voila [--voila-tables 10 --voila-seats 3 --moves 12] [--preheat 30]
 
-``--voila`` runs the old measurement instead: the Voila student page (a kernel per student)
-in headless Chromium, ``--tables`` x ``--seats`` pages (its own defaults: 10 x 3):
-
-    python benchmarks/bench_classroom.py --voila [--tables 10 --seats 3 --moves 12] [--preheat 30]
-
-The Voila measurement serves the student page as ``make classroom`` did (Voila, the kit's template, progressive
-rendering) over a fresh SQLite store, opens ``--tables`` x ``--seats``
-pages in one headless Chromium (a browser context each, like separate devices), arriving
-spread over ``--arrival`` seconds, joins them to their tables, then lets every table play
-``--moves`` moves at once: at each table the student to move thinks ``--think`` seconds,
-clicks a move button, and the other seats' pages are watched until their table changes.
-It prints page to table, click to the other seats (median, p90, max) and each kernel's
-memory. ``--preheat N`` serves with N preheated kernels (Voila refuses preheating together
-with progressive rendering, so that run has it off; the student page draws no charts).
+The Voila measurement serves the student page as ``make classroom`` did (Voila, the kit's
+template, progressive rendering) over a fresh SQLite store, opens ``--voila-tables`` x
+``--voila-seats`` pages in one headless Chromium (a browser context each, like separate
+devices), arriving spread over ``--arrival`` seconds (30), joins them to their tables, then
+lets every table play ``--moves`` moves at once: at each table the student to move thinks
+``--think`` seconds, clicks a move button, and the other seats' pages are watched until their
+table changes. Its join is page opened -> table (the kernel's start included). ``--preheat N``
+serves with N preheated kernels (Voila refuses preheating together with progressive
+rendering, so that run has it off; the student page draws no charts).
 """
 
 from __future__ import annotations
@@ -253,7 +256,8 @@ async def play_table(pages: list, moves: int, think: float, seen: list[float]) -
 
 async def main(
     tables: int, seats: int, moves: int, pool: int, arrival: float, think: float
-) -> None:
+) -> dict:
+    """The Voila measurement (see the module docstring); prints it and returns its figures."""
     sys.path.insert(0, str(ROOT))
     from mogul.classroom.store import TableStore
 
@@ -323,6 +327,17 @@ async def main(
                     f"{cpu1[1] - cpu0[1]:.1f} s, in {wall:.1f} s on {psutil.cpu_count()} cores"
                 )
                 memory = kernel_memory(proc)
+                server = psutil.Process(proc.pid).memory_full_info()
+                figures = {
+                    "label": "Voila page, a kernel per student",
+                    "students": tables * seats,
+                    "joins": [o[1] + o[2] for o in opened],  # page opened -> table, as the hall's
+                    "seen": seen,
+                    "cpu": cpu1[0] - cpu_start[0],
+                    "rss": sum(m[1] for m in memory) + server.rss / 2**20,
+                    "uss": sum(m[0] for m in memory) + server.uss / 2**20,
+                    "audit": "",
+                }
                 if memory:
                     uss = [m[0] for m in memory]
                     rss = [m[1] for m in memory]
@@ -335,23 +350,28 @@ async def main(
         finally:
             stop(proc)
             store.close()
+    return figures
 
 
 # --- the lecture hall: simulated students over WebSockets ----------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank), in milliseconds (nan for none)."""
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
 
 
 def percentiles(label: str, values: list[float]) -> str:
     """p50, p90, p99 and max of ``values`` (seconds), in milliseconds."""
     if not values:
         return f"{label}: no samples"
-    values = sorted(values)
-
-    def at(q: float) -> float:
-        return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
-
     return (
-        f"{label}: n={len(values)}  p50 {at(0.5):.0f} ms  p90 {at(0.9):.0f} ms  p99 {at(0.99):.0f} ms  "
-        f"max {values[-1] * 1000:.0f} ms"
+        f"{label}: n={len(values)}  p50 {percentile(values, 0.5):.0f} ms  p90 "
+        f"{percentile(values, 0.9):.0f} ms  p99 {percentile(values, 0.99):.0f} ms  "
+        f"max {max(values) * 1000:.0f} ms"
     )
 
 
@@ -410,13 +430,14 @@ def throwaway_postgres():
         subprocess.run(["rm", "-rf", str(home)])
 
 
-def start_hall(url: str, log: Path) -> tuple[subprocess.Popen, int]:
-    """A hall server process over store ``url``: (process, port)."""
-    port = free_port()
+def start_hall(url: str, log: Path, port: int | None = None) -> tuple[subprocess.Popen, int]:
+    """A hall server process over store ``url`` (on ``port``, default a free one): (process, port)."""
+    port = port or free_port()
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
+    started = log.read_bytes().count(b"Student page:") if log.exists() else 0
     with log.open("ab") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "mogul.classroom.server", "--store", url, "--port", str(port)],
@@ -426,7 +447,7 @@ def start_hall(url: str, log: Path) -> tuple[subprocess.Popen, int]:
             stderr=subprocess.STDOUT,
         )
     deadline = time.monotonic() + 90
-    while b"Student page:" not in log.read_bytes():
+    while log.read_bytes().count(b"Student page:") <= started:
         if proc.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError("the hall server did not start:\n" + log.read_text()[-3000:])
         time.sleep(0.1)
@@ -434,7 +455,9 @@ def start_hall(url: str, log: Path) -> tuple[subprocess.Popen, int]:
 
 
 class SimulatedStudent:
-    """One student's page: a WebSocket client that joins by name and moves 1-3 s after its turn."""
+    """One student's page: a WebSocket client that joins by name, moves 1-3 s after its turn
+    comes, and (as the page's script does) joins again with its seat key if the connection
+    drops. It keeps every click it sent and what became of it, for ``audit``."""
 
     def __init__(
         self,
@@ -453,45 +476,102 @@ class SimulatedStudent:
         self.random = random.Random(seed)
         self.step = -1
         self.join_seconds: float | None = None
-        self.moves = 0
+        self.key: str | None = None
+        self.seat: int | None = None
+        self.ws = None
+        self.sent: dict[int, set[str]] = {}  # step -> the moves this page sent for it
+        self.pending: tuple[int, str] | None = None  # the click awaiting its answer
+        self.accepted: list[tuple[int, str]] = []  # clicks the table then showed as made
+        self.refused: list[tuple[int, str]] = []
         self.errors: list[str] = []
+        self.reconnects = 0
 
     async def run(self, delay: float, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
 
         await asyncio.sleep(delay)
         start = time.perf_counter()  # join time: from opening the connection to the table
-        async with connect(f"ws://127.0.0.1:{self.port}/mogul/hall/ws", max_size=2**22) as ws:
-            await ws.send(json.dumps({"op": "join", "table": self.code, "name": self.name}))
-            turn: asyncio.Task | None = None
-            while not stop.is_set():
-                try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
-                except TimeoutError:
-                    continue
-                now = time.perf_counter()
-                if message["type"] == "error":
-                    self.errors.append(message["message"])
-                if message["type"] != "view":
-                    continue
-                if self.join_seconds is None:
-                    self.join_seconds = now - start
-                for step in range(max(self.step, 0), message["step"]):  # the moves this view shows
-                    clicked = self.clicks.get((self.code, step))
-                    if clicked is not None and clicked[1] != self.name:
-                        self.seen.append(now - clicked[0])
-                self.step = max(self.step, message["step"])
-                if message["moves"] and (turn is None or turn.done()):
-                    turn = asyncio.create_task(self.act(ws, message, stop))
+        turn: asyncio.Task | None = None
+        while not stop.is_set():
+            try:
+                async with connect(
+                    f"ws://127.0.0.1:{self.port}/mogul/hall/ws", max_size=2**22, open_timeout=10
+                ) as ws:
+                    self.ws = ws
+                    join = {"op": "join", "table": self.code}
+                    join.update({"key": self.key} if self.key else {"name": self.name})
+                    await ws.send(json.dumps(join))
+                    while not stop.is_set():
+                        try:
+                            message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                        except TimeoutError:
+                            continue
+                        if self.receive(message, start) and (turn is None or turn.done()):
+                            turn = asyncio.create_task(self.act(message, stop))
+            except Exception as err:  # the server went away (websockets' ConnectionClosed...)
+                gone = ("ConnectionClosedError", "ConnectionClosedOK", "InvalidStatus")
+                if not isinstance(err, OSError | TimeoutError) and type(err).__name__ not in gone:
+                    raise
+                self.reconnects += 1
+                await asyncio.sleep(0.3)
 
-    async def act(self, ws, view: dict, stop: asyncio.Event) -> None:
+    def receive(self, message: dict, start: float) -> bool:
+        """Note what the page got; True if it offers this student a move."""
+        now = time.perf_counter()
+        if message["type"] == "seat":
+            self.key, self.seat = message["key"], message["seat"]
+        elif message["type"] == "error":
+            if self.pending is not None:
+                self.refused.append(self.pending)
+                self.pending = None
+            self.errors.append(message["message"])
+        if message["type"] != "view":
+            return False
+        if self.join_seconds is None:
+            self.join_seconds = now - start
+        if self.pending is not None and message["step"] > self.pending[0]:
+            self.accepted.append(self.pending)  # nobody else moves at that step: it was ours
+            self.pending = None
+        for step in range(max(self.step, 0), message["step"]):  # the moves this view shows
+            clicked = self.clicks.get((self.code, step))
+            if clicked is not None and clicked[1] != self.name:
+                self.seen.append(now - clicked[0])
+        self.step = max(self.step, message["step"])
+        return bool(message["moves"])
+
+    async def act(self, view: dict, stop: asyncio.Event) -> None:
         await asyncio.sleep(self.random.uniform(*self.think))
         if stop.is_set() or self.step != view["step"]:
             return
         label, action = self.random.choice(view["moves"])
         self.clicks[(self.code, view["step"])] = (time.perf_counter(), self.name)
-        self.moves += 1
-        await ws.send(json.dumps({"op": "act", "step": view["step"], "action": action}))
+        self.sent.setdefault(view["step"], set()).add(action)
+        self.pending = (view["step"], action)
+        with contextlib.suppress(Exception):  # a killed server: the page joins again
+            await self.ws.send(json.dumps({"op": "act", "step": view["step"], "action": action}))
+
+
+def audit(store, students: list[SimulatedStudent], codes: list[str]) -> tuple[int, int, int]:
+    """(moves stored, lost, doubled) over the run: a click whose table then showed it made but
+    that the store does not hold is lost; a stored move that no page sent for that very step
+    (a click applied twice, or at another step) is doubled. The store must replay whole."""
+    lost = doubled = stored = 0
+    for code in codes:
+        actions, states = store.actions(code), store.history(code)
+        assert len(states) == len(actions) + 1  # the replay found no step missing
+        stored += len(actions)
+        pages = {s.seat: s for s in students if s.code == code}
+        for step, action in enumerate(actions):
+            page = pages.get(states[step].current_player)
+            if page is None or action not in page.sent.get(step, set()):
+                doubled += 1
+        for page in pages.values():
+            lost += sum(
+                1
+                for step, action in page.accepted
+                if step >= len(actions) or actions[step] != action
+            )
+    return stored, lost, doubled
 
 
 def process_figures(procs: list[psutil.Process]) -> tuple[float, float, float]:
@@ -517,21 +597,24 @@ async def hall_run(
     seconds: float,
     think: tuple[float, float],
     home: Path,
-) -> None:
-    """One measurement on the store at ``url`` (see the module docstring)."""
+    kill: bool = False,
+) -> dict:
+    """One measurement on the store at ``url`` (see the module docstring); ``kill``: SIGKILL the
+    first server halfway through the play and start it again on its port. Returns the figures."""
     sys.path.insert(0, str(ROOT))
     from mogul.classroom.store import TableStore
 
     store = TableStore(url)
+    session = f"bench-{label}-{servers}-{kill}"
     codes = [
         t.code
-        for t in store.create_tables(tables, "classic", ["human"] * seats, session="bench", seed=1)
+        for t in store.create_tables(tables, "classic", ["human"] * seats, session=session, seed=1)
     ]
-    started = [start_hall(url, home / f"hall-{label}-{i}.log") for i in range(servers)]
+    logs = [home / f"hall-{session}-{i}.log" for i in range(servers)]
+    started = [start_hall(url, log) for log in logs]
     procs = [psutil.Process(p.pid) for p, _ in started]
     try:
         load_before = os.getloadavg()
-        others_before = psutil.cpu_times()
         clicks: dict = {}
         seen: list[float] = []
         students = [
@@ -549,52 +632,64 @@ async def hall_run(
         ]
         stop = asyncio.Event()
         cpu0 = process_figures(procs)[0]
+        cpu_killed = 0.0
         me0 = sum(psutil.Process().cpu_times()[:2])
         t0 = time.perf_counter()
         n = len(students)
         tasks = [asyncio.create_task(s.run(arrival * i / n, stop)) for i, s in enumerate(students)]
         peak = (0.0, 0.0)
+        killed = not kill
         while time.perf_counter() - t0 < arrival + seconds:
             await asyncio.sleep(1.0)
             _, rss, uss = process_figures(procs)
             peak = (max(peak[0], rss), max(peak[1], uss))
+            if not killed and time.perf_counter() - t0 > arrival + seconds / 2:
+                cpu_killed = process_figures(procs[:1])[0]
+                started[0][0].send_signal(signal.SIGKILL)
+                started[0][0].wait(10)
+                await asyncio.sleep(0.3)
+                started[0] = await asyncio.to_thread(start_hall, url, logs[0], started[0][1])
+                procs[0] = psutil.Process(started[0][0].pid)
+                killed = True
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         wall = time.perf_counter() - t0
-        cpu1 = process_figures(procs)[0]
+        cpu1 = process_figures(procs)[0] + cpu_killed
         me1 = sum(psutil.Process().cpu_times()[:2])
-        total = psutil.cpu_times()
-        busy = (
-            total.user
-            + total.system
-            + total.nice
-            - others_before.user
-            - others_before.system
-            - others_before.nice
-        )
         joins = [s.join_seconds for s in students if s.join_seconds is not None]
-        moves = sum(s.moves for s in students)
         errors = [e for s in students for e in s.errors]
-        steps = sum(store.info(code).step for code in codes)
+        stored, lost, doubled = audit(store, students, codes)
+        figures = {
+            "label": f"hall, {label}, {servers} server{'s' if servers > 1 else ''}"
+            + (", one SIGKILLed, restarted" if kill else ""),
+            "students": n,
+            "joins": joins,
+            "seen": seen,
+            "cpu": cpu1 - cpu0,
+            "rss": peak[0],
+            "uss": peak[1],
+            "audit": f"{stored} moves, lost {lost}, doubled {doubled}",
+            "lost": lost + doubled,
+        }
         print(
-            f"--- hall on {label}: {servers} server process(es), {n} students at {tables} tables of {seats}, "
-            f"arriving over {arrival:g} s, then {seconds:g} s of play, think {think[0]:g}-{think[1]:g} s"
+            f"--- {figures['label']}: {n} students at {tables} tables of {seats}, arriving over "
+            f"{arrival:g} s, then {seconds:g} s of play, think {think[0]:g}-{think[1]:g} s"
         )
         print(f"joined: {len(joins)} of {n}; " + percentiles("join -> table", joins))
         print(percentiles("click -> other seats see it", seen))
         print(
-            f"moves: {moves} clicks sent, {steps} moves stored; refused: {len(errors)}"
+            f"moves: {sum(len(s.sent.get(k, ())) for s in students for k in s.sent)} clicks sent, "
+            f"{stored} moves stored, lost {lost}, doubled {doubled}; refused: {len(errors)}"
             + (f" (e.g. {errors[0]!r})" if errors else "")
+            + (f"; reconnects {sum(s.reconnects for s in students)}" if kill else "")
         )
         print(
-            f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, USS {peak[1]:.0f} MB "
-            f"(all {servers} processes)"
+            f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, "
+            f"USS {peak[1]:.0f} MB (all {servers} processes); the students (this process): CPU "
+            f"{me1 - me0:.1f} s; load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after",
+            flush=True,
         )
-        print(
-            f"the simulated students (this process): CPU {me1 - me0:.1f} s; machine: {psutil.cpu_count()} cores, "
-            f"all processes busy {busy:.0f} CPU s of {wall * psutil.cpu_count():.0f}, load average "
-            f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
-        )
+        return figures
     finally:
         for proc, _ in started:
             proc.terminate()
@@ -603,55 +698,84 @@ async def hall_run(
         store.close()
 
 
+def table(rows: list[dict]) -> str:
+    """The run's figures, one row per measurement (students in brackets; times in ms, CPU in
+    s, memory in MB): join is from opening the page (the hall: its WebSocket) to the table
+    shown, click -> others from a click to each other seat's page showing the move; CPU and
+    memory are the servers' (Voila: the server and its kernels; memory: the peak)."""
+    head = (
+        f"{'':60} {'join p50/p90/p99':>18} {'click->others p50/p90/p99':>26} {'CPU s':>6} "
+        f"{'RSS MB':>7} {'USS MB':>7}  moves"
+    )
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        join = "/".join(f"{percentile(r['joins'], q):.0f}" for q in (0.5, 0.9, 0.99))
+        seen = "/".join(f"{percentile(r['seen'], q):.0f}" for q in (0.5, 0.9, 0.99))
+        name = f"{r['label']} ({r['students']})"
+        lines.append(
+            f"{name:60} {join:>18} {seen:>26} {r['cpu']:>6.1f} "
+            f"{r['rss']:>7.0f} {r['uss']:>7.0f}  {r['audit']}"
+        )
+    return "\n".join(lines)
+
+
 async def hall_main(
     stores: list[str],
     servers: int,
+    kill: bool,
     tables: int,
     seats: int,
     arrival: float,
     seconds: float,
     think: tuple[float, float],
-) -> None:
+) -> list[dict]:
+    """The hall on each store (and, with ``kill``, on two servers with one killed); figures."""
+    rows = []
     with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
         home = Path(tmp)
         for kind in stores:
-            if kind == "sqlite":
-                await hall_run(
-                    f"sqlite:///{home / 'class.sqlite'}",
-                    "SQLite",
-                    servers if servers else 1,
-                    tables,
-                    seats,
-                    arrival,
-                    seconds,
-                    think,
-                    home,
-                )
-            else:
-                with throwaway_postgres() as url:
-                    await hall_run(
-                        url,
-                        "PostgreSQL",
-                        servers if servers else 1,
-                        tables,
-                        seats,
-                        arrival,
-                        seconds,
-                        think,
-                        home,
+            runs = [(max(servers, 1), False)] + ([(2, True)] if kill else [])
+            with contextlib.ExitStack() as stack:
+                if kind == "sqlite":
+                    url, label = f"sqlite:///{home / 'class.sqlite'}", "SQLite"
+                else:
+                    url, label = stack.enter_context(throwaway_postgres()), "PostgreSQL"
+                for count, killing in runs:
+                    rows.append(
+                        await hall_run(
+                            url,
+                            label,
+                            count,
+                            tables,
+                            seats,
+                            arrival,
+                            seconds,
+                            think,
+                            home,
+                            killing,
+                        )
                     )
+    return rows
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--voila", action="store_true", help="the old measurement: Voila pages in Chromium"
+        "--voila", action="store_true", help="only the Voila measurement (pages in Chromium)"
     )
-    parser.add_argument("--tables", type=int, help="tables (hall: 40; --voila: 10)")
-    parser.add_argument("--seats", type=int, help="people per table (hall: 5; --voila: 3)")
+    parser.add_argument("--no-voila", action="store_true", help="only the hall's measurements")
+    parser.add_argument("--tables", type=int, help="hall tables (default 40)")
+    parser.add_argument("--seats", type=int, help="hall people per table (default 5)")
+    parser.add_argument("--voila-tables", type=int, default=10, help="Voila tables (default 10)")
+    parser.add_argument("--voila-seats", type=int, default=3, help="Voila seats (default 3)")
     parser.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument(
         "--servers", type=int, default=1, help="hall server processes sharing the students"
+    )
+    parser.add_argument(
+        "--no-kill",
+        action="store_true",
+        help="skip the run on two servers with one killed (SIGKILL) mid-run and restarted",
     )
     parser.add_argument(
         "--seconds", type=float, default=60.0, help="hall: seconds of play after the arrival"
@@ -669,23 +793,15 @@ if __name__ == "__main__":
         "--think", type=float, default=1.0, help="--voila: seconds before a click (hall: 1-3 s)"
     )
     args = parser.parse_args()
-    if args.voila:
-        asyncio.run(
-            main(
-                args.tables or 10,
-                args.seats or 3,
-                args.moves,
-                args.preheat,
-                30.0 if args.arrival is None else args.arrival,
-                args.think,
-            )
-        )
-    else:
+    rows = []
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    if not args.voila:
         chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
-        asyncio.run(
+        rows += asyncio.run(
             hall_main(
                 chosen,
                 args.servers,
+                not args.no_kill,
                 args.tables or 40,
                 args.seats or 5,
                 10.0 if args.arrival is None else args.arrival,
@@ -693,3 +809,23 @@ if __name__ == "__main__":
                 (1.0, 3.0),
             )
         )
+    if not args.no_voila:
+        print("--- the Voila student page (a kernel per student), for comparison")
+        rows.append(
+            asyncio.run(
+                main(
+                    args.voila_tables,
+                    args.voila_seats,
+                    args.moves,
+                    args.preheat,
+                    30.0 if args.arrival is None else args.arrival,
+                    args.think,
+                )
+            )
+        )
+    print()
+    print(f"machine: {psutil.cpu_count()} cores; before: {uptime}")
+    print(f"after:  {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    print(table(rows))
+    if any(r.get("lost") for r in rows):
+        raise SystemExit("moves were lost or doubled: see the audit above")

@@ -1,12 +1,13 @@
 """The lecture hall in a browser, served as ``make classroom`` serves it: one Jupyter server with
 the hall's student pages and the lecturer's Voila dashboard (behind the server's token).
 
-The lecturer creates a table at 1920x1080 and shows the projector view; three phones
+The lecturer creates a table at 1920x1080 and shows the projector view (the dashboard's panel,
+and the projector page the hall serves, on a 1920x1080 screen of its own); three phones
 (390x844, separate browser contexts as separate devices) open the student page with the table
-filled in (as the QR code does), join, and play into round 2; one phone reloads and is back at
-its seat without typing; the lecturer sets a turn timer and the idle student's clock runs
-down on every page until a bot moves for them. Screenshots of each go to ``screenshots/``.
-Every wait is on something visible on the page, never a sleep.
+filled in (as the QR code does), join, and play into round 2 while the projector page follows;
+one phone reloads and is back at its seat without typing; the lecturer sets a turn timer and
+the idle student's clock runs down on every page until a bot moves for them. Screenshots of
+each go to ``screenshots/``. Every wait is on something visible on the page, never a sleep.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from collections.abc import Iterator
 import pytest
 from conftest import ROOT, SCREENSHOTS, Server, free_port, jupyter_env, port_open
 from playwright.sync_api import Browser, Page, expect
+from screens import geometry
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 PAGES = ROOT / "mogul" / "classroom" / "pages"
 NAMES = ("Ann", "Ben", "Cy")
@@ -87,6 +91,31 @@ def the_mover(phones: list[Page]) -> list[Page]:
     raise AssertionError("no phone showed a move for 10 s")
 
 
+# Every text on the projector page, its size in px and its box; read from the live DOM.
+TEXTS = """() => Array.from(document.querySelectorAll('main *')).filter(e =>
+  Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())).map(e => {
+    const r = e.getBoundingClientRect();
+    return {text: e.textContent.trim().slice(0, 40), px: parseFloat(getComputedStyle(e).fontSize),
+            top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  })"""
+
+
+def check_projector(projector: Page) -> None:
+    """From the back of the room: nothing outside the 1920x1080 screen, nothing to scroll to,
+    no text under 24 px, the table's code 64 px or more, its QR code at least 300 px."""
+    assert geometry(projector, "main") == []
+    texts = projector.evaluate(TEXTS)
+    assert texts
+    for t in texts:
+        assert t["px"] >= 24, f"{t['text']!r} is {t['px']} px: too small to read from the back"
+        assert t["top"] >= 0 and t["bottom"] <= 1080, f"{t['text']!r} is off the screen: {t}"
+    code = projector.locator(".code").first
+    assert code.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 64
+    qr = projector.locator(".table svg").first.bounding_box()
+    assert qr["width"] >= 300 and qr["y"] + qr["height"] <= 1080, qr
+    assert projector.evaluate("document.documentElement.scrollHeight") <= 1080
+
+
 def shot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"hall-{name}.png", full_page=False)
@@ -109,6 +138,22 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(projector).to_contain_text(f"{hall}mogul/hall/")
     expect(projector.locator("svg")).to_have_count(1)
     shot(lecturer, "projector-before")
+    # The projector page the hall serves, on the room's projector (its own screen and login).
+    screen = open_page(browser, f"{hall}mogul/hall/projector?token={TOKEN}", PROJECTOR)
+    expect(screen.locator(".joined")).to_have_text(
+        re.compile("0 of 3 seats joined"), timeout=30_000
+    )
+    expect(screen.locator(".address")).to_contain_text(f"{hall}mogul/hall/")
+    expect(screen.locator(".table .code")).to_have_text([code])
+    expect(screen.locator(".table .state")).to_have_text(["0 of 3 seats taken"])
+    expect(screen.locator(".table svg")).to_have_count(1)
+    check_projector(screen)
+    shot(screen, "projector-page-before")
+    stranger = open_page(browser, f"{hall}mogul/hall/projector", PROJECTOR)  # no token, no cookie
+    expect(stranger).to_have_url(re.compile("/login"))
+    assert stranger.locator(".joined").count() == 0
+    with pytest.raises(InvalidStatus):  # nor its socket
+        connect(f"{hall.replace('http', 'ws')}mogul/hall/projector/ws").close()
 
     phones = []
     for name in NAMES:  # each opens the address the QR code holds: the table is filled in
@@ -123,6 +168,7 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
         phone.get_by_role("button", name="I wrote it down").click()
         phones.append(phone)
     expect(projector).to_contain_text("3 of 3 seats joined", timeout=30_000)
+    expect(screen.locator(".joined")).to_contain_text("3 of 3 seats joined", timeout=30_000)
     for phone in phones:
         expect(phone.locator("#board")).to_contain_text("Round 1", timeout=30_000)
 
@@ -150,6 +196,9 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     for phone in phones:
         expect(phone.locator("#board")).to_contain_text("Round 2", timeout=10_000)
     shot(phones[0], "phone-round-2")
+    expect(screen.locator(".table .state")).to_have_text(["round 2 · playing"], timeout=10_000)
+    check_projector(screen)
+    shot(screen, "projector-page-round-2")
 
     # A reload (or a phone waking up) comes back to the seat without typing.
     phones[1].reload()
@@ -176,3 +225,53 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
         expect(phone.locator("#notes")).to_contain_text("Time ran out for", timeout=30_000)
     shot(phones[2], "phone-timed-out")
     shot(lecturer, "dashboard")
+
+
+@pytest.fixture
+def full_hall(tmp_path) -> Iterator[str]:
+    """A hall server (this process, its own thread) over sessions of 1 to 40 tables of 5, half
+    of each session's tables playing; its projector's address (the token filled in)."""
+    import asyncio
+    import threading
+
+    from mogul.classroom import server
+    from mogul.classroom.server.hall import Hall
+    from mogul.classroom.store import TableStore
+
+    store = TableStore(f"sqlite:///{tmp_path / 'class.sqlite'}")
+    for count in (1, 5, 12, 28, 40):
+        for table in store.create_tables(count, "classic", ["human"] * 5, session=f"{count}"):
+            if table.code in {t.code for t in store.tables(f"{count}")[: count // 2]}:
+                for seat in range(5):
+                    store.join(table.code, f"P{seat}")
+    port, ready, loop = free_port(), threading.Event(), asyncio.new_event_loop()
+
+    async def serve() -> None:
+        hall = Hall(store, address="http://192.168.1.23:8866/mogul/hall/")
+        server.make_app(hall, token=TOKEN).listen(port, address="127.0.0.1")
+        hall.start()
+        ready.set()
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(serve(), loop).result(60)
+    yield f"http://127.0.0.1:{port}/mogul/hall/projector?token={TOKEN}&session="
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    store.close()
+
+
+@pytest.mark.parametrize("tables", [5, 12, 28, 40])
+def test_a_full_hall_fits_the_projector(full_hall: str, browser: Browser, tables: int) -> None:
+    """Up to 40 tables (200 students): every code and QR code on the 1920x1080 screen at once."""
+    screen = open_page(browser, f"{full_hall}{tables}", PROJECTOR)
+    expect(screen.locator(".table")).to_have_count(tables, timeout=30_000)
+    expect(screen.locator(".joined")).to_contain_text(f"{tables // 2 * 5} of {tables * 5}")
+    assert geometry(screen, "main") == []
+    for t in screen.evaluate(TEXTS):
+        assert t["px"] >= 20, f"{t['text']!r} is {t['px']} px: too small to read from the back"
+    assert screen.evaluate("document.documentElement.scrollHeight") <= 1080
+    last = screen.locator(".table").last.bounding_box()
+    assert last["y"] + last["height"] <= 1080, last
+    if tables == 40:
+        shot(screen, "projector-page-40-tables")

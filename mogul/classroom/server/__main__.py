@@ -1,7 +1,8 @@
 """Serve the student pages without Jupyter: ``python -m mogul.classroom.server --port 8866``.
 
 Several of these can serve one class on one PostgreSQL store (``--store postgresql+psycopg://...``);
-each follows the others' moves through the store.
+each follows the others' moves through the store. The lecturer's projector page needs a token
+(``--token``, else ``$MOGUL_HALL_TOKEN``, else a new one): the command prints its address.
 """
 
 from __future__ import annotations
@@ -9,20 +10,30 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import secrets
 import signal
 
-from mogul.classroom.server import PATH, make_app
+from mogul.classroom.server import PATH, make_app, projector_path, student_address
 from mogul.classroom.server.hall import Hall
+from mogul.classroom.server.projector import HALL_URL_ENV
 from mogul.classroom.store import TableStore
 
+TOKEN_ENV = "MOGUL_HALL_TOKEN"
+"""The environment variable holding the projector page's token (``--token`` wins)."""
 
-async def serve(store: str | None, ip: str, port: int) -> None:
+
+async def serve(store: str | None, ip: str, port: int, token: str | None = None) -> None:
     """Serve until SIGINT or SIGTERM."""
-    hall = Hall(TableStore(store))
-    app = make_app(hall)
+    token = token or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(16)
+    everywhere = ip in ("0.0.0.0", "::") or os.environ.get(HALL_URL_ENV)
+    address = student_address(port) if everywhere else f"http://{ip}:{port}/{PATH}/"
+    hall = Hall(TableStore(store), address=address)
+    app = make_app(hall, token)
     server = app.listen(port, address=ip, xheaders=False)
     hall.start()
     print(f"Student page: http://{ip}:{port}/{PATH}/  (store: {hall.store!r})", flush=True)
+    print(f"Projector:    http://{ip}:{port}{projector_path()}?token={token}", flush=True)
     done = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -46,9 +57,12 @@ def main(argv: list[str] | None = None) -> None:
         "--ip", default="127.0.0.1", help="the address to listen on (0.0.0.0: every network)"
     )
     parser.add_argument("--port", type=int, default=8866)
+    parser.add_argument(
+        "--token", help=f"the projector page's token (default: ${TOKEN_ENV}, else a new one)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    asyncio.run(serve(args.store, args.ip, args.port))
+    asyncio.run(serve(args.store, args.ip, args.port, args.token))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ PostgreSQL ``NOTIFY`` from any other server process on the same store (at once),
 cheap look at every table's version number (every ``poll_seconds``: the SQLite default, and
 the safety net under NOTIFY). So several server processes can serve one class.
 
+The same changes redraw the lecturer's projector pages (``projector.Projectors``).
+
 Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
 nothing. The hall also plays the turn timer (a person idle too long gets the fill bot's move)
@@ -31,6 +33,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from mogul.classroom.schema import NOTIFY_CHANNEL
+from mogul.classroom.server.projector import Projectors, student_address
 from mogul.classroom.store import (
     ENDED,
     PAUSED,
@@ -174,6 +177,7 @@ class Hall:
     ``handle`` answers a page's message; ``start`` begins following the store on the running
     event loop; ``stop`` ends that. The store's calls run on ``threads`` worker threads, so a
     slow database round trip holds up one table, not the whole room (0: on the event loop).
+    ``address`` is the student page's, for the projector (default: ``student_address()``).
     """
 
     def __init__(
@@ -182,8 +186,10 @@ class Hall:
         poll_seconds: float | None = None,
         listen: bool = True,
         threads: int = 4,
+        address: str | None = None,
     ) -> None:
         self.store = store
+        self.projectors = Projectors(store, self._run, address or student_address())
         self.listen = listen and not store.is_sqlite
         self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
         self.pages: dict[str, set[Page]] = {}  # table code -> its open pages
@@ -310,6 +316,7 @@ class Hall:
             page.version = info.version
             page.send(views[seat])
         self.seen[code] = max(self.seen.get(code, -1), info.version)
+        self.projectors.poke()
         state = states[-1] if states else None
         if (
             state is not None
@@ -343,6 +350,7 @@ class Hall:
     async def changed(self, code: str | None = None) -> None:
         """A table changed elsewhere (``code``; None: look at every watched table)."""
         if code is not None:
+            self.projectors.poke()  # a projector may show it with no student page here
             await self.push(code)
             return
         if not self.pages:
@@ -368,6 +376,7 @@ class Hall:
         self._tasks = [
             self._loop.create_task(self._every(self.poll_seconds, self.changed)),
             self._loop.create_task(self._every(0.5, self.tick)),
+            self._loop.create_task(self.projectors.follow(self.poll_seconds)),
         ]
         if self.listen:
             self._listener = threading.Thread(

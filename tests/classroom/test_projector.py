@@ -1,0 +1,128 @@
+"""The projector page: what it shows of a session's tables, that it is the lecturer's only, and
+that it follows the tables live over its WebSocket (a join made through the hall, and a change
+made by another process on the same store)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+from tornado.httpclient import AsyncHTTPClient
+from tornado.websocket import websocket_connect
+
+from mogul.classroom import server
+from mogul.classroom.server.hall import Hall
+from mogul.classroom.server.projector import (
+    projector_path,
+    qr_scale,
+    qr_svg,
+    seats_joined,
+    table_address,
+    table_state,
+)
+from mogul.classroom.store import TableStore
+
+ADDRESS = "http://10.0.0.7:8866/mogul/hall/"
+TOKEN = "lecturer-secret"
+
+
+@pytest.fixture
+def store(tmp_path) -> TableStore:
+    s = TableStore(f"sqlite:///{tmp_path / 'class.sqlite'}")
+    yield s
+    s.close()
+
+
+def test_each_table_says_where_it_is_and_the_class_how_many_joined(store: TableStore) -> None:
+    waiting = store.create_table("classic", ["human", "human", "value"], session="Mon", seed=1)
+    playing = store.create_table("classic", ["human", "human", "value"], session="Mon", seed=2)
+    store.join(waiting.code, "Ann")
+    for name in ("Ben", "Cy"):
+        store.join(playing.code, name)
+    infos = store.tables("Mon")
+    assert seats_joined(infos) == (3, 4)  # the bots's seat is not one to join
+    assert table_state(infos[0], []) == "1 of 2 seats taken"
+    assert table_state(infos[1], store.history(playing.code)) == "round 1 &middot; playing"
+    store.pause(playing.code)
+    paused = store.info(playing.code)
+    assert table_state(paused, store.history(playing.code)) == "round 1 &middot; <b>paused</b>"
+    store.end(playing.code)
+    ended = store.info(playing.code)
+    assert table_state(ended, store.history(playing.code)) == "round 1 &middot; ended"
+
+
+def test_the_qr_code_opens_the_student_page_with_the_table_filled_in(store: TableStore) -> None:
+    code = store.create_table("classic", ["human"] * 3, session="Mon", seed=1).code
+    pretty = f"{code[:4]}-{code[4:]}"
+    assert table_address(ADDRESS, code) == f"{ADDRESS}?table={pretty}"
+    assert table_address(ADDRESS + "?lang=en", code) == f"{ADDRESS}?lang=en&table={pretty}"
+    hall = Hall(store, address=ADDRESS)
+    page = hall.projectors.draw("Mon")
+    assert f'<div class="code">{pretty}</div>' in page
+    assert qr_svg(table_address(ADDRESS, code), scale=qr_scale(1)) in page  # that text, no other
+    assert "<b>0 of 3</b> seats joined" in page and f"<b>{ADDRESS}</b>" in page
+    assert "http" not in re.sub(r"<svg.*?</svg>", "", page).replace(ADDRESS, "")  # nothing fetched
+    assert [qr_scale(n) for n in (1, 4, 10, 20, 40)] == [14, 7, 5, 3, 2]
+    assert projector_path("Mon 3") == "/mogul/hall/projector?session=Mon+3"
+    assert projector_path(base_url="/class/") == "/class/mogul/hall/projector"
+
+
+def test_the_projector_page_is_the_lecturers_and_follows_the_tables_live(
+    store: TableStore,
+) -> None:
+    code = store.create_table("classic", ["human"] * 3, session="Mon", seed=1).code
+    store.create_table("classic", ["human"] * 3, session="Older", seed=1)
+    store.create_table("classic", ["human"] * 3, session="Newest", seed=1)
+
+    async def visit() -> None:
+        hall = Hall(store, address=ADDRESS)
+        app = server.make_app(hall, token=TOKEN)
+        http = app.listen(0, address="127.0.0.1")
+        hall.start()
+        port = next(iter(http._sockets.values())).getsockname()[1]
+        base = f"http://127.0.0.1:{port}/mogul/hall"
+        client = AsyncHTTPClient()
+        for query in ("", "?token=", "?token=wrong", "?session=Mon"):
+            refused = await client.fetch(f"{base}/projector{query}", raise_error=False)
+            assert refused.code == 403, query
+            assert refused.reason == "the projector page needs the lecturer's token"
+        page = await client.fetch(f"{base}/projector?session=Mon&token={TOKEN}")
+        assert b'<script src="static/projector.js">' in page.body
+        assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+        assert b"http" not in page.body.lower().replace(b"http-equiv", b"")
+        script = await client.fetch(f"{base}/static/projector.js")
+        assert b"projector/ws" in script.body and b"//cdn" not in script.body
+        with pytest.raises(Exception, match="403"):
+            await websocket_connect(f"ws://127.0.0.1:{port}/mogul/hall/projector/ws?session=Mon")
+
+        async def shows(ws) -> str:
+            return json.loads(await asyncio.wait_for(ws.read_message(), 10))["html"]
+
+        newest = await websocket_connect(f"{base.replace('http', 'ws')}/projector/ws?token={TOKEN}")
+        assert "Newest" in await shows(newest)  # no session named: the newest
+        newest.close()
+        projector = await websocket_connect(
+            f"{base.replace('http', 'ws')}/projector/ws?session=Mon&token={TOKEN}"
+        )
+        assert "<b>0 of 3</b> seats joined" in await shows(projector)
+        phone = await websocket_connect(f"ws://127.0.0.1:{port}/mogul/hall/ws")
+        await phone.write_message(json.dumps({"op": "join", "table": code, "name": "Ann"}))
+        assert "<b>1 of 3</b> seats joined" in await shows(projector)  # a join made here
+        elsewhere = TableStore(store.url)  # another server process on the same store
+        elsewhere.join(code, "Ben")
+        elsewhere.join(code, "Cy")
+        seen = await shows(projector)
+        while "3 of 3" not in seen:  # the two joins may come as one redraw or as two
+            seen = await shows(projector)
+        assert "round 1 &middot; playing" in seen
+        elsewhere.close()
+        phone.close()
+        projector.close()
+        await asyncio.sleep(0.2)
+        assert hall.projectors.pages == {}  # a closed page is forgotten
+        hall.stop()
+        http.stop()
+
+    asyncio.run(visit())
