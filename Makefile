@@ -126,10 +126,12 @@ baselines: $(STAMP) browser
 	@echo "Review screenshots/index.html, then commit tests/e2e/baselines."
 
 # The class: students open http://<this machine>:8866/mogul/hall/ (or scan a table's QR code on
-# the dashboard's projector view); the lecturer opens the dashboard address printed below.
+# the projector page); the lecturer opens the dashboard address printed below on the laptop and
+# the projector page (also linked from the dashboard) on the room's screen.
 classroom: $(STAMP)
 	@echo "Student page:   http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/mogul/hall/  (store: $(CLASSROOM_DB))"
 	@echo "Your dashboard: http://127.0.0.1:$(CLASSROOM_PORT)/voila/render/lecturer.ipynb?token=$(CLASSROOM_TOKEN)"
+	@echo "Projector page: http://127.0.0.1:$(CLASSROOM_PORT)/mogul/hall/projector?token=$(CLASSROOM_TOKEN)"
 	@echo "(Ctrl-C stops the server)"
 	cd mogul/classroom/pages && JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
 	  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" MOGUL_HALL_URL="$(HALL_URL)" \

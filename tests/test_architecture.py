@@ -46,7 +46,8 @@ RANK = {
     "classroom": 5,
     "cli": 5,
 }
-CLASSROOM_PAGES = ("student", "lecturer", "cards", "projector", "figures")  # the classroom's faces
+# the classroom's faces: these modules and the hall server (mogul.classroom.server), which serves pages
+CLASSROOM_PAGES = ("student", "lecturer", "cards", "projector", "figures")
 
 
 def game_folders(package: Path = PACKAGE) -> frozenset[str]:
@@ -100,7 +101,7 @@ def place(module: str, games: frozenset[str] = GAMES) -> Place:
         )
     game = parts[2] if len(parts) > 2 and parts[2] in games else None
     face = parts[1] in ("plots", "widgets") or (
-        parts[1] == "classroom" and parts[-1] in CLASSROOM_PAGES
+        parts[1] == "classroom" and (parts[-1] in CLASSROOM_PAGES or parts[2:3] == ["server"])
     )
     return Place(parts[1], game, face)
 

@@ -33,6 +33,7 @@ from mogul.classroom.polling import Polling
 from mogul.classroom.projector import (
     HALL_URL_ENV,
     projector_html,
+    projector_path,
     qr_svg,
     seats_joined,
     student_address,
@@ -282,7 +283,12 @@ class LecturerDashboard(w.VBox, Polling):
         self.versions = seen
         self.grid.children = tuple(self.cards[i.code] for i in infos)
         taken, total = seats_joined(infos)
-        self.joined.value = f"<b>{taken} of {total}</b> seats joined &middot; student page: <code>{html.escape(self.address)}</code>"
+        projector = html.escape(projector_path(self.session))
+        self.joined.value = (
+            f"<b>{taken} of {total}</b> seats joined &middot; student page: "
+            f"<code>{html.escape(self.address)}</code> &middot; "
+            f'<a href="{projector}" target="_blank" rel="noopener">Open the projector page</a>'
+        )
         showing = self.projector_button.value
         self.projector.layout.display = None if showing else "none"
         if showing:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import os
 import socket
+import urllib.parse
 
 import segno
 
@@ -20,9 +21,9 @@ HALL_URL_ENV = "MOGUL_HALL_URL"
 """The environment variable giving the student page's address (else this machine's, port 8866)."""
 
 
-def student_address(port: int = 8866) -> str:
+def student_address(port: int = 8866, path: str = "mogul/hall/") -> str:
     """The student page's address: ``$MOGUL_HALL_URL``, else this machine's address on the
-    local network (no packet is sent to find it), port ``port``."""
+    local network (no packet is sent to find it), port ``port``, path ``path``."""
     if os.environ.get(HALL_URL_ENV):
         return os.environ[HALL_URL_ENV]
     ip = "127.0.0.1"
@@ -32,11 +33,11 @@ def student_address(port: int = 8866) -> str:
             ip = s.getsockname()[0]
         except OSError:
             pass
-    return f"http://{ip}:{port}/mogul/hall/"
+    return f"http://{ip}:{port}/{path}"
 
 
 def table_address(address: str, code: str) -> str:
-    """The student page with table ``code`` filled in."""
+    """The student page with table ``code`` filled in (what the table's QR code holds)."""
     return f"{address}{'&' if '?' in address else '?'}table={pretty_code(code)}"
 
 
@@ -46,9 +47,16 @@ def qr_svg(text: str, scale: int = 5) -> str:
 
 
 def seats_joined(infos: list[TableInfo]) -> tuple[int, int]:
-    """(people's seats taken, people's seats) over ``infos``: bots and filled seats not counted."""
+    """(people's seats taken, people's seats) over ``infos``: bots' seats are not counted."""
     people = [s for info in infos for s in info.seats if s.is_human]
     return sum(1 for s in people if s.name is not None), len(people)
+
+
+def projector_path(session: str | None = None, base_url: str = "/") -> str:
+    """The projector page's path on the server (for the dashboard's link), of ``session``
+    (None: the newest session)."""
+    query = "" if session is None else "?" + urllib.parse.urlencode({"session": session})
+    return f"{base_url.rstrip('/')}/mogul/hall/projector{query}"
 
 
 def projector_html(infos: list[TableInfo], address: str) -> str:

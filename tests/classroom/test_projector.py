@@ -13,15 +13,9 @@ from tornado.httpclient import AsyncHTTPClient
 from tornado.websocket import websocket_connect
 
 from mogul.classroom import server
+from mogul.classroom.projector import qr_svg, seats_joined, table_address
 from mogul.classroom.server.hall import Hall
-from mogul.classroom.server.projector import (
-    projector_path,
-    qr_scale,
-    qr_svg,
-    seats_joined,
-    table_address,
-    table_state,
-)
+from mogul.classroom.server.projector import projector_path, qr_scale, table_state
 from mogul.classroom.store import TableStore
 
 ADDRESS = "http://10.0.0.7:8866/mogul/hall/"

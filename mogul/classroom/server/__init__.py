@@ -24,8 +24,8 @@ from typing import Any
 import tornado.web
 import tornado.websocket
 
+from mogul.classroom.projector import projector_path, student_address
 from mogul.classroom.server.hall import Hall, Page
-from mogul.classroom.server.projector import projector_path, student_address
 from mogul.classroom.store import TableStore
 
 STATIC = Path(__file__).parent / "static"

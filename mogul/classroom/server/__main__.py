@@ -14,9 +14,9 @@ import os
 import secrets
 import signal
 
+from mogul.classroom.projector import HALL_URL_ENV
 from mogul.classroom.server import PATH, make_app, projector_path, student_address
 from mogul.classroom.server.hall import Hall
-from mogul.classroom.server.projector import HALL_URL_ENV
 from mogul.classroom.store import TableStore
 
 TOKEN_ENV = "MOGUL_HALL_TOKEN"

@@ -32,8 +32,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from mogul.classroom.projector import student_address
 from mogul.classroom.schema import NOTIFY_CHANNEL
-from mogul.classroom.server.projector import Projectors, student_address
+from mogul.classroom.server.projector import Projectors
 from mogul.classroom.store import (
     ENDED,
     PAUSED,

@@ -17,14 +17,10 @@ import asyncio
 import contextlib
 import html
 import logging
-import os
-import socket
-import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import segno
-
+from mogul.classroom.projector import projector_path, qr_svg, seats_joined, table_address
 from mogul.classroom.store import (
     ENDED,
     OVER,
@@ -38,46 +34,6 @@ from mogul.classroom.store import (
 from mogul.kit.spec import get_game
 
 LOG = logging.getLogger("mogul.classroom.projector")
-HALL_URL_ENV = "MOGUL_HALL_URL"
-"""The environment variable giving the student page's address (else this machine's)."""
-
-
-def student_address(port: int = 8866, path: str = "mogul/hall/") -> str:
-    """The student page's address: ``$MOGUL_HALL_URL``, else this machine's address on the
-    local network (no packet is sent to find it), port ``port``."""
-    if os.environ.get(HALL_URL_ENV):
-        return os.environ[HALL_URL_ENV]
-    ip = "127.0.0.1"
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))  # UDP: picks the outgoing interface, sends nothing
-            ip = s.getsockname()[0]
-        except OSError:
-            pass
-    return f"http://{ip}:{port}/{path}"
-
-
-def table_address(address: str, code: str) -> str:
-    """The student page with table ``code`` filled in (what the table's QR code holds)."""
-    return f"{address}{'&' if '?' in address else '?'}table={pretty_code(code)}"
-
-
-def qr_svg(text: str, scale: int = 5) -> str:
-    """A QR code of ``text`` as inline SVG (made here: nothing is fetched)."""
-    return segno.make(text, error="m").svg_inline(scale=scale, border=2)
-
-
-def seats_joined(infos: list[TableInfo]) -> tuple[int, int]:
-    """(people's seats taken, people's seats) over ``infos``: bots' seats are not counted."""
-    people = [s for info in infos for s in info.seats if s.is_human]
-    return sum(1 for s in people if s.name is not None), len(people)
-
-
-def projector_path(session: str | None = None, base_url: str = "/") -> str:
-    """The projector page's path on the server (for the dashboard's link), of ``session``
-    (None: the newest session)."""
-    query = "" if session is None else "?" + urllib.parse.urlencode({"session": session})
-    return f"{base_url.rstrip('/')}/mogul/hall/projector{query}"
 
 
 def table_state(info: TableInfo, states: list[Any]) -> str:
@@ -209,10 +165,6 @@ __all__ = [
     "Projectors",
     "projector_html",
     "projector_path",
-    "qr_svg",
-    "seats_joined",
-    "student_address",
-    "table_address",
     "table_card",
     "table_state",
 ]
