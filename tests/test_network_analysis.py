@@ -345,14 +345,63 @@ def test_the_sell_right_figures_show_the_tables():
         and best.y == (3.5, 6, 9)
     )
     assert sell.text[0] == "2 uses, branch chosen 50%"
-    summary = pd.DataFrame(
-        {"sell": [0.4, 0.3], "branch": [0.0, 0.65], "nothing": [0.6, 0.05]},
-        index=pd.Index(["classic", "rio-grande"], name="edition"),
+    shares = a.use_shares(
+        pd.DataFrame(
+            {
+                "edition": ["classic"] * 4 + ["rio-grande"] * 3,
+                "game": [0, 0, 1, 1, 0, 1, 1],
+                "choice": ["sell", "nothing", "nothing", "nothing", "branch", "branch", "sell"],
+            }
+        )
     )
-    bars = sell_right_use_figure(summary)
-    assert [t.name for t in bars.data] == ["sell", "branch", "nothing"]
-    assert bars.data[1].x == (0.0, 0.65) and bars.data[1].y == ("classic", "rio-grande")
-    assert bars.data[1].text == ("0%", "65%") and bars.layout.barmode == "stack"
+    bars = sell_right_use_figure(shares)
+    assert [t.name for t in bars.data] == ["classic", "rio-grande"]
+    classic, rio = bars.data
+    assert classic.y == ("sell", "branch", "nothing") and classic.x == (0.25, 0.0, 0.75)
+    assert rio.x == (0.3333, 0.6667, 0.0)
+    # each bar's error bar is its interval over games
+    # each bar's error bar is its interval over games: 1.96 x 0.25 (residuals +-0.5 in two
+    # games: 2/1 x 0.5 / 4^2 = 0.0625), cut at 0 and 1
+    assert classic.error_x.array == (0.49, 0.0, 0.25)
+    assert classic.error_x.arrayminus == (0.25, 0.0, 0.49)
+    assert bars.layout.barmode == "group"
+
+
+def test_use_shares_are_clustered_by_game():
+    # Game 0: 3 uses, all sales; game 1: 1 use, nothing. Share of sales 3/4. Over games the
+    # residuals are 3 - 0.75 * 3 = 0.75 and 0 - 0.75 * 1 = -0.75: variance
+    # 2/1 * (0.5625 + 0.5625) / 16 = 0.140625, standard error 0.375 (uses as if independent
+    # would say sqrt(0.75 * 0.25 / 4) = 0.2165: too narrow, the game's uses hang together).
+    uses = pd.DataFrame(
+        {"edition": "x", "game": [0, 0, 0, 1], "choice": ["sell", "sell", "sell", "nothing"]}
+    )
+    shares = a.use_shares(uses).loc["x"]
+    assert shares.loc["sell", "share"] == 0.75 and shares.loc["sell", "uses"] == 3
+    assert shares.loc["sell", "se"] == pytest.approx(0.375)
+    assert shares.loc["sell", "low"] == pytest.approx(0.75 - 1.959964 * 0.375, abs=1e-6)
+    assert shares.loc["sell", "high"] == 1.0  # the interval is cut to 0..1
+    assert shares.loc["nothing", "high"] == pytest.approx(0.25 + 1.959964 * 0.375, abs=1e-6)
+    assert shares.loc["branch"].tolist()[:3] == [0.0, 0.0, 0.0]
+    assert (shares["games"] == 2).all()
+
+
+def test_use_share_table_calls_a_difference_only_outside_its_interval():
+    uses = pd.DataFrame(
+        {
+            "edition": ["a"] * 6 + ["b"] * 6,
+            "game": [0, 0, 1, 1, 2, 2] * 2,
+            "choice": ["sell", "nothing"] * 3
+            + ["sell", "nothing", "sell", "sell", "nothing", "nothing"],
+        }
+    )
+    table = a.use_share_table(uses)
+    assert list(table.columns) == ["a", "b", "difference (points)", "differs"]
+    assert table.loc["sell", "a"] == "50.0% (50.0 to 50.0)"
+    assert table.loc["sell", "b"].startswith("50.0% (")
+    assert table.loc["sell", "difference (points)"].startswith("+0.0 (")
+    assert table["differs"].tolist() == [False, False, False]
+    with pytest.raises(ValueError, match="compares two editions"):
+        a.use_share_table(uses[uses["edition"] == "a"])
 
 
 def test_sell_right_options_valued_in_end_points():

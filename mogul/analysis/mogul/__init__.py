@@ -60,6 +60,8 @@ from mogul.analysis.mogul.sell_right import (
     sell_right_options,
     sell_right_table,
     sell_right_uses,
+    use_share_table,
+    use_shares,
     uses_from_auctions,
 )
 from mogul.analysis.mogul.share_values import (
@@ -113,5 +115,7 @@ __all__ = [
     "sell_right_table",
     "sell_right_uses",
     "share_values",
+    "use_share_table",
+    "use_shares",
     "uses_from_auctions",
 ]
