@@ -416,3 +416,25 @@ def test_sell_right_options_valued_in_end_points():
         {"action": "sell 0", "kind": "nothing", "value": 0},
     ]
     assert a.sell_right_options(branch_scenario()).empty  # an auction turn: no sell right
+
+
+def test_fill_table_writes_each_value_with_its_interval():
+    uses = pd.DataFrame(
+        {
+            "houses_on_map": [0, 1, 2, 3],
+            "sell_value": [1.0, 2.0, 3.0, 6.0],
+            "branch_value": [3.0, 3.0, 3.0, 5.0],
+            "free": [7, 7, 6, 5],
+            "choice": ["branch", "branch", "sell", "sell"],
+        }
+    )
+    by_fill = a.sell_right_by_fill(uses)
+    table = a.fill_table(by_fill)
+    assert list(table.columns) == ["uses", "sell", "branch", "best", "free", "built", "sold"]
+    first = table.loc[0]
+    # sell 1, 2, 3: mean 2, standard deviation 1, half-width 1.96 / sqrt(3) = 1.13
+    assert first["sell"] == "2.00 (0.87 to 3.13)" and first["branch"] == "3.00 (3.00 to 3.00)"
+    assert (first["uses"], first["built"], first["sold"]) == (3, "67%", "33%")
+    assert table.loc[3, "sell"] == "6.00 (6.00 to 6.00)"
+    width = max(len(line) for line in table.to_string().splitlines())
+    assert width <= 88

@@ -406,3 +406,39 @@ def use_share_table(uses: pd.DataFrame) -> pd.DataFrame:
         index=pd.Index(list(USES), name="use"),
     )
     return table
+
+
+def fill_table(by_fill: pd.DataFrame) -> pd.DataFrame:
+    """``sell_right_by_fill`` as a table that fits a notebook column: per group of houses,
+    ``uses``, ``sell`` and ``branch`` each with its 95% interval ("2.01 (1.83 to 2.19)"),
+    ``best``, ``free``, and how often the bots chose a branch (``built``) or a sale (``sold``),
+    in percent of the uses.
+
+    >>> by_fill = pd.DataFrame({"uses": [610], "sell": [1.234], "sell_low": [1.11],
+    ...     "sell_high": [1.35], "branch": [2.95], "branch_low": [2.87], "branch_high": [3.04],
+    ...     "best": [3.19], "free": [6.64], "chose_branch": [0.98], "chose_sell": [0.02]},
+    ...     index=pd.Index([0], name="houses"))
+    >>> fill_table(by_fill).iloc[0].astype(str).tolist()
+    ['610', '1.23 (1.11 to 1.35)', '2.95 (2.87 to 3.04)', '3.19', '6.64', '98%', '2%']
+    """
+
+    def with_interval(column: str) -> list[str]:
+        return [
+            f"{m:.2f} ({lo:.2f} to {hi:.2f})"
+            for m, lo, hi in zip(
+                by_fill[column], by_fill[f"{column}_low"], by_fill[f"{column}_high"], strict=True
+            )
+        ]
+
+    return pd.DataFrame(
+        {
+            "uses": by_fill["uses"],
+            "sell": with_interval("sell"),
+            "branch": with_interval("branch"),
+            "best": by_fill["best"].round(2),
+            "free": by_fill["free"].round(2),
+            "built": [f"{v:.0%}" for v in by_fill["chose_branch"]],
+            "sold": [f"{v:.0%}" for v in by_fill["chose_sell"]],
+        },
+        index=by_fill.index,
+    )
