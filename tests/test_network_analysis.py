@@ -438,3 +438,30 @@ def test_fill_table_writes_each_value_with_its_interval():
     assert table.loc[3, "sell"] == "6.00 (6.00 to 6.00)"
     width = max(len(line) for line in table.to_string().splitlines())
     assert width <= 88
+
+
+def test_interval_table_joins_each_value_with_its_bounds():
+    frame = pd.DataFrame(
+        {
+            "classic": [25.945, 1.0],
+            "classic low": [25.7465, 0.5],
+            "classic high": [26.1435, 1.5],
+            "sell": [2.0, 3.0],
+            "sell_low": [1.0, 2.5],
+            "sell_high": [3.0, 3.5],
+            "difference": [-1.55, 0.0],
+            "low": [-1.8, -0.1],
+            "high": [-1.3, 0.1],
+            "z": [1.234, -0.5],
+        }
+    )
+    table = a.interval_table(frame)
+    assert list(table.columns) == ["classic", "sell", "difference", "z"]
+    # rounded as pandas rounds (25.945 -> 25.94, as the notebooks' prose quotes it)
+    assert table.loc[0].tolist() == [
+        "25.94 (25.75 to 26.14)",
+        "2.00 (1.00 to 3.00)",
+        "-1.55 (-1.80 to -1.30)",
+        1.23,
+    ]
+    assert table.loc[1, "difference"] == "0.00 (-0.10 to 0.10)"

@@ -47,6 +47,7 @@ from mogul.analysis.mogul.comparisons import (
     score_gap,
     sell_nothing,
 )
+from mogul.analysis.mogul.intervals import interval_table
 from mogul.analysis.mogul.position import (
     analyse_position,
     table_view,
@@ -106,6 +107,7 @@ __all__ = [
     "expected_reveals",
     "game_share_values",
     "hold_or_sell",
+    "interval_table",
     "market_long",
     "model_check",
     "next_crash_chance",
