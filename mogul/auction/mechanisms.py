@@ -360,8 +360,8 @@ def seeds_table(table: pd.DataFrame, measures: Sequence[str], decimals: int = 3)
 
     >>> t = pd.DataFrame({"revenue": [5.4281], "revenue_ci": [0.0649], "epsilon": [0.0]},
     ...                  index=pd.Index(["english"], name="mechanism"))
-    >>> seeds_table(t, ["revenue", "epsilon"]).loc["english"].tolist()
-    ['5.428 ± 0.065', 0.0]
+    >>> seeds_table(t, ["revenue", "epsilon"]).loc["english"].astype(str).tolist()
+    ['5.428 ± 0.065', '0.0']
     """
     out = pd.DataFrame(index=table.index)
     for m in measures:
