@@ -193,7 +193,9 @@ FIGURES = {
     "mogul_board": lambda: mogul_board_figure(list(game().states())[20]),
     "mogul_board_2013": lambda: mogul_board_figure(rio_grande_table()),
     "sell_right": lambda: sell_right_figure(analysis.sell_right_by_fill(_rio_grande_uses())),
-    "sell_right_use": lambda: sell_right_use_figure(analysis.edition_summary(editions_compared())),
+    "sell_right_use": lambda: sell_right_use_figure(
+        analysis.use_shares(editions_compared()["uses"])
+    ),
     "cm_board": lambda: board_figure(cm_midgame(), cm_midgame().legal_actions()),
     "cm_board_start": lambda: board_figure(cm.new_game(5, seed=2)),
     "cm_treasuries": lambda: treasuries_figure(cm_game().table("treasuries")),

@@ -198,10 +198,38 @@ def test_who_sells_nothing(tables):
     table = analysis.edition_comparison(tables).round(2)
     branches, sells = table.loc["winner_branches"], table.loc["winner_sells"]
     assert branches["rio-grande low"] > sells["rio-grande high"]
+    shares = analysis.use_shares(tables["uses"])
+    build = shares.loc[("rio-grande", "branch")]
+    assert build["share"] == summary.loc["rio-grande", "branch"]
     states(
         TEXT,
-        f"mostly used to build ({summary.loc['rio-grande', 'branch']:.0%} of uses)",
+        f"mostly used to build ({build['share']:.1%} of uses, {100 * build['low']:.1f} to "
+        f"{100 * build['high']:.1f})",
         f"a winner founds {branches['rio-grande']:.2f} branches per game "
         f"({interval(branches['rio-grande low'], branches['rio-grande high'])}) against {sells['rio-grande']:.2f} sales "
         f"({interval(sells['rio-grande low'], sells['rio-grande high'])})",
+    )
+
+
+def test_what_the_sell_right_was_used_for_with_intervals_over_games(tables):
+    # Each share with its 95% interval over games (the games are the units); a difference
+    # between the editions only where its interval leaves out 0: here all three.
+    shares = analysis.use_shares(tables["uses"]).round(4)
+    assert shares.loc["classic", "share"].tolist() == [0.4394, 0.0, 0.5606]
+    assert shares.loc["rio-grande", "share"].tolist() == [0.3221, 0.6692, 0.0088]
+    assert (shares["games"] == 200).all()
+    table = analysis.use_share_table(tables["uses"])
+    assert table["differs"].tolist() == [True, True, True]
+    assert table.loc["sell", "difference (points)"] == "-11.7 (-12.9 to -10.6)"
+    assert table.loc["nothing", "rio-grande"] == "0.9% (0.6 to 1.2)"
+    assert table.loc["nothing", "classic"] == "56.1% (55.3 to 56.9)"
+    assert table.loc["branch", "rio-grande"] == "66.9% (66.0 to 67.9)"
+    states(
+        TEXT,
+        "Each share of the sell right's uses comes with its 95% interval over games",
+        "so the games are the independent units (`use_shares`)",
+        "Every difference between the editions lies outside its interval: Rio Grande sells in 11.7 "
+        "percentage points fewer of the uses (10.6 to 12.9 fewer)",
+        "founds a branch in 66.9% of them (the classic game has no branches), and does nothing in "
+        "0.9% (0.6 to 1.2) against 56.1% (55.3 to 56.9)",
     )

@@ -345,14 +345,63 @@ def test_the_sell_right_figures_show_the_tables():
         and best.y == (3.5, 6, 9)
     )
     assert sell.text[0] == "2 uses, branch chosen 50%"
-    summary = pd.DataFrame(
-        {"sell": [0.4, 0.3], "branch": [0.0, 0.65], "nothing": [0.6, 0.05]},
-        index=pd.Index(["classic", "rio-grande"], name="edition"),
+    shares = a.use_shares(
+        pd.DataFrame(
+            {
+                "edition": ["classic"] * 4 + ["rio-grande"] * 3,
+                "game": [0, 0, 1, 1, 0, 1, 1],
+                "choice": ["sell", "nothing", "nothing", "nothing", "branch", "branch", "sell"],
+            }
+        )
     )
-    bars = sell_right_use_figure(summary)
-    assert [t.name for t in bars.data] == ["sell", "branch", "nothing"]
-    assert bars.data[1].x == (0.0, 0.65) and bars.data[1].y == ("classic", "rio-grande")
-    assert bars.data[1].text == ("0%", "65%") and bars.layout.barmode == "stack"
+    bars = sell_right_use_figure(shares)
+    assert [t.name for t in bars.data] == ["classic", "rio-grande"]
+    classic, rio = bars.data
+    assert classic.y == ("sell", "branch", "nothing") and classic.x == (0.25, 0.0, 0.75)
+    assert rio.x == (0.3333, 0.6667, 0.0)
+    # each bar's error bar is its interval over games
+    # each bar's error bar is its interval over games: 1.96 x 0.25 (residuals +-0.5 in two
+    # games: 2/1 x 0.5 / 4^2 = 0.0625), cut at 0 and 1
+    assert classic.error_x.array == (0.49, 0.0, 0.25)
+    assert classic.error_x.arrayminus == (0.25, 0.0, 0.49)
+    assert bars.layout.barmode == "group"
+
+
+def test_use_shares_are_clustered_by_game():
+    # Game 0: 3 uses, all sales; game 1: 1 use, nothing. Share of sales 3/4. Over games the
+    # residuals are 3 - 0.75 * 3 = 0.75 and 0 - 0.75 * 1 = -0.75: variance
+    # 2/1 * (0.5625 + 0.5625) / 16 = 0.140625, standard error 0.375 (uses as if independent
+    # would say sqrt(0.75 * 0.25 / 4) = 0.2165: too narrow, the game's uses hang together).
+    uses = pd.DataFrame(
+        {"edition": "x", "game": [0, 0, 0, 1], "choice": ["sell", "sell", "sell", "nothing"]}
+    )
+    shares = a.use_shares(uses).loc["x"]
+    assert shares.loc["sell", "share"] == 0.75 and shares.loc["sell", "uses"] == 3
+    assert shares.loc["sell", "se"] == pytest.approx(0.375)
+    assert shares.loc["sell", "low"] == pytest.approx(0.75 - 1.959964 * 0.375, abs=1e-6)
+    assert shares.loc["sell", "high"] == 1.0  # the interval is cut to 0..1
+    assert shares.loc["nothing", "high"] == pytest.approx(0.25 + 1.959964 * 0.375, abs=1e-6)
+    assert shares.loc["branch"].tolist()[:3] == [0.0, 0.0, 0.0]
+    assert (shares["games"] == 2).all()
+
+
+def test_use_share_table_calls_a_difference_only_outside_its_interval():
+    uses = pd.DataFrame(
+        {
+            "edition": ["a"] * 6 + ["b"] * 6,
+            "game": [0, 0, 1, 1, 2, 2] * 2,
+            "choice": ["sell", "nothing"] * 3
+            + ["sell", "nothing", "sell", "sell", "nothing", "nothing"],
+        }
+    )
+    table = a.use_share_table(uses)
+    assert list(table.columns) == ["a", "b", "difference (points)", "differs"]
+    assert table.loc["sell", "a"] == "50.0% (50.0 to 50.0)"
+    assert table.loc["sell", "b"].startswith("50.0% (")
+    assert table.loc["sell", "difference (points)"].startswith("+0.0 (")
+    assert table["differs"].tolist() == [False, False, False]
+    with pytest.raises(ValueError, match="compares two editions"):
+        a.use_share_table(uses[uses["edition"] == "a"])
 
 
 def test_sell_right_options_valued_in_end_points():
@@ -367,3 +416,52 @@ def test_sell_right_options_valued_in_end_points():
         {"action": "sell 0", "kind": "nothing", "value": 0},
     ]
     assert a.sell_right_options(branch_scenario()).empty  # an auction turn: no sell right
+
+
+def test_fill_table_writes_each_value_with_its_interval():
+    uses = pd.DataFrame(
+        {
+            "houses_on_map": [0, 1, 2, 3],
+            "sell_value": [1.0, 2.0, 3.0, 6.0],
+            "branch_value": [3.0, 3.0, 3.0, 5.0],
+            "free": [7, 7, 6, 5],
+            "choice": ["branch", "branch", "sell", "sell"],
+        }
+    )
+    by_fill = a.sell_right_by_fill(uses)
+    table = a.fill_table(by_fill)
+    assert list(table.columns) == ["uses", "sell", "branch", "best", "free", "built", "sold"]
+    first = table.loc[0]
+    # sell 1, 2, 3: mean 2, standard deviation 1, half-width 1.96 / sqrt(3) = 1.13
+    assert first["sell"] == "2.00 (0.87 to 3.13)" and first["branch"] == "3.00 (3.00 to 3.00)"
+    assert (first["uses"], first["built"], first["sold"]) == (3, "67%", "33%")
+    assert table.loc[3, "sell"] == "6.00 (6.00 to 6.00)"
+    width = max(len(line) for line in table.to_string().splitlines())
+    assert width <= 88
+
+
+def test_interval_table_joins_each_value_with_its_bounds():
+    frame = pd.DataFrame(
+        {
+            "classic": [25.945, 1.0],
+            "classic low": [25.7465, 0.5],
+            "classic high": [26.1435, 1.5],
+            "sell": [2.0, 3.0],
+            "sell_low": [1.0, 2.5],
+            "sell_high": [3.0, 3.5],
+            "difference": [-1.55, 0.0],
+            "low": [-1.8, -0.1],
+            "high": [-1.3, 0.1],
+            "z": [1.234, -0.5],
+        }
+    )
+    table = a.interval_table(frame)
+    assert list(table.columns) == ["classic", "sell", "difference", "z"]
+    # rounded as pandas rounds (25.945 -> 25.94, as the notebooks' prose quotes it)
+    assert table.loc[0].tolist() == [
+        "25.94 (25.75 to 26.14)",
+        "2.00 (1.00 to 3.00)",
+        "-1.55 (-1.80 to -1.30)",
+        1.23,
+    ]
+    assert table.loc[1, "difference"] == "0.00 (-0.10 to 0.10)"

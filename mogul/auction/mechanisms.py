@@ -353,6 +353,28 @@ def compare_over_seeds(
     return out
 
 
+def seeds_table(table: pd.DataFrame, measures: Sequence[str], decimals: int = 3) -> pd.DataFrame:
+    """Columns ``measures`` of ``compare_over_seeds`` as a table that fits a notebook column:
+    each measure's mean and the half-width of its 95% interval in one column ("0.762 ± 0.023");
+    ``epsilon`` (no interval: the largest over seeds) as a number.
+
+    >>> t = pd.DataFrame({"revenue": [5.4281], "revenue_ci": [0.0649], "epsilon": [0.0]},
+    ...                  index=pd.Index(["english"], name="mechanism"))
+    >>> seeds_table(t, ["revenue", "epsilon"]).loc["english"].astype(str).tolist()
+    ['5.428 ± 0.065', '0.0']
+    """
+    out = pd.DataFrame(index=table.index)
+    for m in measures:
+        if f"{m}_ci" in table:
+            out[m] = [
+                f"{v:.{decimals}f} ± {h:.{decimals}f}"
+                for v, h in zip(table[m], table[f"{m}_ci"], strict=True)
+            ]
+        else:
+            out[m] = table[m].round(decimals)
+    return out
+
+
 def textbook_revenues(seats: int, low: float, high: float, points: int = 20001) -> dict:
     """Expected revenue of English and all-pay auctions, one prize, values uniform on [low, high].
 

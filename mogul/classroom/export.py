@@ -8,6 +8,10 @@
     <table>.csv       the game's tidy tables (Mogul: rounds.csv, auctions.csv), every table's
                       rows with its code in front
 
+Every table names its game twice: ``code`` as the store keeps it (``HDKPDM82``: the key to
+join tables on and the name of the record file) and ``table`` as the lecturer's dashboard
+and the student page show it (``HDKP-DM82``, ``pretty_code``).
+
 CSV only: parquet would need pyarrow, which is not a dependency of the kit (pandas writes
 parquet from these frames in one line where pyarrow is installed). ``load_session`` reads a
 folder back into a store (by default a new in-memory one), checking every record whole.
@@ -70,7 +74,8 @@ def slug(text: str) -> str:
 
 
 def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
-    """One row per table and seat: code, session, status, seat, name, kind, score, rank, won.
+    """One row per table and seat: code, table, session, status, seat, name, kind, score,
+    rank, won (``code`` as stored, ``table`` as the dashboard shows it).
 
     ``score`` is the game's final score (or what the table shows now, if not over); ``rank``
     1 is best at the table, by the game's own standings; ``won`` says the seat is among the
@@ -87,6 +92,7 @@ def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
             rows.append(
                 {
                     "code": info.code,
+                    "table": pretty_code(info.code),
                     "session": info.session,
                     "status": info.status,
                     "seat": s.seat,
@@ -97,7 +103,7 @@ def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
                     "won": s.seat in winners,
                 }
             )
-    columns = ["code", "session", "status", "seat", "name", "kind", "score", "rank", "won"]
+    columns = ["code", "table", "session", "status", "seat", "name", "kind", "score", "rank", "won"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -107,7 +113,8 @@ def _ranks(store: TableStore, code: str, state: Any) -> list[int]:
 
 
 def game_tables(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:
-    """The games' tidy tables (by the game's table names), every table's rows with its code."""
+    """The games' tidy tables (by the game's table names), every table's rows with its code
+    (as stored) and its table (as the dashboard shows it) in front."""
     out: dict[str, list[pd.DataFrame]] = {}
     for info in store.tables(session):
         record = store.record(info.code)
@@ -116,6 +123,7 @@ def game_tables(store: TableStore, session: str | None = None) -> dict[str, pd.D
         for name in record.spec.tables:
             frame = record.table(name)
             frame.insert(0, "code", info.code)
+            frame.insert(1, "table", pretty_code(info.code))
             out.setdefault(name, []).append(frame)
     return {
         name: whole_numbers(pd.concat(frames, ignore_index=True)) for name, frames in out.items()

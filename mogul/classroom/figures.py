@@ -76,7 +76,8 @@ def cost_figure(
     written under the chart.
     """
     rows = bidders.sort_values("total_loss")
-    labels = [f"{n} ({c[:4]}-{c[4:]})" for n, c in zip(rows["name"], rows["code"], strict=True)]
+    # each player with their table, as the dashboard spells its code (bidders' "table")
+    labels = [f"{n} ({t})" for n, t in zip(rows["name"], rows["table"], strict=True)]
     fig = go.Figure(
         go.Bar(
             x=rounded(rows["total_loss"], 2),

@@ -162,7 +162,7 @@ def test_bidders_and_the_league_table(sample):
     # a table with no finished auction says so, not NaN
     first = store.tables(session)[0].code
     partial = debrief.league_table(store, session, bids[bids["code"] != first])
-    shown = partial.loc[partial["code"] == first, "model_loss"]
+    shown = partial.loc[partial["table"] == f"{first[:4]}-{first[4:]}", "model_loss"]
     assert len(shown) == 4 and (shown == debrief.NO_AUCTION).all()
     assert "NaN" not in partial.to_string() and "no finished auction" in partial.to_string()
 
@@ -203,3 +203,50 @@ def test_the_debrief_figures(sample):
     )
     bars = cost_figure(debrief.bidders(bids)).data[0]
     assert len(bars.y) == 12 and list(bars.x) == sorted(bars.x) and bars.y[-1].startswith("Hana")
+
+
+def test_tables_are_named_as_the_dashboard_spells_them(sample):
+    # The dashboard and the student page show HDKP-DM82; the store and the joins use HDKPDM82.
+    store, session = sample
+    bids = debrief.bids(store, session)
+    codes = [t.code for t in store.tables(session)]
+    spelled = {f"{c[:4]}-{c[4:]}" for c in codes}
+    assert set(bids["code"]) == set(codes)  # the data keep the stored code, to join on
+    league = debrief.league_table(store, session, bids)
+    who = debrief.bidders(bids)
+    assert "code" not in league and set(league["table"]) == spelled
+    assert "code" not in who and set(who["table"]) == spelled
+    assert list(league.columns) == ["place", "name", "table", "score", "rank", "won", "model_loss"]
+    # the join behind the league table still finds every player's bids
+    assert league["model_loss"].sum() == pytest.approx(bids["model_loss"].sum(), abs=0.1)
+    for part in ("drops", "payoffs"):
+        shown = debrief.bid_table(bids, part)
+        assert len(shown) == len(bids) and set(shown[("", "table")]) == spelled
+    with pytest.raises(ValueError, match="part must be one of"):
+        debrief.bid_table(bids, "chips")
+
+
+def test_printed_tables_fit_a_laptop_column(sample):
+    # ~88 characters: wider, a notebook column on a laptop wraps the printed lines mid-word.
+    store, session = sample
+    bids = debrief.bids(store, session)
+    shown = {
+        "bids, drops": debrief.bid_table(bids.head(8), "drops"),
+        "bids, payoffs": debrief.bid_table(bids.head(8), "payoffs"),
+        "bidders": debrief.bidders(bids),
+        "league": debrief.league_table(store, session, bids),
+        "comparison": debrief.comparison_table(bids),
+    }
+    for name, table in shown.items():
+        width = max(len(line) for line in table.to_string().splitlines())
+        assert width <= debrief.LINE, f"{name}: {width} characters"
+    lines = debrief.assumptions().splitlines()
+    assert max(map(len, lines)) <= debrief.LINE and " ".join(lines) == debrief.ASSUMPTIONS
+    assert debrief.comparison_table(bids).to_dict() == debrief.comparison(bids)
+    drops = debrief.bid_table(bids.head(8), "drops")
+    first = bids.iloc[0]
+    assert drops.iloc[0][("drop at pot", "real")] == first["real_drop"]
+    assert drops.iloc[0][("chips bid", "best")] == first["best_bids"]
+    assert debrief.bid_table(bids.head(8), "payoffs").iloc[1][("payoff", "best")] == round(
+        bids.iloc[1]["best_payoff"], 2
+    )

@@ -295,15 +295,45 @@ def browser_context_args(browser_context_args: dict) -> dict:
     return {**browser_context_args, "viewport": VIEWPORT}
 
 
+# Module federation's warning when a lab extension was built against other versions of the
+# page's shared JupyterLab packages than the page loads (Voila bundles its own JupyterLab core):
+# "Unsatisfied version 4.2.5 ... of shared singleton module @jupyterlab/notebook (required
+# ^4.6.2)". The widget packages pinned in pyproject.toml are chosen so that none appears.
+VERSION_CLASH = re.compile(r"Unsatisfied version|No satisfying version")
+
+
+def console_problem(message) -> str | None:
+    """A console message as a problem (an error, or a package version clash), else None."""
+    if message.type == "error":
+        return f"console.error: {message.text}"
+    if VERSION_CLASH.search(message.text):
+        return f"console.{message.type} (package versions): {message.text}"
+    return None
+
+
+def watch_console(page: Page, problems: list[str]) -> None:
+    """Add the page's console problems and uncaught exceptions to ``problems`` as they come."""
+
+    def seen(message) -> None:
+        problem = console_problem(message)
+        if problem:
+            problems.append(problem)
+
+    page.on("console", seen)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+
+
+def version_clashes(problems: list[str]) -> list[str]:
+    """The package version clashes among the console problems ``watch_console`` collected."""
+    return [p for p in problems if "(package versions)" in p]
+
+
 @pytest.fixture
 def console(page) -> list[str]:
-    """The page's console errors and uncaught exceptions, for failure messages."""
+    """The page's console errors, version clashes and uncaught exceptions (see
+    ``console_problem``)."""
     messages: list[str] = []
-    page.on(
-        "console",
-        lambda m: messages.append(f"console.{m.type}: {m.text}") if m.type == "error" else None,
-    )
-    page.on("pageerror", lambda e: messages.append(f"page error: {e}"))
+    watch_console(page, messages)
     return messages
 
 

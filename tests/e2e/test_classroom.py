@@ -24,6 +24,8 @@ from conftest import (
     free_port,
     jupyter_env,
     port_open,
+    version_clashes,
+    watch_console,
 )
 from playwright.sync_api import Browser, Page, expect
 from screens import SIZES, Screens
@@ -74,9 +76,14 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server
             server.stop()
 
 
+# Each page's console problems (conftest.watch_console), by page.
+CONSOLES: dict[int, list[str]] = {}
+
+
 def open_page(browser: Browser, url: str, ready: str, viewport: dict | None = None) -> Page:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
     page = context.new_page()
+    watch_console(page, CONSOLES.setdefault(id(page), []))
     page.route(
         re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort()
     )
@@ -178,4 +185,6 @@ def test_three_students_play_a_round_and_the_lecturer_sees_it(classroom, browser
     )
     lecturer.screenshot(path=ROOT / "screenshots" / "classroom-lecturer.png", full_page=True)
     problems = [p for screens in checks for p in screens.problems]
+    for page in [*students, lecturer]:  # Voila's JupyterLab core and the widget extension agree
+        problems += version_clashes(CONSOLES[id(page)])
     assert not problems, "What the pages show is wrong:\n" + "\n".join(problems)

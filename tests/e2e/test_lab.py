@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import SCREENSHOTS
+from conftest import SCREENSHOTS, version_clashes
 from playwright.sync_api import Page, expect
 from screens import SIZES, Screens
 
@@ -102,6 +102,7 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("lab-03-after-next-round.png")
     check_player_at_every_size(page, screens, "lab-03-next-round")
+    assert version_clashes(game.console) == [], "the widget packages' versions clash"
     screens.assert_clean()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import SCREENSHOTS
+from conftest import SCREENSHOTS, version_clashes
 from playwright.sync_api import Page, expect
 from screens import Screens
 from test_lab import (
@@ -92,5 +92,6 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     assert station in table_text, f"Ann's house at {station} is not in the table"
     page.screenshot(path=SCREENSHOTS / "lab-06-after-branch.png")
     assert not [m for m in console if "blocked request" in m], console
+    assert version_clashes(console) == [], "the widget packages' versions clash"
     check_player_at_every_size(page, screens, "lab-06-branch")
     screens.assert_clean()

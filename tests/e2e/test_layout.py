@@ -1,10 +1,11 @@
 """The Voila classroom page on a phone and on a laptop: words on every button, a table that
-fits, the live chart beside the table, nothing fetched from outside, no console error."""
+fits, the live chart beside the table, nothing fetched from outside, no console error and no
+warning of clashing package versions."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import SCREENSHOTS, VOILA_CELL_ERROR
+from conftest import SCREENSHOTS, VOILA_CELL_ERROR, watch_console
 from playwright.sync_api import Browser, expect
 from screens import SIZES, Screens
 
@@ -28,11 +29,7 @@ def test_classroom_page_fits_the_device(voila, browser: Browser, device: str) ->
     )
     page = context.new_page()
     problems: list[str] = []
-    page.on(
-        "console",
-        lambda m: problems.append(f"console.error: {m.text}") if m.type == "error" else None,
-    )
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    watch_console(page, problems)
     page.route(
         "**/*",
         lambda r: (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import VOILA_CELL_ERROR
+from conftest import VOILA_CELL_ERROR, version_clashes
 from playwright.sync_api import Page, expect
 from screens import Screens
 
@@ -42,4 +42,7 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
     game.screenshot("voila-03-after-next-round.png")
     screens.check("voila-03 after Next round, laptop")
     screens.match("voila-03-next-round-laptop", game.player)
+    # Voila bundles its own JupyterLab core (4.2): a widget extension built for a newer one
+    # logs "Unsatisfied version ... (required ^4.6.2)" for each shared package it uses.
+    assert version_clashes(game.console) == [], "the widget packages' versions clash"
     screens.assert_clean()

@@ -47,6 +47,7 @@ from mogul.analysis.mogul.comparisons import (
     score_gap,
     sell_nothing,
 )
+from mogul.analysis.mogul.intervals import interval_table
 from mogul.analysis.mogul.position import (
     analyse_position,
     table_view,
@@ -55,11 +56,14 @@ from mogul.analysis.mogul.sell_right import (
     SELL_RIGHT_COLUMNS,
     compare_editions,
     edition_summary,
+    fill_table,
     play_games,
     sell_right_by_fill,
     sell_right_options,
     sell_right_table,
     sell_right_uses,
+    use_share_table,
+    use_shares,
     uses_from_auctions,
 )
 from mogul.analysis.mogul.share_values import (
@@ -98,10 +102,12 @@ __all__ = [
     "crash_hazard",
     "crash_window",
     "edition_summary",
+    "fill_table",
     "expected_premiums",
     "expected_reveals",
     "game_share_values",
     "hold_or_sell",
+    "interval_table",
     "market_long",
     "model_check",
     "next_crash_chance",
@@ -113,5 +119,7 @@ __all__ = [
     "sell_right_table",
     "sell_right_uses",
     "share_values",
+    "use_share_table",
+    "use_shares",
     "uses_from_auctions",
 ]

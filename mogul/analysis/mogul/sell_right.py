@@ -327,3 +327,118 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> 
         out["branch"] + half["branch_value"],
     )
     return out[out["uses"] >= min_uses]
+
+
+USES = ("sell", "branch", "nothing")
+"""What a use of the sell right did (``choice`` of ``uses_from_auctions``)."""
+
+
+def use_shares(uses: pd.DataFrame) -> pd.DataFrame:
+    """Share of the sell right's uses that sold, founded a branch or did nothing, per edition,
+    with 95% intervals computed over games.
+
+    ``uses`` is ``compare_editions(...)["uses"]``. The games are the independent units: the
+    uses within one game hang together (the same players, the same map), so the interval is
+    the ratio estimator's with the games as clusters: share = uses of that kind / all uses,
+    its variance G/(G-1) * sum over games of (kind_g - share * uses_g)^2 / (all uses)^2, for G
+    games with a use (the interval cut to 0..1). Index (``edition``, ``use``); columns
+    ``share``, ``low``, ``high``, ``se`` (its standard error), ``uses`` (of that kind), ``games``.
+
+    >>> uses = pd.DataFrame({"edition": "x", "game": [0, 0, 1, 1],
+    ...                      "choice": ["sell", "sell", "sell", "nothing"]})
+    >>> use_shares(uses).loc[("x", "sell"), ["share", "low", "high", "uses"]].round(3).tolist()
+    [0.75, 0.26, 1.0, 3.0]
+    """
+    rows = []
+    for name, group in uses.groupby("edition", sort=False):
+        per_game = pd.crosstab(group["game"], group["choice"]).reindex(
+            columns=list(USES), fill_value=0
+        )
+        totals = per_game.sum(axis=1)
+        n, games = float(totals.sum()), len(per_game)
+        for use in USES:
+            share = float(per_game[use].sum()) / n
+            residual = per_game[use] - share * totals
+            variance = games / max(games - 1, 1) * float((residual**2).sum()) / n**2
+            half = Z95 * variance**0.5
+            rows.append(
+                {
+                    "edition": name,
+                    "use": use,
+                    "share": share,
+                    "low": max(0.0, share - half),
+                    "high": min(1.0, share + half),
+                    "se": variance**0.5,
+                    "uses": int(per_game[use].sum()),
+                    "games": games,
+                }
+            )
+    return pd.DataFrame(rows).set_index(["edition", "use"])
+
+
+def use_share_table(uses: pd.DataFrame) -> pd.DataFrame:
+    """``use_shares`` of two editions as a table that fits a notebook column: per use, each
+    edition's share with its 95% interval ("66.9% (66.0 to 67.9)"), ``difference (points)``:
+    the second edition's share minus the first's in percentage points with its interval (the
+    editions are simulated apart: independent samples), and ``differs``: whether that
+    interval leaves out 0 (only then is it a difference)."""
+    shares = use_shares(uses)
+    editions = list(dict.fromkeys(shares.index.get_level_values("edition")))
+    if len(editions) != 2:
+        raise ValueError(f"use_share_table compares two editions, got {editions}")
+    first, second = (shares.loc[e] for e in editions)
+
+    def pct(share: float, low: float, high: float) -> str:
+        return f"{share:.1%} ({100 * low:.1f} to {100 * high:.1f})"
+
+    diff = second["share"] - first["share"]
+    half = Z95 * (second["se"] ** 2 + first["se"] ** 2) ** 0.5
+    table = pd.DataFrame(
+        {
+            editions[0]: [pct(*first.loc[u, ["share", "low", "high"]]) for u in USES],
+            editions[1]: [pct(*second.loc[u, ["share", "low", "high"]]) for u in USES],
+            "difference (points)": [
+                f"{100 * d:+.1f} ({100 * (d - h):+.1f} to {100 * (d + h):+.1f})"
+                for d, h in zip(diff, half, strict=True)
+            ],
+            "differs": ((diff - half > 0) | (diff + half < 0)).tolist(),
+        },
+        index=pd.Index(list(USES), name="use"),
+    )
+    return table
+
+
+def fill_table(by_fill: pd.DataFrame) -> pd.DataFrame:
+    """``sell_right_by_fill`` as a table that fits a notebook column: per group of houses,
+    ``uses``, ``sell`` and ``branch`` each with its 95% interval ("2.01 (1.83 to 2.19)"),
+    ``best``, ``free``, and how often the bots chose a branch (``built``) or a sale (``sold``),
+    in percent of the uses.
+
+    >>> by_fill = pd.DataFrame({"uses": [610], "sell": [1.234], "sell_low": [1.11],
+    ...     "sell_high": [1.35], "branch": [2.95], "branch_low": [2.87], "branch_high": [3.04],
+    ...     "best": [3.19], "free": [6.64], "chose_branch": [0.98], "chose_sell": [0.02]},
+    ...     index=pd.Index([0], name="houses"))
+    >>> fill_table(by_fill).iloc[0].astype(str).tolist()
+    ['610', '1.23 (1.11 to 1.35)', '2.95 (2.87 to 3.04)', '3.19', '6.64', '98%', '2%']
+    """
+
+    def with_interval(column: str) -> list[str]:
+        return [
+            f"{m:.2f} ({lo:.2f} to {hi:.2f})"
+            for m, lo, hi in zip(
+                by_fill[column], by_fill[f"{column}_low"], by_fill[f"{column}_high"], strict=True
+            )
+        ]
+
+    return pd.DataFrame(
+        {
+            "uses": by_fill["uses"],
+            "sell": with_interval("sell"),
+            "branch": with_interval("branch"),
+            "best": by_fill["best"].round(2),
+            "free": by_fill["free"].round(2),
+            "built": [f"{v:.0%}" for v in by_fill["chose_branch"]],
+            "sold": [f"{v:.0%}" for v in by_fill["chose_sell"]],
+        },
+        index=by_fill.index,
+    )

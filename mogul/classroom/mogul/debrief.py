@@ -32,6 +32,7 @@ it works on a live session and on a loaded one alike.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import pandas as pd
@@ -40,7 +41,7 @@ from mogul.analysis.mogul import game_share_values
 from mogul.auction import payoff_curve, solve
 from mogul.auction.model import PLACES
 from mogul.auction.mogul import values_from_state
-from mogul.classroom.export import load_session, seats_table
+from mogul.classroom.export import load_session, pretty_code, seats_table
 from mogul.classroom.store import TableStore
 from mogul.kit.data import data_path
 
@@ -75,12 +76,63 @@ ASSUMPTIONS = (
     "and measured as if it had held the credit's chips from the opening)."
 )
 """The model's assumptions in one paragraph, to print beside the debrief's charts."""
+LINE = 88
+"""Characters in a printed line: what fits a notebook column on a laptop."""
+BID_PARTS = {
+    "drops": {
+        "real_drop": ("drop at pot", "real"),
+        "equilibrium_drop": ("drop at pot", "equilibrium"),
+        "best_drop": ("drop at pot", "best"),
+        "real_bids": ("chips bid", "real"),
+        "best_bids": ("chips bid", "best"),
+    },
+    "payoffs": {
+        "real_payoff": ("payoff", "real"),
+        "best_payoff": ("payoff", "best"),
+        "equilibrium_payoff": ("payoff", "equilibrium"),
+        "model_loss": ("", "model_loss"),
+        "verdict": ("", "verdict"),
+        "credit": ("", "credit"),
+    },
+}
+"""The two halves of a row of ``bids`` that ``bid_table`` shows, each column under its heading."""
 SAMPLE = "sample-class"
 
 
 def load_sample() -> tuple[TableStore, str]:
     """The sample session shipped in ``data/classroom/sample-class``, in an in-memory store."""
     return load_session(data_path("classroom", SAMPLE))
+
+
+def assumptions(width: int = LINE) -> str:
+    """``ASSUMPTIONS`` in lines of at most ``width`` characters, for printing."""
+    return textwrap.fill(ASSUMPTIONS, width)
+
+
+def bid_table(bid_rows: pd.DataFrame, part: str) -> pd.DataFrame:
+    """Rows of ``bids`` in a table that fits a laptop's notebook column: the table (as the
+    dashboard spells its code), round, card (in "drops") and name, then one half of the
+    columns, ``part`` "drops" (drop points and chips bid) or "payoffs" (payoffs and model loss
+    rounded to cents, verdict, credit), under two-level headings ("drop at pot" / "real").
+    ``equilibrium_is_best`` stays in ``bids`` (``comparison`` counts it)."""
+    if part not in BID_PARTS:
+        raise ValueError(f"part must be one of {sorted(BID_PARTS)}, not {part!r}")
+    columns = BID_PARTS[part]
+    table = pd.DataFrame(
+        {
+            ("", "table"): bid_rows["code"].map(pretty_code),
+            ("", "round"): bid_rows["round"],
+            ("", "card"): bid_rows["card"],
+            ("", "name"): bid_rows["name"],
+        }
+    )
+    if part == "payoffs":  # the card is in the "drops" half: room for the payoffs
+        table = table.drop(columns=[("", "card")])
+    for column, heading in columns.items():
+        values = bid_rows[column]
+        table[heading] = values.round(2) if pd.api.types.is_float_dtype(values) else values
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    return table.reset_index(drop=True)
 
 
 def auction_openings(states: list[Any]) -> list[tuple[int, list[Any]]]:
@@ -252,8 +304,9 @@ def bids(store: TableStore, session: str | None = None, people_only: bool = True
 
 
 def bidders(bid_rows: pd.DataFrame) -> pd.DataFrame:
-    """One row per player: auctions, how often over-bid / under-bid / best response, and the
-    total and mean model loss in points; the largest loss first."""
+    """One row per player: their table (as the dashboard spells its code), auctions, how
+    often over-bid / under-bid / best response, and the total and mean model loss in points;
+    the largest loss first."""
     counts = pd.crosstab([bid_rows["code"], bid_rows["name"]], bid_rows["verdict"])
     for verdict in ("over-bid", "under-bid", "best response"):
         if verdict not in counts:
@@ -264,8 +317,9 @@ def bidders(bid_rows: pd.DataFrame) -> pd.DataFrame:
         columns={"count": "auctions", "sum": "total_loss", "mean": "mean_loss"}
     ).reset_index()
     out[["total_loss", "mean_loss"]] = out[["total_loss", "mean_loss"]].round(2)
+    out["table"] = out["code"].map(pretty_code)
     columns = [
-        "code",
+        "table",
         "name",
         "auctions",
         "over-bid",
@@ -282,18 +336,19 @@ def bidders(bid_rows: pd.DataFrame) -> pd.DataFrame:
 def league_table(
     store: TableStore, session: str | None = None, bid_rows: pd.DataFrame | None = None
 ) -> pd.DataFrame:
-    """The session's players ranked by final score: name, table, score, rank at the table,
-    won, and (with ``bid_rows`` from ``bids``) ``model_loss``: the points their bidding lost
+    """The session's players ranked by final score: name, table (its code as the dashboard
+    spells it), score, rank at the table, won, and (with ``bid_rows`` from ``bids``) ``model_loss``: the points their bidding lost
     in the model, or "no finished auction" for a table that finished none."""
     seats = seats_table(store, session)
     seats = seats[seats["kind"] == "human"]
-    table = seats[["name", "code", "score", "rank", "won"]].copy()
-    if bid_rows is not None:
+    table = seats[["name", "code", "table", "score", "rank", "won"]].copy()
+    if bid_rows is not None:  # joined on the stored code, shown as the dashboard spells it
         loss = bid_rows.groupby(["code", "name"])["model_loss"].sum().round(2).rename("model_loss")
         table = table.join(loss, on=["code", "name"])
         table["model_loss"] = (
             table["model_loss"].astype(object).where(table["model_loss"].notna(), NO_AUCTION)
         )
+    table = table.drop(columns="code")
     table = table.sort_values(["score", "name"], ascending=[False, True], ignore_index=True)
     table.insert(0, "place", table["score"].rank(method="min", ascending=False).astype(int))
     return table
@@ -317,6 +372,11 @@ def comparison(bid_rows: pd.DataFrame) -> dict[str, int]:
         "loss_rows": int((bid_rows["model_loss"] > TOLERANCE).sum()),
         "credit": int(bid_rows["credit"].sum()),
     }
+
+
+def comparison_table(bid_rows: pd.DataFrame) -> pd.Series:
+    """``comparison`` as a one-column table (rows of ``bids``), one count a line."""
+    return pd.Series(comparison(bid_rows), name="rows of bids")
 
 
 def share_values(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:

@@ -1,7 +1,7 @@
 """Figures for the 2013 edition's sell right and for the two editions side by side.
 
 The inputs are the frames of ``mogul.analysis``: ``sell_right_by_fill`` (the sell right's
-value as the map fills) and ``edition_summary`` (one row per edition). For the distributions
+value as the map fills) and ``use_shares`` (what the sell right was used for, per edition). For the distributions
 of game length, auction length and winning score, ``distribution_figure`` of
 ``mogul.plots.mogul.analysis`` takes one group per edition.
 """
@@ -15,7 +15,8 @@ from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
 
 __all__ = ["sell_right_figure", "sell_right_use_figure"]
 
-USE_COLOURS = {"sell": SEAT_COLOURS[1], "branch": SEAT_COLOURS[2], "nothing": SEAT_COLOURS[5]}
+EDITION_COLOURS = (SEAT_COLOURS[1], SEAT_COLOURS[2])
+"""The two editions' bars, in the order of the table."""
 
 
 def sell_right_figure(
@@ -71,32 +72,45 @@ def sell_right_figure(
 
 
 def sell_right_use_figure(
-    summary: pd.DataFrame, title: str = "What the sell right was used for"
+    shares: pd.DataFrame, title: str = "What the sell right was used for"
 ) -> go.Figure:
-    """Share of the sell right's uses that sold, founded a branch or did nothing, per edition.
+    """Share of the sell right's uses that sold, founded a branch or did nothing: one bar per
+    edition and use, with its 95% interval over games as an error bar.
 
-    ``summary`` is ``mogul.analysis.edition_summary(...)`` (index: edition).
+    ``shares`` is ``mogul.analysis.use_shares(...)`` (index: edition, use). Bars side by side,
+    not stacked: a stacked bar has no place for each share's interval. The numbers are in the
+    hover and in ``mogul.analysis.use_share_table`` (printed beside the chart in notebook 06).
     """
-    editions = [str(e) for e in summary.index]
+    editions = list(dict.fromkeys(shares.index.get_level_values("edition")))
     fig = go.Figure()
-    for use, colour in USE_COLOURS.items():
+    for n, name in enumerate(editions):
+        rows = shares.loc[name]
+        uses = [str(u) for u in rows.index]
         fig.add_bar(
-            y=editions,
-            x=rounded(summary[use], 3),
-            name=use,
+            y=uses,
+            x=rounded(rows["share"], 4),
+            name=str(name),
             orientation="h",
-            marker={"color": colour},
-            text=[f"{v:.0%}" for v in summary[use]],
-            textposition="inside",
-            insidetextanchor="middle",
-            hovertemplate=f"%{{y}}: {use} in %{{x:.0%}} of the uses<extra></extra>",
+            marker={"color": EDITION_COLOURS[n % len(EDITION_COLOURS)]},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "thickness": 1.5,
+                "array": rounded(rows["high"] - rows["share"], 4),
+                "arrayminus": rounded(rows["share"] - rows["low"], 4),
+            },
+            customdata=list(zip(rounded(rows["low"], 4), rounded(rows["high"], 4), strict=True)),
+            hovertemplate=(
+                f"{name}: %{{y}} in %{{x:.1%}} of the uses"
+                "<br>95% interval %{customdata[0]:.1%} to %{customdata[1]:.1%}<extra></extra>"
+            ),
         )
     fig.update_layout(
         template=KIT_TEMPLATE,
         title=title,
-        barmode="stack",
-        height=260,
-        xaxis_title="share of the uses",
+        barmode="group",
+        height=300,
+        xaxis_title="share of uses (95% interval)",
         xaxis_tickformat=".0%",
         xaxis_range=[0, 1],
         yaxis_autorange="reversed",

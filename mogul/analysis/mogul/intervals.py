@@ -1,0 +1,50 @@
+"""Tables of values with their intervals, written to fit a notebook column on a laptop.
+
+The analyses give a value and its interval in three columns (``x``, ``x low``, ``x high``);
+printed side by side for two editions and their difference they run to 120 characters and
+the page wraps them mid-word. ``interval_table`` writes each value with its interval in one
+column: ``25.94 (25.75 to 26.14)``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+__all__ = ["interval_table"]
+
+
+def interval_table(frame: pd.DataFrame, decimals: int = 2) -> pd.DataFrame:
+    """``frame`` with every column followed by its interval's bounds written as one column.
+
+    A column ``x`` followed by ``x low`` and ``x high`` (or ``x_low`` and ``x_high``, or
+    just ``low`` and ``high``) becomes ``x``: "value (low to high)", rounded to ``decimals``;
+    other columns are rounded and kept.
+
+    >>> frame = pd.DataFrame({"classic": [25.943], "classic low": [25.7465],
+    ...     "classic high": [26.1435], "difference": [-1.55], "low": [-1.8], "high": [-1.3],
+    ...     "games": [200]}, index=pd.Index(["cards"], name="measure"))
+    >>> interval_table(frame).loc["cards"].astype(str).tolist()
+    ['25.94 (25.75 to 26.14)', '-1.55 (-1.80 to -1.30)', '200']
+    """
+    columns = list(frame.columns)
+    frame = frame.round(decimals)  # as pandas rounds (25.945 -> 25.94), before formatting
+    out = pd.DataFrame(index=frame.index)
+    i = 0
+    while i < len(columns):
+        name = columns[i]
+        bounds = columns[i + 1 : i + 3]
+        if bounds in (
+            [f"{name} low", f"{name} high"],
+            [f"{name}_low", f"{name}_high"],
+            ["low", "high"],
+        ):
+            low, high = (frame[b] for b in bounds)
+            out[name] = [
+                f"{v:.{decimals}f} ({lo:.{decimals}f} to {hi:.{decimals}f})"
+                for v, lo, hi in zip(frame[name], low, high, strict=True)
+            ]
+            i += 3
+        else:
+            out[name] = frame[name]
+            i += 1
+    return out
