@@ -146,7 +146,7 @@ def test_scores_are_scores_and_the_track_says_it_wraps():
     )
     fig = scores_figure(rounds)
     assert list(fig.data[0].y) == [1, -1]  # after a credit the score is negative, not 30
-    assert fig.layout.yaxis.title.text == "score (points, plus 1 per 5 chips)"
+    assert fig.layout.yaxis.title.text == "score (points,<br>plus 1 per 5 chips)"
     track = scores_figure(rounds, track=True)
     assert list(track.data[0].y) == [0, 30] and "wraps around" in track.layout.yaxis.title.text
 

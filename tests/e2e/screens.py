@@ -5,7 +5,9 @@ Three checks, run after Run All and after each scripted interaction (see the tes
 * ``geometry``: every plotly chart's whole drawing (its SVG, legend, title, axis titles and
   tick labels) lies inside the viewport's width and inside every box around it that clips or
   scrolls (and the player's chart column); so do buttons, tables, paragraphs, list items and
-  widget text; no label is cut with an ellipsis (``text-overflow: ellipsis`` with hidden text).
+  widget text; a chart's legend and titles also lie inside the chart's own height (not over
+  the next chart) and its legends, titles, axis titles and annotations do not overlap; no label is cut with an
+  ellipsis (``text-overflow: ellipsis`` with hidden text).
 * ``data_out_of_view``: every point of every trace (numbers on linear axes) lies inside the
   axis ranges the chart shows (``gd._fullLayout``, ``gd._fullData``).
 * ``Screens.match``: a screenshot of a part of the page (see ``STORED_WIDTH``) against a reviewed baseline in
@@ -92,7 +94,26 @@ GEOMETRY = r"""(root) => {
     if (!svg) continue;
     inside(svg, `chart "${title}"`);
     const parts = gd.querySelectorAll('.legend, .g-gtitle, .g-xtitle, .g-ytitle, .xtick text, .ytick text');
-    for (const p of parts) if (shown(p)) inside(p, `chart "${title}" ${(p.getAttribute('class') || p.parentNode.getAttribute('class') || '').split(' ')[0]} "${words(p)}"`);
+    const box = gd.getBoundingClientRect();
+    for (const p of parts) {
+      if (!shown(p)) continue;
+      const what = `chart "${title}" ${(p.getAttribute('class') || p.parentNode.getAttribute('class') || '').split(' ')[0]} "${words(p)}"`;
+      inside(p, what);
+      // Up and down too: a legend or title outside its chart's own box runs into what is
+      // above or below it (a wrapped legend over the next chart's title).
+      const r = p.getBoundingClientRect();
+      if (r.bottom > box.bottom + 1 || r.top < box.top - 1)
+        problems.push(`${what}: y ${Math.round(r.top)}..${Math.round(r.bottom)} is outside its chart ` +
+                      `y ${Math.round(box.top)}..${Math.round(box.bottom)}`);
+    }
+    // Its legends, titles, axis titles and annotations (subplot titles) do not write over
+    // each other.
+    const texts = [...gd.querySelectorAll('.legend, .g-gtitle, .g-xtitle, .g-ytitle, .annotation-text-g')].filter(shown);
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const [a, b] = [texts[i].getBoundingClientRect(), texts[j].getBoundingClientRect()];
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+        problems.push(`chart "${title}": "${words(texts[i])}" and "${words(texts[j])}" overlap`);
+    }
   }
   const texts = root.querySelectorAll(
     'button, table, .widget-html-content, p, li, h1, h2, h3, h4, summary, .widget-label, .mogul-game');

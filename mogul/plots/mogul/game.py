@@ -148,7 +148,7 @@ def market_value_figure(
         template=KIT_TEMPLATE,
         title=title,
         xaxis_title="round",
-        yaxis_title="market value (points per share sold)",
+        yaxis_title="market value (points<br>per share sold)",
         height=360,
     )
     fig.update_yaxes(rangemode="tozero")
@@ -207,8 +207,8 @@ def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
     return out
 
 
-SCORE_TITLE = "score (points, plus 1 per 5 chips)"
-"""The axis title of scores, in words."""
+SCORE_TITLE = "score (points,<br>plus 1 per 5 chips)"
+"""The axis title of scores, in words (two lines: one is taller than a small chart's plot)."""
 
 
 def score_traces(
@@ -248,7 +248,7 @@ def scores_figure(
     and -2 points is space 30. Read scores from the default chart.
     """
     fig = go.Figure(score_traces(rounds, score_track, track))
-    label = f"space on the {score_track}-space track (wraps around)" if track else SCORE_TITLE
+    label = f"space on the {score_track}-space<br>track (wraps around)" if track else SCORE_TITLE
     fig.update_layout(
         template=KIT_TEMPLATE,
         title=title or ("Score track (wraps around)" if track else "Scores"),
