@@ -66,7 +66,8 @@ def board_arrays() -> tuple:
     (ends: the two spaces of each track space; eastern: 1 for squares on the eastern edge;
     ways: per space and way out (west, north, south) the track space, the space reached and
     1 for west; markers per colour; the stock per company (-1: unlimited); goods pawns per
-    colour; start money; start shares per company).
+    colour; start money; start shares per company; touching: per space, a bit for each track
+    space at one of its ends).
     """
     b, box = board(), components()
     spaces = space_order(b)
@@ -84,6 +85,10 @@ def board_arrays() -> tuple:
     cap = -1 if box.stock_per_company is None else box.stock_per_company
     stock = dict(box.start_stock)
     start_stock = np.array([stock.get(c, 0) for c in COMPANIES], np.int64)
+    touching = np.zeros(SPACES, np.int64)  # per space: a bit for each track space at its ends
+    for i, s in enumerate(b.sections):
+        touching[spaces[s.a]] |= 1 << i
+        touching[spaces[s.b]] |= 1 << i
     return (
         ends,
         eastern,
@@ -93,6 +98,7 @@ def board_arrays() -> tuple:
         box.goods_per_colour,
         box.start_money,
         start_stock,
+        touching,
     )
 
 
@@ -168,6 +174,7 @@ def encode(state: GameState) -> np.ndarray:
         t["owner"][sections[section]] = colour[owner]
         s = b.section(section)
         t["joined"][spaces[s.a]] = t["joined"][spaces[s.b]] = 1
+    t["buildable"] = sum(1 << sections[s] for s in track_facts(state.track).buildable)
     t["markers"] = [track_facts(state.track).markers.get(c, 0) for c in RAILROADS]
     t["start_player"], t["current"], t["turn"] = state.start_player, state.current, state.turn
     t["dice"] = _dice_counts(state.dice)

@@ -50,6 +50,7 @@ TABLE = np.dtype(
         ("owner", np.int64, SECTIONS),  # colour of the track on each track space, -1 free
         ("markers", np.int64, RAILROADS),  # track markers of each colour on the board
         ("joined", np.int64, SPACES),  # 1: on the eastern edge or at an end of built track
+        ("buildable", np.int64),  # bit s: track space s is free and joined to the eastern edge
         ("start_player", np.int64),
         ("current", np.int64),  # -1 once the game is over
         ("turn", np.int64),
@@ -64,9 +65,10 @@ TABLE = np.dtype(
 """One game's table as a numpy record (see the module docstring)."""
 
 _jit = nb.njit(cache=True, nogil=True)
+_inline = nb.njit(cache=True, nogil=True, inline="always")  # small helpers: no call, no copies
 
 
-@_jit
+@_inline
 def encode_action(kind, colour, x):
     """An action's number (see the module docstring)."""
     return kind << 12 | colour << 9 | x
@@ -75,7 +77,7 @@ def encode_action(kind, colour, x):
 # --- what the roll allows (dice.allowance) ----------------------------------------------------
 
 
-@_jit
+@_inline
 def allowance(dice, colour, kind):
     """How many unit actions of ``kind`` for ``colour`` the roll allows (0: not allowed)."""
     own = dice[colour]
@@ -97,18 +99,18 @@ def allowance(dice, colour, kind):
 # --- the unit actions the table allows (rules.build_options ... dividend_options) -------------
 
 
-@_jit
+@_inline
 def options(t, board, colour, kind, out, n, first_only=False):
     """Append the unit actions of ``kind`` for ``colour`` to ``out[n:]``; returns the new length
     (with ``first_only``, stops at the first one: is there any?)."""
-    ends, ways, track_per_colour, stock_cap = board[0], board[2], board[3], board[4]
+    ways, track_per_colour, stock_cap = board[2], board[3], board[4]
     owner = t.owner
     if kind == BUILD:
         if colour >= RAILROADS or t.markers[colour] >= track_per_colour:
             return n
-        joined = t.joined
+        buildable = t.buildable
         for s in range(SECTIONS):  # free track spaces joined to the eastern edge, board order
-            if owner[s] < 0 and (joined[ends[s, 0]] or joined[ends[s, 1]]):
+            if buildable >> s & 1:
                 out[n] = encode_action(BUILD, colour, s)
                 n += 1
                 if first_only:
@@ -137,7 +139,7 @@ def options(t, board, colour, kind, out, n, first_only=False):
     return n
 
 
-@_jit
+@_inline
 def legal_actions(t, board, out):
     """The legal actions in ``rules.legal_actions``' order into ``out``; returns how many."""
     if t.kind == NO_KIND:
@@ -160,7 +162,7 @@ def legal_actions(t, board, out):
 # --- the unit actions (rules._do_build ... _do_pay) -------------------------------------------
 
 
-@_jit
+@_inline
 def pay_round(t, company, first, paid):
     """One round of dividends into ``paid`` (per seat); returns (dollars left, stopped early)."""
     players = t.players
@@ -180,7 +182,7 @@ def pay_round(t, company, first, paid):
     return left, False
 
 
-@_jit
+@_inline
 def roll_dice(t, rolls, scripted):
     """The next roll: ``rolls[turn - 1]`` when rolls are given (``scripted`` of them), else five
     fair dice (``scripted`` = -1). Past the rolls given, the game waits (``waiting``) for more."""
@@ -197,7 +199,7 @@ def roll_dice(t, rolls, scripted):
         t.dice[np.random.randint(FACES)] += 1
 
 
-@_jit
+@_inline
 def begin_turn(t, seat, rolls, scripted):
     """Hand the dice to ``seat``: the next turn begins with its roll."""
     t.current = seat
@@ -206,7 +208,7 @@ def begin_turn(t, seat, rolls, scripted):
     t.colour, t.kind, t.used = NO_KIND, NO_KIND, 0
 
 
-@_jit
+@_inline
 def colours_outside_coast(t):
     """How many railroad colours have goods off the Pacific Coast."""
     count = 0
@@ -218,7 +220,7 @@ def colours_outside_coast(t):
     return count
 
 
-@_jit
+@_inline
 def apply(t, board, action, rolls, scripted, scratch, paid):
     """The current player's ``action`` (assumed legal: the bots choose only legal ones)."""
     if action == END:
@@ -230,8 +232,13 @@ def apply(t, board, action, rolls, scripted, scratch, paid):
     if kind == BUILD:
         t.owner[x] = colour
         t.markers[colour] += 1
-        t.joined[ends[x, 0]] = 1
-        t.joined[ends[x, 1]] = 1
+        for end in (ends[x, 0], ends[x, 1]):  # free track spaces touching its ends join
+            t.joined[end] = 1
+            t.buildable |= board[8][end]
+        t.buildable &= ~(1 << x)
+        for s in range(SECTIONS):
+            if t.owner[s] >= 0 and t.buildable >> s & 1:
+                t.buildable &= ~(1 << s)
         t.treasuries[PURPLE] += BUILD_PAYMENT
     elif kind == MOVE:
         space, way = x // 3, x % 3
@@ -262,7 +269,7 @@ def apply(t, board, action, rolls, scripted, scratch, paid):
 # --- the bots ---------------------------------------------------------------------------------
 
 
-@_jit
+@_inline
 def dividend_value(t, board, action, seat, stake, rival_weight, paid):
     """``DividendBot.value``: the action's worth in dollars for ``seat``."""
     if action == END:
@@ -287,7 +294,7 @@ def dividend_value(t, board, action, seat, stake, rival_weight, paid):
     return t.treasuries[colour] / (held + 1) - STOCK_PRICE
 
 
-@_jit
+@_inline
 def choose(t, board, kinds, params, legal, n, stake, paid):
     """The action of the bot in the current seat among ``legal[:n]``."""
     seat = t.current
@@ -353,6 +360,10 @@ def deal_and_play(tables, board, kinds, params, seed):
             t.stocks[seat, :] = start_stock
         t.owner[:] = -1
         t.joined[:] = board[1]
+        t.buildable = 0
+        for space in range(SPACES):
+            if board[1][space]:
+                t.buildable |= board[8][space]
         t.start_player = np.random.randint(t.players)
         begin_turn(t, t.start_player, no_rolls, -1)
         play_out(t, board, kinds, params, no_rolls, -1)
