@@ -194,9 +194,12 @@ def roll_dice(t, rolls, scripted):
         else:
             t.waiting = 1
         return
-    t.dice[:] = 0
+    dice = t.dice
+    dice[:] = 0
+    value = np.random.randint(FACES**5)  # one draw: its five digits in base 6 are the faces
     for _ in range(5):
-        t.dice[np.random.randint(FACES)] += 1
+        dice[value % FACES] += 1
+        value //= FACES
 
 
 @_inline
@@ -259,11 +262,8 @@ def apply(t, board, action, rolls, scripted, scratch, paid):
         for seat in range(t.players):
             t.money[seat] += paid[seat]
         t.treasuries[colour] = left
-    more = t.used < allowance(t.dice, colour, kind) and options(
-        t, board, colour, kind, scratch, 0, True
-    )
-    if not more:  # nothing more of this colour and kind: the turn is over
-        begin_turn(t, (t.current + 1) % t.players, rolls, scripted)
+    # When nothing more of this colour and kind is possible, the turn is over: the next
+    # legal_actions lists END alone, which play_out applies without asking the bot.
 
 
 # --- the bots ---------------------------------------------------------------------------------
@@ -327,6 +327,9 @@ def play_out(t, board, kinds, params, rolls, scripted):
         roll_dice(t, rolls, scripted)
     while t.current >= 0 and t.waiting == 0:
         n = legal_actions(t, board, legal)
+        if n == 1 and t.kind != NO_KIND:  # the roll is used up: the turn ends by itself
+            apply(t, board, END, rolls, scripted, scratch, paid)
+            continue
         action = choose(t, board, kinds, params, legal, n, stake, paid)
         apply(t, board, action, rolls, scripted, scratch, paid)
         t.decisions += 1
