@@ -168,6 +168,7 @@ def encode(state: GameState) -> np.ndarray:
     t["treasuries"] = tuple(state.treasuries)
     for space, pawn in state.goods:
         t["pawns"][spaces[space], colour[pawn]] += 1
+        t["occupied"][colour[pawn]] |= 1 << spaces[space]
     t["owner"] = -1
     t["joined"] = board_arrays()[1]
     for section, owner in state.track:

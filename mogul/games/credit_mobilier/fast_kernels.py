@@ -51,6 +51,7 @@ TABLE = np.dtype(
         ("markers", np.int64, RAILROADS),  # track markers of each colour on the board
         ("joined", np.int64, SPACES),  # 1: on the eastern edge or at an end of built track
         ("buildable", np.int64),  # bit s: track space s is free and joined to the eastern edge
+        ("occupied", np.int64, RAILROADS),  # bit per space with goods pawns of the colour
         ("start_player", np.int64),
         ("current", np.int64),  # -1 once the game is over
         ("turn", np.int64),
@@ -64,14 +65,29 @@ TABLE = np.dtype(
 )
 """One game's table as a numpy record (see the module docstring)."""
 
-_jit = nb.njit(cache=True, nogil=True)
-_inline = nb.njit(cache=True, nogil=True, inline="always")  # small helpers: no call, no copies
+_jit = nb.njit(cache=True, nogil=True, error_model="numpy")
+_inline = nb.njit(
+    cache=True, nogil=True, error_model="numpy", inline="always"
+)  # small helpers: no call, no copies
 
 
 @_inline
 def encode_action(kind, colour, x):
     """An action's number (see the module docstring)."""
     return kind << 12 | colour << 9 | x
+
+
+DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: ``lowest_bit`` reads a bit's number off the top 6 bits of a product."""
+LOWEST_BIT = np.zeros(64, np.int64)
+for _bit in range(64):
+    LOWEST_BIT[((1 << _bit) * DE_BRUIJN) % 2**64 >> 58] = _bit
+
+
+@_inline
+def lowest_bit(mask):
+    """The number of the lowest bit set in ``mask`` (a mask of fewer than 63 bits, not 0)."""
+    return LOWEST_BIT[((mask & -mask) * DE_BRUIJN) >> 58 & 63]
 
 
 # --- what the roll allows (dice.allowance) ----------------------------------------------------
@@ -108,26 +124,27 @@ def options(t, board, colour, kind, out, n, first_only=False):
     if kind == BUILD:
         if colour >= RAILROADS or t.markers[colour] >= track_per_colour:
             return n
-        buildable = t.buildable
-        for s in range(SECTIONS):  # free track spaces joined to the eastern edge, board order
-            if buildable >> s & 1:
-                out[n] = encode_action(BUILD, colour, s)
-                n += 1
-                if first_only:
-                    return n
+        free = t.buildable  # free track spaces joined to the eastern edge, in board order
+        while free:
+            out[n] = encode_action(BUILD, colour, lowest_bit(free))
+            n += 1
+            free &= free - 1
+            if first_only:
+                return n
     elif kind == MOVE:
         if colour >= RAILROADS:
             return n
-        pawns = t.pawns
-        for space in range(1, SPACES):  # pawns in board order; the coast has no way out
-            if pawns[space, colour] > 0:
-                for way in range(3):
-                    section = ways[space, way, 0]
-                    if section >= 0 and owner[section] >= 0:
-                        out[n] = encode_action(MOVE, colour, 3 * space + way)
-                        n += 1
-                        if first_only:
-                            return n
+        spaces = t.occupied[colour] & ~1  # pawns in board order; the coast has no way out
+        while spaces:
+            space = lowest_bit(spaces)
+            spaces &= spaces - 1
+            for way in range(3):
+                section = ways[space, way, 0]
+                if section >= 0 and owner[section] >= 0:
+                    out[n] = encode_action(MOVE, colour, 3 * space + way)
+                    n += 1
+                    if first_only:
+                        return n
     elif kind == BUY:
         has_share = stock_cap < 0 or t.stocks[: t.players, colour].sum() < stock_cap
         if t.money[t.current] >= STOCK_PRICE and has_share:
@@ -248,6 +265,9 @@ def apply(t, board, action, rolls, scripted, scratch, paid):
         section, there, west = ways[space, way, 0], ways[space, way, 1], ways[space, way, 2]
         t.pawns[space, colour] -= 1
         t.pawns[there, colour] += 1
+        if t.pawns[space, colour] == 0:
+            t.occupied[colour] &= ~(1 << space)
+        t.occupied[colour] |= 1 << there
         if west:
             t.treasuries[colour] += WEST_INCOME
             t.treasuries[t.owner[section]] += WEST_INCOME
@@ -358,6 +378,7 @@ def deal_and_play(tables, board, kinds, params, seed):
         np.random.shuffle(box)
         for square in range(1, SPACES):  # one pawn on each square; the rest leave the game
             t.pawns[square, box[square - 1]] += 1
+            t.occupied[box[square - 1]] |= 1 << square
         for seat in range(t.players):
             t.money[seat] = start_money
             t.stocks[seat, :] = start_stock
