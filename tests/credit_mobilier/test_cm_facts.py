@@ -37,9 +37,7 @@ def test_kept_facts_equal_fresh_ones_through_random_games():
             assert kept_facts(state) == fresh_facts(state)
             t = facts.track_facts(state.track)
             for pawn in set(state.goods):  # a pawn's ways out along built track, west/north/south
-                ways = [
-                    m for sid, _, _ in moves_from(board(), pawn[0]) for m in [sid] if sid in t.built
-                ]
+                ways = [sid for sid, _, _ in moves_from(board(), pawn[0]) if sid in t.built]
                 moves = t.moves_of(pawn[1], (pawn[0],))
                 assert [board().between(m.from_space, m.to_space).id for m in moves] == ways
             state = state.apply(rng.choice(state.legal_actions()))
