@@ -233,10 +233,8 @@ def colours_outside_coast(t):
     """How many railroad colours have goods off the Pacific Coast."""
     count = 0
     for colour in range(RAILROADS):
-        for space in range(1, SPACES):
-            if t.pawns[space, colour] > 0:
-                count += 1
-                break
+        if t.occupied[colour] & ~1:  # a square (not the coast, space 0) holds one
+            count += 1
     return count
 
 
