@@ -3,7 +3,8 @@
 Random play means: at every decision, uniformly at random over ``legal_actions()``. One core,
 seeds fixed. Prints the best of several runs (the least disturbed by other work on the
 machine) and the median, per player count for the bare engine loop, and at 4 players for
-``bots.play`` with ``RandomBot`` (which also builds each seat's view and the game record).
+``bots.play`` with ``RandomBot`` (which also builds each seat's view and the game record),
+and the batch simulator (``fast.play_fresh``, 20,000 games a run, CPU time).
 Last, the latency of one ``MonteCarloBot`` decision with its default settings (mean, 90th
 percentile and most, CPU time), and with ``--win-rate N`` its win rate against ``DividendBot``
 in N deals of 2-player games, both seatings, with its shortlist (the default) and without it
@@ -55,6 +56,23 @@ def measure(name: str, run, players: int) -> None:
     )
 
 
+def batch_rate(players: int = 4, games: int = 20_000) -> None:
+    """Random games a second (CPU time) in the batch simulator, best of RUNS."""
+    from mogul.games.credit_mobilier import fast
+
+    fast.play_fresh(10, players, "random", seed=0)  # compile or load the cache
+    rates = []
+    for run in range(RUNS):
+        start = time.process_time()
+        result = fast.play_fresh(games, players, "random", seed=run + 1)
+        rates.append(games / (time.process_time() - start))
+    print(
+        f"{'batch simulator, ' + str(players) + ' players':<36} best {max(rates):6.0f} games/s"
+        f"   median {statistics.median(rates):6.0f} games/s"
+        f"   ({result.decisions.mean():.0f} decisions per game, {games} games x {RUNS} runs)"
+    )
+
+
 def mc_latency(decisions: int = 12) -> None:
     """CPU milliseconds per MonteCarloBot decision (defaults), over seeded 3-player games' first choices."""
     bot = cm.MonteCarloBot(seed=1)
@@ -98,6 +116,7 @@ if __name__ == "__main__":
     for players in (2, 3, 4, 5):
         measure(f"engine loop, {players} players", engine_loop, players)
     measure("bots.play with 4 RandomBots", bot_games, 4)
+    batch_rate()
     mc_latency()
     if "--win-rate" in sys.argv:
         deals = int(sys.argv[sys.argv.index("--win-rate") + 1])

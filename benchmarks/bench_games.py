@@ -48,9 +48,12 @@ def readable_rate(spec: Any, edition: str, players: int) -> str:
 
 
 def batch_rate(spec: Any, edition: str, players: int) -> str:
-    if spec.name != "mogul" or edition != "classic":
+    if spec.name == "mogul" and edition == "classic":
+        from mogul.games.mogul import fast
+    elif spec.name == "credit-mobilier":
+        from mogul.games.credit_mobilier import fast
+    else:
         return "-"
-    from mogul.games.mogul import fast
 
     fast.play_fresh(10, players, "random", seed=0)  # compile or load the cache
     games = 20_000

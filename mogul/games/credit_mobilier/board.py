@@ -192,3 +192,9 @@ def buildable(b: Board, built: frozenset[str]) -> tuple[str, ...]:
     """
     joined = connected_spaces(b, built)
     return tuple(s.id for s in b.sections if s.id not in built and (s.a in joined or s.b in joined))
+
+
+@cache
+def space_order(b: Board) -> dict[str, int]:
+    """The board order of each space (``b.spaces``' order: the coast, then the squares row by row)."""
+    return {space: i for i, space in enumerate(b.spaces)}

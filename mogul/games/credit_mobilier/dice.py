@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from mogul.games.credit_mobilier.components import CREDIT_MOBILIER, DIVIDENDS, WILD, components
 
@@ -41,17 +42,22 @@ def roll(seed: int, number: int) -> tuple[str, ...]:
     dice is exactly as likely as it is with real dice), whose digits in base ``faces`` are
     the faces.
     """
-    box = components()
-    outcomes = len(box.dice_faces) ** box.dice_count
+    rolls = _rolls()
+    outcomes = len(rolls)
     limit = (1 << 64) // outcomes * outcomes
     for attempt in range(1000):
-        digest = hashlib.blake2b(
-            f"credit-mobilier {seed} {number} {attempt}".encode(), digest_size=8
-        ).digest()
-        value = int.from_bytes(digest, "big")
+        hashed = _seed_hash(seed).copy()  # the hash of "credit-mobilier {seed} {number} {attempt}"
+        hashed.update(b"%d %d" % (number, attempt))
+        value = int.from_bytes(hashed.digest(), "big")
         if value < limit:
             break
-    return _rolls()[value % outcomes]
+    return rolls[value % outcomes]
+
+
+@lru_cache(maxsize=256)
+def _seed_hash(seed: int) -> Any:
+    """The hash started on the game's part of every roll's text: "credit-mobilier {seed} "."""
+    return hashlib.blake2b(f"credit-mobilier {seed} ".encode(), digest_size=8)
 
 
 @cache

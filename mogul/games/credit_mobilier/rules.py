@@ -26,22 +26,16 @@ the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is 
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from itertools import repeat
 from operator import is_
-from typing import Any, NamedTuple
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import (
     COAST,
     WEST,
     board,
-    buildable,
-    moves_from,
-    section_order,
-    touching,
     ways,
 )
 from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER, RAILROADS, components
@@ -49,12 +43,19 @@ from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, 
 from mogul.games.credit_mobilier.events import (
     DiceRolled,
     DividendsPaid,
-    Event,
     GameEnded,
     GoodsMoved,
     StockBought,
     TrackBuilt,
     TurnEnded,
+)
+from mogul.games.credit_mobilier.facts import (  # noqa: F401 - TrackFacts and goods_order: read by the bots and the set-up
+    TrackFacts,
+    goods_facts,
+    goods_order,
+    track_facts,
+    with_move,
+    with_section,
 )
 from mogul.games.credit_mobilier.state import ANSWERS, ByCompany, GameState, Setup
 from mogul.kit.contract import IllegalActionError
@@ -70,60 +71,9 @@ KIND_OF = {Build: BUILD, Move: MOVE, Buy: BUY, PayRound: DIVIDEND}
 
 
 # --- reading the table -------------------------------------------------------------------
-# The rules read the track and the goods many times a turn, so what they read off a track
-# tuple or a goods tuple is worked out once and kept beside it (``_kept``), keyed by the
-# tuple's identity: successive states share these tuples until something is built or moved.
-
-
-class TrackFacts(NamedTuple):
-    """What the rules read off the track: worked out once per track (``track_facts``)."""
-
-    built: frozenset[str]  # the track spaces with track on them
-    owner: dict[str, str]  # track space -> colour of its track
-    markers: dict[str, int]  # colour -> its markers on the board
-    buildable: tuple[str, ...]  # free track spaces joined to the eastern edge, in board order
-
-    def with_section(self, section: str, colour: str) -> TrackFacts:
-        """The facts once ``section`` is built in ``colour``.
-
-        Every built section is joined to the eastern edge, so the spaces joined to it are the
-        eastern squares and the ends of built sections: the new section's two ends join the
-        free sections touching them (no search of the board needed).
-        """
-        b = board()
-        built = self.built | {section}
-        s = b.section(section)
-        joined = {*self.buildable, *touching(b, s.a), *touching(b, s.b)} - built
-        return TrackFacts(
-            built=built,
-            owner={**self.owner, section: colour},
-            markers={**self.markers, colour: self.markers.get(colour, 0) + 1},
-            buildable=tuple(sorted(joined, key=section_order(b).__getitem__)),
-        )
-
-
-def track_facts(track: tuple[tuple[str, str], ...]) -> TrackFacts:
-    """The facts of a state's track (see ``TrackFacts``), worked out once per track tuple."""
-    kept = _TRACKS.get(id(track))
-    if kept is not None and kept[0] is track:
-        return kept[1]
-    built = frozenset(s for s, _ in track)
-    markers: dict[str, int] = {}
-    for _, colour in track:
-        markers[colour] = markers.get(colour, 0) + 1
-    return _keep(_TRACKS, track, TrackFacts(built, dict(track), markers, buildable(board(), built)))
-
-
-_TRACKS: dict[int, tuple] = {}
-_KEEP_AT_MOST = 20_000
-
-
-def _keep(kept: dict[int, tuple], key: tuple, facts: Any) -> Any:
-    """Keep ``facts`` beside the tuple ``key`` (held, so its identity stays its own)."""
-    if len(kept) >= _KEEP_AT_MOST:
-        kept.clear()
-    kept[id(key)] = (key, facts)
-    return facts
+# What the rules read off the track and the goods (built sections, owners, where track may
+# be built, the ways out of each space, where each colour's pawns stand) is worked out once
+# per track or goods and kept up to date build by build, move by move: see ``facts.py``.
 
 
 def built_sections(state: GameState) -> frozenset[str]:
@@ -158,29 +108,9 @@ def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
 # --- what the roll allows ------------------------------------------------------------------
 
 # One shared object per unit action: legal_actions builds its lists from these.
-_build = cache(Build)
-_move = cache(Move)
 _buy = cache(Buy)
 _pay = cache(PayRound)
-
-
-@lru_cache(maxsize=4096)
-def _builds(colour: str, sections: tuple[str, ...]) -> tuple[Build, ...]:
-    """A ``Build`` of ``colour`` on each of the track spaces ``sections``."""
-    return tuple(_build(colour, s) for s in sections)
-
-
-@cache
-def _ways_out() -> dict[tuple[str, str], tuple[tuple[str, Move], ...]]:
-    """Goods pawn (space, colour) -> (track space, move) for each way it may leave (west, north, south)."""
-    b = board()
-    return {
-        (space, colour): tuple(
-            (sid, _move(colour, space, there)) for sid, there, _ in moves_from(b, space)
-        )
-        for space in b.spaces
-        for colour in RAILROADS
-    }
+_allowance = cache(allowance)  # (dice, colour, kind) -> unit actions allowed
 
 
 def build_options(state: GameState, colour: str) -> Sequence[Action]:
@@ -188,24 +118,18 @@ def build_options(state: GameState, colour: str) -> Sequence[Action]:
     facts = track_facts(state.track)
     if colour not in RAILROADS or facts.markers.get(colour, 0) >= components().track_per_colour:
         return ()
-    return _builds(colour, facts.buildable)
+    return facts.builds_of(colour)
 
 
 def move_options(state: GameState, colour: str) -> Sequence[Action]:
-    """Move Goods: a pawn of the colour, one space west, north or south along built track."""
+    """Move Goods: a pawn of the colour, one space west, north or south along built track.
+
+    Pawns alike on one space have the same moves: they count once, in board order.
+    """
     if colour not in RAILROADS:
         return ()
-    built = track_facts(state.track).built
-    ways_out = _ways_out()
-    moves: list[Action] = []
-    last = None
-    for (
-        pawn
-    ) in state.goods:  # in board order, so pawns alike stand together: their moves count once
-        if pawn[1] == colour and pawn != last:
-            moves += [move for section, move in ways_out[pawn] if section in built]
-            last = pawn
-    return moves
+    spaces = goods_facts(state.goods).spaces[colour]
+    return track_facts(state.track).moves_of(colour, spaces)
 
 
 def buy_options(state: GameState, colour: str) -> Sequence[Action]:
@@ -264,9 +188,9 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.kind is None:
         options: list[Action] = []
         for colour, kind in _choices(state.dice):
-            options.extend(OPTIONS[kind](state, colour))
+            options += OPTIONS[kind](state, colour)
         return tuple(options) if options else (END,)
-    if state.used < allowance(state.dice, state.colour, state.kind):
+    if state.used < _allowance(state.dice, state.colour, state.kind):
         return (*OPTIONS[state.kind](state, state.colour), END)
     return (END,)
 
@@ -274,27 +198,22 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
 # --- the unit actions ---------------------------------------------------------------------------
 
 
-@cache
-def goods_order(pawn: tuple[str, str]) -> int:
-    """Sort key of a goods pawn (space, colour): board order of the space, then railroad order."""
-    space, colour = pawn
-    return board().spaces.index(space) * len(RAILROADS) + RAILROADS.index(colour)
+# Each unit action returns the state after it: its colour and kind are the turn's from now on.
 
 
-def _do_build(state: GameState, action: Build) -> tuple[dict, Event]:
-    built = (action.section, action.colour)
-    track = list(state.track)
-    insort(track, built, key=lambda t: section_order(board())[t[0]])
-    track = tuple(track)
-    _keep(_TRACKS, track, track_facts(state.track).with_section(*built))
-    changes = {"track": track, "treasuries": state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT)}
-    return changes, TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT)
+def _do_build(state: GameState, action: Build) -> GameState:
+    event = TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT)
+    return state._replace(
+        track=with_section(state.track, action.section, action.colour),
+        treasuries=state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT),
+        colour=action.colour,
+        kind=BUILD,
+        used=state.used + 1,
+        events=(event,),
+    )
 
 
-def _do_move(state: GameState, action: Move) -> tuple[dict, Event]:
-    goods = list(state.goods)
-    goods.remove((action.from_space, action.colour))
-    insort(goods, (action.to_space, action.colour), key=goods_order)
+def _do_move(state: GameState, action: Move) -> GameState:
     section, direction = ways(board())[action.from_space, action.to_space]
     owner = track_facts(state.track).owner[section]
     treasuries = state.treasuries
@@ -312,17 +231,29 @@ def _do_move(state: GameState, action: Move) -> tuple[dict, Event]:
         to_pawn,
         to_track,
     )
-    return {"goods": tuple(goods), "treasuries": treasuries}, event
+    return state._replace(
+        goods=with_move(state.goods, action),
+        treasuries=treasuries,
+        colour=action.colour,
+        kind=MOVE,
+        used=state.used + 1,
+        events=(event,),
+    )
 
 
-def _do_buy(state: GameState, action: Buy) -> tuple[dict, Event]:
+def _do_buy(state: GameState, action: Buy) -> GameState:
     seat = state.current
     money = list(state.money)
     money[seat] -= STOCK_PRICE
     stocks = list(state.stocks)
     stocks[seat] = stocks[seat].add(action.company)
-    return {"money": tuple(money), "stocks": tuple(stocks)}, StockBought(
-        seat, action.company, STOCK_PRICE
+    return state._replace(
+        money=tuple(money),
+        stocks=tuple(stocks),
+        colour=action.company,
+        kind=BUY,
+        used=state.used + 1,
+        events=(StockBought(seat, action.company, STOCK_PRICE),),
     )
 
 
@@ -350,13 +281,18 @@ def pay_round(
     return tuple(paid), left, False
 
 
-def _do_pay(state: GameState, action: PayRound) -> tuple[dict, Event]:
+def _do_pay(state: GameState, action: PayRound) -> GameState:
     company = action.company
     paid, left, stopped = pay_round(state.stocks, state.treasuries[company], state.current, company)
-    money = tuple(m + p for m, p in zip(state.money, paid, strict=True))
-    treasuries = state.treasuries.add(company, left - state.treasuries[company])
     event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
-    return {"money": money, "treasuries": treasuries}, event
+    return state._replace(
+        money=tuple(m + p for m, p in zip(state.money, paid, strict=True)),
+        treasuries=state.treasuries.add(company, left - state.treasuries[company]),
+        colour=company,
+        kind=DIVIDEND,
+        used=state.used + 1,
+        events=(event,),
+    )
 
 
 _EFFECTS = {Build: _do_build, Move: _do_move, Buy: _do_buy, PayRound: _do_pay}
@@ -396,18 +332,14 @@ def apply(state: GameState, action: Action) -> GameState:
         not any(map(is_, legal, repeat(action))) and action not in legal
     ):  # (the same object, usually)
         raise IllegalActionError.for_state(state, action, legal)
-    if type(action) is EndTurn:
+    kind = type(action)
+    if kind is EndTurn:
         return _end_turn(state, "ended" if state.kind else "nothing possible", [])
-    kind = KIND_OF[type(action)]
-    colour = action.company if kind in (BUY, DIVIDEND) else action.colour
-    changes, event = _EFFECTS[type(action)](state, action)
-    after = state._replace(
-        **changes, colour=colour, kind=kind, used=state.used + 1, events=(event,)
-    )
-    if kind == MOVE and action.to_space == COAST and len(colours_outside_coast(after.goods)) <= 2:
-        return _game_over(after, [event])
+    after = _EFFECTS[kind](state, action)
+    if kind is Move and action.to_space == COAST and len(colours_outside_coast(after.goods)) <= 2:
+        return _game_over(after, list(after.events))
     if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
-        return _end_turn(after, "used up", [event])
+        return _end_turn(after, "used up", list(after.events))
     return after
 
 

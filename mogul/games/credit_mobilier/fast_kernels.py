@@ -1,0 +1,400 @@
+"""The compiled part of Credit Mobilier's batch simulator (``fast.py``): the rules, the bots and
+the batch loops as numba functions over one numpy record per game.
+
+A game's table is one record of ``TABLE``: money and shares per seat, treasuries, the goods
+as a count of pawns per space and colour, the owner of every track space, the dice as a
+count per face, and the turn (colour, kind, unit actions used). The rules below follow
+``rules.py`` helper by helper (``allowance``, ``options``, ``pay_round``, ``begin_turn``,
+``apply``) and list the legal actions in its order, so a bot that takes the first best
+action decides alike in both. The board comes in as ``Board`` arrays built from
+``board.json`` by ``fast.board_arrays``; spaces, track spaces and colours are numbered in
+the board's and the box's order (space 0 is the Pacific Coast; colours are red, yellow,
+green, blue, purple, with orange the sixth die face).
+
+An action is a small integer: ``kind << 12 | colour << 9 | x`` with ``x`` the track space
+(build) or ``3 * space + way`` (move: the way out in ``moves_from`` order), and ``END``.
+Every compiled function is in this one file, so numba's cache (keyed by this file) never
+runs bots compiled against old rules.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+MAX_SEATS = 5
+SPACES = 25  # the coast, then the squares
+SECTIONS = 42
+COMPANIES = 5
+RAILROADS = 4
+PURPLE, ORANGE = 4, 5  # the Credit Mobilier's colour (wild on the dice) and the dividend face
+FACES = 6
+COAST = 0
+MAX_OPTIONS = 256
+
+BUILD, MOVE, BUY, DIVIDEND = 0, 1, 2, 3  # the kinds, in the rulebook's order
+END = -1
+NO_KIND = -1
+
+RANDOM, DIVIDEND_BOT = 0, 1  # bots: uniform over the legal actions; DividendBot(rival_weight)
+
+BUILD_PAYMENT, WEST_INCOME, STOCK_PRICE = 2, 2, 1
+
+TABLE = np.dtype(
+    [
+        ("players", np.int64),
+        ("money", np.int64, MAX_SEATS),
+        ("stocks", np.int64, (MAX_SEATS, COMPANIES)),
+        ("treasuries", np.int64, COMPANIES),
+        ("pawns", np.int64, (SPACES, RAILROADS)),  # goods pawns per space and colour
+        ("owner", np.int64, SECTIONS),  # colour of the track on each track space, -1 free
+        ("markers", np.int64, RAILROADS),  # track markers of each colour on the board
+        ("joined", np.int64, SPACES),  # 1: on the eastern edge or at an end of built track
+        ("buildable", np.int64),  # bit s: track space s is free and joined to the eastern edge
+        ("occupied", np.int64, RAILROADS),  # bit per space with goods pawns of the colour
+        ("start_player", np.int64),
+        ("current", np.int64),  # -1 once the game is over
+        ("turn", np.int64),
+        ("dice", np.int64, FACES),  # the roll as a count per face
+        ("colour", np.int64),
+        ("kind", np.int64),
+        ("used", np.int64),
+        ("decisions", np.int64),
+        ("waiting", np.int64),  # 1: the next roll is not given yet (see roll_dice)
+    ]
+)
+"""One game's table as a numpy record (see the module docstring)."""
+
+_jit = nb.njit(cache=True, nogil=True, error_model="numpy")
+_inline = nb.njit(
+    cache=True, nogil=True, error_model="numpy", inline="always"
+)  # small helpers: no call, no copies
+
+
+@_inline
+def encode_action(kind, colour, x):
+    """An action's number (see the module docstring)."""
+    return kind << 12 | colour << 9 | x
+
+
+DE_BRUIJN = 0x03F79D71B4CB0A89
+"""A de Bruijn sequence: ``lowest_bit`` reads a bit's number off the top 6 bits of a product."""
+LOWEST_BIT = np.zeros(64, np.int64)
+for _bit in range(64):
+    LOWEST_BIT[((1 << _bit) * DE_BRUIJN) % 2**64 >> 58] = _bit
+
+
+@_inline
+def lowest_bit(mask):
+    """The number of the lowest bit set in ``mask`` (a mask of fewer than 63 bits, not 0)."""
+    return LOWEST_BIT[((mask & -mask) * DE_BRUIJN) >> 58 & 63]
+
+
+# --- what the roll allows (dice.allowance) ----------------------------------------------------
+
+
+@_inline
+def allowance(dice, colour, kind):
+    """How many unit actions of ``kind`` for ``colour`` the roll allows (0: not allowed)."""
+    own = dice[colour]
+    if own == 0 or colour == ORANGE:
+        return 0
+    orange = dice[ORANGE]
+    if colour == PURPLE:
+        if kind == BUY:
+            return own
+        if kind == DIVIDEND and orange > 0:
+            return max(orange, own)
+        return 0
+    with_wilds = own + dice[PURPLE]
+    if kind == DIVIDEND:
+        return max(orange, with_wilds) if orange > 0 else 0
+    return with_wilds
+
+
+# --- the unit actions the table allows (rules.build_options ... dividend_options) -------------
+
+
+@_inline
+def options(t, board, colour, kind, out, n, first_only=False):
+    """Append the unit actions of ``kind`` for ``colour`` to ``out[n:]``; returns the new length
+    (with ``first_only``, stops at the first one: is there any?)."""
+    ways, track_per_colour, stock_cap = board[2], board[3], board[4]
+    owner = t.owner
+    if kind == BUILD:
+        if colour >= RAILROADS or t.markers[colour] >= track_per_colour:
+            return n
+        free = t.buildable  # free track spaces joined to the eastern edge, in board order
+        while free:
+            out[n] = encode_action(BUILD, colour, lowest_bit(free))
+            n += 1
+            free &= free - 1
+            if first_only:
+                return n
+    elif kind == MOVE:
+        if colour >= RAILROADS:
+            return n
+        spaces = t.occupied[colour] & ~1  # pawns in board order; the coast has no way out
+        while spaces:
+            space = lowest_bit(spaces)
+            spaces &= spaces - 1
+            for way in range(3):
+                section = ways[space, way, 0]
+                if section >= 0 and owner[section] >= 0:
+                    out[n] = encode_action(MOVE, colour, 3 * space + way)
+                    n += 1
+                    if first_only:
+                        return n
+    elif kind == BUY:
+        has_share = stock_cap < 0 or t.stocks[: t.players, colour].sum() < stock_cap
+        if t.money[t.current] >= STOCK_PRICE and has_share:
+            out[n] = encode_action(BUY, colour, 0)
+            n += 1
+    elif t.treasuries[colour] >= 1:
+        out[n] = encode_action(DIVIDEND, colour, 0)
+        n += 1
+    return n
+
+
+@_inline
+def legal_actions(t, board, out):
+    """The legal actions in ``rules.legal_actions``' order into ``out``; returns how many."""
+    if t.kind == NO_KIND:
+        n = 0
+        for kind in range(4):
+            for colour in range(COMPANIES):
+                if allowance(t.dice, colour, kind) > 0:
+                    n = options(t, board, colour, kind, out, n)
+        if n == 0:
+            out[0] = END
+            n = 1
+        return n
+    n = 0
+    if t.used < allowance(t.dice, t.colour, t.kind):
+        n = options(t, board, t.colour, t.kind, out, 0)
+    out[n] = END
+    return n + 1
+
+
+# --- the unit actions (rules._do_build ... _do_pay) -------------------------------------------
+
+
+@_inline
+def pay_round(t, company, first, paid):
+    """One round of dividends into ``paid`` (per seat); returns (dollars left, stopped early)."""
+    players = t.players
+    paid[:] = 0
+    left = t.treasuries[company]
+    top = 0
+    for seat in range(players):
+        top = max(top, t.stocks[seat, company])
+    for level in range(1, top + 1):
+        for i in range(players):
+            seat = (first + i) % players
+            if t.stocks[seat, company] >= level:
+                if left == 0:
+                    return 0, True
+                paid[seat] += 1
+                left -= 1
+    return left, False
+
+
+@_inline
+def roll_dice(t, rolls, scripted):
+    """The next roll: ``rolls[turn - 1]`` when rolls are given (``scripted`` of them), else five
+    fair dice (``scripted`` = -1). Past the rolls given, the game waits (``waiting``) for more."""
+    number = t.turn - 1
+    if scripted >= 0:
+        if number < scripted:
+            t.dice[:] = rolls[number]
+            t.waiting = 0
+        else:
+            t.waiting = 1
+        return
+    dice = t.dice
+    dice[:] = 0
+    value = np.random.randint(FACES**5)  # one draw: its five digits in base 6 are the faces
+    for _ in range(5):
+        dice[value % FACES] += 1
+        value //= FACES
+
+
+@_inline
+def begin_turn(t, seat, rolls, scripted):
+    """Hand the dice to ``seat``: the next turn begins with its roll."""
+    t.current = seat
+    t.turn += 1
+    roll_dice(t, rolls, scripted)
+    t.colour, t.kind, t.used = NO_KIND, NO_KIND, 0
+
+
+@_inline
+def colours_outside_coast(t):
+    """How many railroad colours have goods off the Pacific Coast."""
+    count = 0
+    for colour in range(RAILROADS):
+        if t.occupied[colour] & ~1:  # a square (not the coast, space 0) holds one
+            count += 1
+    return count
+
+
+@_inline
+def apply(t, board, action, rolls, scripted, scratch, paid):
+    """The current player's ``action`` (assumed legal: the bots choose only legal ones)."""
+    if action == END:
+        begin_turn(t, (t.current + 1) % t.players, rolls, scripted)
+        return
+    ends, ways = board[0], board[2]
+    kind, colour, x = action >> 12, (action >> 9) & 7, action & 511
+    t.colour, t.kind, t.used = colour, kind, t.used + 1
+    if kind == BUILD:
+        t.owner[x] = colour
+        t.markers[colour] += 1
+        for end in (ends[x, 0], ends[x, 1]):  # free track spaces touching its ends join
+            t.joined[end] = 1
+            t.buildable |= board[8][end]
+        t.buildable &= ~(1 << x)
+        for s in range(SECTIONS):
+            if t.owner[s] >= 0 and t.buildable >> s & 1:
+                t.buildable &= ~(1 << s)
+        t.treasuries[PURPLE] += BUILD_PAYMENT
+    elif kind == MOVE:
+        space, way = x // 3, x % 3
+        section, there, west = ways[space, way, 0], ways[space, way, 1], ways[space, way, 2]
+        t.pawns[space, colour] -= 1
+        t.pawns[there, colour] += 1
+        if t.pawns[space, colour] == 0:
+            t.occupied[colour] &= ~(1 << space)
+        t.occupied[colour] |= 1 << there
+        if west:
+            t.treasuries[colour] += WEST_INCOME
+            t.treasuries[t.owner[section]] += WEST_INCOME
+        if there == COAST and colours_outside_coast(t) <= 2:
+            t.current = -1  # the game ends at once
+            return
+    elif kind == BUY:
+        t.money[t.current] -= STOCK_PRICE
+        t.stocks[t.current, colour] += 1
+    else:
+        left, _ = pay_round(t, colour, t.current, paid)
+        for seat in range(t.players):
+            t.money[seat] += paid[seat]
+        t.treasuries[colour] = left
+    # When nothing more of this colour and kind is possible, the turn is over: the next
+    # legal_actions lists END alone, which play_out applies without asking the bot.
+
+
+# --- the bots ---------------------------------------------------------------------------------
+
+
+@_inline
+def dividend_value(t, board, action, seat, stake, rival_weight, paid):
+    """``DividendBot.value``: the action's worth in dollars for ``seat``."""
+    if action == END:
+        return 0.0
+    kind, colour, x = action >> 12, (action >> 9) & 7, action & 511
+    if kind == MOVE:
+        space, way = x // 3, x % 3
+        if not board[2][space, way, 2]:
+            return 0.0
+        owner = t.owner[board[2][space, way, 0]]
+        return WEST_INCOME * (stake[colour] + stake[owner])
+    if kind == BUILD:
+        return BUILD_PAYMENT * stake[PURPLE]
+    if kind == DIVIDEND:
+        pay_round(t, colour, t.current, paid)
+        rival = -1
+        for other in range(t.players):
+            if other != seat and paid[other] > rival:
+                rival = paid[other]
+        return paid[seat] - rival_weight * rival
+    held = t.stocks[: t.players, colour].sum()
+    return t.treasuries[colour] / (held + 1) - STOCK_PRICE
+
+
+@_inline
+def choose(t, board, kinds, params, legal, n, stake, paid):
+    """The action of the bot in the current seat among ``legal[:n]``."""
+    seat = t.current
+    if n == 1:
+        return legal[0]
+    if kinds[seat] == RANDOM:
+        return legal[np.random.randint(n)]
+    for company in range(COMPANIES):  # bots.stakes
+        held = t.stocks[: t.players, company].sum()
+        stake[company] = t.stocks[seat, company] / held if held else 0.0
+    best, most = legal[0], -np.inf
+    for i in range(n):
+        worth = dividend_value(t, board, legal[i], seat, stake, params[seat], paid)
+        if worth > most:
+            best, most = legal[i], worth
+    return best
+
+
+# --- the batch loops ----------------------------------------------------------------------------
+
+
+@_jit
+def play_out(t, board, kinds, params, rolls, scripted):
+    """Play one table to the end of the game."""
+    legal = np.empty(MAX_OPTIONS, np.int64)
+    scratch = np.empty(MAX_OPTIONS, np.int64)
+    stake = np.empty(COMPANIES, np.float64)
+    paid = np.empty(MAX_SEATS, np.int64)
+    if t.waiting:  # given more rolls since it stopped
+        roll_dice(t, rolls, scripted)
+    while t.current >= 0 and t.waiting == 0:
+        n = legal_actions(t, board, legal)
+        if n == 1 and t.kind != NO_KIND:  # the roll is used up: the turn ends by itself
+            apply(t, board, END, rolls, scripted, scratch, paid)
+            continue
+        action = choose(t, board, kinds, params, legal, n, stake, paid)
+        apply(t, board, action, rolls, scripted, scratch, paid)
+        t.decisions += 1
+
+
+@_jit
+def play_tables(tables, board, kinds, params, rolls, scripted, seed):
+    """Play every table to the end (or until it waits for a roll), game ``g`` rolling
+    ``rolls[g, :scripted[g]]`` (all of its rolls) or fair dice where ``scripted[g]`` is -1."""
+    np.random.seed(seed)
+    for g in range(tables.shape[0]):
+        play_out(tables[g], board, kinds, params, rolls[g], scripted[g])
+
+
+@_jit
+def deal_and_play(tables, board, kinds, params, seed):
+    """Deal every table as ``setup.deal`` does (goods at random, a random start player), then play."""
+    np.random.seed(seed)
+    goods_per_colour, start_money, start_stock = board[5], board[6], board[7]
+    box = np.empty(RAILROADS * goods_per_colour, np.int64)
+    for i in range(box.shape[0]):
+        box[i] = i // goods_per_colour
+    no_rolls = np.zeros((1, FACES), np.int8)
+    for g in range(tables.shape[0]):
+        t = tables[g]
+        np.random.shuffle(box)
+        for square in range(1, SPACES):  # one pawn on each square; the rest leave the game
+            t.pawns[square, box[square - 1]] += 1
+            t.occupied[box[square - 1]] |= 1 << square
+        for seat in range(t.players):
+            t.money[seat] = start_money
+            t.stocks[seat, :] = start_stock
+        t.owner[:] = -1
+        t.joined[:] = board[1]
+        t.buildable = 0
+        for space in range(SPACES):
+            if board[1][space]:
+                t.buildable |= board[8][space]
+        t.start_player = np.random.randint(t.players)
+        begin_turn(t, t.start_player, no_rolls, -1)
+        play_out(t, board, kinds, params, no_rolls, -1)
+
+
+@_jit
+def legal_of(tables, board, out):
+    """The legal actions of every table into ``out[g]``; returns how many each has."""
+    counts = np.zeros(tables.shape[0], np.int64)
+    for g in range(tables.shape[0]):
+        counts[g] = legal_actions(tables[g], board, out[g])
+    return counts

@@ -1,0 +1,55 @@
+"""The facts kept build by build and move by move (``facts.py``) equal the facts worked out afresh."""
+
+from __future__ import annotations
+
+import random
+
+from mogul import credit_mobilier as cm
+from mogul.games.credit_mobilier import facts
+from mogul.games.credit_mobilier.board import board, buildable, connected_spaces, moves_from
+
+
+def fresh_facts(state) -> tuple:
+    """Built sections, owners, markers, buildable spaces and each colour's spaces, from scratch."""
+    b = board()
+    built = frozenset(s for s, _ in state.track)
+    markers: dict[str, int] = {}
+    for _, colour in state.track:
+        markers[colour] = markers.get(colour, 0) + 1
+    spaces = {
+        c: tuple(dict.fromkeys(s for s, pawn in state.goods if pawn == c)) for c in cm.RAILROADS
+    }
+    return built, dict(state.track), markers, buildable(b, built), spaces
+
+
+def kept_facts(state) -> tuple:
+    t = facts.track_facts(state.track)
+    spaces = facts.goods_facts(state.goods).spaces
+    return t.built, t.owner, t.markers, t.buildable, spaces
+
+
+def test_kept_facts_equal_fresh_ones_through_random_games():
+    rng = random.Random(0)
+    checked = 0
+    for seed in range(12):
+        state = cm.new_game(players=rng.randint(2, 5), seed=seed)
+        while not state.is_over:
+            assert kept_facts(state) == fresh_facts(state)
+            t = facts.track_facts(state.track)
+            for pawn in set(state.goods):  # a pawn's ways out along built track, west/north/south
+                ways = [sid for sid, _, _ in moves_from(board(), pawn[0]) if sid in t.built]
+                moves = t.moves_of(pawn[1], (pawn[0],))
+                assert [board().between(m.from_space, m.to_space).id for m in moves] == ways
+            state = state.apply(rng.choice(state.legal_actions()))
+            checked += 1
+    assert checked > 2000
+
+
+def test_every_built_section_is_joined_to_the_eastern_edge():
+    rng = random.Random(1)
+    state = cm.new_game(players=3, seed=5)
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_actions()))
+    joined = connected_spaces(board(), frozenset(s for s, _ in state.track))
+    assert all(board().section(s).a in joined for s, _ in state.track)
+    assert len(state.track) > 20
