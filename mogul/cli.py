@@ -139,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="tables to build, e.g. games,auctions (default: all of the game's)",
     )
+    sim.add_argument(
+        "--engine",
+        choices=["readable", "fast"],
+        default=None,
+        help="the game's batch engine (fast) or the readable one (default: fast where it can play)",
+    )
     common(sim)
     sim.set_defaults(run=_simulate, command_parser=sim)
 
@@ -273,30 +279,52 @@ def save_run(
     manifest last), with Ctrl-C and SIGTERM held back for that instant. An interrupted save
     therefore leaves the earlier run complete.
     """
-    incoming = folder / f".incoming-{os.getpid()}"
-    shutil.rmtree(incoming, ignore_errors=True)
+    incoming = incoming_folder(folder)
     try:
         paths = write_tables(incoming, tables, getattr(args, "format", None) or "csv")
-        manifest = {
-            "command": "python -m mogul " + " ".join(args.argv),
-            **facts,
-            "tables": {p.stem: p.name for p in paths},
-            "versions": _versions(),
-            "written": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        (incoming / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-        held = {signal.SIGINT, signal.SIGTERM}
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
-        try:
-            earlier = _earlier_results(folder)
-            for old in sorted(earlier, key=lambda p: p.name != MANIFEST):
-                old.unlink()
-            for path in [*paths, incoming / MANIFEST]:
-                os.replace(path, folder / path.name)
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+        write_manifest(incoming, args, facts, paths)
+        return swap_in(folder, incoming, paths)
     finally:
         shutil.rmtree(incoming, ignore_errors=True)
+
+
+def incoming_folder(folder: Path) -> Path:
+    """An empty hidden folder inside ``folder`` where a run is written before ``swap_in``."""
+    incoming = folder / f".incoming-{os.getpid()}"
+    shutil.rmtree(incoming, ignore_errors=True)
+    incoming.mkdir(parents=True)
+    return incoming
+
+
+def write_manifest(
+    folder: Path, args: argparse.Namespace, facts: dict[str, Any], paths: Sequence[Path]
+) -> None:
+    """``folder/manifest.json``: the command, ``facts``, the tables' files, the versions."""
+    manifest = {
+        "command": "python -m mogul " + " ".join(args.argv),
+        **facts,
+        "tables": {p.stem: p.name for p in paths},
+        "versions": _versions(),
+        "written": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    temporary = folder / f".{MANIFEST}.partial"
+    temporary.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, folder / MANIFEST)
+
+
+def swap_in(folder: Path, incoming: Path, paths: Sequence[Path]) -> list[Path]:
+    """Replace the earlier run's files in ``folder`` with ``paths`` and the manifest of
+    ``incoming``, Ctrl-C and SIGTERM held back meanwhile; returns the new paths."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        earlier = _earlier_results(folder)
+        for old in sorted(earlier, key=lambda p: p.name != MANIFEST):
+            old.unlink()
+        for path in [*paths, incoming / MANIFEST]:
+            os.replace(path, folder / path.name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
     return [*(folder / p.name for p in paths), folder / MANIFEST]
 
 
@@ -320,39 +348,67 @@ def _simulate(args: argparse.Namespace) -> bool:
     check_bots(spec, args.bots)
     tables = None if args.tables is None else check_tables(spec, args.tables)
     out = prepare_out(args.out, args.overwrite)
-    sim = simulate(
+    facts = {
+        "game": spec.name,
+        "edition": edition,
+        "seed": args.seed,
+        "bots": args.bots,
+        "games_planned": args.games,
+    }
+    incoming = None if out is None else incoming_folder(out)
+    try:
+        sim = _run_simulation(args, tables, incoming, facts)
+        finished = sim.games_finished
+        if out is not None and incoming is not None:  # the files first: stdout may be closed
+            facts |= {"engine": sim.engine, "games_finished": finished, "partial": sim.partial}
+            facts["failures"] = len(sim.failures)
+            paths = list(sim.files.values())
+            if len(sim.failures):
+                paths += write_tables(incoming, {"failures": sim.failures}, args.format or "csv")
+            write_manifest(incoming, args, facts, paths)
+            written = swap_in(out, incoming, paths)
+    finally:
+        if incoming is not None:
+            shutil.rmtree(incoming, ignore_errors=True)
+    summary = sim.summary()
+    players = args.players or len(args.bots)
+    print(
+        f"{finished} games, {players} players, seed {args.seed}, {sim.engine} engine"
+        + (" (partial)" if sim.partial else "")
+    )
+    print(_fmt(summary))
+    if out is not None:
+        print("wrote " + ", ".join(str(p) for p in written))
+    return sim.partial
+
+
+def _run_simulation(
+    args: argparse.Namespace,
+    tables: list[str] | None,
+    incoming: Path | None,
+    facts: dict[str, Any],
+) -> Any:
+    """The simulation; with ``--out`` its tables go to ``incoming`` as the games finish, the
+    manifest there saying after every chunk how many games the files hold."""
+
+    def progress(writer: Any) -> None:
+        done = {"games_finished": writer.games, "partial": True, "rows": dict(writer.rows)}
+        write_manifest(writer.folder, args, facts | done, list(writer.paths.values()))
+
+    return simulate(
         args.game,
         args.bots,
         args.games,
         args.seed,
         players=args.players,
         tables=tables,
+        engine=args.engine,
+        out=incoming,
+        format=args.format or "csv",
+        on_chunk=progress,
         workers=args.workers,
         progress=False if args.no_progress else None,
     )
-    finished = int(sim.games["game"].nunique()) if len(sim.games) else 0
-    if out is not None:  # the files first: a closed pipe on stdout must not lose them
-        facts = {
-            "game": spec.name,
-            "edition": edition,
-            "seed": args.seed,
-            "bots": args.bots,
-            "games_planned": args.games,
-            "games_finished": finished,
-            "partial": sim.partial,
-            "failures": len(sim.failures),
-        }
-        failures = {"failures": sim.failures} if len(sim.failures) else {}
-        written = save_run(out, {**sim.tables, **failures}, args, facts)
-    players = sim.games["seat"].nunique() if len(sim.games) else args.players
-    print(
-        f"{finished} games, {players} players, seed {args.seed}"
-        + (" (partial)" if sim.partial else "")
-    )
-    print(_fmt(sim.summary()))
-    if out is not None:
-        print("wrote " + ", ".join(str(p) for p in written))
-    return sim.partial
 
 
 def _tournament(args: argparse.Namespace) -> bool:

@@ -45,6 +45,14 @@ class Simulation:
     engine: str = "readable"  # which engine played the games: "readable" or "fast"
     files: dict[str, Path] = field(default_factory=dict)  # tables written as the games finished
     totals: pd.DataFrame | None = None  # the summary, kept when the tables went to ``files``
+    written: int = 0  # games in ``files`` when only they hold the tables
+
+    @property
+    def games_finished(self) -> int:
+        """Games played to the end (in the tables, or in the files when streamed)."""
+        if "games" in self.tables:
+            return int(self.games["game"].nunique()) if len(self.games) else 0
+        return self.written
 
     def __getattr__(self, name: str) -> pd.DataFrame:
         tables = self.__dict__.get("tables", {})
@@ -261,6 +269,7 @@ def _on_batch_engine(
         engine="fast",
         files=dict(writer.paths),
         totals=totals.summary(),
+        written=writer.games,
     )
 
 
