@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.columns import Coded, Columns, concat, frame
+from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
 from mogul.kit.options import RunOptions
 from mogul.kit.sandbox_process import die_with_parent
 
@@ -67,20 +67,40 @@ def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Chunk:
-    """Games ``first`` ... of a run: their deal seeds; the bot seeds come from ``seed``."""
+    """Games ``first`` ... of a run: their deal seeds (the bot seeds come from ``seed``), and
+    how the sink wants the tables: ``encode`` "csv" (bytes), "parquet" (Arrow) or None."""
 
     engine: Any
     seed: int
     first: int
     seeds: np.ndarray
     tables: tuple[str, ...]
+    encode: str | None = None
 
 
-def play_chunk(chunk: Chunk) -> dict[str, Columns]:
-    """Play one chunk (in whichever process receives it)."""
+@dataclass(frozen=True)
+class Played:
+    """A chunk's tables (as columns, or encoded for the sink), its games and their sums."""
+
+    tables: dict[str, Any]
+    games: int
+    rows: dict[str, int]
+    sums: dict[str, np.ndarray]
+
+
+def play_chunk(chunk: Chunk) -> Played:
+    """Play one chunk and encode its tables, in whichever process receives it: the work is
+    spread over the workers, the sink only appends."""
     players = chunk.engine.players
     bots = bot_seeds(chunk.seed, chunk.first, len(chunk.seeds), players)
-    return chunk.engine.play(chunk.first, chunk.seeds, bots, chunk.tables)
+    tables = chunk.engine.play(chunk.first, chunk.seeds, bots, chunk.tables)
+    sums = bot_sums(tables["games"])
+    counts = {name: rows(t) for name, t in tables.items()}
+    if chunk.encode == "csv":
+        tables = {name: csv_bytes(t, header=chunk.first == 0) for name, t in tables.items()}
+    elif chunk.encode == "parquet":
+        tables = {name: arrow_table(t) for name, t in tables.items()}
+    return Played(tables, len(chunk.seeds), counts, sums)
 
 
 class Collect:
@@ -89,7 +109,7 @@ class Collect:
     def __init__(self) -> None:
         self.chunks: list[dict[str, Columns]] = []
 
-    def add(self, tables: dict[str, Columns], games: int) -> None:
+    def add(self, tables: dict[str, Columns], games: int, counts: Any = None) -> None:
         """Keep one chunk's tables."""
         self.chunks.append(tables)
 
@@ -110,43 +130,49 @@ def run_chunks(
     totals: Totals | None = None,
 ) -> bool:
     """Play ``games`` planned games chunk by chunk into ``sink`` (in game order); True if
-    interrupted (Ctrl-C): the sink then holds the whole chunks finished before it."""
+    interrupted (Ctrl-C): the sink then holds the whole chunks finished before it.
+
+    ``sink.encode`` (None, "csv" or "parquet") says in what form ``sink.add(tables, games)``
+    wants the tables; the workers encode them.
+    """
     from tqdm.auto import tqdm
 
     size = options.chunk_size or CHUNK
     deals = random.Random(seed)
-    players = engine.players
+    players, encode = engine.players, getattr(sink, "encode", None)
 
     def chunks() -> Iterator[Chunk]:
         for first in range(0, games, size):
             count = min(size, games - first)
-            yield Chunk(engine, seed, first, deal_seeds(deals, count, players), tuple(tables))
+            seeds = deal_seeds(deals, count, players)
+            yield Chunk(engine, seed, first, seeds, tuple(tables), encode)
 
-    bar = tqdm(
-        total=games,
-        unit="game",
-        disable=options.progress is False,
-        delay=0 if options.progress else 2,
-    )
+    progress = options.progress
+    bar = tqdm(total=games, unit="game", disable=progress is False, delay=0 if progress else 2)
 
-    def done(tables: dict[str, Columns], count: int) -> None:
-        sink.add(tables, count)
+    def done(played: Played) -> None:
+        sink.add(played.tables, played.games, played.rows)
         if totals is not None:
-            totals.add(tables["games"])
-        bar.update(count)
+            totals.add(played.sums)
+        bar.update(played.games)
 
     try:
         if options.executor is None and options.workers is None:
             for chunk in chunks():
-                done(play_chunk(chunk), len(chunk.seeds))
+                done(play_chunk(chunk))
             return False
         if options.executor is not None:
             return _on_executor(options.executor, chunks(), done, in_flight=8)
         pool = ProcessPoolExecutor(max_workers=options.workers, initializer=die_with_parent)
+        interrupted = True
         try:
-            return _on_executor(pool, chunks(), done, in_flight=2 * options.workers)
+            interrupted = _on_executor(pool, chunks(), done, in_flight=2 * options.workers)
+            return interrupted
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if interrupted:  # stop the workers now, not after the chunks they hold
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.kill()
+            pool.shutdown(wait=not interrupted, cancel_futures=True)
     except KeyboardInterrupt:
         return True
     finally:
@@ -154,14 +180,11 @@ def run_chunks(
 
 
 def _on_executor(
-    executor: Executor,
-    chunks: Iterator[Chunk],
-    done: Callable[[dict[str, Columns], int], None],
-    in_flight: int,
+    executor: Executor, chunks: Iterator[Chunk], done: Callable[[Played], None], in_flight: int
 ) -> bool:
     """Chunks on an executor, at most ``in_flight`` at once, handed to ``done`` in order."""
     pending: dict[Future, int] = {}
-    finished: dict[int, tuple[dict[str, Columns], int]] = {}
+    finished: dict[int, Played] = {}
     submitted = delivered = 0
     try:
         while True:
@@ -175,11 +198,9 @@ def _on_executor(
                 return False
             ready, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in ready:
-                index = pending.pop(future)
-                result = future.result()
-                finished[index] = (result, len(result["games"]["game"]) // _seats(result))
+                finished[pending.pop(future)] = future.result()
             while delivered in finished:
-                done(*finished.pop(delivered))
+                done(finished.pop(delivered))
                 delivered += 1
     except KeyboardInterrupt:
         for future in pending:
@@ -191,9 +212,17 @@ def _on_executor(
         raise
 
 
-def _seats(tables: dict[str, Columns]) -> int:
-    seat = tables["games"]["seat"]
-    return int(seat.max()) + 1 if len(seat) else 1
+def bot_sums(games: Columns) -> dict[str, np.ndarray]:
+    """Per bot in a games table: seats, and the sums of score, rank and wins."""
+    bot = games["bot"]
+    assert isinstance(bot, Coded)
+    sums: dict[str, np.ndarray] = {}
+    for code, label in enumerate(bot.labels):
+        mine = bot.codes == code
+        columns = (games["score"][mine], games["rank"][mine], games["won"][mine])
+        row = np.array([mine.sum(), *(c.sum() for c in columns)], np.int64)
+        sums[label] = sums.get(label, 0) + row
+    return sums
 
 
 class Totals:
@@ -202,21 +231,9 @@ class Totals:
     def __init__(self) -> None:
         self.sums: dict[str, np.ndarray] = {}
 
-    def add(self, games: Columns) -> None:
-        """Add one chunk's games table."""
-        bot = games["bot"]
-        assert isinstance(bot, Coded)
-        for code, label in enumerate(bot.labels):
-            mine = bot.codes == code
-            row = np.array(
-                [
-                    mine.sum(),
-                    games["score"][mine].sum(),
-                    games["rank"][mine].sum(),
-                    games["won"][mine].sum(),
-                ],
-                np.int64,
-            )
+    def add(self, sums: dict[str, np.ndarray]) -> None:
+        """Add one chunk's ``bot_sums``."""
+        for label, row in sums.items():
             self.sums[label] = self.sums.get(label, 0) + row
 
     def summary(self) -> pd.DataFrame:

@@ -37,39 +37,51 @@ class Writer:
         if format not in ("csv", "parquet"):
             raise ValueError(f"format must be 'parquet' or 'csv', got {format!r}")
         self.folder, self.format, self.progress = Path(folder), format, progress
+        self.encode = format  # run_chunks has the workers encode the chunks for this format
         self.folder.mkdir(parents=True, exist_ok=True)
         self.paths: dict[str, Path] = {}
         self.rows: dict[str, int] = {}
         self.games = 0
         self._files: dict[str, Any] = {}
 
-    def add(self, tables: dict[str, Columns], games: int) -> None:
-        """Append one chunk (``games`` games) to every table's file."""
-        for name, columns in tables.items():
-            if name not in self._files:
+    def add(self, tables: dict[str, Any], games: int, counts: dict[str, int] | None = None) -> None:
+        """Append one chunk (``games`` games) to every table's file: each table as columns,
+        or already encoded (CSV bytes, the header in the first chunk; or Arrow) with its
+        rows in ``counts``."""
+        for name, table in tables.items():
+            first = name not in self._files
+            if isinstance(table, dict):
+                count = rows(table)
+                table = self._encoded(table, header=first)
+            else:
+                count = counts[name] if counts is not None else 0
+            if first:
                 self.paths[name] = self.folder / f"{name}.{self.format}"
                 self.rows[name] = 0
-                self._files[name] = self._open(self.paths[name], columns)
-            self._append(name, columns)
-            self.rows[name] += rows(columns)
+                self._files[name] = self._open(self.paths[name], table)
+            self._append(name, table)
+            self.rows[name] += count
         self.games += games
         if self.progress is not None:
             self.progress(self)
 
-    def _open(self, path: Path, columns: Columns) -> Any:
+    def _encoded(self, columns: Columns, header: bool) -> Any:
+        return csv_bytes(columns, header) if self.format == "csv" else arrow_table(columns)
+
+    def _open(self, path: Path, table: Any) -> Any:
         if self.format == "csv":
             return open(path, "wb")
         import pyarrow.parquet as pq
 
-        return pq.ParquetWriter(path, arrow_table(columns).schema)
+        return pq.ParquetWriter(path, table.schema)
 
-    def _append(self, name: str, columns: Columns) -> None:
+    def _append(self, name: str, table: Any) -> None:
         handle = self._files[name]
         if self.format == "csv":
-            handle.write(csv_bytes(columns, header=self.rows[name] == 0))
+            handle.write(table)
             handle.flush()
         else:
-            handle.write_table(arrow_table(columns))
+            handle.write_table(table)
 
     def close(self) -> None:
         """Close the files (a Parquet file is readable only once closed)."""

@@ -49,39 +49,70 @@ AUCTION_FIELDS = 12
 # --- Python's generator -----------------------------------------------------------------------
 
 
+def _init_genrand(seed: int) -> np.ndarray:
+    """``init_genrand``: the state ``init_by_array`` starts from (the same for every key)."""
+    mt = np.zeros(N, np.int64)
+    mt[0] = seed
+    for i in range(1, N):
+        prev = int(mt[i - 1])
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK
+    return mt
+
+
+START_STATE = _init_genrand(19650218)
+
+
 @_jit
 def py_seed(mt, seed):
     """``random.Random(seed)`` for 0 <= seed < 2**32 (one key word for ``init_by_array``)."""
-    mt[0] = 19650218
-    for i in range(1, N):
-        prev = mt[i - 1]
-        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK
+    py_seed_rows(mt.reshape((1, N + 1)), np.zeros(1, np.int64), np.full(1, seed), 1)
+
+
+@_jit
+def py_seed_rows(mts, rows, seeds, count):
+    """``random.Random(seeds[k])`` into ``mts[rows[k]]`` for k < count, side by side: each
+    seeding is a chain of steps that wait for the one before, so the processor interleaves
+    the independent chains of a game's generators (its deal and its random bots)."""
+    for k in range(count):
+        mts[rows[k], :N] = START_STATE
     i = 1
     for _ in range(N):  # the key has one word: j stays 0
-        prev = mt[i - 1]
-        mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + seed) & MASK
+        for k in range(count):
+            mt = mts[rows[k]]
+            prev = mt[i - 1]
+            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + seeds[k]) & MASK
         i += 1
         if i >= N:
-            mt[0] = mt[N - 1]
+            for k in range(count):
+                mts[rows[k], 0] = mts[rows[k], N - 1]
             i = 1
     for _ in range(N - 1):
-        prev = mt[i - 1]
-        mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+        for k in range(count):
+            mt = mts[rows[k]]
+            prev = mt[i - 1]
+            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
         i += 1
         if i >= N:
-            mt[0] = mt[N - 1]
+            for k in range(count):
+                mts[rows[k], 0] = mts[rows[k], N - 1]
             i = 1
-    mt[0] = 0x80000000
-    mt[N] = N
+    for k in range(count):
+        mts[rows[k], 0] = 0x80000000
+        mts[rows[k], N] = N
 
 
 @_jit
 def py_random32(mt):
     """The next 32 random bits (``genrand_uint32``)."""
-    if mt[N] >= N:
-        for k in range(N):
-            y = (mt[k] & 0x80000000) | (mt[(k + 1) % N] & 0x7FFFFFFF)
-            mt[k] = mt[(k + 397) % N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    if mt[N] >= N:  # the next N words, in the three stretches of the reference code
+        for k in range(N - 397):
+            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+            mt[k] = mt[k + 397] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        for k in range(N - 397, N - 1):
+            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+            mt[k] = mt[k + 397 - N] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        y = (mt[N - 1] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
+        mt[N - 1] = mt[396] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
         mt[N] = 0
     y = mt[mt[N]]
     mt[N] += 1
@@ -245,17 +276,20 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     """
     cards, market, seats, auctions, bids = out
     box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
-    mt = np.zeros((kinds.size + 1, N + 1), np.int64)
+    mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
+    rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
     room = len(cards[0]) * (chips[0] + 2 * kinds.size)  # more steps than any game can take
     for g in range(first, len(tables)):
         if used + room > len(path):
             return g, used
         t = tables[g]
-        py_seed(mt[-1], seeds[g])
-        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
+        rows[0], values[0], count = kinds.size, seeds[g], 1
         for seat in range(t.players):
             if kinds[seat] == RANDOM:
-                py_seed(mt[seat], bot_seeds[g, seat])
+                rows[count], values[count] = seat, bot_seeds[g, seat]
+                count += 1
+        py_seed_rows(mt, rows, values, count)
+        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
         used = play_recorded(
             t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
         )
