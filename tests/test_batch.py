@@ -212,3 +212,19 @@ def test_parquet_row_groups(tmp_path):
     assert pq.ParquetFile(streamed.files["games"]).num_row_groups == 3
     back = pd.read_parquet(streamed.files["games"])
     pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
+
+
+def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
+    import mogul.kit.simulate as simulation
+
+    def stopped(*args, **kwargs):
+        return True  # interrupted, nothing finished
+
+    monkeypatch.setattr(simulation, "run_chunks", stopped)
+    sim = simulate("classic", LINEUP, games=5, seed=1, progress=False)
+    full = simulate("classic", LINEUP, games=5, seed=1, progress=False, engine="readable")
+    assert sim.partial and sim.engine == "fast" and sim.games_finished == 0
+    for name, table in full.tables.items():
+        assert list(sim.tables[name].columns) == list(table.columns) and sim.tables[name].empty
+    assert sim.tables["games"].dtypes.equals(full.games.dtypes)
+    assert sim.summary().empty

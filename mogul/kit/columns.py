@@ -69,7 +69,8 @@ def frame(columns: Columns) -> pd.DataFrame:
     data: dict[str, Any] = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            data[name] = np.array(column.labels, dtype=object)[column.codes]
+            labels = np.array(column.labels, dtype=object)[column.codes]
+            data[name] = pd.Series(labels, dtype="str")  # what pandas infers, even when empty
         elif isinstance(column, Ragged):
             data[name] = _tuples(column)
         else:
@@ -80,8 +81,9 @@ def frame(columns: Columns) -> pd.DataFrame:
 def _tuples(column: Ragged) -> np.ndarray:
     values = column.values.tolist()
     ends = np.cumsum(column.lengths).tolist()
+    starts = [0, *ends[:-1]] if ends else []
     out = np.empty(len(ends), dtype=object)
-    out[:] = [tuple(values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    out[:] = [tuple(values[a:b]) for a, b in zip(starts, ends, strict=True)]
     return out
 
 

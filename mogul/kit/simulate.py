@@ -20,7 +20,9 @@ from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mogul.kit.batch import Collect, Totals, engine_for, run_chunks
+import numpy as np
+
+from mogul.kit.batch import Chunk, Collect, Totals, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
 from mogul.kit.options import RunOptions, game_first
 from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
@@ -257,6 +259,9 @@ def _on_batch_engine(
     if out is None:
         sink = Collect()
         partial = run_chunks(batch, seed, games, tables, options, sink)
+        if not sink.chunks:  # interrupted before the first chunk: empty tables, their columns
+            empty = play_chunk(Chunk(batch, seed, 0, np.zeros(0, np.int64), tables))
+            sink.add(empty.tables, 0)
         return Simulation(sink.frames(), game, edition, partial=partial, engine="fast")
     totals = Totals()
     with Writer(out, format, on_chunk) as writer:

@@ -89,7 +89,7 @@ class MogulBatch:
                 path = np.concatenate((path, np.zeros(len(path), np.int64)))
         seat_names = new_game(ed, players, 0).names
         game_numbers = first + np.arange(games)
-        result = {"games": self._games(fast.BatchResult(record), game_numbers, seeds, bot_seeds)}
+        result = {"games": self._games(record, game_numbers, seeds, bot_seeds)}
         result["games"]["player"] = Coded(result["games"]["seat"], seat_names)
         cards = _card_codes(out[0], len(companies))
         card_labels = (*(f"{c}/{b}" for c in companies for b in companies), "crash")
@@ -106,11 +106,15 @@ class MogulBatch:
         return result
 
     def _games(
-        self, result: Any, game_numbers: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
+        self, record: np.ndarray, game_numbers: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
     ) -> Columns:
         players = self.players
         seats = np.tile(np.arange(players), len(seeds))
-        ranks = result.ranks.ravel()
+        points, chips = record["points"][:, :players], record["chips"][:, :players]
+        shares = record["shares"][:, :players].sum(axis=2)
+        scores = points + chips // record["chips_per_point"][:, None]
+        keys = scores * 100 + shares  # as fast.BatchResult.ranks and rules.standings
+        ranks = (1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)).ravel()
         return {
             "game": np.repeat(game_numbers, players),
             "seed": np.repeat(seeds, players),
@@ -118,14 +122,14 @@ class MogulBatch:
             "player": None,  # filled in by play (the edition's names)
             "bot": Coded(seats, self.names),
             "bot_seed": bot_seeds.ravel(),
-            "score": result.scores.ravel(),
+            "score": scores.ravel(),
             "rank": ranks,
             "won": ranks == 1,
-            "points": result.points.ravel(),
-            "chips": result.chips.ravel(),
-            "shares": result.shares.ravel(),
-            "credits": result.credits.ravel(),
-            "rounds": np.repeat(result.rounds, players),
+            "points": points.ravel(),
+            "chips": chips.ravel(),
+            "shares": shares.ravel(),
+            "credits": record["credits"][:, :players].ravel(),
+            "rounds": np.repeat(record["round"], players),
         }
 
 
