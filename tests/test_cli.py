@@ -371,3 +371,24 @@ def test_simulate_engine_fast_refuses_what_it_cannot_play(tmp_path, capsys):
     assert exit.value.code == 2
     assert "engine='fast' cannot play this" in capsys.readouterr().err
     assert not (tmp_path / "manifest.json").exists()
+
+
+def test_a_streamed_run_stopped_while_it_is_swapped_in_keeps_the_earlier_run_whole(
+    tmp_path, monkeypatch
+):
+    import mogul.cli
+
+    command = ["simulate", "--bots", "random,value", "--players", "3", "--games", "3"]
+    command += ["--out", str(tmp_path), "--no-progress", "--format", "csv"]
+    assert main(command) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = mogul.cli.write_manifest
+
+    def ctrl_c_at_the_end(folder, args, facts, paths):
+        if not facts["partial"]:  # the last manifest: the games are all written
+            raise KeyboardInterrupt
+        real(folder, args, facts, paths)
+
+    monkeypatch.setattr(mogul.cli, "write_manifest", ctrl_c_at_the_end)
+    assert main([*command, "--overwrite", "--seed", "5"]) == 130
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
