@@ -348,6 +348,8 @@ def _simulate(args: argparse.Namespace) -> bool:
     check_bots(spec, args.bots)
     tables = None if args.tables is None else check_tables(spec, args.tables)
     out = prepare_out(args.out, args.overwrite)
+    if out is None:  # only the summary is printed: the games table is all it needs
+        tables = ["games"]
     facts = {
         "game": spec.name,
         "edition": edition,
