@@ -6,6 +6,9 @@ Prints (best and median of several runs, one process, seeds fixed):
 
 * complete classic 4-player games of uniformly random play per second: the batch simulator
   (``fast.play_fresh``, batches of 20,000) and the readable engine (``rules.py``), and their ratio;
+* the same from the C reference (``benchmarks/mogul_ref.c``, compiled with ``cc -O2`` when a
+  C compiler is present, skipped with a message otherwise) and the batch simulator's speed as
+  a fraction of it, measured in this run (target >= 0.5), with both mean scores as a check;
 * a live payoff curve with 10,000 Monte-Carlo rollouts (``chain_payoff_curve(method="montecarlo")``);
 * "analyse this position" for a mid-game auction turn, 2,000 rollouts per legal action;
 * one MonteCarloBot decision at 200 rollouts.
@@ -16,8 +19,12 @@ The first line says how long the first call took (numba compiles, or loads its c
 from __future__ import annotations
 
 import random
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import mogul
 from mogul.analysis.mogul import analyse_position
@@ -43,6 +50,34 @@ def readable_random_games(games: int) -> None:
         s = mogul.new_game("classic", players=4, seed=seed)
         while not s.is_over:
             s = s.apply(rng.choice(s.legal_actions()))
+
+
+def c_reference(games: int, runs: int = RUNS) -> tuple[list[float], float] | None:
+    """Games per second of the C reference (several runs) and its mean score; None without
+    a C compiler."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    ed = mogul.edition("classic")
+    companies = ed.company_ids
+    cards = [
+        f"{companies.index(c.company)}{companies.index(c.border)}{int(c.starting)}"
+        for c in ed.cards
+    ]
+    numbers = [ed.chips_total, ed.chips_per_player, ed.credit_chips, ed.credit_points]
+    numbers += [ed.chips_per_point, ed.crash_shuffled_into_last]
+    with tempfile.TemporaryDirectory() as folder:
+        program = Path(folder) / "mogul_ref"
+        source = Path(__file__).with_name("mogul_ref.c")
+        subprocess.run([compiler, "-O2", "-o", str(program), str(source)], check=True)
+        rates, mean = [], 0.0
+        for run in range(runs):
+            argv = [str(program), str(games), "4", str(run + 1), *map(str, numbers), *cards]
+            played, seconds, mean = subprocess.run(
+                argv, check=True, capture_output=True, text=True
+            ).stdout.split()
+            rates.append(int(played) / float(seconds))
+    return rates, float(mean)
 
 
 def mid_game():
@@ -77,6 +112,20 @@ def main() -> None:
         f"{'  ratio':<44}{max(fast_rates) / max(slow_rates):>10.0f}"
         f"{statistics.median(fast_rates) / statistics.median(slow_rates):>10.0f}"
     )
+    reference = c_reference(200_000)
+    if reference is None:
+        print("  C reference: skipped (no C compiler: cc or gcc)")
+    else:
+        c_rates, c_mean = reference
+        fast_mean = fast.play_fresh(batch, 4, "random", seed=1).scores.mean()
+        print(
+            f"{'  C reference (cc -O2)':<44}{max(c_rates):>10.0f}{statistics.median(c_rates):>10.0f}"
+        )
+        print(
+            f"{'  batch simulator / C reference':<44}{max(fast_rates) / max(c_rates):>10.2f}"
+            f"{statistics.median(fast_rates) / statistics.median(c_rates):>10.2f}"
+        )
+        print(f"  mean score per seat: batch simulator {fast_mean:.2f}, C reference {c_mean:.2f}")
 
     state, history = mid_game()
     print(f"\nlatency from {state!r} (ms){'best':>6}{'median':>10}")

@@ -11,23 +11,26 @@ bot names, optionally with keyword arguments after colons (``threshold:drop_at=2
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import shutil
 import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import bot_factory
+from mogul.kit.run_folder import (
+    incoming_folder,
+    prepare_out,
+    save_run,
+    swap_in,
+    write_manifest,
+)
 from mogul.kit.simulate import has_pyarrow, simulate, write_tables
-from mogul.kit.spec import GameSpec, default_game, games, get_game, names, resolve
+from mogul.kit.spec import GameSpec, default_game, names, resolve
 from mogul.kit.tournament import tournament
 
 if TYPE_CHECKING:
@@ -139,6 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="tables to build, e.g. games,auctions (default: all of the game's)",
     )
+    sim.add_argument(
+        "--engine",
+        choices=["readable", "fast"],
+        default=None,
+        help="the game's batch engine (fast) or the readable one (default: fast where it can play)",
+    )
     common(sim)
     sim.set_defaults(run=_simulate, command_parser=sim)
 
@@ -213,103 +222,6 @@ def _quiet_broken_pipe() -> int:
     return 0
 
 
-# --- the output folder ----------------------------------------------------------------------
-
-MANIFEST = "manifest.json"
-OUTPUTS = ("games", "failures", "summary", "head_to_head")
-"""Table names the command line writes for every game, besides each game's own tables."""
-
-
-def output_names() -> set[str]:
-    """Every table name the command line may write; ``--overwrite`` replaces exactly these (and the manifest)."""
-    names = set(OUTPUTS)
-    for game in games():
-        names.update(get_game(game).tables)
-    return names
-
-
-def prepare_out(folder: str | None, overwrite: bool) -> Path | None:
-    """Check ``--out`` before any game is played: a writable folder without an earlier run's tables.
-
-    Returns the folder (created if needed), or None without ``--out``.
-    """
-    if folder is None:
-        return None
-    path = Path(folder)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--out {folder}: this is a file, not a folder")
-    earlier = _earlier_results(path)
-    if earlier and not overwrite:
-        names = ", ".join(p.name for p in earlier)
-        raise ValueError(
-            f"--out {folder} already holds an earlier run's results ({names}); "
-            "pass --overwrite to replace them, or choose another folder"
-        )
-    path.mkdir(parents=True, exist_ok=True)
-    probe = path / ".mogul-write-check"
-    probe.write_text("")  # raises OSError now, not after the games, if the folder is read-only
-    probe.unlink()
-    return path
-
-
-def _earlier_results(path: Path) -> list[Path]:
-    if not path.is_dir():
-        return []
-    outputs = output_names()
-    return sorted(
-        p
-        for p in path.iterdir()
-        if p.name == MANIFEST or (p.stem in outputs and p.suffix in (".csv", ".parquet"))
-    )
-
-
-def save_run(
-    folder: Path, tables: dict[str, pd.DataFrame], args: argparse.Namespace, facts: dict[str, Any]
-) -> list[Path]:
-    """Write the tables and the manifest beside an earlier run, then swap the new run in.
-
-    Everything is first written to a hidden folder inside ``folder``; only when it is complete
-    are the earlier run's files removed (its manifest first) and the new ones moved in (the
-    manifest last), with Ctrl-C and SIGTERM held back for that instant. An interrupted save
-    therefore leaves the earlier run complete.
-    """
-    incoming = folder / f".incoming-{os.getpid()}"
-    shutil.rmtree(incoming, ignore_errors=True)
-    try:
-        paths = write_tables(incoming, tables, getattr(args, "format", None) or "csv")
-        manifest = {
-            "command": "python -m mogul " + " ".join(args.argv),
-            **facts,
-            "tables": {p.stem: p.name for p in paths},
-            "versions": _versions(),
-            "written": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        (incoming / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-        held = {signal.SIGINT, signal.SIGTERM}
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
-        try:
-            earlier = _earlier_results(folder)
-            for old in sorted(earlier, key=lambda p: p.name != MANIFEST):
-                old.unlink()
-            for path in [*paths, incoming / MANIFEST]:
-                os.replace(path, folder / path.name)
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
-    finally:
-        shutil.rmtree(incoming, ignore_errors=True)
-    return [*(folder / p.name for p in paths), folder / MANIFEST]
-
-
-def _versions() -> dict[str, str]:
-    out = {"python": platform.python_version()}
-    for package in ("mogul-kit", "numpy", "pandas"):
-        try:
-            out[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            out[package] = "not installed"
-    return out
-
-
 # --- the commands ---------------------------------------------------------------------------
 
 
@@ -320,39 +232,69 @@ def _simulate(args: argparse.Namespace) -> bool:
     check_bots(spec, args.bots)
     tables = None if args.tables is None else check_tables(spec, args.tables)
     out = prepare_out(args.out, args.overwrite)
-    sim = simulate(
+    if out is None:  # only the summary is printed: the games table is all it needs
+        tables = ["games"]
+    facts = {
+        "game": spec.name,
+        "edition": edition,
+        "seed": args.seed,
+        "bots": args.bots,
+        "games_planned": args.games,
+    }
+    incoming = None if out is None else incoming_folder(out)
+    try:
+        sim = _run_simulation(args, tables, incoming, facts)
+        finished = sim.games_finished
+        if out is not None and incoming is not None:  # the files first: stdout may be closed
+            facts |= {"engine": sim.engine, "games_finished": finished, "partial": sim.partial}
+            facts["failures"] = len(sim.failures)
+            paths = list(sim.files.values())
+            if len(sim.failures):
+                paths += write_tables(incoming, {"failures": sim.failures}, args.format or "csv")
+            write_manifest(incoming, args, facts, paths)
+            written = swap_in(out, incoming, paths)
+    finally:
+        if incoming is not None:
+            shutil.rmtree(incoming, ignore_errors=True)
+    summary = sim.summary()
+    players = args.players or len(args.bots)
+    print(
+        f"{finished} games, {players} players, seed {args.seed}, {sim.engine} engine"
+        + (" (partial)" if sim.partial else "")
+    )
+    print(_fmt(summary))
+    if out is not None:
+        print("wrote " + ", ".join(str(p) for p in written))
+    return sim.partial
+
+
+def _run_simulation(
+    args: argparse.Namespace,
+    tables: list[str] | None,
+    incoming: Path | None,
+    facts: dict[str, Any],
+) -> Any:
+    """The simulation; with ``--out`` its tables go to ``incoming`` as the games finish, the
+    manifest there saying after every chunk how many games the files hold."""
+
+    def progress(writer: Any) -> None:
+        done = {"games_finished": writer.games, "partial": True, "rows": dict(writer.rows)}
+        write_manifest(writer.folder, args, facts | done, list(writer.paths.values()))
+
+    return simulate(
         args.game,
         args.bots,
         args.games,
         args.seed,
         players=args.players,
         tables=tables,
+        engine=args.engine,
+        out=incoming,
+        format=args.format or "csv",
+        on_chunk=progress,
         workers=args.workers,
         progress=False if args.no_progress else None,
     )
-    finished = int(sim.games["game"].nunique()) if len(sim.games) else 0
-    if out is not None:  # the files first: a closed pipe on stdout must not lose them
-        facts = {
-            "game": spec.name,
-            "edition": edition,
-            "seed": args.seed,
-            "bots": args.bots,
-            "games_planned": args.games,
-            "games_finished": finished,
-            "partial": sim.partial,
-            "failures": len(sim.failures),
-        }
-        failures = {"failures": sim.failures} if len(sim.failures) else {}
-        written = save_run(out, {**sim.tables, **failures}, args, facts)
-    players = sim.games["seat"].nunique() if len(sim.games) else args.players
-    print(
-        f"{finished} games, {players} players, seed {args.seed}"
-        + (" (partial)" if sim.partial else "")
-    )
-    print(_fmt(sim.summary()))
-    if out is not None:
-        print("wrote " + ", ".join(str(p) for p in written))
-    return sim.partial
 
 
 def _tournament(args: argparse.Namespace) -> bool:

@@ -344,3 +344,51 @@ def test_interrupting_the_cli_saves_the_games_so_far_marked_partial(tmp_path):
     games = pd.read_csv(tmp_path / "games.csv")
     assert manifest["games_finished"] == games["game"].nunique() > 0
     assert "interrupted: partial results" in out
+
+
+def test_simulate_says_which_engine_ran_and_both_write_the_same_files(tmp_path, capsys):
+    argv = ["simulate", "--bots", "random,value,threshold", "--players", "4", "--games", "9"]
+    argv += ["--seed", "2", "--no-progress", "--format", "csv"]
+    for engine in ("readable", "fast"):
+        assert main([*argv, "--engine", engine, "--out", str(tmp_path / engine)]) == 0
+        assert f"9 games, 4 players, seed 2, {engine} engine" in capsys.readouterr().out
+        manifest = json.loads((tmp_path / engine / "manifest.json").read_text())
+        assert (manifest["engine"], manifest["games_finished"], manifest["partial"]) == (
+            engine,
+            9,
+            False,
+        )
+    for name in ("games.csv", "rounds.csv", "auctions.csv"):
+        assert (tmp_path / "fast" / name).read_bytes() == (
+            tmp_path / "readable" / name
+        ).read_bytes()
+
+
+def test_simulate_engine_fast_refuses_what_it_cannot_play(tmp_path, capsys):
+    argv = ["simulate", "--bots", "random,mc:rollouts=1", "--players", "3", "--games", "1"]
+    with pytest.raises(SystemExit) as exit:
+        main([*argv, "--engine", "fast", "--out", str(tmp_path)])
+    assert exit.value.code == 2
+    assert "engine='fast' cannot play this" in capsys.readouterr().err
+    assert not (tmp_path / "manifest.json").exists()
+
+
+def test_a_streamed_run_stopped_while_it_is_swapped_in_keeps_the_earlier_run_whole(
+    tmp_path, monkeypatch
+):
+    import mogul.cli
+
+    command = ["simulate", "--bots", "random,value", "--players", "3", "--games", "3"]
+    command += ["--out", str(tmp_path), "--no-progress", "--format", "csv"]
+    assert main(command) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = mogul.cli.write_manifest
+
+    def ctrl_c_at_the_end(folder, args, facts, paths):
+        if not facts["partial"]:  # the last manifest: the games are all written
+            raise KeyboardInterrupt
+        real(folder, args, facts, paths)
+
+    monkeypatch.setattr(mogul.cli, "write_manifest", ctrl_c_at_the_end)
+    assert main([*command, "--overwrite", "--seed", "5"]) == 130
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

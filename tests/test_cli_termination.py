@@ -10,6 +10,7 @@ import pytest
 from running import Watched
 
 import mogul.cli
+import mogul.kit.simulate
 from mogul.cli import main
 
 
@@ -58,19 +59,21 @@ def test_an_interrupted_save_keeps_the_earlier_run_whole(tmp_path, monkeypatch):
         "--no-progress",
         "--format",
         "csv",
+        "--engine",
+        "readable",  # it writes the tables once the games are over (the batch engine streams)
     ]
     assert main(command) == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    real = mogul.cli.write_tables
+    real = mogul.kit.simulate.write_tables
 
     def second_ctrl_c(folder, tables, format):
         real(folder, dict(list(tables.items())[:1]), format)  # one table written, then Ctrl-C
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(mogul.cli, "write_tables", second_ctrl_c)
+    monkeypatch.setattr(mogul.kit.simulate, "write_tables", second_ctrl_c)
     assert main([*command[:4], "5", *command[5:], "--overwrite"]) == 130
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing half-replaced
-    monkeypatch.setattr(mogul.cli, "write_tables", real)
+    monkeypatch.setattr(mogul.kit.simulate, "write_tables", real)
     assert main([*command[:4], "5", *command[5:], "--overwrite"]) == 0
     assert json.loads((tmp_path / "manifest.json").read_text())["games_finished"] == 5
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(before)

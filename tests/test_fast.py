@@ -222,37 +222,17 @@ def test_montecarlo_bot_values_are_the_same_in_both_engines():
         MonteCarloBot(engine="numba")
 
 
-def test_simulate_with_the_fast_engine_gives_the_readable_games_table():
-    bots = ["value", "threshold:drop_at=2", "value:chip_value=0.5"]
-    readable = simulate(
-        "classic", bots, games=60, seed=4, players=4, tables=["games"], progress=False
-    )
-    quick = simulate("classic", bots, games=60, seed=4, players=4, engine="fast")
-    pd.testing.assert_frame_equal(readable.games, quick.games, check_dtype=False)
-    assert list(quick.tables) == ["games"]
+def test_simulate_with_the_fast_engine_gives_the_readable_tables():
+    bots = ["value", "threshold:drop_at=2", "value:chip_value=0.5", "random"]
+    readable = simulate("classic", bots, games=60, seed=4, engine="readable", progress=False)
+    quick = simulate("classic", bots, games=60, seed=4, engine="fast", progress=False)
+    for name, table in readable.tables.items():
+        pd.testing.assert_frame_equal(quick.tables[name], table)
+    assert (readable.engine, quick.engine) == ("readable", "fast")
 
 
-def test_simulate_falls_back_to_the_readable_engine_with_a_warning():
-    with pytest.warns(UserWarning, match="does not play the classic edition with bots"):
-        sim = simulate(
-            "classic",
-            ["random", "mc:rollouts=1"],
-            games=2,
-            seed=1,
-            players=3,
-            engine="fast",
-            progress=False,
-        )
-    assert len(sim.games) == 6
-    with pytest.warns(UserWarning, match="only the games table"):
-        simulate(
-            "classic",
-            ["random"],
-            games=1,
-            players=3,
-            engine="fast",
-            tables=["games", "rounds"],
-            progress=False,
-        )
-    with pytest.raises(ValueError, match="engine must be 'readable' or 'fast'"):
-        simulate("classic", ["random"], games=1, players=3, engine="numba")
+def test_simulate_with_the_fast_engine_refuses_what_it_cannot_play():
+    with pytest.raises(ValueError, match="engine='fast' cannot play this: the fast simulator"):
+        simulate("classic", ["random", "mc:rollouts=1"], games=2, players=3, engine="fast")
+    sim = simulate("classic", ["random", "mc:rollouts=1"], games=2, players=3, progress=False)
+    assert sim.engine == "readable" and len(sim.games) == 6

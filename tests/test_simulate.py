@@ -42,8 +42,15 @@ AUCTIONS_COLUMNS = [
 
 @pytest.fixture(scope="module")
 def sim() -> Simulation:
+    """The readable engine's tables (the batch engine's are checked equal in test_batch.py)."""
     return simulate(
-        "classic", ["random", "value", "threshold"], games=60, seed=3, players=4, progress=False
+        "classic",
+        ["random", "value", "threshold"],
+        games=60,
+        seed=3,
+        players=4,
+        engine="readable",
+        progress=False,
     )
 
 
@@ -120,6 +127,7 @@ def test_same_seed_same_tables_on_any_executor(sim):
             executor=pool,
             progress=False,
             chunk_size=7,
+            engine="readable",
         )
     pd.testing.assert_frame_equal(again.games, sim.games)
     pd.testing.assert_frame_equal(again.rounds, sim.rounds)
@@ -127,9 +135,24 @@ def test_same_seed_same_tables_on_any_executor(sim):
 
 
 def test_same_seed_same_tables_on_a_process_pool():
-    one = simulate("classic", ["random", "value"], games=12, seed=5, players=3, progress=False)
+    one = simulate(
+        "classic",
+        ["random", "value"],
+        games=12,
+        seed=5,
+        players=3,
+        engine="readable",
+        progress=False,
+    )
     two = simulate(
-        "classic", ["random", "value"], games=12, seed=5, players=3, workers=2, progress=False
+        "classic",
+        ["random", "value"],
+        games=12,
+        seed=5,
+        players=3,
+        workers=2,
+        engine="readable",
+        progress=False,
     )
     for name in ("games", "rounds", "auctions"):
         pd.testing.assert_frame_equal(getattr(one, name), getattr(two, name))

@@ -16,16 +16,19 @@ as one row per round) follow. See ``mogul.kit.runner`` for the columns and the s
 from __future__ import annotations
 
 import os
-import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from mogul.kit.batch import Chunk, Collect, Totals, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
 from mogul.kit.options import RunOptions, game_first
 from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
+from mogul.kit.stream import Writer
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -43,6 +46,17 @@ class Simulation:
     edition: str
     failures: pd.DataFrame = field(default_factory=no_failures)
     partial: bool = False  # True when the run was interrupted: the games finished so far
+    engine: str = "readable"  # which engine played the games: "readable" or "fast"
+    files: dict[str, Path] = field(default_factory=dict)  # tables written as the games finished
+    totals: pd.DataFrame | None = None  # the summary, kept when the tables went to ``files``
+    written: int = 0  # games in ``files`` when only they hold the tables
+
+    @property
+    def games_finished(self) -> int:
+        """Games played to the end (in the tables, or in the files when streamed)."""
+        if "games" in self.tables:
+            return int(self.games["game"].nunique()) if len(self.games) else 0
+        return self.written
 
     def __getattr__(self, name: str) -> pd.DataFrame:
         tables = self.__dict__.get("tables", {})
@@ -56,6 +70,8 @@ class Simulation:
         """Per bot: seats played, mean score, mean rank and win rate (shared wins count)."""
         import pandas as pd
 
+        if self.totals is not None:
+            return self.totals
         by_bot = self.games.groupby("bot", sort=False)
         table = pd.DataFrame(
             {
@@ -141,7 +157,10 @@ def simulate(
     *,
     players: int | None = None,
     tables: Sequence[str] | None = None,
-    engine: str = "readable",
+    engine: str | None = None,
+    out: str | Path | None = None,
+    format: str | None = None,
+    on_chunk: Callable[[Any], None] | None = None,
     options: RunOptions | None = None,
     **run_options: Any,
 ) -> Simulation:
@@ -162,74 +181,102 @@ def simulate(
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
     where and why.
 
-    ``engine="fast"`` plays the games in the game's batch simulator (``GameSpec.batch``, for
-    the editions and bots it knows), about ten times faster,
-    and makes the games table only (the default ``tables`` then). Where it cannot (another edition or bot, other tables
-    asked for, an executor) it warns and the readable engine, the reference, plays them.
+    ``engine``: "fast" plays the games in the game's batch engine (``GameSpec.batch``,
+    for the editions and bots it knows): the same games, the same tables, many times faster. "readable" plays them in the readable engine, the
+    reference. None (default): the batch engine whenever it can play the request;
+    ``sim.engine`` says which ran.
+
+    ``out``: a folder; the batch engine then writes the tables there chunk by chunk as the
+    games finish (``format`` "csv" or "parquet", default Parquet with pyarrow), keeps only
+    the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
+    after each chunk (``mogul.kit.stream.Writer``: ``games``, ``rows``, ``paths``).
     """
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)
     _check_count(games, "games")
     known = ("games", *spec.tables)
     if tables is None:
-        tables = ("games",) if engine == "fast" else known
+        tables = known
     tables = tuple(tables)
     unknown = set(tables) - set(known)
     if unknown or "games" not in tables:
         raise ValueError(
             f"tables must include 'games' and may add {', '.join(map(repr, spec.tables))}; got {list(tables)}"
         )
+    if engine not in (None, "readable", "fast"):
+        raise ValueError(
+            f"engine must be 'readable' or 'fast' (or None: the fastest), got {engine!r}"
+        )
+    if format is None:
+        format = "parquet" if has_pyarrow() else "csv"
+    if format not in ("parquet", "csv"):
+        raise ValueError(f"format must be 'parquet' or 'csv', got {format!r}")
     specs = seat_bots(bots, players)
     spec.check_players(edition, len(specs))
     seated = entrants(specs, spec.bots, unique=False, referee=options.referee)
-    seating = tuple(range(len(specs)))
-    if engine not in ("readable", "fast"):
-        raise ValueError(f"engine must be 'readable' or 'fast', got {engine!r}")
-    if engine == "fast":
-        fast = _batch_games(
-            spec, edition, specs, [e.name for e in seated], seed, games, tables, options
-        )
-        if fast is not None:
-            return Simulation({"games": fast}, spec.name, edition)
+    names = [e.name for e in seated]
+    tables = tuple(t for t in known if t in tables)
+    if engine != "readable":
+        try:
+            batch = engine_for(spec, edition, specs, names)
+        except ValueError as err:
+            if engine == "fast":
+                raise ValueError(f"engine='fast' cannot play this: {err}") from None
+        else:
+            return _on_batch_engine(
+                spec.name, edition, batch, seed, games, tables, options, out, format, on_chunk
+            )
     run = run_plans(
         spec.name,
         edition,
         seated,
-        plan_games(seed, repeat(seating, games)),
+        plan_games(seed, repeat(tuple(range(len(specs))), games)),
         games,
-        [t for t in known if t in tables],
+        tables,
         options,
     )
     frames = dict(run.tables)
     failures = frames.pop("failures")
-    return Simulation(frames, spec.name, edition, failures, run.partial)
+    sim = Simulation(frames, spec.name, edition, failures, run.partial)
+    if out is not None:
+        paths = write_tables(out, {k: v for k, v in frames.items() if not v.empty}, format)
+        sim = replace(sim, files={p.stem: p for p in paths})
+    return sim
 
 
-def _batch_games(
-    spec: Any,
+def _on_batch_engine(
+    game: str,
     edition: str,
-    specs: list[BotSpec],
-    names: list[str],
+    batch: Any,
     seed: int,
     games: int,
-    tables: Sequence[str],
+    tables: tuple[str, ...],
     options: RunOptions,
-) -> pd.DataFrame | None:
-    """The games table from the game's batch simulator, or None (with a warning saying why)."""
-    table = None
-    if spec.batch is None:
-        reason = f"the game {spec.name!r} has no batch simulator"
-    elif tuple(tables) != ("games",):
-        reason = "the batch simulator makes only the games table (pass tables=['games'])"
-    elif options.executor is not None or options.workers is not None:
-        reason = "the batch simulator runs in this process (no executor or workers)"
-    else:
-        plans = list(plan_games(seed, repeat(tuple(range(len(specs))), games)))
-        table = spec.batch(edition, specs, plans, names)
-        reason = f"the batch simulator does not play the {edition} edition with bots {names}"
-    if table is None:
-        warnings.warn(f"engine='fast': {reason}; the readable engine plays the games", stacklevel=3)
-    return table
+    out: str | Path | None,
+    format: str,
+    on_chunk: Callable[[Any], None] | None,
+) -> Simulation:
+    """The simulation on the batch engine: frames in memory, or files written as it goes."""
+    if out is None:
+        sink = Collect()
+        partial = run_chunks(batch, seed, games, tables, options, sink)
+        if not sink.chunks:  # interrupted before the first chunk: empty tables, their columns
+            empty = play_chunk(Chunk(batch, seed, 0, np.zeros(0, np.int64), tables))
+            sink.add(empty.tables, 0)
+        return Simulation(sink.frames(), game, edition, partial=partial, engine="fast")
+    totals = Totals()
+    with Writer(out, format, on_chunk) as writer:
+        partial = run_chunks(batch, seed, games, tables, options, writer, totals)
+    return Simulation(
+        {},
+        game,
+        edition,
+        partial=partial,
+        engine="fast",
+        files=dict(writer.paths),
+        totals=totals.summary(),
+        written=writer.games,
+    )
 
 
 def _check_count(value: object, what: str) -> None:

@@ -49,10 +49,11 @@ class GameSpec:
     """The game's tidy tables by name: each turns a game's states into rows (plain dicts)."""
     determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
     aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
-    batch: Callable[..., Any] | None = None
-    """A fast simulator of many games: ``batch(edition, bots, plans, names)`` -> the games
-    table of ``plans`` (``mogul.kit.runner`` columns), or None when it cannot play that edition
-    or those bots. ``simulate(..., engine="fast")`` uses it; None: the game has none."""
+    batch: str | None = None
+    """The game's batch engine, named lazily as ``"module:attribute"``: ``batch(edition, bots,
+    names)`` -> an engine whose ``play(first, seeds, bot_seeds, tables)`` plays planned games
+    and returns their tables as ``mogul.kit.columns``; a ``ValueError`` says why it cannot
+    play that edition or those bots. ``simulate`` uses it (``engine="fast"``); None: none."""
     faces: Mapping[str, str] = field(default_factory=dict)
     """What people see of the game, named lazily as ``"module:attribute"`` (``"module:"`` for
     a whole module) so that the engine imports no plotting: ``"player"`` (the widget class
@@ -91,6 +92,13 @@ class GameSpec:
         module, _, attribute = target.partition(":")
         found = importlib.import_module(module)
         return getattr(found, attribute) if attribute else found
+
+    def batch_engine(self) -> Callable[..., Any] | None:
+        """The ``batch`` hook (imported now), or None if the game has no batch engine."""
+        if self.batch is None:
+            return None
+        module, _, attribute = self.batch.partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
     def __repr__(self) -> str:
         return f"GameSpec({self.name!r}, editions={list(self.editions)})"

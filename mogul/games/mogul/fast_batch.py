@@ -1,62 +1,210 @@
-"""Mogul's games table from the batch simulator: what ``simulate(..., engine="fast")`` calls.
+"""Mogul's batch engine for ``simulate``: the readable engine's games, at compiled speed, as tables.
 
-Each game is dealt by the readable engine from its planned seed (``new_game``), so the games
-are the ones the readable engine plays; the batch simulator then plays them to the crash.
-With deterministic bots (threshold, value) the table equals the readable engine's row for
-row; random bots draw from numba's generator instead (same distribution, other games).
-Kept apart from ``fast`` so that importing the game does not load numba (nor pandas: both are
-imported when a table is asked for).
+``batch_engine(edition, bots, names)`` is the game's ``GameSpec.batch`` hook. It refuses
+(``ValueError``, saying why) what the compiled simulator does not play: another edition than
+classic, or bots other than random, threshold and value. ``MogulBatch.play`` deals and plays
+a chunk of planned games in ``fast_record`` (the deals and the random bots draw from Python's
+generator exactly as the readable engine does, so the games are the same games) and builds
+the games, rounds and auctions tables from the recorded arrays with numpy, as columns
+(``mogul.kit.columns``): the same columns, values and dtypes as ``tables.py`` and the runner
+give. Kept apart from ``fast`` so that importing the game loads neither numba nor pandas.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from mogul.games.mogul.setup import new_game
+import numpy as np
 
-if TYPE_CHECKING:
-    import pandas as pd
+from mogul.kit.columns import Coded, Columns, Ragged
+
+AUCTION_COLUMNS = (
+    *("game", "round", "card", "company", "border", "start_player", "bids", "credits"),
+    *("drop_order", "pot_path", "steps", "winner", "runner_up", "sold", "sale_price"),
+    *("seller", "winner_choice", "taker", "chips_paid"),
+)
+"""The auctions table's columns, in ``tables.auction_rows``' order after ``game``."""
 
 
-def games_table(
-    edition: str, bots: Sequence[Any], plans: Sequence[Any], names: Sequence[str]
-) -> pd.DataFrame | None:
-    """The games table (``mogul.kit.runner``'s columns) of ``plans``; None if the batch
-    simulator does not play this edition or these bots (the caller uses the readable engine)."""
-    import numpy as np
-    import pandas as pd
-
+def batch_engine(edition: str, bots: Sequence[Any], names: Sequence[str]) -> MogulBatch:
+    """The batch engine for one bot per seat; ``ValueError`` (why) if it cannot play them."""
     from mogul.games.mogul import fast  # compiled code: loaded when first needed
 
-    try:
-        fast.check_edition(edition)
-        kinds, params = fast.policies(list(bots), len(bots))
-    except ValueError:
-        return None
-    players = len(bots)
-    starts = [new_game(edition, players, plan.seed) for plan in plans]
-    tables = np.concatenate([fast.encode(s) for s in starts])
-    fast._play_tables(tables, kinds, params, plans[0].bot_seeds[0] if plans else 0)
-    result = fast.BatchResult(tables)
-    games = len(plans)
-    seats = np.tile(np.arange(players), games)
-    ranks = result.ranks.ravel()
-    return pd.DataFrame(
-        {
-            "game": np.repeat([p.game for p in plans], players),
-            "seed": np.repeat([p.seed for p in plans], players),
+    ed = fast.check_edition(edition)
+    if not ed.min_players <= len(bots) <= ed.max_players:
+        raise ValueError(
+            f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players"
+        )
+    kinds, params = fast.policies(list(bots), len(bots))
+    return MogulBatch(ed.name, len(bots), kinds, params, tuple(names))
+
+
+@dataclass(frozen=True)
+class MogulBatch:
+    """Classic Mogul's bots in their seats, ready to play chunks of planned games."""
+
+    edition: str
+    players: int
+    kinds: np.ndarray
+    params: np.ndarray
+    names: tuple[str, ...]  # the bots' names, one per seat
+
+    def play(
+        self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
+    ) -> dict[str, Columns]:
+        """Games ``first``, ``first + 1``... dealt from ``seeds`` with bots seeded from
+        ``bot_seeds`` (one row per game): the ``tables`` asked for, as columns."""
+        from mogul.games.mogul import fast, fast_record
+        from mogul.games.mogul.setup import new_game
+
+        ed = fast.check_edition(self.edition)
+        games, players = len(seeds), self.players
+        companies = ed.company_ids
+        boxes = (
+            np.array([companies.index(c.company) for c in ed.cards], np.int64),
+            np.array([companies.index(c.border) for c in ed.cards], np.int64),
+            np.array([c.starting for c in ed.cards], np.int64),
+            np.array([ed.chips_total, ed.chips_per_player], np.int64),
+        )
+        record = fast._empty_tables(ed, games, players)
+        pile = fast.PILE
+        out = (
+            np.zeros((games, pile, 2), np.int64),  # each round's card: company, border
+            np.zeros((games, pile, fast.COMPANIES), np.int64),  # market values
+            np.zeros((games, pile, players, 2 + fast.COMPANIES), np.int64),  # points, chips, shares
+            np.zeros((games, pile, fast_record.AUCTION_FIELDS), np.int64),
+            np.zeros((games, pile, 3, players), np.int64),  # bids per seat, credits, drops
+        )
+        path = np.zeros(games * 400 + 8192, np.int64)  # grown if a chunk needs more
+        seeds = np.asarray(seeds, np.int64)
+        bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
+        done, used = 0, 0
+        while done < games:
+            done, used = fast_record.deal_and_record(
+                record, boxes, seeds, bot_seeds, self.kinds, self.params, done, out, path, used
+            )
+            if done < games:
+                path = np.concatenate((path, np.zeros(len(path), np.int64)))
+        seat_names = new_game(ed, players, 0).names
+        game_numbers = first + np.arange(games)
+        result = {"games": self._games(record, game_numbers, seeds, bot_seeds)}
+        result["games"]["player"] = Coded(result["games"]["seat"], seat_names)
+        cards = _card_codes(out[0], len(companies))
+        card_labels = (*(f"{c}/{b}" for c in companies for b in companies), "crash")
+        rounds = record["round"]
+        if "rounds" in tables:
+            labels = (card_labels, seat_names, companies)
+            result["rounds"] = _rounds(
+                self, out, rounds, game_numbers, cards, labels, ed.chips_per_point
+            )
+        if "auctions" in tables:
+            auctions = _auctions(out, rounds, game_numbers, cards, card_labels, companies)
+            auctions["pot_path"] = Ragged(path[:used], auctions["steps"])
+            result["auctions"] = {name: auctions[name] for name in AUCTION_COLUMNS}
+        return result
+
+    def _games(
+        self, record: np.ndarray, game_numbers: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
+    ) -> Columns:
+        players = self.players
+        seats = np.tile(np.arange(players), len(seeds))
+        points, chips = record["points"][:, :players], record["chips"][:, :players]
+        shares = record["shares"][:, :players].sum(axis=2)
+        scores = points + chips // record["chips_per_point"][:, None]
+        keys = scores * 100 + shares  # as fast.BatchResult.ranks and rules.standings
+        ranks = (1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)).ravel()
+        return {
+            "game": np.repeat(game_numbers, players),
+            "seed": np.repeat(seeds, players),
             "seat": seats,
-            "player": [starts[0].names[s] for s in seats],
-            "bot": [names[s] for s in seats],
-            "bot_seed": [seed for p in plans for seed in p.bot_seeds],
-            "score": result.scores.ravel(),
+            "player": None,  # filled in by play (the edition's names)
+            "bot": Coded(seats, self.names),
+            "bot_seed": bot_seeds.ravel(),
+            "score": scores.ravel(),
             "rank": ranks,
             "won": ranks == 1,
-            "points": result.points.ravel(),
-            "chips": result.chips.ravel(),
-            "shares": result.shares.ravel(),
-            "credits": result.credits.ravel(),
-            "rounds": np.repeat(result.rounds, players),
+            "points": points.ravel(),
+            "chips": chips.ravel(),
+            "shares": shares.ravel(),
+            "credits": record["credits"][:, :players].ravel(),
+            "rounds": np.repeat(record["round"], players),
         }
-    )
+
+
+def _card_codes(cards: np.ndarray, companies: int) -> np.ndarray:
+    """Each round's card as a label number: company * companies + border; the crash last."""
+    codes = cards[..., 0] * companies + cards[..., 1]
+    return np.where(cards[..., 0] < 0, companies * companies, codes)
+
+
+def _rounds(
+    batch: MogulBatch,
+    out: tuple[np.ndarray, ...],
+    rounds: np.ndarray,
+    game_numbers: np.ndarray,
+    cards: np.ndarray,
+    labels: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    chips_per_point: int,
+) -> Columns:
+    """Rows (game, round, seat) for every round played, the crash included."""
+    card_labels, seat_names, companies = labels
+    players = batch.players
+    game, row = np.nonzero(np.arange(out[0].shape[1]) < rounds[:, None])
+    seat = np.tile(np.arange(players), len(game))
+    seats = out[2][game, row].reshape(-1, out[2].shape[3])
+    market = np.repeat(out[1][game, row], players, axis=0)
+    columns: Columns = {
+        "game": np.repeat(game_numbers[game], players),
+        "bot": Coded(seat, batch.names),
+        "round": np.repeat(row + 1, players),
+        "card": Coded(np.repeat(cards[game, row], players), card_labels),
+        "seat": seat,
+        "player": Coded(seat, seat_names),
+        "points": seats[:, 0],
+        "chips": seats[:, 1],
+        "score": seats[:, 0] + seats[:, 1] // chips_per_point,
+    }
+    columns.update({f"shares_{c}": seats[:, 2 + i] for i, c in enumerate(companies)})
+    columns.update({f"market_{c}": market[:, i] for i, c in enumerate(companies)})
+    return columns
+
+
+def _auctions(
+    out: tuple[np.ndarray, ...],
+    rounds: np.ndarray,
+    game_numbers: np.ndarray,
+    cards: np.ndarray,
+    card_labels: tuple[str, ...],
+    companies: Sequence[str],
+) -> Columns:
+    """Rows (game, round) for every auction: every round but the crash."""
+    from mogul.games.mogul import fast_record as f
+
+    game, row = np.nonzero(np.arange(out[0].shape[1]) < rounds[:, None] - 1)
+    record = out[3][game, row]
+    seqs = out[4][game, row]
+    players = seqs.shape[2]
+    within = np.arange(players)
+    credits, drops = record[:, f.CREDITS], record[:, f.DROPS]
+    return {
+        "game": game_numbers[game],
+        "round": row + 1,
+        "card": Coded(cards[game, row], card_labels),
+        "company": Coded(out[0][game, row, 0], tuple(companies)),
+        "border": Coded(out[0][game, row, 1], tuple(companies)),
+        "start_player": record[:, f.START],
+        "bids": Ragged(seqs[:, 0].ravel(), np.full(len(game), players)),
+        "credits": Ragged(seqs[:, 1][within < credits[:, None]], credits),
+        "drop_order": Ragged(seqs[:, 2][within < drops[:, None]], drops),
+        "steps": record[:, f.STEPS],
+        "winner": record[:, f.WINNER_SEAT],
+        "runner_up": record[:, f.RUNNER_UP_SEAT],
+        "sold": record[:, f.SOLD],
+        "sale_price": record[:, f.PRICE],
+        "seller": record[:, f.SELLER],
+        "winner_choice": Coded(record[:, f.TOOK], ("sell", "take")),
+        "taker": record[:, f.TAKER],
+        "chips_paid": seqs[:, 0].sum(axis=1),
+    }

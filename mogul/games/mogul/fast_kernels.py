@@ -17,12 +17,9 @@ auction is a loop of unknown length whose every step depends on the last, so mos
 work went into masks and gathers. The compiled loop plays about 195,000 a second on the same
 core and reads like the rules.
 
-Why one module: numba caches each function's machine code (``cache=True``) in
-``__pycache__`` beside this file (or in ``NUMBA_CACHE_DIR``; where that folder is read-only,
-in the user's cache folder), and checks only the file a function is written in to decide
-whether its cache is still good. A bot loop compiled against rules in another file would
-keep running the old rules after an edit there; with every compiled function here, any edit
-recompiles them all (about 4 s, once), and later processes load them in a fraction of a second.
+Why the layout lives apart (``fast_table.py``): numba checks only a function's own file to
+decide whether its cached machine code is still good; ``drop_stale_caches`` at the end of
+this module recompiles it (about 4 s, once) whenever one of the compiled files changed.
 """
 
 from __future__ import annotations
@@ -30,63 +27,27 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-MAX_SEATS = 6
-COMPANIES = 5
-PILE = 32  # the classic box: 31 shares and the crash card
-
-# Phases of a round, as in state.py.
-AUCTION, WINNER, RUNNER_UP, OVER = 0, 1, 2, 3
-
-# Actions: Sell(n) is SELL + n.
-BID, DROP, CREDIT, TAKE, SELL = 0, 1, 2, 3, 4
-NO_ACTION = -1
-
-CRASH = -1  # the crash card's company in the pile
-
-# Bots: RANDOM (uniform over the legal actions), THRESHOLD (parameter: drop_at), VALUE
-# (parameter: chip_value), as in bots.py.
-RANDOM, THRESHOLD, VALUE = 0, 1, 2
-
-TABLE = np.dtype(
-    [
-        # the edition's numbers
-        ("players", np.int64),
-        ("credit_chips", np.int64),
-        ("credit_points", np.int64),
-        ("chips_per_point", np.int64),
-        ("crash_window", np.int64),
-        # the players
-        ("chips", np.int64, MAX_SEATS),
-        ("points", np.int64, MAX_SEATS),
-        ("shares", np.int64, (MAX_SEATS, COMPANIES)),
-        ("credits", np.int64, MAX_SEATS),
-        ("bank", np.int64),
-        # the draw pile, top card at ``top``; the crash card's company is CRASH
-        ("pile_company", np.int64, PILE),
-        ("pile_border", np.int64, PILE),
-        ("pile_size", np.int64),
-        ("top", np.int64),
-        ("unseen", np.int64, COMPANIES),  # shares of each company still in the pile
-        # the round
-        ("round", np.int64),
-        ("phase", np.int64),
-        ("current", np.int64),
-        ("start_player", np.int64),
-        ("company", np.int64),
-        ("border", np.int64),  # of the revealed card
-        ("pot", np.int64),
-        ("in_auction", np.int64, MAX_SEATS),
-        ("seats_in", np.int64),
-        ("credited", np.int64, MAX_SEATS),
-        ("winner", np.int64),
-        ("runner_up", np.int64),
-        ("winner_took", np.int64),
-        # counts for the tables
-        ("bids", np.int64),
-        ("credits_taken", np.int64),
-    ]
+from mogul.games.mogul.fast_table import (  # noqa: F401 - re-exported: fast.py and tests use them
+    AUCTION,
+    BID,
+    COMPANIES,
+    CRASH,
+    CREDIT,
+    DROP,
+    MAX_SEATS,
+    NO_ACTION,
+    OVER,
+    PILE,
+    RANDOM,
+    RUNNER_UP,
+    SELL,
+    TABLE,
+    TAKE,
+    THRESHOLD,
+    VALUE,
+    WINNER,
+    drop_stale_caches,
 )
-"""One game's table as a numpy record (see the module docstring)."""
 
 _jit = nb.njit(cache=True, nogil=True)
 
@@ -455,3 +416,6 @@ def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, 
 def ranking_key(score, shares):
     """One number that orders seats as rules.standings does: score first, then shares held."""
     return score * 100 + np.sum(shares)
+
+
+drop_stale_caches(globals())

@@ -7,7 +7,6 @@ from mogul.games.mogul.bots import REGISTRY
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.editions import EDITION_FILES, edition
-from mogul.games.mogul.fast_batch import games_table
 from mogul.games.mogul.rules import standings
 from mogul.games.mogul.setup import deal, new_game, setup_from_json, setup_to_json
 from mogul.games.mogul.state import GameState, Setup
@@ -52,7 +51,7 @@ SPEC = register(
         action_label=action_label,
         tables={"rounds": round_rows, "auctions": auction_rows},
         determinize=determinize,
-        batch=games_table,
+        batch="mogul.games.mogul.fast_batch:batch_engine",
         faces={
             "player": "mogul.widgets.mogul.player:GamePlayer",
             "board": "mogul.plots.mogul.board:board_figure",

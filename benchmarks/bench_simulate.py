@@ -1,0 +1,116 @@
+"""Simulations at scale: the batch engine's tables, end to end, on one and two workers.
+
+    python benchmarks/bench_simulate.py                     # all three figures
+    python benchmarks/bench_simulate.py --games 100000      # a smaller big run
+    python benchmarks/bench_simulate.py --skip-cli --workers 1,2 --tables games
+
+Prints, each beside the load average at the time (the machine may be shared: repeat when
+it is quiet):
+
+* the command line end to end (a fresh process: imports, compiled-code cache, the games,
+  every table written as CSV) for 10,000 random 4-player classic games; target < 5 s;
+* ``simulate(..., out=folder)`` for ``--games`` games (default 1,000,000), every table
+  streamed to CSV, in a fresh process per worker count: wall time, games per second, the
+  peak resident memory of the process and of its largest worker, the CPU seconds of all of
+  them (warm-up included); targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x
+  one. One worker is this process; two are a pool of two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+RUN = """
+import json, resource, sys, time
+from mogul.kit.simulate import simulate
+games, workers, tables, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4]
+simulate("classic", ["random"], games=100, players=4, out=out + "-warm", format="csv", progress=False)
+start = time.perf_counter()
+sim = simulate("classic", ["random"], games=games, players=4, seed=1, tables=tables, out=out,
+               format="csv", progress=False, **({"workers": workers} if workers > 1 else {}))
+seconds = time.perf_counter() - start
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"seconds": seconds, "games": sim.games_finished, "peak": me.ru_maxrss * 1024,
+                  "worker_peak": kids.ru_maxrss * 1024,
+                  "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime}))
+"""
+
+
+def load() -> str:
+    """The load averages over 1, 5 and 15 minutes."""
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def cli(folder: Path, games: int, tables: str) -> float:
+    """Seconds for the command line, from a fresh process to the files and the manifest."""
+    shutil.rmtree(folder, ignore_errors=True)
+    argv = [sys.executable, "-m", "mogul", "simulate", "--bots", "random", "--players", "4"]
+    argv += ["--games", str(games), "--tables", tables, "--format", "csv", "--no-progress"]
+    start = time.perf_counter()
+    subprocess.run([*argv, "--out", str(folder)], check=True, capture_output=True, env=env())
+    seconds = time.perf_counter() - start
+    assert json.loads((folder / "manifest.json").read_text())["games_finished"] == games
+    return seconds
+
+
+def big(folder: Path, games: int, workers: int, tables: str) -> dict[str, float]:
+    """One streamed run in a fresh process; its figures."""
+    shutil.rmtree(folder, ignore_errors=True)
+    argv = [sys.executable, "-c", RUN, str(games), str(workers), tables, str(folder)]
+    result = subprocess.run(argv, check=True, capture_output=True, text=True, env=env())
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    figures["bytes"] = sum(p.stat().st_size for p in folder.glob("*.csv"))
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(f"{folder}-warm", ignore_errors=True)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--workers", default="1,2", help="worker counts to compare")
+    parser.add_argument("--tables", default="games,rounds,auctions")
+    parser.add_argument("--skip-cli", action="store_true")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each figure (best kept)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-simulate-") as tmp:
+        if not args.skip_cli:
+            cli(Path(tmp) / "warm", 100, args.tables)  # compiles the kernels if needed
+            for _ in range(args.repeat):
+                seconds = cli(Path(tmp) / "cli", 10_000, args.tables)
+                print(
+                    f"CLI, 10,000 4-player games, {args.tables} as CSV: {seconds:.2f} s  ({load()})"
+                )
+        rates = {}
+        for workers in map(int, args.workers.split(",")):
+            runs = [
+                big(Path(tmp) / "big", args.games, workers, args.tables) for _ in range(args.repeat)
+            ]
+            best = min(runs, key=lambda r: r["seconds"])
+            rates[workers] = best["games"] / best["seconds"]
+            print(
+                f"{args.games:,} games, {args.tables}, {workers} worker(s): {best['seconds']:.1f} s, "
+                f"{rates[workers]:,.0f} games/s, peak memory {best['peak'] / 2**20:.0f} MB "
+                f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s, "
+                f"{best['bytes'] / 2**30:.2f} GB of CSV  ({load()})"
+            )
+        if 1 in rates and 2 in rates:
+            print(f"two workers / one worker: {rates[2] / rates[1]:.2f}x  ({load()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""Games dealt and played exactly as the readable engine does, every round and auction recorded.
+
+``simulate`` runs the readable engine's games: each deal comes from ``random.Random(seed)``
+(``setup.deal``) and each random bot draws from ``random.Random(bot_seed)`` (``RandomBot``).
+To play those very games at compiled speed, this module carries Python's generator: the
+Mersenne Twister with Python's seeding (``init_by_array``), ``getrandbits`` and
+``_randbelow``, and ``shuffle`` as ``random.py`` writes it. A deal, a random bot's choice
+among the legal actions (in ``rules.legal_actions``' order) and therefore a whole game come
+out the same as the readable engine's, draw for draw; the threshold and value bots are the
+kernels' own (``fast_kernels.choose``), which already decide as ``simple_bots.py`` does.
+
+``play_recorded`` writes down what the readable tables read from the states
+(``tables.round_rows``, ``tables.auction_rows``): the table as each auction opens and at the
+crash, and for each auction its bids, credits, drops, the pot before each step and the
+actions after it. ``fast_batch`` turns those arrays into the tables.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from mogul.games.mogul.fast_kernels import apply, begin_round, choose, market_value
+from mogul.games.mogul.fast_table import (
+    AUCTION,
+    BID,
+    COMPANIES,
+    CRASH,
+    CREDIT,
+    DROP,
+    OVER,
+    RANDOM,
+    SELL,
+    TAKE,
+    WINNER,
+    drop_stale_caches,
+)
+
+_jit = nb.njit(cache=True, nogil=True)
+
+N = 624  # the Mersenne Twister's words; a generator is an int64 array of N + 1 (the index last)
+MASK = 0xFFFFFFFF
+
+# The columns of an auction's record (``auctions`` below).
+START, STEPS, WINNER_SEAT, RUNNER_UP_SEAT, SOLD, PRICE, SELLER, TOOK, TAKER = range(9)
+CREDITS, DROPS, PATH = 9, 10, 11
+AUCTION_FIELDS = 12
+
+# --- Python's generator -----------------------------------------------------------------------
+
+
+def _init_genrand(seed: int) -> np.ndarray:
+    """``init_genrand``: the state ``init_by_array`` starts from (the same for every key)."""
+    mt = np.zeros(N, np.int64)
+    mt[0] = seed
+    for i in range(1, N):
+        prev = int(mt[i - 1])
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK
+    return mt
+
+
+START_STATE = _init_genrand(19650218)
+
+
+@_jit
+def py_seed(mt, seed):
+    """``random.Random(seed)`` for 0 <= seed < 2**32 (one key word for ``init_by_array``)."""
+    py_seed_rows(mt.reshape((1, N + 1)), np.zeros(1, np.int64), np.full(1, seed), 1)
+
+
+@_jit
+def py_seed_rows(mts, rows, seeds, count):
+    """``random.Random(seeds[k])`` into ``mts[rows[k]]`` for k < count, side by side: each
+    seeding is a chain of steps that wait for the one before, so the processor interleaves
+    the independent chains of a game's generators (its deal and its random bots)."""
+    for k in range(count):
+        mts[rows[k], :N] = START_STATE
+    i = 1
+    for _ in range(N):  # the key has one word: j stays 0
+        for k in range(count):
+            mt = mts[rows[k]]
+            prev = mt[i - 1]
+            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + seeds[k]) & MASK
+        i += 1
+        if i >= N:
+            for k in range(count):
+                mts[rows[k], 0] = mts[rows[k], N - 1]
+            i = 1
+    for _ in range(N - 1):
+        for k in range(count):
+            mt = mts[rows[k]]
+            prev = mt[i - 1]
+            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+        i += 1
+        if i >= N:
+            for k in range(count):
+                mts[rows[k], 0] = mts[rows[k], N - 1]
+            i = 1
+    for k in range(count):
+        mts[rows[k], 0] = 0x80000000
+        mts[rows[k], N] = N
+
+
+@_jit
+def py_random32(mt):
+    """The next 32 random bits (``genrand_uint32``)."""
+    if mt[N] >= N:  # the next N words, in the three stretches of the reference code
+        for k in range(N - 397):
+            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+            mt[k] = mt[k + 397] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        for k in range(N - 397, N - 1):
+            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+            mt[k] = mt[k + 397 - N] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        y = (mt[N - 1] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
+        mt[N - 1] = mt[396] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        mt[N] = 0
+    y = mt[mt[N]]
+    mt[N] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & MASK
+
+
+@_jit
+def py_randbelow(mt, n):
+    """``Random._randbelow(n)`` for 1 <= n < 2**32: getrandbits(n.bit_length()) until below n."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    r = py_random32(mt) >> (32 - k)
+    while r >= n:
+        r = py_random32(mt) >> (32 - k)
+    return r
+
+
+@_jit
+def py_shuffle(mt, x):
+    """``Random.shuffle(x)`` in place."""
+    for i in range(len(x) - 1, 0, -1):
+        j = py_randbelow(mt, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+# --- the deal and the random bot, as the readable engine draws them ---------------------------
+
+
+@_jit
+def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per_player):
+    """``setup.deal`` of a fresh classic game (steps 1, 3 and 4), then the first card."""
+    n = t.players
+    starting = np.flatnonzero(box_starting)
+    py_shuffle(mt, starting)
+    kept = np.ones(len(box_company), np.bool_)
+    for seat in range(n):
+        card = starting[seat]
+        t.shares[seat, box_company[card]] += 1
+        for i in range(len(kept)):  # list.remove: the first equal card of the box
+            same = box_company[i] == box_company[card] and box_border[i] == box_border[card]
+            if kept[i] and same and box_starting[i] == box_starting[card]:
+                kept[i] = False
+                break
+    box = np.flatnonzero(kept)
+    py_shuffle(mt, box)
+    cut = max(0, len(box) - (t.crash_window - 1))
+    bottom = np.empty(len(box) - cut + 1, np.int64)
+    bottom[:-1] = box[cut:]
+    bottom[-1] = CRASH
+    py_shuffle(mt, bottom)
+    pile = np.concatenate((box[:cut], bottom))
+    for i in range(len(pile)):
+        card = pile[i]
+        if card == CRASH:
+            t.pile_company[i], t.pile_border[i] = CRASH, CRASH
+        else:
+            t.pile_company[i], t.pile_border[i] = box_company[card], box_border[card]
+            t.unseen[box_company[card]] += 1
+    t.pile_size, t.top = len(pile), 0
+    for seat in range(n):
+        t.chips[seat] = chips_per_player
+    t.bank = chips_total - n * chips_per_player
+    begin_round(t, py_randbelow(mt, n))
+
+
+@_jit
+def py_random_action(t, mt):
+    """``RandomBot``: ``rng.choice`` over ``rules.legal_actions`` (a single option draws too)."""
+    seat = t.current
+    if t.phase == AUCTION:  # Bid (with a chip), Drop, Credit (where allowed)
+        can_bid = t.chips[seat] > 0
+        can_credit = t.bank >= t.credit_chips and t.credited[seat] == 0
+        i = py_randbelow(mt, 1 + can_bid + can_credit)
+        if can_bid:
+            if i == 0:
+                return BID
+            i -= 1
+        return DROP if i == 0 else CREDIT
+    owned = t.shares[seat, t.border]
+    if t.phase == WINNER:  # Take, Sell(0) ... Sell(owned)
+        i = py_randbelow(mt, owned + 2)
+        return TAKE if i == 0 else SELL + i - 1
+    if t.winner_took:  # the runner-up may sell 0 ... owned
+        return SELL + py_randbelow(mt, owned + 1)
+    py_randbelow(mt, 1)
+    return TAKE
+
+
+# --- recording --------------------------------------------------------------------------------
+
+
+@_jit
+def snapshot(t, g, cards, market, seats):
+    """The table as the round's auction opens (or at the crash): row ``round - 1``."""
+    r = t.round - 1
+    cards[g, r, 0] = CRASH if t.phase == OVER else t.company
+    cards[g, r, 1] = CRASH if t.phase == OVER else t.border
+    for c in range(COMPANIES):
+        market[g, r, c] = market_value(t, c)
+    for seat in range(t.players):
+        seats[g, r, seat, 0] = t.points[seat]
+        seats[g, r, seat, 1] = t.chips[seat]
+        for c in range(COMPANIES):
+            seats[g, r, seat, 2 + c] = t.shares[seat, c]
+
+
+@_jit
+def play_recorded(t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used):
+    """Play table ``t`` (a fresh deal) to the crash, recording game ``g``; returns ``used``,
+    the length of ``path`` (the pots before each step, every auction's in turn) so far."""
+    snapshot(t, g, cards, market, seats)
+    auctions[g, 0, START], auctions[g, 0, PATH] = t.start_player, used
+    while t.phase != OVER:
+        seat, phase, a = t.current, t.phase, t.round - 1
+        if kinds[seat] == RANDOM:
+            action = py_random_action(t, mt[seat])
+        else:
+            action = choose(t, kinds, params)
+        row = auctions[g, a]
+        if phase == AUCTION:
+            if action == CREDIT:  # bids[g, a]: chips bid per seat, credit seats, drop seats
+                bids[g, a, 1, row[CREDITS]] = seat
+                row[CREDITS] += 1
+            else:
+                path[used] = t.pot
+                used += 1
+                row[STEPS] += 1
+                if action == BID:
+                    bids[g, a, 0, seat] += 1
+                else:
+                    bids[g, a, 2, row[DROPS]] = seat
+                    row[DROPS] += 1
+        elif action == TAKE:
+            row[TAKER] = seat
+        else:
+            row[SOLD], row[PRICE], row[SELLER] = action - SELL, market_value(t, t.border), seat
+        if phase == WINNER:
+            row[TOOK] = action == TAKE
+        apply(t, action)
+        if phase == AUCTION and t.phase == WINNER:
+            row[WINNER_SEAT], row[RUNNER_UP_SEAT] = t.winner, t.runner_up
+        if t.round - 1 != a:  # the next card is revealed
+            snapshot(t, g, cards, market, seats)
+            if t.phase != OVER:
+                auctions[g, a + 1, START], auctions[g, a + 1, PATH] = t.start_player, used
+    return used
+
+
+@_jit
+def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, path, used):
+    """Deal and play games ``first``, ``first + 1``... of ``tables`` as the readable engine
+    does, recording into ``out`` (cards, market, seats, auctions, bids) and ``path``.
+
+    Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
+    the caller grows ``path`` and calls again from there.
+    """
+    cards, market, seats, auctions, bids = out
+    box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
+    mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
+    rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
+    room = len(cards[0]) * (chips[0] + 2 * kinds.size)  # more steps than any game can take
+    for g in range(first, len(tables)):
+        if used + room > len(path):
+            return g, used
+        t = tables[g]
+        rows[0], values[0], count = kinds.size, seeds[g], 1
+        for seat in range(t.players):
+            if kinds[seat] == RANDOM:
+                rows[count], values[count] = seat, bot_seeds[g, seat]
+                count += 1
+        py_seed_rows(mt, rows, values, count)
+        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
+        used = play_recorded(
+            t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
+        )
+    return len(tables), used
+
+
+drop_stale_caches(globals())

@@ -1,0 +1,119 @@
+"""The batch simulator's table layout and codes, shared by its compiled modules.
+
+A game's whole table is one record of a numpy structured array (``TABLE``: chips, points,
+shares, the pile, the auction...); actions, phases and bots are small integers. The compiled
+modules (``fast_kernels``: the rules, the bots, the deal and the batch loops; ``fast_record``:
+games dealt and played as the readable engine does, with every round and auction written
+down) import them from here.
+
+numba caches each compiled function's machine code beside its source file and checks only
+that file to decide whether the cache is still good; a function compiled against code or
+constants of another file would keep running the old ones after an edit there. So each
+compiled module ends with ``drop_stale_caches``: when any of those source files changed
+since its caches were written, they are dropped and recompiled (a few seconds, once).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MAX_SEATS = 6
+COMPANIES = 5
+PILE = 32  # the classic box: 31 shares and the crash card
+
+# Phases of a round, as in state.py.
+AUCTION, WINNER, RUNNER_UP, OVER = 0, 1, 2, 3
+
+# Actions: Sell(n) is SELL + n.
+BID, DROP, CREDIT, TAKE, SELL = 0, 1, 2, 3, 4
+NO_ACTION = -1
+
+CRASH = -1  # the crash card's company in the pile
+
+# Bots: RANDOM (uniform over the legal actions), THRESHOLD (parameter: drop_at), VALUE
+# (parameter: chip_value), as in bots.py.
+RANDOM, THRESHOLD, VALUE = 0, 1, 2
+
+TABLE = np.dtype(
+    [
+        # the edition's numbers
+        ("players", np.int64),
+        ("credit_chips", np.int64),
+        ("credit_points", np.int64),
+        ("chips_per_point", np.int64),
+        ("crash_window", np.int64),
+        # the players
+        ("chips", np.int64, MAX_SEATS),
+        ("points", np.int64, MAX_SEATS),
+        ("shares", np.int64, (MAX_SEATS, COMPANIES)),
+        ("credits", np.int64, MAX_SEATS),
+        ("bank", np.int64),
+        # the draw pile, top card at ``top``; the crash card's company is CRASH
+        ("pile_company", np.int64, PILE),
+        ("pile_border", np.int64, PILE),
+        ("pile_size", np.int64),
+        ("top", np.int64),
+        ("unseen", np.int64, COMPANIES),  # shares of each company still in the pile
+        # the round
+        ("round", np.int64),
+        ("phase", np.int64),
+        ("current", np.int64),
+        ("start_player", np.int64),
+        ("company", np.int64),
+        ("border", np.int64),  # of the revealed card
+        ("pot", np.int64),
+        ("in_auction", np.int64, MAX_SEATS),
+        ("seats_in", np.int64),
+        ("credited", np.int64, MAX_SEATS),
+        ("winner", np.int64),
+        ("runner_up", np.int64),
+        ("winner_took", np.int64),
+        # counts for the tables
+        ("bids", np.int64),
+        ("credits_taken", np.int64),
+    ]
+)
+"""One game's table as a numpy record (see the module docstring)."""
+
+
+COMPILED = ("fast_table.py", "fast_kernels.py", "fast_record.py")
+"""The source files the compiled functions are built from."""
+
+
+def sources_digest() -> str:
+    """A digest of the source files the compiled functions are built from."""
+    digest = hashlib.sha256()
+    for name in COMPILED:
+        path = Path(__file__).with_name(name)
+        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.exists() else b""))
+    return digest.hexdigest()[:16]
+
+
+def drop_stale_caches(namespace: dict[str, Any]) -> None:
+    """Drop the numba caches of a module's compiled functions if any of their sources changed.
+
+    The digest of the sources the caches were compiled from is kept beside them, one small
+    file per module; where it differs (or is missing), every cache of the module is flushed.
+    """
+    dispatchers = [f for f in namespace.values() if getattr(f, "_cache", None) is not None]
+    if not dispatchers:
+        return
+    folder = Path(dispatchers[0]._cache._cache_path)
+    marker = folder / f"{namespace['__name__'].rpartition('.')[2]}.sources"
+    digest = sources_digest()
+    try:
+        if marker.read_text() == digest:
+            return
+    except OSError:
+        pass
+    for function in dispatchers:
+        function._cache.flush()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        marker.write_text(digest)
+    except OSError:  # a read-only cache folder: numba then compiles in memory anyway
+        pass

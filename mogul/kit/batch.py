@@ -1,0 +1,254 @@
+"""Simulations on a game's batch engine: seeded chunks, on one core, a process pool or Dask.
+
+``simulate`` comes here when the game's batch engine (``GameSpec.batch``) can play the
+request. The games are planned as the runner plans them (``runner.plan_games``: the same
+deal seeds and bot seeds, so the same games), cut into chunks of ``CHUNK`` games, and each
+chunk is played where the options say: in this process, on ``workers`` local processes, or
+on an ``executor`` (a Dask cluster's ``client.get_executor()``). A game depends only on its
+own seeds, and the chunks reach the ``sink`` in game order whatever finishes first, so the
+tables are the same, byte for byte, on any number of workers and any executor.
+
+A sink takes each chunk's tables as they come: ``Collect`` keeps them for pandas frames at
+the end, ``mogul.kit.stream.Writer`` appends them to files, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
+from mogul.kit.options import RunOptions
+from mogul.kit.sandbox_process import die_with_parent
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+CHUNK = 2500
+"""Games per chunk unless ``chunk_size`` says otherwise (memory per chunk: about 25 MB)."""
+
+
+def engine_for(spec: Any, edition: str, bots: Sequence[Any], names: Sequence[str]) -> Any:
+    """The game's batch engine for these bots; ``ValueError`` saying why there is none."""
+    make = spec.batch_engine()
+    if make is None:
+        raise ValueError(f"the game {spec.name!r} has no batch engine")
+    return make(edition, list(bots), list(names))
+
+
+def deal_seeds(deals: random.Random, count: int, players: int) -> np.ndarray:
+    """The next ``count`` deal seeds of ``runner.plan_games``' generator: each game draws its
+    deal and then one number per seat (kept so that old seeds deal the same games)."""
+    words = deals.getrandbits(32 * (1 + players) * count).to_bytes(
+        4 * (1 + players) * count, "little"
+    )
+    return np.frombuffer(words, "<u4").reshape(count, 1 + players)[:, 0].astype(np.int64)
+
+
+def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
+    """The bot seeds of games ``first`` ... ``first + count - 1``, as ``runner.plan_games`` has them."""
+    keyed = hashlib.blake2b(
+        key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4
+    )
+    out = np.empty((count, players), np.int64)
+    for game in range(first, first + count):
+        for seat in range(players):
+            h = keyed.copy()
+            h.update(f"{game} {seat}".encode())
+            out[game - first, seat] = int.from_bytes(h.digest(), "big")
+    return out
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first`` ... of a run: their deal seeds (the bot seeds come from ``seed``), and
+    how the sink wants the tables: ``encode`` "csv" (bytes), "parquet" (Arrow) or None."""
+
+    engine: Any
+    seed: int
+    first: int
+    seeds: np.ndarray
+    tables: tuple[str, ...]
+    encode: str | None = None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A chunk's tables (as columns, or encoded for the sink), its games and their sums."""
+
+    tables: dict[str, Any]
+    games: int
+    rows: dict[str, int]
+    sums: dict[str, np.ndarray]
+
+
+def play_chunk(chunk: Chunk) -> Played:
+    """Play one chunk and encode its tables, in whichever process receives it: the work is
+    spread over the workers, the sink only appends."""
+    players = chunk.engine.players
+    bots = bot_seeds(chunk.seed, chunk.first, len(chunk.seeds), players)
+    tables = chunk.engine.play(chunk.first, chunk.seeds, bots, chunk.tables)
+    sums = bot_sums(tables["games"])
+    counts = {name: rows(t) for name, t in tables.items()}
+    if chunk.encode == "csv":
+        tables = {name: csv_bytes(t, header=chunk.first == 0) for name, t in tables.items()}
+    elif chunk.encode == "parquet":
+        tables = {name: arrow_table(t) for name, t in tables.items()}
+    return Played(tables, len(chunk.seeds), counts, sums)
+
+
+class Collect:
+    """A sink that keeps every chunk; ``frames()`` gives the pandas tables."""
+
+    def __init__(self) -> None:
+        self.chunks: list[dict[str, Columns]] = []
+
+    def add(self, tables: dict[str, Columns], games: int, counts: Any = None) -> None:
+        """Keep one chunk's tables."""
+        self.chunks.append(tables)
+
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """Each table over all chunks, as pandas builds it."""
+        if not self.chunks:
+            return {}
+        return {name: frame(concat([c[name] for c in self.chunks])) for name in self.chunks[0]}
+
+
+def run_chunks(
+    engine: Any,
+    seed: int,
+    games: int,
+    tables: Sequence[str],
+    options: RunOptions,
+    sink: Any,
+    totals: Totals | None = None,
+) -> bool:
+    """Play ``games`` planned games chunk by chunk into ``sink`` (in game order); True if
+    interrupted (Ctrl-C): the sink then holds the whole chunks finished before it.
+
+    ``sink.encode`` (None, "csv" or "parquet") says in what form ``sink.add(tables, games)``
+    wants the tables; the workers encode them.
+    """
+    from tqdm.auto import tqdm
+
+    size = options.chunk_size or CHUNK
+    deals = random.Random(seed)
+    players, encode = engine.players, getattr(sink, "encode", None)
+
+    def chunks() -> Iterator[Chunk]:
+        for first in range(0, games, size):
+            count = min(size, games - first)
+            seeds = deal_seeds(deals, count, players)
+            yield Chunk(engine, seed, first, seeds, tuple(tables), encode)
+
+    progress = options.progress
+    bar = tqdm(total=games, unit="game", disable=progress is False, delay=0 if progress else 2)
+
+    def done(played: Played) -> None:
+        sink.add(played.tables, played.games, played.rows)
+        if totals is not None:
+            totals.add(played.sums)
+        bar.update(played.games)
+
+    try:
+        if options.executor is None and options.workers is None:
+            for chunk in chunks():
+                done(play_chunk(chunk))
+            return False
+        if options.executor is not None:
+            return _on_executor(options.executor, chunks(), done, in_flight=8)
+        pool = ProcessPoolExecutor(max_workers=options.workers, initializer=die_with_parent)
+        interrupted = True
+        try:
+            interrupted = _on_executor(pool, chunks(), done, in_flight=2 * options.workers)
+            return interrupted
+        finally:
+            if interrupted:  # stop the workers now, not after the chunks they hold
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.kill()
+            pool.shutdown(wait=not interrupted, cancel_futures=True)
+    except KeyboardInterrupt:
+        return True
+    finally:
+        bar.close()
+
+
+def _on_executor(
+    executor: Executor, chunks: Iterator[Chunk], done: Callable[[Played], None], in_flight: int
+) -> bool:
+    """Chunks on an executor, at most ``in_flight`` at once, handed to ``done`` in order."""
+    pending: dict[Future, int] = {}
+    finished: dict[int, Played] = {}
+    submitted = delivered = 0
+    try:
+        while True:
+            while len(pending) + len(finished) < in_flight:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending[executor.submit(play_chunk, chunk)] = submitted
+                submitted += 1
+            if not pending:
+                return False
+            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished[pending.pop(future)] = future.result()
+            while delivered in finished:
+                done(finished.pop(delivered))
+                delivered += 1
+    except KeyboardInterrupt:
+        for future in pending:
+            future.cancel()
+        return True
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
+
+
+def bot_sums(games: Columns) -> dict[str, np.ndarray]:
+    """Per bot in a games table: seats, and the sums of score, rank and wins."""
+    bot = games["bot"]
+    assert isinstance(bot, Coded)
+    sums: dict[str, np.ndarray] = {}
+    for code, label in enumerate(bot.labels):
+        mine = bot.codes == code
+        columns = (games["score"][mine], games["rank"][mine], games["won"][mine])
+        row = np.array([mine.sum(), *(c.sum() for c in columns)], np.int64)
+        sums[label] = sums.get(label, 0) + row
+    return sums
+
+
+class Totals:
+    """Per bot, summed over the chunks: seats, score, rank and wins (for ``summary``)."""
+
+    def __init__(self) -> None:
+        self.sums: dict[str, np.ndarray] = {}
+
+    def add(self, sums: dict[str, np.ndarray]) -> None:
+        """Add one chunk's ``bot_sums``."""
+        for label, row in sums.items():
+            self.sums[label] = self.sums.get(label, 0) + row
+
+    def summary(self) -> pd.DataFrame:
+        """Seats, mean score, mean rank and win rate per bot, best first (``Simulation.summary``)."""
+        import pandas as pd
+
+        names = list(self.sums)
+        sums = np.array([self.sums[n] for n in names], np.int64).reshape(len(names), 4)
+        table = pd.DataFrame(
+            {
+                "seats": sums[:, 0],
+                "mean_score": sums[:, 1] / sums[:, 0],
+                "mean_rank": sums[:, 2] / sums[:, 0],
+                "win_rate": sums[:, 3] / sums[:, 0],
+            },
+            index=pd.Index(names, name="bot"),
+        )
+        return table.sort_values(["win_rate", "mean_score"], ascending=False)

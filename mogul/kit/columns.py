@@ -1,0 +1,169 @@
+"""Tables as columns of numpy arrays: how a batch engine hands over its tables.
+
+A batch engine gives each table as a dict of columns (``Columns``): a numpy array (whole
+numbers or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
+``Ragged`` (a tuple per row: the chips bid per seat, the pot before each step). From those,
+``frame`` builds the same pandas table the readable engine builds row by row (text as
+pandas strings, tuples of Python ints), and ``csv_bytes`` / ``arrow_table`` write the rows
+straight from the arrays, with no Python object per row. The CSV text is what pandas'
+``to_csv`` writes for the same table.
+
+    >>> import numpy as np
+    >>> columns = {"seat": np.array([0, 1]), "player": Coded(np.array([1, 0]), ("Ann", "Ben")),
+    ...            "bids": Ragged(np.array([2, 0, 1]), np.array([1, 2]))}
+    >>> csv_bytes(columns, header=True).decode()
+    'seat,player,bids\\n0,Ben,"(2,)"\\n1,Ann,"(0, 1)"\\n'
+    >>> frame(columns)["bids"].tolist()
+    [(2,), (0, 1)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A text column: row i is ``labels[codes[i]]``."""
+
+    codes: np.ndarray
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ragged:
+    """A column of tuples: row i holds the next ``lengths[i]`` numbers of ``values``."""
+
+    values: np.ndarray
+    lengths: np.ndarray
+
+
+Column = np.ndarray | Coded | Ragged
+Columns = dict[str, Column]
+
+
+def length(column: Column) -> int:
+    """Rows in a column."""
+    if isinstance(column, Coded):
+        return len(column.codes)
+    if isinstance(column, Ragged):
+        return len(column.lengths)
+    return len(column)
+
+
+def rows(columns: Columns) -> int:
+    """Rows in a table (0 without columns)."""
+    return length(next(iter(columns.values()))) if columns else 0
+
+
+def frame(columns: Columns) -> pd.DataFrame:
+    """The table as pandas builds it from rows: text as strings, tuples of Python ints."""
+    import pandas as pd
+
+    data: dict[str, Any] = {}
+    for name, column in columns.items():
+        if isinstance(column, Coded):
+            labels = np.array(column.labels, dtype=object)[column.codes]
+            data[name] = pd.Series(labels, dtype="str")  # what pandas infers, even when empty
+        elif isinstance(column, Ragged):
+            data[name] = _tuples(column)
+        else:
+            data[name] = column
+    return pd.DataFrame(data)
+
+
+def _tuples(column: Ragged) -> np.ndarray:
+    values = column.values.tolist()
+    ends = np.cumsum(column.lengths).tolist()
+    starts = [0, *ends[:-1]] if ends else []
+    out = np.empty(len(ends), dtype=object)
+    out[:] = [tuple(values[a:b]) for a, b in zip(starts, ends, strict=True)]
+    return out
+
+
+def concat(tables: list[Columns]) -> Columns:
+    """Tables with the same columns, one after the other."""
+    first = tables[0]
+    out: Columns = {}
+    for name, column in first.items():
+        parts = [t[name] for t in tables]
+        if isinstance(column, Coded):
+            out[name] = Coded(np.concatenate([p.codes for p in parts]), column.labels)
+        elif isinstance(column, Ragged):
+            values = np.concatenate([p.values for p in parts])
+            out[name] = Ragged(values, np.concatenate([p.lengths for p in parts]))
+        else:
+            out[name] = np.concatenate(parts)
+    return out
+
+
+# --- CSV ----------------------------------------------------------------------------------------
+
+
+def csv_bytes(columns: Columns, header: bool) -> bytes:
+    """The rows as pandas' ``to_csv(index=False)`` writes them (the header line if asked)."""
+    from mogul.kit import columns_csv  # compiled: loaded when first needed
+
+    count = rows(columns)
+    plain, coded, ragged, order, labels = [], [], [], [], []
+    for column in columns.values():
+        if isinstance(column, Ragged):
+            order.append((2, len(ragged)))
+            ragged.append(column)
+        elif isinstance(column, Coded) or column.dtype == np.bool_:
+            if not isinstance(column, Coded):
+                column = Coded(column.astype(np.int64), ("False", "True"))
+            order.append((1, len(coded)))
+            coded.append(column.codes + len(labels))
+            labels.extend(_quoted(label) for label in column.labels)
+        else:
+            order.append((0, len(plain)))
+            plain.append(column)
+    text = b"".join(labels)
+    label_ends = np.cumsum([len(x) for x in labels], dtype=np.int64)
+    starts = [np.concatenate(([0], np.cumsum(r.lengths)[:-1])) for r in ragged]
+    body = columns_csv.format_rows(
+        count,
+        np.array(order, np.int64).reshape(-1, 2),
+        np.array(plain, np.int64).reshape(len(plain), count),
+        np.array(coded, np.int64).reshape(len(coded), count),
+        np.frombuffer(text, np.uint8),
+        label_ends,
+        tuple(r.values.astype(np.int64) for r in ragged) or (np.zeros(0, np.int64),),
+        np.array(starts, np.int64).reshape(len(ragged), count),
+        np.array([r.lengths for r in ragged], np.int64).reshape(len(ragged), count),
+    )
+    head = (",".join(_quoted(name).decode() for name in columns) + "\n").encode() if header else b""
+    return head + body.tobytes()
+
+
+def _quoted(label: str) -> bytes:
+    if any(c in label for c in ',"\n\r'):
+        return ('"' + label.replace('"', '""') + '"').encode()
+    return label.encode()
+
+
+# --- Parquet --------------------------------------------------------------------------------------
+
+
+def arrow_table(columns: Columns) -> Any:
+    """The table as a ``pyarrow.Table`` (tuples as lists, text as strings); needs pyarrow."""
+    import pyarrow as pa
+
+    arrays = {}
+    for name, column in columns.items():
+        if isinstance(column, Coded):
+            labels = pa.array(column.labels, pa.string())
+            arrays[name] = labels.take(pa.array(column.codes))
+        elif isinstance(column, Ragged):
+            offsets = np.concatenate(([0], np.cumsum(column.lengths))).astype(np.int32)
+            arrays[name] = pa.ListArray.from_arrays(pa.array(offsets), pa.array(column.values))
+        else:
+            arrays[name] = pa.array(column)
+    return pa.table(arrays)

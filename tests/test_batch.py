@@ -1,0 +1,230 @@
+"""simulate() on the batch engine: the readable engine's games and tables, in chunks, anywhere.
+
+The batch engine deals and draws with Python's generator as the readable engine does, so the
+tables must be equal, row for row and dtype for dtype, for every bot it plays (random ones
+too); and a game depends only on its own seeds, so chunks, workers and executors must not
+change a byte of what is written.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import repeat
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mogul.games.mogul import fast_record
+from mogul.kit.batch import bot_seeds, deal_seeds
+from mogul.kit.columns import Coded, Ragged, csv_bytes, frame
+from mogul.kit.runner import plan_games
+from mogul.kit.simulate import simulate
+
+LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1])
+def test_pythons_generator_draw_for_draw(seed):
+    mt = np.zeros(fast_record.N + 1, np.int64)
+    fast_record.py_seed(mt, seed)
+    python = random.Random(seed)
+    assert [fast_record.py_random32(mt) for _ in range(1500)] == [
+        python.getrandbits(32) for _ in range(1500)
+    ]
+    assert [fast_record.py_randbelow(mt, n) for n in range(1, 300)] == [
+        python._randbelow(n) for n in range(1, 300)
+    ]
+    cards = np.arange(40)
+    fast_record.py_shuffle(mt, cards)
+    expected = list(range(40))
+    python.shuffle(expected)
+    assert cards.tolist() == expected
+
+
+def test_seeds_are_the_runners_plans():
+    plans = list(plan_games(9, repeat((0, 1, 2, 3), 23)))
+    deals = random.Random(9)
+    first, rest = deal_seeds(deals, 10, 4), deal_seeds(deals, 13, 4)
+    assert np.concatenate((first, rest)).tolist() == [p.seed for p in plans]
+    assert bot_seeds(9, 10, 13, 4).tolist() == [list(p.bot_seeds) for p in plans[10:]]
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_the_batch_engine_gives_the_readable_engines_tables(players):
+    readable = simulate(
+        "classic",
+        LINEUP[:players],
+        games=40,
+        seed=players,
+        players=players,
+        engine="readable",
+        progress=False,
+    )
+    fast = simulate(
+        "classic",
+        LINEUP[:players],
+        games=40,
+        seed=players,
+        players=players,
+        progress=False,
+        chunk_size=9,
+    )
+    assert (readable.engine, fast.engine) == ("readable", "fast")
+    assert list(fast.tables) == ["games", "rounds", "auctions"]
+    for name, table in readable.tables.items():
+        pd.testing.assert_frame_equal(fast.tables[name], table)
+    pd.testing.assert_frame_equal(fast.summary(), readable.summary())
+    assert fast.failures.empty and not fast.partial
+
+
+def test_fewer_tables_on_the_batch_engine():
+    fast = simulate(
+        "classic", ["random"], games=5, players=3, tables=["games", "auctions"], progress=False
+    )
+    assert fast.engine == "fast" and list(fast.tables) == ["games", "auctions"]
+
+
+def test_the_readable_engine_plays_what_the_batch_engine_cannot():
+    sim = simulate(
+        "classic", ["random", "mc:rollouts=1"], games=2, seed=1, players=3, progress=False
+    )
+    assert sim.engine == "readable" and len(sim.games) == 6
+    rio = simulate("rio-grande", ["random"], games=1, players=3, progress=False)
+    assert rio.engine == "readable"
+
+
+@pytest.mark.parametrize(
+    ("game", "bots", "message"),
+    [
+        ("classic", ["random", "mc:rollouts=1"], "plays 'random', 'threshold' and 'value' bots"),
+        ("rio-grande", ["random"], "plays the classic edition only"),
+    ],
+)
+def test_engine_fast_says_why_it_cannot(game, bots, message):
+    with pytest.raises(ValueError, match=f"engine='fast' cannot play this: .*{message}"):
+        simulate(game, bots, games=1, players=3, engine="fast", progress=False)
+    with pytest.raises(ValueError, match="engine must be 'readable' or 'fast'"):
+        simulate("classic", ["random"], games=1, players=3, engine="numba")
+
+
+def test_csv_is_what_pandas_writes():
+    rng = np.random.default_rng(1)
+    lengths = rng.integers(0, 4, 500)
+    columns = {
+        "number": rng.integers(-(10**12), 10**12, 500),
+        "won": rng.integers(0, 2, 500).astype(bool),
+        "text": Coded(rng.integers(0, 3, 500), ("a,b", "plain", 'say "hi"')),
+        "path": Ragged(rng.integers(-3, 30, lengths.sum()), lengths),
+    }
+    assert csv_bytes(columns, header=True) == frame(columns).to_csv(index=False).encode()
+
+
+def test_streamed_files_hold_the_tables(tmp_path):
+    sim = simulate("classic", LINEUP, games=30, seed=2, progress=False)
+    seen = []
+    streamed = simulate(
+        "classic",
+        LINEUP,
+        games=30,
+        seed=2,
+        progress=False,
+        out=tmp_path,
+        format="csv",
+        chunk_size=8,
+        on_chunk=lambda w: seen.append(w.games),
+    )
+    assert seen == [8, 16, 24, 30] and streamed.tables == {}
+    for name, table in sim.tables.items():
+        assert streamed.files[name].read_text() == table.to_csv(index=False)
+    pd.testing.assert_frame_equal(streamed.summary(), sim.summary())
+
+
+def test_an_interrupted_stream_keeps_whole_chunks(tmp_path):
+    def stop_after_two(writer):
+        if writer.games == 10:
+            raise KeyboardInterrupt
+
+    sim = simulate(
+        "classic",
+        LINEUP,
+        games=30,
+        seed=2,
+        progress=False,
+        out=tmp_path,
+        format="csv",
+        chunk_size=5,
+        on_chunk=stop_after_two,
+    )
+    assert sim.partial
+    games = pd.read_csv(sim.files["games"])
+    assert games["game"].tolist() == [g for g in range(10) for _ in range(4)]
+    assert pd.read_csv(sim.files["auctions"])["game"].max() == 9
+
+
+def _written(folder, **options):
+    sim = simulate(
+        "classic",
+        LINEUP,
+        games=60,
+        seed=11,
+        progress=False,
+        out=folder,
+        format="csv",
+        **{"chunk_size": 7, **options},
+    )
+    assert not sim.partial
+    return {name: path.read_bytes() for name, path in sim.files.items()}
+
+
+def test_same_bytes_on_one_or_two_workers(tmp_path):
+    one = _written(tmp_path / "one")
+    assert _written(tmp_path / "two", workers=2) == one
+    assert _written(tmp_path / "big", chunk_size=1000) == one
+
+
+def test_same_bytes_on_a_dask_cluster(tmp_path):
+    dask = pytest.importorskip("dask")
+    from dask.distributed import Client, LocalCluster
+
+    with (
+        dask.config.set({"distributed.worker.multiprocessing-method": "fork"}),
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        on_dask = _written(tmp_path / "dask", executor=client.get_executor())
+    assert on_dask == _written(tmp_path / "here")
+
+
+def test_parquet_row_groups(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    sim = simulate("classic", LINEUP, games=12, seed=2, progress=False)
+    streamed = simulate(
+        "classic",
+        LINEUP,
+        games=12,
+        seed=2,
+        progress=False,
+        out=tmp_path,
+        format="parquet",
+        chunk_size=5,
+    )
+    assert pq.ParquetFile(streamed.files["games"]).num_row_groups == 3
+    back = pd.read_parquet(streamed.files["games"])
+    pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
+
+
+def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
+    import mogul.kit.simulate as simulation
+
+    def stopped(*args, **kwargs):
+        return True  # interrupted, nothing finished
+
+    monkeypatch.setattr(simulation, "run_chunks", stopped)
+    sim = simulate("classic", LINEUP, games=5, seed=1, progress=False)
+    full = simulate("classic", LINEUP, games=5, seed=1, progress=False, engine="readable")
+    assert sim.partial and sim.engine == "fast" and sim.games_finished == 0
+    for name, table in full.tables.items():
+        assert list(sim.tables[name].columns) == list(table.columns) and sim.tables[name].empty
+    assert sim.tables["games"].dtypes.equals(full.games.dtypes)
+    assert sim.summary().empty
