@@ -34,12 +34,26 @@ CHUNK = 2500
 """Games per chunk unless ``chunk_size`` says otherwise (memory per chunk: about 25 MB)."""
 
 
-def engine_for(spec: Any, edition: str, bots: Sequence[Any], names: Sequence[str]) -> Any:
-    """The game's batch engine for these bots; ``ValueError`` saying why there is none."""
+def engine_for(
+    spec: Any,
+    edition: str,
+    bots: Sequence[Any],
+    names: Sequence[str],
+    tables: Sequence[str] = ("games",),
+) -> Any:
+    """The game's batch engine for these bots and ``tables``; ``ValueError`` saying why there
+    is none (an engine's ``tables``, if it has them, are the only tables it makes)."""
     make = spec.batch_engine()
     if make is None:
         raise ValueError(f"the game {spec.name!r} has no batch engine")
-    return make(edition, list(bots), list(names))
+    engine = make(edition, list(bots), list(names))
+    makes = getattr(engine, "tables", None)
+    if makes is not None and set(tables) - set(makes):
+        raise ValueError(
+            f"its batch engine makes the {', '.join(makes)} table only, not "
+            f"{', '.join(t for t in tables if t not in makes)} (ask for tables={list(makes)})"
+        )
+    return engine
 
 
 def deal_seeds(deals: random.Random, count: int, players: int) -> np.ndarray:

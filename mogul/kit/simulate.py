@@ -218,7 +218,7 @@ def simulate(
     tables = tuple(t for t in known if t in tables)
     if engine != "readable":
         try:
-            batch = engine_for(spec, edition, specs, names)
+            batch = engine_for(spec, edition, specs, names, tables)
         except ValueError as err:
             if engine == "fast":
                 raise ValueError(f"engine='fast' cannot play this: {err}") from None

@@ -12,6 +12,7 @@ import math
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mogul import credit_mobilier as cm
@@ -139,10 +140,18 @@ def test_fresh_deals_put_one_pawn_on_each_square_and_start_as_the_box_says():
 
 def test_the_games_table_of_the_batch_simulator_equals_the_readable_engines():
     bots = ["dividend", "dividend:rival_weight=0", "dividend:rival_weight=1"]
-    readable = simulate("credit-mobilier", bots, games=12, seed=7).games
-    batch = simulate("credit-mobilier", bots, games=12, seed=7, engine="fast").games
-    columns = ["game", "seed", "seat", "bot", "score", "rank", "won", "money", "stock", "turns"]
-    assert batch[columns].astype(str).equals(readable[columns].astype(str))
+    readable = simulate("credit-mobilier", bots, games=12, seed=7, engine="readable").games
+    sim = simulate("credit-mobilier", bots, games=12, seed=7, engine="fast", tables=["games"])
+    assert sim.engine == "fast"
+    pd.testing.assert_frame_equal(sim.games, readable)  # columns, dtypes and values
+
+
+def test_the_batch_engine_makes_the_games_table_only_and_says_so():
+    with pytest.raises(ValueError, match="makes the games table only, not turns, dividends"):
+        simulate("credit-mobilier", ["dividend"] * 3, games=2, engine="fast")
+    sim = simulate("credit-mobilier", ["dividend"] * 3, games=2)  # all tables: readable engine
+    assert sim.engine == "readable" and "turns" in sim.tables
+    assert simulate("credit-mobilier", ["dividend"] * 3, games=2, tables=["games"]).engine == "fast"
 
 
 def test_bots_it_cannot_play_are_refused_with_the_ones_it_can():

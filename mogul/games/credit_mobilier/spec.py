@@ -39,14 +39,6 @@ def _stage(state: GameState) -> int:
     return state.turn
 
 
-def _batch(edition: str, bots: Sequence[Any], plans: Sequence[Any], names: Sequence[str]) -> Any:
-    """The batch simulator's games table (``fast.games_table``); numba loads only when asked."""
-    SPEC.edition(edition)  # raises for another edition's name
-    from mogul.games.credit_mobilier import fast
-
-    return fast.games_table(edition, bots, plans, names)
-
-
 SPEC = register(
     GameSpec(
         name="credit-mobilier",
@@ -68,7 +60,7 @@ SPEC = register(
         action_label=action_label,
         tables=TABLES,
         determinize=determinize,
-        batch=_batch,
+        batch="mogul.games.credit_mobilier.fast_batch:batch_engine",
         faces={
             "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
             "board": "mogul.plots.credit_mobilier:board_figure",
