@@ -5,7 +5,7 @@
     session.json      which tables, which seats (person or bot), which record file
     <CODE>.json       each table's game as a ``GameRecord`` (format v2: load it anywhere)
     seats.csv         one row per table and seat: name, kind, score, rank, won
-    <table>.csv       the game's tidy tables (Mogul: rounds.csv, auctions.csv), every table's
+    <table>.csv       the game's tidy tables (its GameSpec.tables: one file each), every table's
                       rows with its code in front
 
 Every table names its game twice: ``code`` as the store keeps it (``HDKPDM82``: the key to
