@@ -49,7 +49,8 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
 )
 from mogul.games.credit_mobilier.rules import next_roll, track_facts
 from mogul.games.credit_mobilier.state import GameState
-from mogul.kit.bots import BotFactory, RandomBot, bot_factory
+from mogul.kit import policies as kit_policies
+from mogul.kit.bots import RandomBot
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -105,43 +106,21 @@ def board_arrays() -> tuple:
 # --- bots ----------------------------------------------------------------------------------
 
 
+PLAYED = {
+    "random": (RandomBot, RANDOM, "", 0.0),
+    "dividend": (DividendBot, DIVIDEND_BOT, "rival_weight", 0.5),
+}
+"""The bots the kernels play, by name: (class, kernel code, the parameter it takes, its default)."""
+
+
 def bot_policy(spec: Any) -> tuple[int, float] | None:
     """``(kind, rival_weight)`` for a bot the batch simulator plays (random, dividend), else None."""
-    classes = {"random": RandomBot, "dividend": DividendBot}
-    if isinstance(spec, RandomBot | DividendBot):
-        cls, kwargs = type(spec), vars(spec)
-    else:
-        try:
-            factory = spec if isinstance(spec, BotFactory) else bot_factory(spec, classes)
-        except (TypeError, ValueError):
-            return None
-        cls, kwargs = factory.make, dict(factory.kwargs)
-    if cls is RandomBot:
-        return RANDOM, 0.0
-    if cls is DividendBot:
-        return DIVIDEND_BOT, float(kwargs.get("rival_weight", 0.5))
-    return None
+    return kit_policies.bot_policy(spec, PLAYED)
 
 
 def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat bot kinds and parameters from one bot for every seat or one per seat."""
-    specs = (
-        [bots] * players if isinstance(bots, str) or not isinstance(bots, Sequence) else list(bots)
-    )
-    if len(specs) != players:
-        raise ValueError(
-            f"give one bot for every seat or one per seat ({players}); got {len(specs)}"
-        )
-    kinds, params = np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.float64)
-    for seat, spec in enumerate(specs):
-        policy = bot_policy(spec)
-        if policy is None:
-            raise ValueError(
-                f"the batch simulator plays 'random' and 'dividend' bots, not {spec!r}; "
-                "use the readable engine for other bots"
-            )
-        kinds[seat], params[seat] = policy
-    return kinds, params
+    return kit_policies.seat_policies(bots, players, PLAYED, MAX_SEATS, "batch simulator")
 
 
 # --- states as tables ------------------------------------------------------------------------

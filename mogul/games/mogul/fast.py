@@ -70,7 +70,8 @@ from mogul.games.mogul.state import OVER as OVER_PHASE
 from mogul.games.mogul.state import RUNNER_UP as RUNNER_UP_PHASE
 from mogul.games.mogul.state import WINNER as WINNER_PHASE
 from mogul.games.mogul.state import GameState, PlayerView
-from mogul.kit.bots import BotFactory, RandomBot, bot_factory
+from mogul.kit import policies as kit_policies
+from mogul.kit.bots import RandomBot
 
 PHASES = {
     AUCTION_PHASE: AUCTION,
@@ -113,40 +114,12 @@ def bot_policy(spec: Any) -> tuple[int, float] | None:
     ``spec`` is a bot name (``"threshold:drop_at=2"``), class, factory or instance of
     ``RandomBot``, ``ThresholdBot`` or ``ValueBot``.
     """
-    classes = {name: cls for name, (cls, *_) in PLAYED.items()}
-    if isinstance(spec, tuple(classes.values())):
-        cls, kwargs = type(spec), vars(spec)
-    else:
-        try:
-            factory = spec if isinstance(spec, BotFactory) else bot_factory(spec, classes)
-        except (TypeError, ValueError):
-            return None
-        cls, kwargs = factory.make, dict(factory.kwargs)
-    for played, kind, parameter, default in PLAYED.values():
-        if cls is played:
-            return kind, float(kwargs.get(parameter, default)) if parameter else 0.0
-    return None
+    return kit_policies.bot_policy(spec, PLAYED)
 
 
 def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat bot kinds and parameters from one bot for every seat or one per seat."""
-    specs = (
-        [bots] * players if isinstance(bots, str) or not isinstance(bots, Sequence) else list(bots)
-    )
-    if len(specs) != players:
-        raise ValueError(
-            f"give one bot for every seat or one per seat ({players}); got {len(specs)}"
-        )
-    kinds, params = np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS, np.float64)
-    for seat, spec in enumerate(specs):
-        policy = bot_policy(spec)
-        if policy is None:
-            raise ValueError(
-                f"the fast simulator plays 'random', 'threshold' and 'value' bots, not {spec!r}; "
-                "use the readable engine for other bots"
-            )
-        kinds[seat], params[seat] = policy
-    return kinds, params
+    return kit_policies.seat_policies(bots, players, PLAYED, MAX_SEATS, "fast simulator")
 
 
 def _empty_tables(ed: Edition, count: int, players: int) -> np.ndarray:

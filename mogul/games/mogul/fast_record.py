@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mogul.games.mogul.fast_kernels import apply, begin_round, choose, market_value
+from mogul.games.mogul.fast_kernels import apply, begin_round, choose, market_value, may_take_credit
 from mogul.games.mogul.fast_table import (
     AUCTION,
     BID,
@@ -189,7 +189,7 @@ def py_random_action(t, mt):
     seat = t.current
     if t.phase == AUCTION:  # Bid (with a chip), Drop, Credit (where allowed)
         can_bid = t.chips[seat] > 0
-        can_credit = t.bank >= t.credit_chips and t.credited[seat] == 0
+        can_credit = may_take_credit(t, seat)
         i = py_randbelow(mt, 1 + can_bid + can_credit)
         if can_bid:
             if i == 0:
