@@ -76,6 +76,22 @@ from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
 
+
+def _insert_table(
+    conn: sa.Connection, row: dict[str, Any], seats: Sequence[tuple[str, str | None]]
+) -> int:
+    """Insert a table's row and its seats (kind, name) in seat order; the new table's id."""
+    table_id = conn.execute(sa.insert(TABLES).values(**row)).inserted_primary_key[0]
+    conn.execute(
+        sa.insert(SEATS),
+        [
+            {"table_id": table_id, "seat": i, "kind": kind, "name": name}
+            for i, (kind, name) in enumerate(seats)
+        ],
+    )
+    return table_id
+
+
 __all__ = [  # the store's vocabulary lives in mogul.classroom.schema; pages import it from here
     "ACTIONS",
     "CODE_ALPHABET",
@@ -150,8 +166,9 @@ class TableStore(StoreMoves):
             code = random_code(CODE_LENGTH)
             try:
                 with self._write() as (conn, _):
-                    table_id = conn.execute(
-                        sa.insert(TABLES).values(
+                    _insert_table(
+                        conn,
+                        dict(
                             code=code,
                             session=session,
                             game=spec.name,
@@ -164,17 +181,9 @@ class TableStore(StoreMoves):
                             setup=None,
                             created=now,
                             updated=now,
-                        )
-                    ).inserted_primary_key[0]
-                    conn.execute(
-                        sa.insert(SEATS),
+                        ),
                         [
-                            {
-                                "table_id": table_id,
-                                "seat": i,
-                                "kind": kind,
-                                "name": None if kind == HUMAN else bot_seat_name(i),
-                            }
+                            (kind, None if kind == HUMAN else bot_seat_name(i))
                             for i, kind in enumerate(seats)
                         ],
                     )
@@ -326,8 +335,9 @@ class TableStore(StoreMoves):
         now = time.time()
         try:
             with self._write() as (conn, _):
-                table_id = conn.execute(
-                    sa.insert(TABLES).values(
+                table_id = _insert_table(
+                    conn,
+                    dict(
                         code=code,
                         session=str(session)[:80],
                         game=spec.name,
@@ -340,14 +350,8 @@ class TableStore(StoreMoves):
                         setup=setup,
                         created=now,
                         updated=now,
-                    )
-                ).inserted_primary_key[0]
-                conn.execute(
-                    sa.insert(SEATS),
-                    [
-                        {"table_id": table_id, "seat": i, "kind": kind, "name": name}
-                        for i, (kind, name) in enumerate(zip(kinds, first.names, strict=True))
-                    ],
+                    ),
+                    list(zip(kinds, first.names, strict=True)),
                 )
                 if record.actions:
                     conn.execute(
