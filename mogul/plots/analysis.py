@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from mogul.plots.template import KIT_TEMPLATE, rounded
 
-__all__ = ["position_analysis_figure", "position_traces"]
+__all__ = ["figure_height", "position_analysis_figure", "position_traces"]
 
 PLAIN = "#9aa5b1"
 CHOSEN = "#d95f02"
@@ -19,9 +19,13 @@ def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[d
     """The two bar traces' data (mean score, win chance) for ``analyse_position``'s table.
 
     Each bar carries its 95% interval as an error bar; the ``chosen`` action's bars (its
-    ``action`` text) are coloured and labelled "chosen".
+    ``action`` text) are coloured and labelled "chosen"; without ``chosen``, the rows a
+    ``chosen`` column marks True (the classroom debrief's frames) are.
     """
     labels = list(analysis["action"])
+    if chosen is None and "chosen" in analysis:
+        marked = analysis.loc[analysis["chosen"].astype(bool), "action"]
+        chosen = marked.iloc[0] if len(marked) else None
     colours = [CHOSEN if label == chosen else PLAIN for label in labels]
     text = ["chosen" if label == chosen else "" for label in labels]
     out = []
@@ -48,6 +52,11 @@ def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[d
     return out
 
 
+def figure_height(actions: int) -> int:
+    """Pixels for a figure of ``actions`` bars: room for the titles and about 28 px a bar."""
+    return 170 + 28 * max(actions, 2)
+
+
 def position_analysis_figure(
     analysis: pd.DataFrame,
     chosen: str | None = None,
@@ -55,7 +64,8 @@ def position_analysis_figure(
     score_title: str = "expected final score",
 ) -> go.Figure:
     """Horizontal bars per legal action: the score (left, titled ``score_title``) and win chance
-    (right), each with its 95% interval; the ``chosen`` action is marked."""
+    (right), each with its 95% interval; the ``chosen`` action is marked (or, without it, the
+    rows of a ``chosen`` column marked True)."""
     fig = make_subplots(
         rows=1,
         cols=2,
