@@ -96,9 +96,13 @@ def analyse_decision(store: TableStore, code: str, step: int, **options: Any) ->
 
 
 def decision_title(row: Any) -> str:
-    """A figure's heading for one row of ``decisions``, in two lines (``<br>``): who moved, at
-    which table and move, and what they chose."""
-    return f"{row['name']} at table {row['table']}, move {row['step']}<br>chose {row['chosen']}"
+    """A chart's title for one row of ``decisions``: who moved and what they chose."""
+    return f"{row['name']} chose {row['chosen']}"
+
+
+def decision_caption(row: Any) -> str:
+    """Where one row of ``decisions`` happened: the table, the move and the options."""
+    return f"Table {row['table']}, move {row['step']}: {row['name']} had {row['options']} options"
 
 
 def regret(analysis: pd.DataFrame) -> float:

@@ -9,6 +9,7 @@ A game names its analysis as the face ``"analyse_position"`` of its spec (``mogu
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -118,8 +119,10 @@ class DecisionBrowser(w.VBox):
     ``moves`` has one row per decision, in order, with a ``table`` column (the tables offered
     in the dropdown) and whatever ``analyse`` and ``title`` read; ``analyse(row)`` returns the
     ``analyse_position`` frame of that decision with a ``chosen`` column (True for the move
-    made), ``title(row)`` the heading (default: "<name> chose <chosen>"). Nothing is analysed
-    before it is shown: ``show(table, index)`` (or the slider) runs one analysis.
+    made), ``title(row)`` the chart's title (default: "<name> chose <chosen>"), ``caption(row)``
+    a line above it (default: none). The chart shows the win chance of every action with its
+    95% interval, the mean score in the hover text: one panel, which a phone can hold. Nothing
+    is analysed before it is shown: ``show(table, index)`` (or the slider) runs one analysis.
     """
 
     def __init__(
@@ -127,12 +130,14 @@ class DecisionBrowser(w.VBox):
         moves: pd.DataFrame,
         analyse: Callable[[pd.Series], pd.DataFrame],
         title: Callable[[pd.Series], str] | None = None,
-        score_title: str = "mean score",
+        caption: Callable[[pd.Series], str] | None = None,
+        score_title: str = "mean final score",
     ) -> None:
         if moves.empty:
             raise ValueError("there are no decisions to browse: moves has no rows")
         self.moves, self._analyse = moves.reset_index(drop=True), analyse
         self._title = title or (lambda row: f"{row['name']} chose {row['chosen']}")
+        self._caption = caption or (lambda row: "")
         self.analysis: pd.DataFrame | None = None  # the decision shown
         self.row: pd.Series | None = None
         tables = list(dict.fromkeys(self.moves["table"]))
@@ -147,8 +152,11 @@ class DecisionBrowser(w.VBox):
             layout=w.Layout(width="100%", max_width="36em"),
         )
         empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
-        self.figure = live_figure(position_analysis_figure(empty, score_title=score_title))
-        super().__init__([self.table, self.decision, self.figure])
+        self.figure = live_figure(
+            position_analysis_figure(empty, score_title=score_title, score=False)
+        )
+        self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
+        super().__init__([self.table, self.decision, self.caption, self.figure])
         self.add_class("mogul-decision-browser")
         self.table.observe(lambda _: self._quiet or self.show(self.table.value, 0), names="value")
         self.decision.observe(lambda _: self._quiet or self._draw(), names="value")
@@ -178,7 +186,12 @@ class DecisionBrowser(w.VBox):
         self.row = self.rows().iloc[self.decision.value]
         self.analysis = self._analyse(self.row)
         with self.figure.batch_update():
-            for bars, trace in zip(self.figure.data, position_traces(self.analysis), strict=True):
+            for bars, trace in zip(
+                self.figure.data, position_traces(self.analysis, score=False), strict=True
+            ):
                 bars.update(trace)
             self.figure.layout.title.text = self._title(self.row)
             self.figure.layout.height = figure_height(len(self.analysis))
+        self.caption.value = (
+            f'<div style="line-height: 1.3">{html.escape(self._caption(self.row))}</div>'
+        )

@@ -104,6 +104,14 @@ def test_the_figure_draws_a_bar_per_action_the_move_made_coloured(sample):
         round(h - x, 3) for h, x in zip(analysis["win_high"], analysis["win_chance"], strict=True)
     ]
     assert figure_height(5) == 310 and figure_height(1) == figure_height(2)
+    # one panel for a phone: the win chance, the score in the hover text
+    (alone,) = position_analysis_figure(analysis, title="t", score=False).data
+    assert alone.x == win.x and alone.y == win.y and alone.marker.color == win.marker.color
+    assert alone.error_x.array == win.error_x.array
+    scores = analysis[["mean_score", "score_low", "score_high"]].to_numpy()
+    assert [x for c in alone.customdata for x in c] == pytest.approx(scores.ravel(), abs=0.005)
+    assert alone.customdata[4][0] > 30 > alone.customdata[0][0]  # +15 points for the sale
+    assert "win chance %{x:.1%}" in alone.hovertemplate
 
 
 def test_a_step_outside_the_game_is_refused_with_the_moves_there_are(sample):
@@ -156,16 +164,19 @@ def test_the_browser_analyses_the_decision_picked(sample):
         asked.append((row["code"], int(row["step"])))
         return decisions.analyse_decision(store, row["code"], row["step"], rollouts=200)
 
-    browser = DecisionBrowser(moves, analyse, title=decisions.decision_title)
+    browser = DecisionBrowser(
+        moves, analyse, title=decisions.decision_title, caption=decisions.decision_caption
+    )
     assert browser.table.options == ("YYZ5-EYZ3", "HDKP-DM82", "F3Y2-TCZ2")
     assert asked == [("YYZ5EYZ3", 0)] and browser.decision.max == 248
     index = list(browser.rows("F3Y2-TCZ2")["step"]).index(LARS[1])
     browser.show("F3Y2-TCZ2", index)
     assert asked[-1] == LARS and len(asked) == 2  # one analysis per decision shown
-    assert browser.figure.layout.title.text == (
-        "Lars at table F3Y2-TCZ2, move 287<br>chose Take green/yellow"
-    )
-    assert list(browser.figure.data[1].marker.color) == [CHOSEN] + [PLAIN] * 4
+    assert browser.figure.layout.title.text == "Lars chose Take green/yellow"
+    assert ">Table F3Y2-TCZ2, move 287: Lars had 5 options</div>" in browser.caption.value
+    (bars,) = browser.figure.data  # the win chance alone: a phone holds it
+    assert list(bars.marker.color) == [CHOSEN] + [PLAIN] * 4
+    assert list(bars.x) == [round(x, 3) for x in browser.analysis["win_chance"]]
     assert browser.figure.layout.height == figure_height(5)
     browser.decision.value = index - 1
     assert asked[-1] == ("F3Y2TCZ2", browser.rows()["step"].iloc[index - 1])
