@@ -145,6 +145,9 @@ def test_every_game_the_classroom_hosts_is_analysed_through_its_face(edition):
         assert marked == spec.action_label(state, spec.parse_action(actions[row["step"]]))
         assert (analysis["rollouts"] == FEW[edition]).all()
         assert 0 <= decisions.regret(analysis) <= 1
+        (bars,) = position_analysis_figure(analysis, score=False).data
+        assert list(bars.y) == list(analysis["action"])
+        assert [c == CHOSEN for c in bars.marker.color] == list(analysis["chosen"])
 
 
 def test_bots_seats_are_left_out_unless_asked_for():
