@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint format notebooks bench clean browser e2e baselines classroom classroom-voila lecturer postgres playthroughs bubblewrap
+.PHONY: lab test lint format notebooks bench bench-all clean browser e2e baselines classroom classroom-voila lecturer postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -166,8 +166,17 @@ notebooks: $(STAMP)
 playthroughs: $(STAMP)
 	$(BIN)/python tests/playthroughs/generate.py
 
+# make bench: every game's figures in one table (readable engine, batch engine, bot decision,
+# analysis; about a minute). make bench-all: then every other benchmark, one after another
+# (some take minutes; bench_classroom starts servers of its own).
 bench: $(STAMP)
-	for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	$(BIN)/python benchmarks/bench_games.py
+
+bench-all: bench
+	for f in benchmarks/bench_*.py; do \
+	  [ "$$f" = benchmarks/bench_games.py ] && continue; \
+	  echo "== $$f"; $(BIN)/python $$f || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build dist

@@ -1,38 +1,71 @@
 """Every registered game's speed in one table: readable engine, batch engine, bot decision, analysis.
 
+    make bench                                # this table (make bench-all: every benchmark)
     python benchmarks/bench_games.py          # taskset -c 1 python ... pins it to one core
 
 For every game and edition of the registry, on one core with fixed seeds (CPU seconds, so
-other work on a shared machine disturbs the figures less; best of ``RUNS``):
+other work on a shared machine disturbs the figures less; best of ``RUNS``, each run at
+least ``MIN_SECONDS`` long). The machine's load (1-minute average) and cores are printed
+before and after: figures taken while other work runs are slower than the machine's best.
 
 * **readable engine**: complete 4-player games (3 where 4 is not allowed) of uniformly random
   play per second, ``state.apply(rng.choice(state.legal_actions()))``;
-* **batch engine**: the same through the game's batch simulator (``spec.batch``), or "-";
-* **bot decision**: the game's ``"mc"`` bot at its default settings against the game's
-  other bots, mean and 90th percentile milliseconds per decision with two options or more;
+* **batch engine**: random games per second through the game's batch engine as ``simulate``
+  drives it (``mogul.kit.batch.engine_for``, ``engine.play`` making the games table), or "-"
+  where the game has none for that edition: the same figure for every game, whatever its
+  engine is built of (a game's own benchmark may time its kernels alone, faster);
+* **bot decision**: the game's ``"mc"`` bot at its default settings, mean and 90th
+  percentile milliseconds per decision, at ``DECISIONS`` states with two options or more
+  spread evenly over two games that the game's second bot plays (early, middle and late
+  decisions alike: in Rio Grande the late ones, with many branches, cost most);
 * **analysis**: ``analyse_position`` (the spec face) at its defaults on the first decision
   with several options after a few random turns, milliseconds.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 import mogul  # noqa: F401 - registers the games
 from mogul.kit import spec as registry
+from mogul.kit.batch import bot_seeds, engine_for
 
 RUNS = 3
-GAMES = 30
+MIN_SECONDS = 0.5
 DECISIONS = 12
+HEADER = (
+    "game",
+    "edition",
+    "players",
+    "readable engine games/s",
+    "batch engine games/s",
+    "bot decision ms mean / p90",
+    "analysis ms",
+)
 
 
-def cpu(run: Any) -> float:
+def cpu(run: Callable[..., Any], *args: Any) -> float:
+    """CPU seconds of ``run(*args)``."""
     start = time.process_time()
-    run()
+    run(*args)
     return time.process_time() - start
+
+
+def games_per_second(timed: Callable[[int], float], start: int) -> str:
+    """Games per CPU second, ``timed(n)`` giving the CPU seconds of ``n`` games: ``n`` grows
+    from ``start`` until a run takes at least ``MIN_SECONDS``, then the best of ``RUNS`` runs."""
+    n = start
+    while (took := timed(n)) < MIN_SECONDS:
+        n *= max(2, min(10, int(MIN_SECONDS / max(took, 1e-3)) + 1))
+    best = min([took, *(timed(n) for _ in range(RUNS - 1))])
+    return f"{n / best:,.0f}"
 
 
 def random_games(spec: Any, edition: str, players: int, games: int) -> None:
@@ -44,20 +77,28 @@ def random_games(spec: Any, edition: str, players: int, games: int) -> None:
 
 
 def readable_rate(spec: Any, edition: str, players: int) -> str:
-    return f"{GAMES / min(cpu(lambda: random_games(spec, edition, players, GAMES)) for _ in range(RUNS)):,.0f}"
+    return games_per_second(lambda n: cpu(random_games, spec, edition, players, n), 10)
 
 
 def batch_rate(spec: Any, edition: str, players: int) -> str:
-    if spec.name == "mogul" and edition == "classic":
-        from mogul.games.mogul import fast
-    elif spec.name == "credit-mobilier":
-        from mogul.games.credit_mobilier import fast
-    else:
+    try:
+        engine = engine_for(spec, edition, ["random"] * players, ["random"] * players)
+    except ValueError:
         return "-"
 
-    fast.play_fresh(10, players, "random", seed=0)  # compile or load the cache
-    games = 20_000
-    return f"{games / min(cpu(lambda: fast.play_fresh(games, players, 'random', seed=1)) for _ in range(RUNS)):,.0f}"
+    def timed(games: int) -> float:  # the engine alone: the seeds are drawn before
+        seeds = np.arange(1, games + 1, dtype=np.int64)
+        bots = bot_seeds(1, 0, games, players)
+        return cpu(engine.play, 0, seeds, bots, ("games",))
+
+    timed(10)  # compile or load the cache
+    return games_per_second(timed, 1000)
+
+
+def machine() -> str:
+    """The machine's load (1-minute average) and cores, as the figures are taken."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"load {load:.2f} on {os.cpu_count()} cores"
 
 
 def bot_latency(spec: Any, edition: str, players: int) -> str:
@@ -65,23 +106,21 @@ def bot_latency(spec: Any, edition: str, players: int) -> str:
         return "-"
     others = [name for name in spec.bots if name not in ("mc", "random")][:1] or ["random"]
     bot = spec.bots["mc"](seed=1)
-    rival = spec.bots[others[0]]()
     times: list[float] = []
     for seed in (2, 3):
-        state = spec.new_game(edition, players, seed)
-        count = 0
-        while count < DECISIONS // 2 and not state.is_over:
+        # a whole game by the other bot; the mc bot decides at states spread over it
+        rival = [spec.bots[others[0]]() for _ in range(players)]
+        state, asked = spec.new_game(edition, players, seed), []
+        while not state.is_over:
             legal = state.legal_actions()
             seat = state.current_player
-            chooser = bot if seat == 0 else rival
-            if seat == 0 and len(legal) > 1:
-                start = time.process_time()
-                action = chooser.choose(state.view(seat), legal)
-                times.append(time.process_time() - start)
-                count += 1
-            else:
-                action = chooser.choose(state.view(seat), legal)
-            state = state.apply(action)
+            if len(legal) > 1:
+                asked.append(state)
+            state = state.apply(rival[seat].choose(state.view(seat), legal))
+        step = max(1, len(asked) // (DECISIONS // 2))
+        for state in asked[::step][: DECISIONS // 2]:
+            seat = state.current_player
+            times.append(cpu(bot.choose, state.view(seat), state.legal_actions()))
     times = sorted(times[1:])  # the first decision may compile or fill caches
     return f"{statistics.mean(times) * 1000:.0f} / {times[int(0.9 * len(times))] * 1000:.0f}"
 
@@ -101,15 +140,7 @@ def analysis_latency(spec: Any, edition: str, players: int) -> str:
 
 
 def main() -> None:
-    header = (
-        "game",
-        "edition",
-        "players",
-        "readable games/s",
-        "batch games/s",
-        "mc decision ms mean / p90",
-        "analysis ms",
-    )
+    print(f"machine before: {machine()}", flush=True)
     rows = []
     for name in registry.games():
         spec = registry.get_game(name)
@@ -128,11 +159,12 @@ def main() -> None:
                 )
             )
             print(" | ".join(rows[-1]), flush=True)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(HEADER)]
     print()
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print("  ".join(h.ljust(w) for h, w in zip(HEADER, widths, strict=True)))
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+    print(f"machine after: {machine()}")
 
 
 if __name__ == "__main__":

@@ -79,3 +79,25 @@ def test_the_model_and_its_benchmark_are_named():
     for assumption in ("values_from_state", "runner-up", "no credit", "1/5 point"):
         assert assumption in debrief.ASSUMPTIONS
     assert "cost them" not in TEXT and "bidding_cost" not in TEXT
+
+
+def test_lars_threw_away_a_sure_win(sample):
+    """The decision notebook 08 shows: Lars took two shares where selling three yellow won."""
+    from mogul.classroom import decisions
+    from mogul.classroom.mogul.sample import STUDENTS
+
+    store, _, _ = sample
+    assert dict(STUDENTS)["Lars"] == "threshold:drop_at=3"  # as the winner it takes the shares
+    analysis = decisions.analyse_decision(store, "F3Y2TCZ2", 287).set_index("action")
+    took, sold = analysis.loc["Take green/yellow"], analysis.loc["Sell 3 yellow (+15)"]
+    assert took["chosen"] and not sold["chosen"]
+    assert sold["win_low"] > 0.99  # "all but certainly win"
+    assert took["win_low"] > 0.05 and took["win_high"] < 0.15  # "about one in ten"
+    assert analysis["win_chance"].idxmax() == "Sell 3 yellow (+15)"
+    states(
+        TEXT,
+        "Lars (a stand-in who, when he wins an auction, always takes the shares) could sell three "
+        "yellow shares for 15 points "
+        "and all but certainly win; he took two shares instead, and his win chance fell to about one in ten",
+        "the move the student made is coloured",
+    )

@@ -5,6 +5,9 @@
   timer), ``reading`` (the reads and replays) and ``schema`` (states, codes, seat keys, the
   database schema);
 * ``export``: a session's records (JSON) and tidy tables (CSV), and loading them back;
+* ``decisions``: the debrief's "analyse this position" for any game: every decision of a
+  session's tables, and what each legal action was worth to the seat that moved (the game's
+  ``analyse_position`` face), the move made marked;
 * ``student``, ``lecturer`` (with its ``cards`` and ``projector``) and ``figures``: the
   pages' widgets and the debrief's charts (the faces of this layer);
 * ``<game>/``, named as the game's folder in ``mogul/games/``: a game's own part, such as its

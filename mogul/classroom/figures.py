@@ -101,7 +101,8 @@ def cost_figure(
             xref="paper",
             yref="paper",
             x=0,
-            y=-0.12,
+            y=0,
+            yshift=-60,  # pixels below the plot: under the tick labels and the axis title
             xanchor="left",
             yanchor="top",
             showarrow=False,

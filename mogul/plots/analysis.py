@@ -9,26 +9,34 @@ from plotly.subplots import make_subplots
 
 from mogul.plots.template import KIT_TEMPLATE, rounded
 
-__all__ = ["position_analysis_figure", "position_traces"]
+__all__ = ["figure_height", "position_analysis_figure", "position_traces"]
 
 PLAIN = "#9aa5b1"
 CHOSEN = "#d95f02"
 
 
-def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[dict]:
-    """The two bar traces' data (mean score, win chance) for ``analyse_position``'s table.
+def position_traces(
+    analysis: pd.DataFrame, chosen: str | None = None, score: bool = True
+) -> list[dict]:
+    """The bar traces' data for ``analyse_position``'s table: mean score and win chance, or
+    (``score=False``) win chance alone, its bars carrying the mean score with its interval
+    for the hover text (``customdata``).
 
     Each bar carries its 95% interval as an error bar; the ``chosen`` action's bars (its
-    ``action`` text) are coloured and labelled "chosen".
+    ``action`` text) are coloured and labelled "chosen"; without ``chosen``, the rows a
+    ``chosen`` column marks True (the classroom debrief's frames) are.
     """
     labels = list(analysis["action"])
+    if chosen is None and "chosen" in analysis:
+        marked = analysis.loc[analysis["chosen"].astype(bool), "action"]
+        chosen = marked.iloc[0] if len(marked) else None
     colours = [CHOSEN if label == chosen else PLAIN for label in labels]
     text = ["chosen" if label == chosen else "" for label in labels]
     out = []
     for value, low, high, digits in (
         ("mean_score", "score_low", "score_high", 2),
         ("win_chance", "win_low", "win_high", 3),
-    ):
+    )[0 if score else 1 :]:
         x = analysis[value]
         out.append(
             {
@@ -45,7 +53,15 @@ def position_traces(analysis: pd.DataFrame, chosen: str | None = None) -> list[d
                 },
             }
         )
+    if not score:
+        columns = ["mean_score", "score_low", "score_high"]
+        out[0]["customdata"] = [rounded(row, 2) for row in analysis[columns].to_numpy()]
     return out
+
+
+def figure_height(actions: int) -> int:
+    """Pixels for a figure of ``actions`` bars: room for the titles and about 28 px a bar."""
+    return 170 + 28 * max(actions, 2)
 
 
 def position_analysis_figure(
@@ -53,9 +69,14 @@ def position_analysis_figure(
     chosen: str | None = None,
     title: str = "What each action is worth",
     score_title: str = "expected final score",
+    score: bool = True,
 ) -> go.Figure:
     """Horizontal bars per legal action: the score (left, titled ``score_title``) and win chance
-    (right), each with its 95% interval; the ``chosen`` action is marked."""
+    (right), each with its 95% interval; the ``chosen`` action is marked (or, without it, the
+    rows of a ``chosen`` column marked True). ``score=False``: the win chance alone, the
+    score in the hover text (a chart that fits a phone)."""
+    if not score:
+        return _win_chance_figure(analysis, chosen, title, score_title)
     fig = make_subplots(
         rows=1,
         cols=2,
@@ -70,4 +91,38 @@ def position_analysis_figure(
     fig.update_layout(template=KIT_TEMPLATE, title={"text": title}, bargap=0.35, margin={"t": 70})
     fig.update_yaxes(autorange="reversed", row=1, col=1)  # the first action on top
     fig.update_xaxes(tickformat=".0%", rangemode="tozero", row=1, col=2)
+    return fig
+
+
+def _win_chance_figure(
+    analysis: pd.DataFrame, chosen: str | None, title: str, score_title: str
+) -> go.Figure:
+    """``position_analysis_figure`` with ``score=False``: one panel, the win chance."""
+    fig = go.Figure()
+    (trace,) = position_traces(analysis, chosen, score=False)
+    fig.add_bar(
+        orientation="h",
+        textposition="inside",
+        textangle=0,
+        insidetextanchor="start",  # clear of the error bar at the end
+        showlegend=False,
+        hovertemplate=(
+            f"%{{y}}<br>win chance %{{x:.1%}}<br>{score_title} %{{customdata[0]:.2f}} "
+            "(%{customdata[1]:.2f} to %{customdata[2]:.2f})<extra></extra>"
+        ),
+        **trace,
+    )
+    fig.update_layout(
+        template=KIT_TEMPLATE,
+        title={"text": title},
+        bargap=0.35,
+        margin={"t": 60},
+        height=figure_height(len(analysis)),
+        uniformtext={
+            "minsize": 11,
+            "mode": "hide",
+        },  # "chosen" only where it fits: the colour says it
+    )
+    fig.update_yaxes(autorange="reversed")  # the first action on top
+    fig.update_xaxes(title="win chance", tickformat=".0%", rangemode="tozero", nticks=5)
     return fig

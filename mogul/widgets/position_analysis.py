@@ -9,6 +9,7 @@ A game names its analysis as the face ``"analyse_position"`` of its spec (``mogu
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,10 +17,10 @@ import ipywidgets as w
 import pandas as pd
 
 from mogul.kit.spec import GameSpec, spec_for
-from mogul.plots.analysis import position_analysis_figure, position_traces
+from mogul.plots.analysis import figure_height, position_analysis_figure, position_traces
 from mogul.widgets.live import live_figure
 
-__all__ = ["COLUMNS", "PositionAnalysis"]
+__all__ = ["COLUMNS", "DecisionBrowser", "PositionAnalysis"]
 
 COLUMNS = ("action", "mean_score", "score_low", "score_high", "win_chance", "win_low", "win_high")
 """The columns every game's ``analyse_position`` frame has (and ``rollouts``)."""
@@ -109,3 +110,88 @@ class PositionAnalysis(w.VBox):
             ):
                 bars.update(trace)
             fig.layout.title.text = title
+
+
+class DecisionBrowser(w.VBox):
+    """The debrief's "analyse this position": pick a table and one of its recorded decisions,
+    see what every legal action was worth to the seat that moved, the move made marked.
+
+    ``moves`` has one row per decision, in order, with a ``table`` column (the tables offered
+    in the dropdown) and whatever ``analyse`` and ``title`` read; ``analyse(row)`` returns the
+    ``analyse_position`` frame of that decision with a ``chosen`` column (True for the move
+    made), ``title(row)`` the chart's title (default: "<name> chose <chosen>"), ``caption(row)``
+    a line above it (default: none). The chart shows the win chance of every action with its
+    95% interval, the mean score in the hover text: one panel, which a phone can hold. Nothing
+    is analysed before it is shown: ``show(table, index)`` (or the slider) runs one analysis.
+    """
+
+    def __init__(
+        self,
+        moves: pd.DataFrame,
+        analyse: Callable[[pd.Series], pd.DataFrame],
+        title: Callable[[pd.Series], str] | None = None,
+        caption: Callable[[pd.Series], str] | None = None,
+        score_title: str = "mean final score",
+    ) -> None:
+        if moves.empty:
+            raise ValueError("there are no decisions to browse: moves has no rows")
+        self.moves, self._analyse = moves.reset_index(drop=True), analyse
+        self._title = title or (lambda row: f"{row['name']} chose {row['chosen']}")
+        self._caption = caption or (lambda row: "")
+        self.analysis: pd.DataFrame | None = None  # the decision shown
+        self.row: pd.Series | None = None
+        tables = list(dict.fromkeys(self.moves["table"]))
+        self._quiet = False  # True while show() sets both controls
+        tables = list(dict.fromkeys(self.moves["table"]))
+        self.table = w.Dropdown(options=tables, description="table", layout=w.Layout(width="auto"))
+        self.decision = w.IntSlider(
+            min=0,
+            max=len(self.rows(tables[0])) - 1,
+            description="decision",
+            continuous_update=False,
+            layout=w.Layout(width="100%", max_width="36em"),
+        )
+        empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
+        self.figure = live_figure(
+            position_analysis_figure(empty, score_title=score_title, score=False)
+        )
+        self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
+        super().__init__([self.table, self.decision, self.caption, self.figure])
+        self.add_class("mogul-decision-browser")
+        self.table.observe(lambda _: self._quiet or self.show(self.table.value, 0), names="value")
+        self.decision.observe(lambda _: self._quiet or self._draw(), names="value")
+        self._draw()
+
+    def rows(self, table: str | None = None) -> pd.DataFrame:
+        """The decisions of ``table`` (default: the one picked), in order."""
+        return self.moves[self.moves["table"] == (table or self.table.value)]
+
+    def show(self, table: str, index: int) -> None:
+        """Analyse and draw decision ``index`` (from 0) of ``table``."""
+        if table not in self.table.options:
+            raise ValueError(f"no table {table!r}; the tables: {', '.join(self.table.options)}")
+        count = len(self.rows(table))
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+            raise ValueError(f"table {table} has decisions 0 to {count - 1}, not {index!r}")
+        self._quiet = True
+        try:
+            self.table.value = table
+            self.decision.max = count - 1
+            self.decision.value = index
+        finally:
+            self._quiet = False
+        self._draw()
+
+    def _draw(self) -> None:
+        self.row = self.rows().iloc[self.decision.value]
+        self.analysis = self._analyse(self.row)
+        with self.figure.batch_update():
+            for bars, trace in zip(
+                self.figure.data, position_traces(self.analysis, score=False), strict=True
+            ):
+                bars.update(trace)
+            self.figure.layout.title.text = self._title(self.row)
+            self.figure.layout.height = figure_height(len(self.analysis))
+        self.caption.value = (
+            f'<div style="line-height: 1.3">{html.escape(self._caption(self.row))}</div>'
+        )
