@@ -221,3 +221,25 @@ def test_what_the_rio_grande_simulator_refuses():
         fast.encode(over)
     with pytest.raises(ValueError, match="same edition"):
         fast.play_states([mogul.new_game("rio-grande", 3, 1), mogul.new_game("classic", 3, 1)])
+
+
+def test_position_analysis_plays_rio_grande_in_the_batch_engine(monkeypatch):
+    from mogul.analysis.mogul import analyse_position
+
+    calls = []
+    original = fast_rio.rollouts
+
+    def counted(*args, **kwargs):
+        calls.append(args[2])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(fast_rio, "rollouts", counted)
+    state = random_states(20, 4)[-1]
+    while len(state.legal_actions()) < 2:
+        state = state.apply(state.legal_actions()[0])
+    table = analyse_position(state, rollouts=300)
+    assert calls == [300]
+    assert list(table["action"]) == [
+        mogul.games.mogul.display.action_label(state, a) for a in state.legal_actions()
+    ]
+    assert (table["win_low"] <= table["win_chance"]).all() and table["win_chance"].max() > 0
