@@ -243,3 +243,19 @@ def test_position_analysis_plays_rio_grande_in_the_batch_engine(monkeypatch):
         mogul.games.mogul.display.action_label(state, a) for a in state.legal_actions()
     ]
     assert (table["win_low"] <= table["win_chance"]).all() and table["win_chance"].max() > 0
+
+
+def test_settled_auctions_roll_out_as_the_rules_settle_them():
+    from mogul.games.mogul.rules import settle_auction
+
+    state = next(s for s in random_states(40, 13) if s.phase == "auction" and len(s.in_auction) > 2)
+    view = state.view(state.current)
+    pairs = [(w, r) for w in state.in_auction for r in state.in_auction if w != r]
+    dealt = [determinize(view, random.Random(seed)) for seed in range(3)]
+    piles = np.stack([fast.pile_codes(s) for s in dealt])
+    scores, _ = fast.rollouts(view, [None] * len(pairs), 3, "value", settle=pairs, piles=piles)
+    for r, table in enumerate(dealt):
+        for b, (winner, runner_up) in enumerate(pairs):
+            settled = settle_auction(table, winner, runner_up)
+            final = readable_finish(settled, ["value"] * len(state.players))
+            assert tuple(scores[r, b]) == final.final_scores()

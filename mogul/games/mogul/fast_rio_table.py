@@ -49,6 +49,11 @@ def branch_of(code: int) -> tuple[int, int]:
 
 
 def _fields() -> list[tuple[Any, ...]]:
+    """Classic's fields, the pile's made ``RIO_PILE`` long."""
+    if not {"pile_company", "pile_border"} <= set(TABLE.names):
+        raise ImportError(
+            "fast_rio_table reads classic's pile as TABLE's pile_company and pile_border"
+        )
     out: list[tuple[Any, ...]] = []
     for name in TABLE.names:
         dtype = TABLE.fields[name][0]
