@@ -64,10 +64,11 @@ class MonteCarloBot:
     the map (``candidates``), and a decision with a single option costs nothing.
 
     ``engine="auto"`` plays the rollouts in the batch simulator (``mogul.games.mogul.fast``)
-    when it plays the edition and the rollout policy (random, threshold or value bots, in the
-    classic and the Rio Grande edition), else in the readable engine (``engine="readable"``: always). The piles
-    are the same either way, so with a deterministic rollout policy both engines give the
-    same values and the same choice; the batch simulator is about a hundred times faster.
+    when it plays the edition and the rollout policy (random, threshold or value bots, in
+    the classic and the Rio Grande edition), else in the readable engine
+    (``engine="readable"``: always). The piles are the same either way, so with a
+    deterministic rollout policy both engines give the same values and the same choice; the
+    batch simulator is about a hundred times faster.
     """
 
     traits = {"stochastic": True, "lookahead": True}

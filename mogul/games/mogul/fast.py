@@ -23,8 +23,9 @@ where the rules are the same, its own for credit once per game, the sell-all-or-
 right, houses on the map and the end bonuses): ``play_fresh``, ``play_states``,
 ``rollouts``, ``encode`` and ``pile_codes`` hand it over. It is not played game by game as
 the readable engine deals (``fast_record``, for ``simulate``): ``check_edition`` accepts it
-only when asked with ``rio_grande=True``. Randomness comes from numba's generator, seeded per call: a seed gives
-the same games again, but not the games the readable engine would deal from that seed.
+only when asked with ``rio_grande=True``. Randomness comes from numba's generator, seeded
+per call: a seed gives the same games again, but not the games the readable engine would
+deal from that seed.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def check_edition(ed: Edition | str, *, rio_grande: bool = False) -> Edition:
 
         if not fast_rio.plays(ed):
             raise ValueError(
-                "the fast simulator plays the Rio Grande rules as printed; this edition data differs"
+                "the fast simulator plays the Rio Grande rules as printed; this data differs"
             )
         return ed
     if ed.name != "classic":

@@ -125,7 +125,7 @@ def on_line(t, station, line):
 
 @_jit
 def line_change(t, seat, line, station, move_from):
-    """How much ``seat``'s points on ``line`` change with that branch: ``h * h`` before and after."""
+    """How much ``seat``'s points on ``line`` change with that branch (``h * h``)."""
     before = seat_houses_on(t, seat, line)
     after = before + on_line(t, station, line) - on_line(t, move_from, line)
     return after * after - before * before
