@@ -140,7 +140,9 @@ def mean_error(values: Sequence[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=120, help="deals per tournament line-up")
+    parser.add_argument(
+        "--games", type=int, default=120, help="deals per tournament line-up (0: none)"
+    )
     parser.add_argument("--skip-speed", action="store_true", help="only the win shares")
     args = parser.parse_args()
 
@@ -156,6 +158,8 @@ def main() -> None:
             print(f"{name}: decision ms mean {statistics.mean(ms):.1f}, p90 {p90:.1f}")
         print(f"analyse_position ms: {analysis_ms():.0f}")
 
+    if args.games < 2:
+        return
     print(f"\nMonteCarloBot's win share, {args.games} deals x seats rotated (1/k for a k-way tie):")
     for others in (["value", "threshold:drop_at=3", "random"], ["value", "value", "value"]):
         before = win_shares(lambda seed: MonteCarloBefore(seed=seed), others, args.games)
