@@ -13,6 +13,7 @@ import pytest
 
 import mogul
 from mogul import BID, CREDIT, DROP, TAKE, Branch, IllegalActionError, Sell
+from mogul.games.mogul.bots import MonteCarloBot, rank_branches
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.events import (
     BonusesScored,
@@ -507,3 +508,24 @@ def test_a_scripted_deck_that_uses_a_setup_card_share_asks_for_starting_shares()
         starting_shares=[[], [], []],
     )
     assert str(s.revealed) == "green/yellow"
+
+
+def test_montecarlo_branch_candidates_are_ranked_by_the_map():
+    # Ann may build on the blue line. YE-BL and BL-PI (interchanges) each add 2 to her end
+    # bonus, the plain stations 1. Cai has two pink houses: BL-PI would add 5 + 1 to his.
+    s = mogul.new_game(
+        "rio-grande",
+        players=["Ann", "Ben", "Cai"],
+        seed=1,
+        deck=["yellow/blue", "pink/green", "crash"],
+        starting_shares=[["blue/brown", "blue/pink"], ["blue/green"], ["blue/brown"]],
+        start_player=0,
+        houses=[[], ["YE1"], ["PI1", "PI2"]],
+    )
+    s = _win_auction_for_ann(s)
+    view, legal = s.view(0), s.legal_actions()
+    ranked = rank_branches(view, [a for a in legal if type(a) is Branch])
+    assert [b.station for b in ranked] == ["BL-PI", "YE-BL", "BL1", "BL2", "BL3", "BL4", "BL5"]
+    # the second key decides between equal gains: not the order along the line (YE-BL first)
+    one = MonteCarloBot(rollouts=2, branches=1).candidates(view, legal)
+    assert one == [TAKE, Sell(0), Sell(2), Branch("BL-PI")]

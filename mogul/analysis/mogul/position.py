@@ -24,7 +24,8 @@ def analyse_position(
     the same pile (common random numbers) and then every seat is played to the crash by
     ``policy`` ("random": uniformly random legal actions; "value": ``ValueBot``).
     ``seat`` defaults to the seat to move. The batch simulator (``mogul.games.mogul.fast``)
-    plays the classic edition; other editions use the readable engine (slower).
+    plays both editions (classic and Rio Grande); an edition it does not play uses the
+    readable engine (slower).
 
     One row per legal action, in ``legal_actions()`` order: ``action`` (its text),
     ``mean_score`` of ``seat`` with a 95% interval (``score_low``, ``score_high``: mean +- 1.96
@@ -74,7 +75,7 @@ def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str
     try:
         from mogul.games.mogul import fast
 
-        fast.check_edition(view.edition)
+        fast.check_edition(view.edition, rio_grande=True)
     except ValueError:
         pass
     else:

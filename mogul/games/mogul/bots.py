@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from mogul.games.mogul.actions import CREDIT, Action, Branch
 from mogul.games.mogul.determinize import determinize
-from mogul.games.mogul.network import branch_gain
+from mogul.games.mogul.network import branch_gain, branch_gains
 from mogul.games.mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
 from mogul.games.mogul.simple_bots import (  # noqa: F401 - the bots that read the table, listed here
     ALL_ACTIONS,
@@ -64,10 +64,11 @@ class MonteCarloBot:
     the map (``candidates``), and a decision with a single option costs nothing.
 
     ``engine="auto"`` plays the rollouts in the batch simulator (``mogul.games.mogul.fast``)
-    when it plays the edition and the rollout policy (random, threshold or value bots in the
-    classic game), else in the readable engine (``engine="readable"``: always). The piles
-    are the same either way, so with a deterministic rollout policy both engines give the
-    same values and the same choice; the batch simulator is about a hundred times faster.
+    when it plays the edition and the rollout policy (random, threshold or value bots, in
+    the classic and the Rio Grande edition), else in the readable engine
+    (``engine="readable"``: always). The piles are the same either way, so with a
+    deterministic rollout policy both engines give the same values and the same choice; the
+    batch simulator is about a hundred times faster.
     """
 
     traits = {"stochastic": True, "lookahead": True}
@@ -125,8 +126,11 @@ class MonteCarloBot:
         """``action_values`` on the same piles in the batch simulator; None where it cannot play."""
         from mogul.games.mogul import fast  # compiled code (numba): loaded when first needed
 
-        policy = fast.bot_policy(self.policy)
-        if policy is None or view.edition.name != "classic":
+        if fast.bot_policy(self.policy) is None:
+            return None
+        try:
+            fast.check_edition(view.edition, rio_grande=True)
+        except ValueError:
             return None
         seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
         piles = [fast.pile_codes(determinize(view, random.Random(seed))) for seed in seeds]
@@ -148,21 +152,22 @@ class MonteCarloBot:
 
     def candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
         """The actions worth trying: all legal ones, but a credit only when out of chips, and
-        of the branches (2013 edition) only the ``branches`` that add most to the end bonus.
+        of the branches (2013 edition) only the ``branches`` the map ranks first.
 
-        A branch's gain on the map is sure (houses stay), so the map decides which branches are
-        worth rollouts: with all six houses out a sell right offers up to 42 branch moves, and
-        most of them lose points. Ties keep the legal order (along the line).
+        The map's ranking (``rank_branches``): first what the house adds for sure to this
+        seat's end bonus (``branch_gain``: houses stay where they are), then, among equal
+        gains, what the station would add to the rival it suits best (a house there keeps
+        it from them), then the legal order. With all six houses out a sell right offers up
+        to 42 branch moves, most of which lose points; and equal gains are common (every
+        plain station of a line without own houses adds 1), so the second key, not the
+        order along the line, picks among them.
         """
         options = (
             [a for a in legal_actions if a != CREDIT] if view.me.chips > 0 else list(legal_actions)
         )
         branches = [a for a in options if type(a) is Branch]
         if len(branches) > self.branches:
-            ed, houses = view.edition, view.me.houses
-            gains = [branch_gain(ed, houses, b.station, b.move_from) for b in branches]
-            ranked = sorted(range(len(branches)), key=lambda i: -gains[i])
-            kept = {branches[i] for i in ranked[: self.branches]}
+            kept = set(rank_branches(view, branches)[: self.branches])
             options = [a for a in options if type(a) is not Branch or a in kept]
         return options
 
@@ -173,6 +178,22 @@ class MonteCarloBot:
             return options[0]
         values = self.action_values(view, options)
         return options[values.index(max(values))]
+
+
+def rank_branches(view: PlayerView, branches: Sequence[Branch]) -> list[Branch]:
+    """``branches`` best first, by the map: the sure gain to this seat's end bonus
+    (``branch_gain``), then the most a rival's end bonus would gain with a house on the
+    station (``branch_gains``, moves included once their houses are all out), then the
+    given order."""
+    ed, seat = view.edition, view.seat
+    rivals = [p.houses for s, p in enumerate(view.players) if s != seat]
+    denied: dict[str, int] = {}
+    for b in branches:
+        if b.station not in denied:
+            gains = [g for houses in rivals for g, _, _ in branch_gains(ed, houses, [b.station])]
+            denied[b.station] = max(gains, default=0)
+    gain = {b: branch_gain(ed, view.me.houses, b.station, b.move_from) for b in branches}
+    return sorted(branches, key=lambda b: (-gain[b], -denied[b.station]))
 
 
 # --- the registry ----------------------------------------------------------------------------------

@@ -17,10 +17,15 @@ into results (``BatchResult``). The first call in a fresh checkout compiles the 
 
 What it covers: the classic (2002) edition, 3-6 players, from a fresh deal or from any
 state (its hidden pile re-dealt as ``determinize`` does, or given). The quick start only
-changes the deal, so states of a quick-start game are covered but fresh deals are not. The
-Rio Grande edition is not covered: ``check_edition`` refuses it, and callers fall back to
-the readable engine. Randomness comes from numba's generator, seeded per call: a seed gives
-the same games again, but not the games the readable engine would deal from that seed.
+changes the deal, so states of a quick-start game are covered but fresh deals are not.
+The Rio Grande (2013) edition, 3-5 players, is played by ``fast_rio`` (classic's kernels
+where the rules are the same, its own for credit once per game, the sell-all-or-branch
+right, houses on the map and the end bonuses): ``play_fresh``, ``play_states``,
+``rollouts``, ``encode`` and ``pile_codes`` hand it over. It is not played game by game as
+the readable engine deals (``fast_record``, for ``simulate``): ``check_edition`` accepts it
+only when asked with ``rio_grande=True``. Randomness comes from numba's generator, seeded
+per call: a seed gives the same games again, but not the games the readable engine would
+deal from that seed.
 """
 
 from __future__ import annotations
@@ -84,9 +89,22 @@ PHASES = {
 # --- from Python: editions, bots, states ------------------------------------------------------
 
 
-def check_edition(ed: Edition | str) -> Edition:
-    """The edition if the fast simulator plays its rules; else a ``ValueError`` saying why."""
+def check_edition(ed: Edition | str, *, rio_grande: bool = False) -> Edition:
+    """The edition if the fast simulator plays its rules; else a ``ValueError`` saying why.
+
+    ``rio_grande=True``: the Rio Grande edition too (``play_fresh``, ``play_states``,
+    ``rollouts``); without it, the classic edition only, as ``fast_record`` (``simulate``'s
+    batch engine) plays it.
+    """
     ed = load_edition(ed)
+    if rio_grande and ed.name == "rio-grande":
+        from mogul.games.mogul import fast_rio
+
+        if not fast_rio.plays(ed):
+            raise ValueError(
+                "the fast simulator plays the Rio Grande rules as printed; this data differs"
+            )
+        return ed
     if ed.name != "classic":
         raise ValueError(
             f"the fast simulator plays the classic edition only, not {ed.name!r}; "
@@ -137,8 +155,13 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
 
     A ``GameState`` keeps its pile as it lies. A ``PlayerView`` has no pile: its unseen shares
     are put in sorted order with the crash card last, to be re-dealt (``deal_hidden_pile``).
+    A Rio Grande table is a ``fast_rio.RIO_TABLE`` record.
     """
-    ed = check_edition(table.edition)
+    ed = check_edition(table.edition, rio_grande=True)
+    if ed.name == "rio-grande":
+        from mogul.games.mogul import fast_rio
+
+        return fast_rio.encode(table)
     n = len(table.players)
     if table.phase == OVER_PHASE:
         raise ValueError("the game is over: there is nothing left to play")
@@ -227,8 +250,16 @@ class BatchResult:
 
     @property
     def scores(self) -> np.ndarray:
-        """Final scores: points + 1 per full 5 chips."""
-        return self.points + self.chips // self.tables["chips_per_point"][:, None]
+        """Final scores: points + 1 per full 5 chips (+ the end bonuses in Rio Grande)."""
+        scores = self.points + self.chips // self.tables["chips_per_point"][:, None]
+        if "end_bonus" in self.tables.dtype.names:
+            scores = scores + self._seats("end_bonus")
+        return scores
+
+    @property
+    def houses(self) -> np.ndarray:
+        """Rio Grande: houses on the map at the end, per game and seat."""
+        return self._seats("house_count")
 
     @property
     def rounds(self) -> np.ndarray:
@@ -257,9 +288,9 @@ def play_fresh(
     """Deal ``games`` fresh games and let ``bots`` play them to the crash.
 
     ``bots``: one of "random", "threshold[:drop_at=k]", "value[:chip_value=x]" (or their
-    classes) for every seat, or one per seat.
+    classes) for every seat, or one per seat. ``edition="rio-grande"`` deals by its setup card.
     """
-    ed = check_edition(edition)
+    ed = check_edition(edition, rio_grande=True)
     if not ed.min_players <= players <= ed.max_players:
         raise ValueError(
             f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players; got {players}"
@@ -267,6 +298,10 @@ def play_fresh(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     kinds, params = policies(bots, players)
+    if ed.name == "rio-grande":
+        from mogul.games.mogul import fast_rio
+
+        return BatchResult(fast_rio.play_fresh(ed, games, players, kinds, params, seed))
     companies = ed.company_ids
     box_company = np.array([companies.index(c.company) for c in ed.cards], np.int64)
     box_border = np.array([companies.index(c.border) for c in ed.cards], np.int64)
@@ -293,6 +328,14 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
     players = len(states[0].players)
     if any(len(s.players) != players for s in states):
         raise ValueError("all states must have the same number of players")
+    editions = {check_edition(s.edition, rio_grande=True).name for s in states}
+    if len(editions) > 1:
+        raise ValueError("all states must be of the same edition")
+    if editions == {"rio-grande"}:
+        from mogul.games.mogul import fast_rio
+
+        kinds, params = policies(bots, players)
+        return BatchResult(fast_rio.play_states(states, kinds, params, seed))
     tables = np.concatenate([encode(s) for s in states])
     kinds, params = policies(bots, players)
     _play_tables(tables, kinds, params, seed)
@@ -318,12 +361,16 @@ def rollouts(
     """
     if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
         raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
-    start = encode(table)
     players = len(table.players)
     kinds, params = policies(bots, players)
     settle = [None] * len(first) if settle is None else list(settle)
     if len(settle) != len(first):
         raise ValueError("give one settle entry per branch")
+    if check_edition(table.edition, rio_grande=True).name == "rio-grande":
+        from mogul.games.mogul import fast_rio
+
+        return fast_rio.rollouts(table, first, rollouts, kinds, params, seed, settle, piles)
+    start = encode(table)
     starts = np.repeat(start, len(first))
     codes = np.array([NO_ACTION if a is None else action_code(a) for a in first], np.int64)
     settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
@@ -339,7 +386,12 @@ def rollouts(
 
 
 def pile_codes(state: GameState) -> np.ndarray:
-    """The pile of a full state as (2, PILE) company and border codes (for ``rollouts(piles=)``)."""
+    """The pile of a full state as (2, PILE) company and border codes (for ``rollouts(piles=)``);
+    Rio Grande's: (2, ``fast_rio_table.RIO_PILE``)."""
+    if state.edition.name == "rio-grande":
+        from mogul.games.mogul import fast_rio
+
+        return fast_rio.pile_codes(state)
     index = {c: i for i, c in enumerate(state.edition.company_ids)}
     out = np.full((2, PILE), CRASH, np.int64)
     top = PILE - len(state.deck)

@@ -1,0 +1,256 @@
+"""Rio Grande (2013) Mogul in the batch simulator: its states as tables, and its batch loops.
+
+``mogul.games.mogul.fast`` is the one door: its ``play_fresh``, ``play_states``, ``rollouts``,
+``encode`` and ``pile_codes`` hand a Rio Grande game to the functions here, which read the
+edition's data (the pile, the setup card, credit, houses, the map, the end bonuses) into
+``RIO_TABLE`` records and run ``fast_rio_kernels`` on them. The bots come in as the kernel
+codes ``fast.policies`` makes (random, threshold, value).
+
+    >>> import mogul
+    >>> from mogul.games.mogul import fast
+    >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
+    >>> bool((result.scores >= result.points).all())  # the end bonuses count
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Branch, Sell
+from mogul.games.mogul.cards import parse_card
+from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.fast_kernels import AUCTION, CRASH, NO_ACTION, OVER, RUNNER_UP, SELL, WINNER
+from mogul.games.mogul.fast_kernels import BID as BID_CODE
+from mogul.games.mogul.fast_kernels import CREDIT as CREDIT_CODE
+from mogul.games.mogul.fast_kernels import DROP as DROP_CODE
+from mogul.games.mogul.fast_kernels import TAKE as TAKE_CODE
+from mogul.games.mogul.fast_rio_kernels import (
+    _deal_and_play,
+    _play_branches,
+    _play_tables,
+    legal_codes,
+)
+from mogul.games.mogul.fast_rio_table import (
+    BRANCH,
+    MAX_HOUSES,
+    MAX_LINE,
+    MAX_STATIONS,
+    NO_STATION,
+    RIO_PILE,
+    RIO_TABLE,
+    branch_code,
+    branch_of,
+)
+from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS
+from mogul.games.mogul.state import AUCTION as AUCTION_PHASE
+from mogul.games.mogul.state import OVER as OVER_PHASE
+from mogul.games.mogul.state import RUNNER_UP as RUNNER_UP_PHASE
+from mogul.games.mogul.state import WINNER as WINNER_PHASE
+from mogul.games.mogul.state import GameState, PlayerView
+
+PHASES = {
+    AUCTION_PHASE: AUCTION,
+    WINNER_PHASE: WINNER,
+    RUNNER_UP_PHASE: RUNNER_UP,
+    OVER_PHASE: OVER,
+}
+
+
+def plays(ed: Edition) -> bool:
+    """True for an edition with the 2013 rules this module plays (Rio Grande's data fits)."""
+    return (
+        ed.name == "rio-grande"
+        and ed.sale == "all or none"
+        and ed.credit_limit == "once per game"
+        and len(ed.cards) + 1 <= RIO_PILE
+        and len(ed.cards) + SELL < BRANCH
+        and 0 < ed.houses_per_player <= MAX_HOUSES
+        and len(ed.stations) <= MAX_STATIONS
+        and ed.max_players <= MAX_SEATS
+        and all(len(s.lines) <= 2 for s in ed.stations.values())
+        and all(len(line) <= MAX_LINE for line in ed.lines.values())
+        and len(ed.company_ids) == COMPANIES
+    )
+
+
+def empty_tables(ed: Edition, count: int, players: int) -> np.ndarray:
+    """``count`` tables of ``players`` seats holding the edition's numbers and its map."""
+    tables = np.zeros(count, RIO_TABLE)
+    tables["players"] = players
+    tables["credit_chips"] = ed.credit_chips
+    tables["credit_points"] = ed.credit_points
+    tables["chips_per_point"] = ed.chips_per_point
+    tables["crash_window"] = ed.crash_shuffled_into_last + 1
+    tables["houses_per_player"] = ed.houses_per_player
+    tables["share_bonus"] = ed.share_bonus
+    tables["branch_bonus"] = ed.branch_bonus
+    stations = list(ed.stations)
+    companies = ed.company_ids
+    tables["stations"] = len(stations)
+    station_lines = np.full((MAX_STATIONS, 2), -1, np.int64)
+    for i, sid in enumerate(stations):
+        for k, line in enumerate(ed.stations[sid].lines):
+            station_lines[i, k] = companies.index(line)
+    line_stations = np.full((COMPANIES, MAX_LINE), -1, np.int64)
+    for line, ids in ed.lines.items():
+        line_stations[companies.index(line), : len(ids)] = [stations.index(s) for s in ids]
+    tables["station_lines"] = station_lines
+    tables["line_stations"] = line_stations
+    tables["line_length"] = (line_stations >= 0).sum(axis=1)
+    tables["owner"] = NO_STATION
+    tables["houses"] = NO_STATION
+    return tables
+
+
+def encode(table: GameState | PlayerView) -> np.ndarray:
+    """A Rio Grande state (or one seat's view) as a one-record ``RIO_TABLE`` array; a view's
+    unseen shares are put in sorted order with the crash card last, to be re-dealt."""
+    ed = table.edition
+    if table.phase == OVER_PHASE:
+        raise ValueError("the game is over: there is nothing left to play")
+    index = {c: i for i, c in enumerate(ed.company_ids)}
+    stations = {sid: i for i, sid in enumerate(ed.stations)}
+    out = empty_tables(ed, 1, len(table.players))
+    t = out[0]
+    for seat, p in enumerate(table.players):
+        t["chips"][seat], t["points"][seat], t["credits"][seat] = p.chips, p.points, p.credits
+        t["shares"][seat, :COMPANIES] = p.shares.counts
+        t["house_count"][seat] = len(p.houses)
+        for k, station in enumerate(p.houses):
+            t["houses"][seat, k] = stations[station]
+            t["owner"][stations[station]] = seat
+    t["bank"] = table.bank
+    pile = table.deck if isinstance(table, GameState) else (*table.unseen, None)
+    top = RIO_PILE - len(pile)  # the pile sits at the end of the arrays
+    for i, card in enumerate(pile):
+        crash = card is None or card.is_crash
+        t["pile_company"][top + i] = CRASH if crash else index[card.company]
+        t["pile_border"][top + i] = CRASH if crash else index[card.border]
+    t["pile_size"], t["top"] = RIO_PILE, top
+    for card in table.unseen:
+        t["unseen"][index[card.company]] += 1
+    t["round"], t["phase"] = table.round, PHASES[table.phase]
+    t["current"], t["start_player"], t["pot"] = table.current, table.start_player, table.pot
+    t["company"], t["border"] = index[table.revealed.company], index[table.revealed.border]
+    for seat in table.in_auction:
+        t["in_auction"][seat] = 1
+    for seat in table.credited:
+        t["credited"][seat] = 1
+    t["seats_in"] = len(table.in_auction)
+    t["winner"] = -1 if table.winner is None else table.winner
+    t["runner_up"] = -1 if table.runner_up is None else table.runner_up
+    t["winner_took"] = table.winner_choice == "take"
+    return out
+
+
+def action_code(action: Action, ed: Edition) -> int:
+    """An action's number in the Rio Grande kernels (a branch: ``branch_code``)."""
+    if type(action) is Branch:
+        stations = list(ed.stations)
+        if action.station not in ed.stations or (
+            action.move_from is not None and action.move_from not in ed.stations
+        ):
+            raise ValueError(f"{action} names a station that is not on the map")
+        old = NO_STATION if action.move_from is None else stations.index(action.move_from)
+        return branch_code(stations.index(action.station), old)
+    for code, known in (
+        (BID_CODE, BID),
+        (DROP_CODE, DROP),
+        (CREDIT_CODE, CREDIT),
+        (TAKE_CODE, TAKE),
+    ):
+        if action == known:
+            return code
+    if isinstance(action, Sell):
+        return SELL + action.count
+    raise ValueError(
+        f"the fast simulator knows Bid, Drop, Credit, Take, Sell and Branch, not {action!r}"
+    )
+
+
+def action_of(code: int, ed: Edition) -> Action:
+    """The action a kernel code stands for (the inverse of ``action_code``)."""
+    if code >= BRANCH:
+        stations = list(ed.stations)
+        station, old = branch_of(code)
+        return Branch(stations[station], None if old == NO_STATION else stations[old])
+    if code >= SELL:
+        return Sell(code - SELL)
+    return {BID_CODE: BID, DROP_CODE: DROP, CREDIT_CODE: CREDIT, TAKE_CODE: TAKE}[code]
+
+
+def legal_actions(table: GameState | PlayerView) -> list[Action]:
+    """The legal actions as the kernels see them (for checking them against ``rules.py``)."""
+    return [action_of(int(c), table.edition) for c in legal_codes(encode(table)[0])]
+
+
+def play_fresh(
+    ed: Edition, games: int, players: int, kinds: np.ndarray, params: np.ndarray, seed: int
+) -> np.ndarray:
+    """``games`` fresh deals by the 2013 setup card, played to the crash: the final tables."""
+    companies = ed.company_ids
+    box = list(ed.cards)
+    card = [[parse_card(text, companies) for text in hand] for hand in ed.setup_card[players]]
+    hands = np.array([[companies.index(c) for c, _ in hand] for hand in card], np.int64)
+    for hand in card:  # the setup card's shares are set aside from the box
+        for share in hand:
+            box.remove(next(c for c in box if (c.company, c.border) == share))
+    pile_company = np.array([companies.index(c.company) for c in box], np.int64)
+    pile_border = np.array([companies.index(c.border) for c in box], np.int64)
+    chips = np.array([ed.chips_total, ed.chips_per_player], np.int64)
+    tables = empty_tables(ed, games, players)
+    _deal_and_play(tables, pile_company, pile_border, hands, chips, kinds, params, seed)
+    return tables
+
+
+def play_states(
+    states: Sequence[GameState], kinds: np.ndarray, params: np.ndarray, seed: int
+) -> np.ndarray:
+    """Each state (its pile as it lies) played to the crash: the final tables."""
+    tables = np.concatenate([encode(s) for s in states])
+    _play_tables(tables, kinds, params, seed)
+    return tables
+
+
+def rollouts(
+    table: GameState | PlayerView,
+    first: Sequence[Action | None],
+    rollouts: int,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    seed: int,
+    settle: Sequence[tuple[int, int] | None],
+    piles: Any,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``fast.rollouts`` for a Rio Grande table: scores and ranking keys, (rollouts, branches,
+    players), the end bonuses counted."""
+    start = encode(table)
+    players = len(table.players)
+    starts = np.repeat(start, len(first))
+    ed = table.edition
+    codes = np.array([NO_ACTION if a is None else action_code(a, ed) for a in first], np.int64)
+    settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
+        len(first), 2
+    )
+    given = np.zeros((0, 2, RIO_PILE), np.int64) if piles is None else np.asarray(piles, np.int64)
+    if piles is not None and given.shape != (rollouts, 2, RIO_PILE):
+        raise ValueError(f"piles must have shape ({rollouts}, 2, {RIO_PILE}), got {given.shape}")
+    scores = np.zeros((rollouts, len(first), players), np.int64)
+    keys = np.zeros_like(scores)
+    _play_branches(starts, codes, settled, given, rollouts, kinds, params, seed, scores, keys)
+    return scores, keys
+
+
+def pile_codes(state: GameState) -> np.ndarray:
+    """The pile of a full Rio Grande state as (2, RIO_PILE) company and border codes."""
+    index = {c: i for i, c in enumerate(state.edition.company_ids)}
+    out = np.full((2, RIO_PILE), CRASH, np.int64)
+    top = RIO_PILE - len(state.deck)
+    for i, card in enumerate(state.deck):
+        if not card.is_crash:
+            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
+    return out
