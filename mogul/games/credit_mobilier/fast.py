@@ -29,16 +29,19 @@ import numpy as np
 from mogul.games.credit_mobilier.actions import END as END_TURN
 from mogul.games.credit_mobilier.actions import Action, Build, Buy, Move, PayRound
 from mogul.games.credit_mobilier.board import WEST, board, moves_from, space_order
-from mogul.games.credit_mobilier.bots import DividendBot
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
 from mogul.games.credit_mobilier.dice import KINDS
 from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes are part of the API
     BOARD,
+    BUILD,
+    BUY,
+    DIVIDEND,
     DIVIDEND_BOT,
     END,
     FACES,
     MAX_OPTIONS,
     MAX_SEATS,
+    MOVE,
     NO_KIND,
     RANDOM,
     SEATS,
@@ -49,7 +52,9 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
     legal_of,
     play_tables,
 )
+from mogul.games.credit_mobilier.fast_kernels import play_after as play_after_kernel
 from mogul.games.credit_mobilier.rules import next_roll, track_facts
+from mogul.games.credit_mobilier.simple_bots import DividendBot
 from mogul.games.credit_mobilier.state import GameState
 from mogul.kit import policies as kit_policies
 from mogul.kit.bots import RandomBot
@@ -184,6 +189,27 @@ def action_of(code: int) -> Action:
     return Buy(colour) if KINDS[kind] == "buy" else PayRound(colour)
 
 
+@cache
+def _action_codes() -> dict[Action, int]:
+    """Every action's number in the kernels (``action_of`` read backwards)."""
+    b = board()
+    codes = [END]
+    for colour in range(len(RAILROADS)):
+        codes += [BUILD << 12 | colour << 9 | x for x in range(SECTIONS)]
+        for s, space in enumerate(b.spaces):
+            codes += [
+                MOVE << 12 | colour << 9 | 3 * s + w for w in range(len(moves_from(b, space)))
+            ]
+    for colour in range(len(COMPANIES)):
+        codes += [BUY << 12 | colour << 9, DIVIDEND << 12 | colour << 9]
+    return {action_of(code): code for code in codes}
+
+
+def code_of(action: Action) -> int:
+    """The kernels' number for a readable action (``action_of`` read backwards)."""
+    return _action_codes()[action]
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """The legal actions as the kernels list them (they must be ``state.legal_actions()``)."""
     out = np.zeros((1, MAX_OPTIONS), np.int64)
@@ -276,6 +302,50 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
         scripted[:] = count
         play_tables(tables, board_record(), seats, rolls, scripted, seed + count)
     return BatchResult(tables)
+
+
+def play_after(
+    futures: Sequence[GameState],
+    actions: Sequence[Action],
+    until_turn: int,
+    bots: Any = "dividend",
+    seed: int = 0,
+) -> np.ndarray:
+    """Each future after each of ``actions``, played on by ``bots`` until turn ``until_turn``
+    begins or the game ends: the final ``TABLE`` records, one row per future, one column per action.
+
+    The futures show one table (states determinised from one view: only the dice to come
+    differ); each rolls its own dice as the readable engine would, so dividend bots end
+    every rollout in the readable engine's table (``MonteCarloBot.play_on``).
+    """
+    if not futures or not actions:
+        return np.zeros((len(futures), len(actions)), TABLE)
+    state = futures[0]
+    if until_turn <= state.turn:
+        raise ValueError(f"until_turn must come after turn {state.turn}, got {until_turn}")
+    root = encode(state)
+    root["until"] = until_turn
+    tables = np.repeat(root, len(futures) * len(actions))
+    codes = np.tile(np.array([code_of(a) for a in actions], np.int64), len(futures))
+    which = np.repeat(np.arange(len(futures), dtype=np.int64), len(actions))
+    rolls = np.stack([rolls_of(f, state.turn, until_turn) for f in futures])
+    seats = seats_record(bots, len(state.names))
+    play_after_kernel(tables, board_record(), seats, codes, which, rolls, seed)
+    return tables.reshape(len(futures), len(actions))
+
+
+def worths(tables: np.ndarray, treasury_weight: float) -> np.ndarray:
+    """``bots.worth`` of every seat at each table (a last axis of seats), float for float:
+    cash plus ``treasury_weight`` times the seat's stake in every treasury."""
+    players = int(tables.reshape(-1)[0]["players"])
+    stocks = tables["stocks"][..., :players, :]
+    held = stocks.sum(axis=-2, keepdims=True)
+    stake = np.divide(stocks, held, out=np.zeros(stocks.shape), where=held > 0)
+    treasuries = tables["treasuries"]
+    part = np.zeros(stake.shape[:-1])
+    for company in range(len(COMPANIES)):  # summed company by company, as bots.worth does
+        part = part + stake[..., company] * treasuries[..., None, company]
+    return tables["money"][..., :players] + treasury_weight * part
 
 
 def games_table(
