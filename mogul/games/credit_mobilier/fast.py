@@ -13,7 +13,9 @@ It plays ``RandomBot`` and ``DividendBot`` (any ``rival_weight``), from a fresh 
 any state. From a state it rolls the dice the readable engine would roll (the scripted rolls
 and those drawn from the seed, ``rules.next_roll``), so deterministic bots end every game in
 exactly the readable engine's final table; random bots and fresh deals draw from numba's
-generator, seeded per call (the same distribution, other games). The first call in a fresh
+generator, seeded per call (the same distribution, other games). ``play_after`` plays each
+of a few actions on each of a few futures of one table up to a turn (the rollouts of
+``MonteCarloBot`` and ``analyse_position``), and ``worths`` reads what each seat is worth there. The first call in a fresh
 checkout compiles the kernels (a few seconds); numba caches the machine code.
 """
 
