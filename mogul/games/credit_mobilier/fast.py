@@ -88,6 +88,7 @@ def board_record() -> np.ndarray:
     for space in b.spaces:
         for way, (sid, there, direction) in enumerate(moves_from(b, space)):
             r["ways"][spaces[space], way] = (sections[sid], spaces[there], int(direction == WEST))
+            r["exits"][spaces[space]] |= 1 << sections[sid]
     for i, s in enumerate(b.sections):  # per space: a bit for each track space at its ends
         r["touching"][spaces[s.a]] |= 1 << i
         r["touching"][spaces[s.b]] |= 1 << i

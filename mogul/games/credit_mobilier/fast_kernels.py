@@ -78,6 +78,7 @@ BOARD = np.dtype(
         ("ends", np.int64, (SECTIONS, 2)),  # the two spaces of each track space
         ("ways", np.int64, (SPACES, 3, 3)),  # per space and way out: track space, space, 1: west
         ("touching", np.int64, SPACES),  # per space: a bit for each track space at its ends
+        ("exits", np.int64, SPACES),  # per space: a bit for each track space of its ways out
         ("eastern", np.int64),  # a bit per square on the eastern edge
         ("track_per_colour", np.int64),  # track markers in the box per railroad
         ("stock_cap", np.int64),  # shares per company (-1: unlimited)
@@ -176,6 +177,8 @@ def options(t, b, colour, kind, out, n):
         while spaces:
             space = lowest_bit(spaces)
             spaces &= spaces - 1
+            if not b.exits[space] & t.built:  # no way out is built yet
+                continue
             for way in range(3):
                 section = b.ways[space, way, 0]
                 if section >= 0 and t.built >> section & 1:
