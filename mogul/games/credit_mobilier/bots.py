@@ -33,6 +33,9 @@ from mogul.games.credit_mobilier.state import GameState, PlayerView
 from mogul.kit import bots as kit
 from mogul.kit.bots import BotFactory, BotSpec, RandomBot, decide
 
+ENGINES = ("auto", "readable", "fast")
+"""Where ``MonteCarloBot`` plays its rollouts (see its docstring)."""
+
 
 class MonteCarloBot:
     """Tries the legal actions on random futures of the dice and keeps the one that did best.
@@ -172,7 +175,7 @@ class MonteCarloBot:
         tables = fast.play_after(futures, actions, until, self.policy, seed)
         worths = fast.worths(tables, self.treasury_weight)  # futures x actions x seats
         own = worths[..., view.seat].copy()
-        worths[..., view.seat] = float("-inf")  # the best other seat's worth:
+        worths[..., view.seat] = float("-inf")  # leaves the best other seat's worth as the max
         return (own - worths.max(axis=-1)).tolist()
 
     def _evaluate(
@@ -209,9 +212,6 @@ class MonteCarloBot:
         best = max(shortlist, key=lambda i: (values[i], -i))
         return legal_actions[best]
 
-
-ENGINES = ("auto", "readable", "fast")
-"""Where ``MonteCarloBot`` plays its rollouts (see its docstring)."""
 
 REGISTRY: dict[str, type] = {"random": RandomBot, "dividend": DividendBot, "mc": MonteCarloBot}
 """Every bot the kit ships for Credit Mobilier, by name."""
