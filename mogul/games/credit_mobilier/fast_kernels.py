@@ -16,7 +16,8 @@ Why everything is a record: an array a numba function holds is reference-counted
 add and subtract on every hand-over, and the helpers below are inlined into the loop, so
 every call is one); arrays inside a record are not. With the board as a tuple of arrays and
 the scratch lists as arrays, half the time went into those counts (``NRT_incref`` and
-``NRT_decref``, found with perf and gdb); as records the loop plays nearly twice as many games (12,900 to 23,000 random 4-player games a second, CPU time, on the same machine).
+``NRT_decref``, found with perf and gdb); as records the loop plays nearly twice as many
+games (12,900 to 23,000 random 4-player games a second, CPU time, on the same machine).
 
 An action is a small integer: ``kind << 12 | colour << 9 | x`` with ``x`` the track space
 (build) or ``3 * space + way`` (move: the way out in ``moves_from`` order), and ``END``.
