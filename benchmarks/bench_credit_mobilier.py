@@ -6,9 +6,13 @@ machine) and the median, per player count for the bare engine loop, and at 4 pla
 ``bots.play`` with ``RandomBot`` (which also builds each seat's view and the game record),
 and the batch simulator (``fast.play_fresh``, 20,000 games a run, CPU time).
 Last, the latency of one ``MonteCarloBot`` decision with its default settings (mean, 90th
-percentile and most, CPU time), and with ``--win-rate N`` its win rate against ``DividendBot``
-in N deals of 2-player games, both seatings, with its shortlist (the default) and without it
-(``shortlist=None``: every action on every future, the bot as it was before the shortlist).
+percentile and most, CPU time), its rollouts played in the readable engine
+(``engine="readable"``, the bot as it was) and in the batch simulator (``engine="auto"``, the
+default), on the same decisions; ``analyse_position`` at its defaults on a fresh 4-player
+table, both ways; and with ``--win-rate N`` its win rate against ``DividendBot`` in N deals of
+2-player games, both seatings, with its shortlist (the default) and without it
+(``shortlist=None``: every action on every future), in either engine: the same seeds give
+the same games, so the two engines' rates must be equal.
 
     python benchmarks/bench_credit_mobilier.py [--win-rate 20]
 """
@@ -73,9 +77,11 @@ def batch_rate(players: int = 4, games: int = 20_000) -> None:
     )
 
 
-def mc_latency(decisions: int = 12) -> None:
+def mc_latency(engine: str, decisions: int = 12) -> None:
     """CPU milliseconds per MonteCarloBot decision (defaults), over seeded 3-player games' first choices."""
-    bot = cm.MonteCarloBot(seed=1)
+    warm = cm.new_game(players=3, seed=1)  # compile or load the cache first
+    cm.MonteCarloBot(engine=engine).choose(warm.view(warm.current), warm.legal_actions())
+    bot = cm.MonteCarloBot(seed=1, engine=engine)
     others = cm.DividendBot()
     times = []
     for seed in (2, 3, 4):
@@ -94,9 +100,26 @@ def mc_latency(decisions: int = 12) -> None:
             state = state.apply(action)
     times.sort()
     print(
-        f"{bot.name} decision (8 rollouts, 4 turns deep)  mean {statistics.mean(times) * 1000:6.1f} ms"
+        f"{bot.name} decision, {engine + ' engine':<15} mean {statistics.mean(times) * 1000:6.1f} ms"
         f"   p90 {times[int(0.9 * len(times))] * 1000:6.1f} ms   max {max(times) * 1000:6.1f} ms"
         f"   ({len(times)} decisions, CPU time)"
+    )
+
+
+def analysis_latency(engine: str) -> None:
+    """CPU milliseconds of analyse_position at its defaults (24 rollouts, 6 turns) on a fresh table."""
+    from mogul.analysis.credit_mobilier.position import analyse_position
+
+    state = cm.new_game(players=4, seed=3)
+    analyse_position(state, engine=engine)  # warm up (compile or load the cache)
+    times = []
+    for _ in range(RUNS):
+        start = time.process_time()
+        analyse_position(state, engine=engine)
+        times.append(time.process_time() - start)
+    print(
+        f"analyse_position, {engine + ' engine':<18} best {min(times) * 1000:6.1f} ms"
+        f"   ({len(state.legal_actions())} actions x 24 rollouts, 6 turns deep, CPU time)"
     )
 
 
@@ -117,13 +140,20 @@ if __name__ == "__main__":
         measure(f"engine loop, {players} players", engine_loop, players)
     measure("bots.play with 4 RandomBots", bot_games, 4)
     batch_rate()
-    mc_latency()
+    for engine in ("readable", "auto"):
+        mc_latency(engine)
+    for engine in ("readable", "auto"):
+        analysis_latency(engine)
     if "--win-rate" in sys.argv:
         deals = int(sys.argv[sys.argv.index("--win-rate") + 1])
         for label, settings in (
             ("with the shortlist (default)", {}),
             ("every action, every future", {"shortlist": None}),
         ):
-            print(
-                f"mc-8 against dividend, {label}: {win_rate(deals, **settings):.3f} of {2 * deals} games"
-            )
+            for engine in ("readable", "auto"):
+                start = time.process_time()
+                rate = win_rate(deals, engine=engine, **settings)
+                print(
+                    f"mc-8 against dividend, {label}, {engine} engine: {rate:.3f} of {2 * deals}"
+                    f" games ({time.process_time() - start:.0f} s CPU)"
+                )

@@ -32,6 +32,9 @@ from mogul.kit.bots import decide
 POLICIES = ("dividend", "random")
 """Who plays every seat after the action: ``DividendBot`` or uniformly random legal actions."""
 
+ENGINES = ("auto", "readable")
+"""Where the rollouts are played: the batch simulator or the readable engine."""
+
 TREASURY_WEIGHT = 0.5
 """The part of a seat's stake in a treasury its worth counts (as ``MonteCarloBot``'s default)."""
 
@@ -43,13 +46,16 @@ def analyse_position(
     policy: str = "dividend",
     seed: int = 0,
     horizon: int = 6,
+    engine: str = "auto",
 ) -> pd.DataFrame:
     """What each legal action of the seat to move is worth to ``seat``, by playing it out.
 
     For ``rollouts`` futures of the dice (``determinize``: the table as ``seat`` sees it, new
     rolls from a seed), every legal action is played on the same future (common random
     numbers) and then every seat by ``policy`` for ``horizon`` more turns. ``seat`` defaults
-    to the seat to move.
+    to the seat to move. ``engine="auto"`` plays the rollouts in the batch simulator
+    (``fast.play_after``; with the dividend policy it ends every rollout in the readable
+    engine's table, so the figures are the same), ``"readable"`` in the readable engine.
 
     One row per legal action, in ``legal_actions()`` order: ``action`` (its button text),
     ``mean_score`` (the seat's worth after the rollouts, see the module docstring) with a 95%
@@ -59,6 +65,8 @@ def analyse_position(
     """
     if table.is_over:
         raise ValueError("the game is over: there is no decision left to analyse")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, got {policy!r}")
     for name, value in (("rollouts", rollouts), ("horizon", horizon)):
@@ -73,6 +81,16 @@ def analyse_position(
     futures = [determinize(view, rng) for _ in range(rollouts)]
     legal = futures[0].legal_actions()
     factory = bot_factory(policy)
+    labels = [action_label(futures[0], a) for a in legal]
+    if engine == "auto":
+        from mogul.games.credit_mobilier import fast  # compiled code: loaded when first needed
+
+        tables = fast.play_after(futures, legal, view.turn + horizon, factory, seed)
+        worths = fast.worths(tables, TREASURY_WEIGHT)  # rollouts x actions x seats
+        best = worths.max(axis=-1)
+        sharing = (worths == best[..., None]).sum(axis=-1)
+        own = worths[..., seat]
+        return action_values(labels, own, np.where(own == best, 1 / sharing, 0.0))
     own = np.zeros((rollouts, len(legal)))
     won = np.zeros((rollouts, len(legal)))
     for r, future in enumerate(futures):
@@ -83,7 +101,7 @@ def analyse_position(
             best = max(worths)
             own[r, i] = worths[seat]
             won[r, i] = 1 / worths.count(best) if worths[seat] == best else 0.0
-    return action_values([action_label(futures[0], a) for a in legal], own, won)
+    return action_values(labels, own, won)
 
 
 def _play_on(state: GameState, bots: list[Any], until_turn: int) -> GameState:

@@ -9,132 +9,32 @@ A bot has a ``name`` and ``choose(view, legal_actions) -> action``; it sees a ``
 ``DividendBot``    buys what pays and pays out what it owns (a one-step money heuristic)
 ``MonteCarloBot``  tries every option on many random futures of the dice, a few turns deep
 =================  ===========================================================================
+
+``DividendBot`` and ``worth`` are written in ``simple_bots.py``, below the batch simulator
+that plays them too; ``MonteCarloBot`` is here, above it.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
-from mogul.games.credit_mobilier.actions import Action, Build, Buy, EndTurn, Move, PayRound
-from mogul.games.credit_mobilier.board import WEST, board, ways
-from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER
+from mogul.games.credit_mobilier.actions import Action, Build
 from mogul.games.credit_mobilier.determinize import determinize
-from mogul.games.credit_mobilier.rules import (
-    BUILD_PAYMENT,
-    STOCK_PRICE,
-    WEST_INCOME,
-    pay_round,
-    track_facts,
+from mogul.games.credit_mobilier.simple_bots import (  # noqa: F401 - the bots that read the table, listed here
+    ACTIONS,
+    DividendBot,
+    stake,
+    stakes,
+    worth,
 )
 from mogul.games.credit_mobilier.state import GameState, PlayerView
 from mogul.kit import bots as kit
 from mogul.kit.bots import BotFactory, BotSpec, RandomBot, decide
 
-ACTIONS = (Build, Move, Buy, PayRound, EndTurn)
-"""The options of the game: the bots know every one."""
-
-
-def stake(table: GameState | PlayerView, seat: int, company: str) -> float:
-    """The part of ``company`` the seat owns: its shares over all shares held (0 when none are)."""
-    held = sum(s[company] for s in table.stocks)
-    return table.stocks[seat][company] / held if held else 0.0
-
-
-def stakes(table: GameState | PlayerView, seat: int) -> dict[str, float]:
-    """The seat's ``stake`` in every company (0 in a company with no shares held)."""
-    mine = table.stocks[seat]
-    held = [sum(shares) for shares in zip(*table.stocks, strict=True)]
-    return {c: mine[i] / held[i] if held[i] else 0.0 for i, c in enumerate(COMPANIES)}
-
-
-def worth(table: GameState | PlayerView, seat: int, treasury_weight: float = 1.0) -> float:
-    """Cash plus ``treasury_weight`` times the seat's stake in every treasury.
-
-    With weight 1: what the seat would have if every treasury were paid out now. Money left
-    in a treasury at the end is lost, so a lower weight counts it as only partly the seat's.
-    """
-    held = sum(stake(table, seat, c) * table.treasuries[c] for c in COMPANIES)
-    return table.money[seat] + treasury_weight * held
-
-
-class DividendBot:
-    """Buys what pays and pays out what it owns: each unit action valued in dollars for this seat.
-
-    * **pay a round**: the dollars it pays this seat, minus ``rival_weight`` (default 0.5)
-      times the most it pays any other player. Paying is good (only cash scores: what stays
-      in a treasury is lost at the end), a rival gaining more than the seat is bad. The
-      rival's dollars count at only half weight: counted in full, a round that pays every
-      seat alike (everyone starts with one purple share) is worth nothing, the bots never
-      pay out, and in 66% of 200 games of three such bots every player ended with $0;
-    * **buy a share**: the treasury's dollars per share once the share is bought, minus its $1
-      price: a share is worth buying while the treasury holds more than a dollar for each;
-    * **move a good west** ($2 to the pawn's company, $2 to the track's owner) and **build**
-      ($2 to the Credit Mobilier): the seat's stake in the companies paid, times the dollars;
-      north or south moves and ending the turn are worth nothing.
-
-    It takes the action worth most (the first on a tie); it ends the turn when nothing is
-    worth more than that. A simple rule of thumb, not an optimum: it ignores the dice to come.
-    With weight 0.5, in 200 games of three such bots (seed 0) no game ended with every
-    player at $0, mean final cash was $79 and games lasted 96 turns (random play: $11,
-    142 turns); one of them against two ``RandomBot``s won 93.5% of 200 games. In three-bot
-    games with weights 1, 0.5 and 0 in every seating order it won most often (44%).
-    """
-
-    traits = {"stochastic": False, "lookahead": False}
-    understands = ACTIONS
-
-    def __init__(self, rival_weight: float = 0.5, seed: int | None = None):
-        if (
-            isinstance(rival_weight, bool)
-            or not isinstance(rival_weight, int | float)
-            or not 0 <= rival_weight <= 1
-        ):
-            raise ValueError(f"rival_weight must be a number from 0 to 1, got {rival_weight!r}")
-        self.rival_weight = rival_weight
-        self.name = "dividend" + ("" if rival_weight == 0.5 else f"-rw{rival_weight:g}")
-        self.rng = random.Random(seed)  # unused: the bot is deterministic
-
-    def value(self, view: PlayerView, action: Action) -> float:
-        """The action's worth in dollars for the viewing seat (see the class docstring)."""
-        return self._value(view, action, stakes(view, view.seat))
-
-    def _value(self, view: PlayerView, action: Action, stake_in: dict[str, float]) -> float:
-        kind = type(action)
-        if kind is Move:
-            section, direction = ways(board())[action.from_space, action.to_space]
-            if direction != WEST:
-                return 0.0
-            return WEST_INCOME * (
-                stake_in[action.colour] + stake_in[track_facts(view.track).owner[section]]
-            )
-        if kind is Build:
-            return BUILD_PAYMENT * stake_in[CREDIT_MOBILIER]
-        if kind is PayRound:
-            paid, _, _ = pay_round(
-                view.stocks, view.treasuries[action.company], view.current, action.company
-            )
-            rival = max(p for seat, p in enumerate(paid) if seat != view.seat)
-            return paid[view.seat] - self.rival_weight * rival
-        if kind is Buy:
-            c = action.company
-            return view.treasuries[c] / (view.shares_held(c) + 1) - STOCK_PRICE
-        return 0.0
-
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """The action worth most; ending the turn when nothing is worth more."""
-        stake_in = stakes(view, view.seat)  # the same for every option: worked out once
-        best, most = None, float("-inf")
-        a_build = False
-        for action in legal_actions:
-            if type(action) is Build:  # every build is worth the same: only the first can win
-                if a_build:
-                    continue
-                a_build = True
-            worth = self._value(view, action, stake_in)
-            if worth > most:
-                best, most = action, worth
-        return best
+ENGINES = ("auto", "readable", "fast")
+"""Where ``MonteCarloBot`` plays its rollouts (see its docstring)."""
 
 
 class MonteCarloBot:
@@ -160,6 +60,13 @@ class MonteCarloBot:
     ``shortlist=None`` every action gets every future. See ``benchmarks/bench_credit_mobilier.py``
     for the decision time and the win rate against ``DividendBot`` with and without it.
     This is the rollout algorithm of Tesauro & Galperin (1996), NIPS 9, cut off at a horizon.
+
+    ``engine="auto"`` plays the rollouts in the batch simulator (``fast.play_after``) when it
+    plays the rollout policy (dividend or random bots), else in the readable engine
+    (``engine="readable"``: always; ``"fast"``: the batch simulator or a ``ValueError``). The
+    futures roll the same dice in both, so with the deterministic ``DividendBot`` both give
+    the same values, float for float, and the same choice; the batch simulator takes a
+    fraction of the time.
     """
 
     traits = {"stochastic": True, "lookahead": True}
@@ -174,6 +81,7 @@ class MonteCarloBot:
         shortlist: int | None = 6,
         first_look: int = 2,
         seed: int | None = None,
+        engine: str = "auto",
     ):
         for key, value in (
             ("rollouts", rollouts),
@@ -196,9 +104,19 @@ class MonteCarloBot:
             raise ValueError(
                 f"treasury_weight must be a number from 0 to 1, got {treasury_weight!r}"
             )
+        if engine not in ENGINES:
+            raise ValueError(
+                f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}"
+            )
         self.rollouts, self.horizon, self.treasury_weight = rollouts, horizon, treasury_weight
         self.shortlist, self.first_look = shortlist, first_look
         self.policy = bot_factory(rollout_policy)
+        self.engine = engine
+        if engine == "fast" and not self._batch_plays_policy():
+            raise ValueError(
+                f"the batch simulator plays 'random' and 'dividend' rollout policies, not "
+                f"{rollout_policy!r}; use engine='readable' or 'auto'"
+            )
         self.rng = random.Random(seed)
         sample = self.policy(0)
         policy_name = sample.name
@@ -239,6 +157,27 @@ class MonteCarloBot:
         """
         return self._evaluate(view, legal_actions)[0]
 
+    def _batch_plays_policy(self) -> bool:
+        from mogul.games.credit_mobilier import fast  # compiled code (numba): loaded when needed
+
+        return fast.bot_policy(self.policy) is not None
+
+    def _scores(
+        self, view: PlayerView, futures: Sequence[GameState], actions: Sequence[Action]
+    ) -> list[list[float]]:
+        """Every action's ``rollout`` score on every future: one row per future."""
+        if self.engine == "readable" or not (futures and self._batch_plays_policy()):
+            return [[self.rollout(view, f, a) for a in actions] for f in futures]
+        from mogul.games.credit_mobilier import fast
+
+        until = view.turn + self.horizon
+        seed = futures[0].setup.seed
+        tables = fast.play_after(futures, actions, until, self.policy, seed)
+        worths = fast.worths(tables, self.treasury_weight)  # futures x actions x seats
+        own = worths[..., view.seat].copy()
+        worths[..., view.seat] = float("-inf")  # leaves the best other seat's worth as the max
+        return (own - worths.max(axis=-1)).tolist()
+
     def _evaluate(
         self, view: PlayerView, legal_actions: Sequence[Action]
     ) -> tuple[list[float], list[int]]:
@@ -253,13 +192,16 @@ class MonteCarloBot:
             and len(builds) > self.shortlist
             and self.first_look < self.rollouts
         )
-        for number, future in enumerate(futures):
-            if screened and number == self.first_look:
+        looks = (0, self.first_look, self.rollouts) if screened else (0, self.rollouts)
+        for start, stop in itertools.pairwise(looks):
+            if start:  # after the first look: the best builds and every other action go on
                 best_builds = sorted(builds, key=lambda i: -totals[i])[: self.shortlist]
                 everyone = sorted({*best_builds, *(i for i in everyone if i not in set(builds))})
-            for i in everyone:
-                totals[i] += self.rollout(view, future, legal_actions[i])
-                tried[i] += 1
+            scores = self._scores(view, futures[start:stop], [legal_actions[i] for i in everyone])
+            for row in scores:  # summed future by future
+                for i, score in zip(everyone, row, strict=True):
+                    totals[i] += score
+                    tried[i] += 1
         return [t / k for t, k in zip(totals, tried, strict=True)], everyone
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:

@@ -13,7 +13,9 @@ It plays ``RandomBot`` and ``DividendBot`` (any ``rival_weight``), from a fresh 
 any state. From a state it rolls the dice the readable engine would roll (the scripted rolls
 and those drawn from the seed, ``rules.next_roll``), so deterministic bots end every game in
 exactly the readable engine's final table; random bots and fresh deals draw from numba's
-generator, seeded per call (the same distribution, other games). The first call in a fresh
+generator, seeded per call (the same distribution, other games). ``play_after`` plays each
+of a few actions on each of a few futures of one table up to a turn (the rollouts of
+``MonteCarloBot`` and ``analyse_position``), and ``worths`` reads what each seat is worth there. The first call in a fresh
 checkout compiles the kernels (a few seconds); numba caches the machine code.
 """
 
@@ -29,17 +31,22 @@ import numpy as np
 from mogul.games.credit_mobilier.actions import END as END_TURN
 from mogul.games.credit_mobilier.actions import Action, Build, Buy, Move, PayRound
 from mogul.games.credit_mobilier.board import WEST, board, moves_from, space_order
-from mogul.games.credit_mobilier.bots import DividendBot
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
 from mogul.games.credit_mobilier.dice import KINDS
 from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes are part of the API
+    BOARD,
+    BUILD,
+    BUY,
+    DIVIDEND,
     DIVIDEND_BOT,
     END,
     FACES,
     MAX_OPTIONS,
     MAX_SEATS,
+    MOVE,
     NO_KIND,
     RANDOM,
+    SEATS,
     SECTIONS,
     SPACES,
     TABLE,
@@ -47,7 +54,9 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
     legal_of,
     play_tables,
 )
+from mogul.games.credit_mobilier.fast_kernels import play_after as play_after_kernel
 from mogul.games.credit_mobilier.rules import next_roll, track_facts
+from mogul.games.credit_mobilier.simple_bots import DividendBot
 from mogul.games.credit_mobilier.state import GameState
 from mogul.kit import policies as kit_policies
 from mogul.kit.bots import RandomBot
@@ -61,15 +70,9 @@ runs out; random 4-player games last about 146 turns)."""
 
 
 @cache
-def board_arrays() -> tuple:
-    """The board and the box as the kernels read them, built from ``board.json`` and ``components.json``.
-
-    (ends: the two spaces of each track space; eastern: 1 for squares on the eastern edge;
-    ways: per space and way out (west, north, south) the track space, the space reached and
-    1 for west; markers per colour; the stock per company (-1: unlimited); goods pawns per
-    colour; start money; start shares per company; touching: per space, a bit for each track
-    space at one of its ends).
-    """
+def board_record() -> np.ndarray:
+    """The board and the box as the kernels read them: one ``BOARD`` record (an array of one),
+    built from ``board.json`` and ``components.json``."""
     b, box = board(), components()
     spaces = space_order(b)
     sections = {s.id: i for i, s in enumerate(b.sections)}
@@ -77,30 +80,26 @@ def board_arrays() -> tuple:
         raise ValueError(
             "the batch simulator is compiled for the board of 24 squares and 42 track spaces"
         )
-    ends = np.array([(spaces[s.a], spaces[s.b]) for s in b.sections], np.int64)
-    eastern = np.array([int(space in b.eastern) for space in b.spaces], np.int64)
-    ways = np.full((SPACES, 3, 3), -1, np.int64)
+    out = np.zeros(1, BOARD)
+    r = out[0]
+    r["ends"] = [(spaces[s.a], spaces[s.b]) for s in b.sections]
+    r["eastern"] = sum(1 << spaces[space] for space in b.eastern)
+    r["ways"] = -1
     for space in b.spaces:
         for way, (sid, there, direction) in enumerate(moves_from(b, space)):
-            ways[spaces[space], way] = (sections[sid], spaces[there], int(direction == WEST))
-    cap = -1 if box.stock_per_company is None else box.stock_per_company
+            r["ways"][spaces[space], way] = (sections[sid], spaces[there], int(direction == WEST))
+            r["exits"][spaces[space]] |= 1 << sections[sid]
+    for i, s in enumerate(b.sections):  # per space: a bit for each track space at its ends
+        r["touching"][spaces[s.a]] |= 1 << i
+        r["touching"][spaces[s.b]] |= 1 << i
+    r["track_per_colour"] = box.track_per_colour
+    r["stock_cap"] = -1 if box.stock_per_company is None else box.stock_per_company
+    r["goods_per_colour"] = box.goods_per_colour
+    r["start_money"] = box.start_money
     stock = dict(box.start_stock)
-    start_stock = np.array([stock.get(c, 0) for c in COMPANIES], np.int64)
-    touching = np.zeros(SPACES, np.int64)  # per space: a bit for each track space at its ends
-    for i, s in enumerate(b.sections):
-        touching[spaces[s.a]] |= 1 << i
-        touching[spaces[s.b]] |= 1 << i
-    return (
-        ends,
-        eastern,
-        ways,
-        box.track_per_colour,
-        cap,
-        box.goods_per_colour,
-        box.start_money,
-        start_stock,
-        touching,
-    )
+    r["start_stock"] = [stock.get(c, 0) for c in COMPANIES]
+    out.flags.writeable = False
+    return out
 
 
 # --- bots ----------------------------------------------------------------------------------
@@ -121,6 +120,14 @@ def bot_policy(spec: Any) -> tuple[int, float] | None:
 def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat bot kinds and parameters from one bot for every seat or one per seat."""
     return kit_policies.seat_policies(bots, players, PLAYED, MAX_SEATS, "batch simulator")
+
+
+def seats_record(bots: Any, players: int) -> np.ndarray:
+    """The bots in their seats as the kernels read them: one ``SEATS`` record (an array of one)."""
+    kinds, params = policies(bots, players)
+    out = np.zeros(1, SEATS)
+    out[0]["kind"], out[0]["rival_weight"] = kinds, params
+    return out
 
 
 # --- states as tables ------------------------------------------------------------------------
@@ -149,11 +156,9 @@ def encode(state: GameState) -> np.ndarray:
         t["pawns"][spaces[space], colour[pawn]] += 1
         t["occupied"][colour[pawn]] |= 1 << spaces[space]
     t["owner"] = -1
-    t["joined"] = board_arrays()[1]
     for section, owner in state.track:
         t["owner"][sections[section]] = colour[owner]
-        s = b.section(section)
-        t["joined"][spaces[s.a]] = t["joined"][spaces[s.b]] = 1
+        t["built"] |= 1 << sections[section]
     t["buildable"] = sum(1 << sections[s] for s in track_facts(state.track).buildable)
     t["markers"] = [track_facts(state.track).markers.get(c, 0) for c in RAILROADS]
     t["start_player"], t["current"], t["turn"] = state.start_player, state.current, state.turn
@@ -187,10 +192,31 @@ def action_of(code: int) -> Action:
     return Buy(colour) if KINDS[kind] == "buy" else PayRound(colour)
 
 
+@cache
+def _action_codes() -> dict[Action, int]:
+    """Every action's number in the kernels (``action_of`` read backwards)."""
+    b = board()
+    codes = [END]
+    for colour in range(len(RAILROADS)):
+        codes += [BUILD << 12 | colour << 9 | x for x in range(SECTIONS)]
+        for s, space in enumerate(b.spaces):
+            codes += [
+                MOVE << 12 | colour << 9 | 3 * s + w for w in range(len(moves_from(b, space)))
+            ]
+    for colour in range(len(COMPANIES)):
+        codes += [BUY << 12 | colour << 9, DIVIDEND << 12 | colour << 9]
+    return {action_of(code): code for code in codes}
+
+
+def code_of(action: Action) -> int:
+    """The kernels' number for a readable action (``action_of`` read backwards)."""
+    return _action_codes()[action]
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """The legal actions as the kernels list them (they must be ``state.legal_actions()``)."""
     out = np.zeros((1, MAX_OPTIONS), np.int64)
-    count = legal_of(encode(state), board_arrays(), out)[0]
+    count = legal_of(encode(state), board_record(), out)[0]
     return [action_of(int(code)) for code in out[0, :count]]
 
 
@@ -249,10 +275,10 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
         )
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
-    kinds, params = policies(bots, players)
+    seats = seats_record(bots, players)
     tables = np.zeros(games, TABLE)
     tables["players"] = players
-    deal_and_play(tables, board_arrays(), kinds, params, seed)
+    deal_and_play(tables, board_record(), seats, seed)
     return BatchResult(tables)
 
 
@@ -263,12 +289,12 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
     players = len(states[0].names)
     if any(len(s.names) != players for s in states):
         raise ValueError("all states must have the same number of players")
-    kinds, params = policies(bots, players)
+    seats = seats_record(bots, players)
     tables = np.concatenate([encode(s) for s in states])
     count = max(s.turn for s in states) + ROLLS_AT_ONCE
     rolls = np.stack([rolls_of(s, s.turn, count) for s in states])
     scripted = np.full(len(states), count, np.int64)
-    play_tables(tables, board_arrays(), kinds, params, rolls, scripted, seed)
+    play_tables(tables, board_record(), seats, rolls, scripted, seed)
     while (waiting := np.flatnonzero(tables["waiting"])).size:  # more rolls for the long games
         more = count + ROLLS_AT_ONCE
         grown = np.zeros((len(states), more, FACES), np.int8)
@@ -277,8 +303,52 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
             grown[g, count:] = rolls_of(states[g], count, more)[count:]
         rolls, count = grown, more
         scripted[:] = count
-        play_tables(tables, board_arrays(), kinds, params, rolls, scripted, seed + count)
+        play_tables(tables, board_record(), seats, rolls, scripted, seed + count)
     return BatchResult(tables)
+
+
+def play_after(
+    futures: Sequence[GameState],
+    actions: Sequence[Action],
+    until_turn: int,
+    bots: Any = "dividend",
+    seed: int = 0,
+) -> np.ndarray:
+    """Each future after each of ``actions``, played on by ``bots`` until turn ``until_turn``
+    begins or the game ends: the final ``TABLE`` records, one row per future, one column per action.
+
+    The futures show one table (states determinised from one view: only the dice to come
+    differ); each rolls its own dice as the readable engine would, so dividend bots end
+    every rollout in the readable engine's table (``MonteCarloBot.play_on``).
+    """
+    if not futures or not actions:
+        return np.zeros((len(futures), len(actions)), TABLE)
+    state = futures[0]
+    if until_turn <= state.turn:
+        raise ValueError(f"until_turn must come after turn {state.turn}, got {until_turn}")
+    root = encode(state)
+    root["until"] = until_turn
+    tables = np.repeat(root, len(futures) * len(actions))
+    codes = np.tile(np.array([code_of(a) for a in actions], np.int64), len(futures))
+    which = np.repeat(np.arange(len(futures), dtype=np.int64), len(actions))
+    rolls = np.stack([rolls_of(f, state.turn, until_turn) for f in futures])
+    seats = seats_record(bots, len(state.names))
+    play_after_kernel(tables, board_record(), seats, codes, which, rolls, seed)
+    return tables.reshape(len(futures), len(actions))
+
+
+def worths(tables: np.ndarray, treasury_weight: float) -> np.ndarray:
+    """``bots.worth`` of every seat at each table (a last axis of seats), float for float:
+    cash plus ``treasury_weight`` times the seat's stake in every treasury."""
+    players = int(tables.reshape(-1)[0]["players"])
+    stocks = tables["stocks"][..., :players, :]
+    held = stocks.sum(axis=-2, keepdims=True)
+    stake = np.divide(stocks, held, out=np.zeros(stocks.shape), where=held > 0)
+    treasuries = tables["treasuries"]
+    part = np.zeros(stake.shape[:-1])
+    for company in range(len(COMPANIES)):  # summed company by company, as bots.worth does
+        part = part + stake[..., company] * treasuries[..., None, company]
+    return tables["money"][..., :players] + treasury_weight * part
 
 
 def games_table(

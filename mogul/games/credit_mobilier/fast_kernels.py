@@ -6,10 +6,18 @@ as a count of pawns per space and colour, the owner of every track space, the di
 count per face, and the turn (colour, kind, unit actions used). The rules below follow
 ``rules.py`` helper by helper (``allowance``, ``options``, ``pay_round``, ``begin_turn``,
 ``apply``) and list the legal actions in its order, so a bot that takes the first best
-action decides alike in both. The board comes in as ``Board`` arrays built from
-``board.json`` by ``fast.board_arrays``; spaces, track spaces and colours are numbered in
-the board's and the box's order (space 0 is the Pacific Coast; colours are red, yellow,
-green, blue, purple, with orange the sixth die face).
+action decides alike in both. The board comes in as one ``BOARD`` record built from
+``board.json`` by ``fast.board_record``, the bots in their seats as one ``SEATS`` record;
+spaces, track spaces and colours are numbered in the board's and the box's order (space 0
+is the Pacific Coast; colours are red, yellow, green, blue, purple, with orange the sixth
+die face).
+
+Why everything is a record: an array a numba function holds is reference-counted (an atomic
+add and subtract on every hand-over, and the helpers below are inlined into the loop, so
+every call is one); arrays inside a record are not. With the board as a tuple of arrays and
+the scratch lists as arrays, half the time went into those counts (``NRT_incref`` and
+``NRT_decref``, found with perf and gdb); as records the loop plays nearly twice as many
+games (12,900 to 23,000 random 4-player games a second, CPU time, on the same machine).
 
 An action is a small integer: ``kind << 12 | colour << 9 | x`` with ``x`` the track space
 (build) or ``3 * space + way`` (move: the way out in ``moves_from`` order), and ``END``.
@@ -49,7 +57,7 @@ TABLE = np.dtype(
         ("pawns", np.int64, (SPACES, RAILROADS)),  # goods pawns per space and colour
         ("owner", np.int64, SECTIONS),  # colour of the track on each track space, -1 free
         ("markers", np.int64, RAILROADS),  # track markers of each colour on the board
-        ("joined", np.int64, SPACES),  # 1: on the eastern edge or at an end of built track
+        ("built", np.int64),  # bit s: track space s holds track
         ("buildable", np.int64),  # bit s: track space s is free and joined to the eastern edge
         ("occupied", np.int64, RAILROADS),  # bit per space with goods pawns of the colour
         ("start_player", np.int64),
@@ -61,9 +69,37 @@ TABLE = np.dtype(
         ("used", np.int64),
         ("decisions", np.int64),
         ("waiting", np.int64),  # 1: the next roll is not given yet (see roll_dice)
+        ("until", np.int64),  # play stops when this turn begins (0: at the end of the game)
     ]
 )
 """One game's table as a numpy record (see the module docstring)."""
+
+BOARD = np.dtype(
+    [
+        ("ends", np.int64, (SECTIONS, 2)),  # the two spaces of each track space
+        ("ways", np.int64, (SPACES, 3, 3)),  # per space and way out: track space, space, 1: west
+        ("touching", np.int64, SPACES),  # per space: a bit for each track space at its ends
+        ("exits", np.int64, SPACES),  # per space: a bit for each track space of its ways out
+        ("eastern", np.int64),  # a bit per square on the eastern edge
+        ("track_per_colour", np.int64),  # track markers in the box per railroad
+        ("stock_cap", np.int64),  # shares per company (-1: unlimited)
+        ("goods_per_colour", np.int64),
+        ("start_money", np.int64),
+        ("start_stock", np.int64, COMPANIES),  # shares each player starts with
+    ]
+)
+"""The board and the box as the kernels read them (one record, see ``fast.board_record``)."""
+
+SEATS = np.dtype(
+    [
+        ("kind", np.int64, MAX_SEATS),  # the bot in each seat: RANDOM or DIVIDEND_BOT
+        ("rival_weight", np.float64, MAX_SEATS),  # each DividendBot's rival_weight
+        ("legal", np.int64, MAX_OPTIONS),  # scratch: the legal actions of the moment
+        ("stake", np.float64, COMPANIES),  # scratch: the deciding seat's stakes
+        ("paid", np.int64, MAX_SEATS),  # scratch: a round of dividends per seat
+    ]
+)
+"""The bots in their seats, with the scratch space of the loop that asks them (one record)."""
 
 _jit = nb.njit(cache=True, nogil=True, error_model="numpy")
 _inline = nb.njit(
@@ -88,6 +124,15 @@ for _bit in range(64):
 def lowest_bit(mask):
     """The number of the lowest bit set in ``mask`` (a mask of fewer than 63 bits, not 0)."""
     return LOWEST_BIT[((mask & -mask) * DE_BRUIJN) >> 58 & 63]
+
+
+@_inline
+def shares_held(t, company):
+    """Shares of ``company`` held by all players."""
+    held = 0
+    for seat in range(t.players):
+        held += t.stocks[seat, company]
+    return held
 
 
 # --- what the roll allows (dice.allowance) ----------------------------------------------------
@@ -116,21 +161,16 @@ def allowance(dice, colour, kind):
 
 
 @_inline
-def options(t, board, colour, kind, out, n, first_only=False):
-    """Append the unit actions of ``kind`` for ``colour`` to ``out[n:]``; returns the new length
-    (with ``first_only``, stops at the first one: is there any?)."""
-    ways, track_per_colour, stock_cap = board[2], board[3], board[4]
-    owner = t.owner
+def options(t, b, colour, kind, out, n):
+    """Append the unit actions of ``kind`` for ``colour`` to ``out[n:]``; returns the new length."""
     if kind == BUILD:
-        if colour >= RAILROADS or t.markers[colour] >= track_per_colour:
+        if colour >= RAILROADS or t.markers[colour] >= b.track_per_colour:
             return n
         free = t.buildable  # free track spaces joined to the eastern edge, in board order
         while free:
             out[n] = encode_action(BUILD, colour, lowest_bit(free))
             n += 1
             free &= free - 1
-            if first_only:
-                return n
     elif kind == MOVE:
         if colour >= RAILROADS:
             return n
@@ -138,15 +178,15 @@ def options(t, board, colour, kind, out, n, first_only=False):
         while spaces:
             space = lowest_bit(spaces)
             spaces &= spaces - 1
+            if not b.exits[space] & t.built:  # no way out is built yet
+                continue
             for way in range(3):
-                section = ways[space, way, 0]
-                if section >= 0 and owner[section] >= 0:
+                section = b.ways[space, way, 0]
+                if section >= 0 and t.built >> section & 1:
                     out[n] = encode_action(MOVE, colour, 3 * space + way)
                     n += 1
-                    if first_only:
-                        return n
     elif kind == BUY:
-        has_share = stock_cap < 0 or t.stocks[: t.players, colour].sum() < stock_cap
+        has_share = b.stock_cap < 0 or shares_held(t, colour) < b.stock_cap
         if t.money[t.current] >= STOCK_PRICE and has_share:
             out[n] = encode_action(BUY, colour, 0)
             n += 1
@@ -157,21 +197,21 @@ def options(t, board, colour, kind, out, n, first_only=False):
 
 
 @_inline
-def legal_actions(t, board, out):
+def legal_actions(t, b, out):
     """The legal actions in ``rules.legal_actions``' order into ``out``; returns how many."""
     if t.kind == NO_KIND:
         n = 0
         for kind in range(4):
             for colour in range(COMPANIES):
                 if allowance(t.dice, colour, kind) > 0:
-                    n = options(t, board, colour, kind, out, n)
+                    n = options(t, b, colour, kind, out, n)
         if n == 0:
             out[0] = END
             n = 1
         return n
     n = 0
     if t.used < allowance(t.dice, t.colour, t.kind):
-        n = options(t, board, t.colour, t.kind, out, 0)
+        n = options(t, b, t.colour, t.kind, out, 0)
     out[n] = END
     return n + 1
 
@@ -206,7 +246,8 @@ def roll_dice(t, rolls, scripted):
     number = t.turn - 1
     if scripted >= 0:
         if number < scripted:
-            t.dice[:] = rolls[number]
+            for face in range(FACES):
+                t.dice[face] = rolls[number, face]
             t.waiting = 0
         else:
             t.waiting = 1
@@ -239,28 +280,23 @@ def colours_outside_coast(t):
 
 
 @_inline
-def apply(t, board, action, rolls, scripted, scratch, paid):
+def apply(t, b, action, rolls, scripted, paid):
     """The current player's ``action`` (assumed legal: the bots choose only legal ones)."""
     if action == END:
         begin_turn(t, (t.current + 1) % t.players, rolls, scripted)
         return
-    ends, ways = board[0], board[2]
     kind, colour, x = action >> 12, (action >> 9) & 7, action & 511
     t.colour, t.kind, t.used = colour, kind, t.used + 1
     if kind == BUILD:
         t.owner[x] = colour
+        t.built |= 1 << x
         t.markers[colour] += 1
-        for end in (ends[x, 0], ends[x, 1]):  # free track spaces touching its ends join
-            t.joined[end] = 1
-            t.buildable |= board[8][end]
-        t.buildable &= ~(1 << x)
-        for s in range(SECTIONS):
-            if t.owner[s] >= 0 and t.buildable >> s & 1:
-                t.buildable &= ~(1 << s)
+        touching = b.touching[b.ends[x, 0]] | b.touching[b.ends[x, 1]]
+        t.buildable = (t.buildable | touching) & ~t.built  # free spaces at its ends join
         t.treasuries[PURPLE] += BUILD_PAYMENT
     elif kind == MOVE:
         space, way = x // 3, x % 3
-        section, there, west = ways[space, way, 0], ways[space, way, 1], ways[space, way, 2]
+        section, there, west = b.ways[space, way, 0], b.ways[space, way, 1], b.ways[space, way, 2]
         t.pawns[space, colour] -= 1
         t.pawns[there, colour] += 1
         if t.pawns[space, colour] == 0:
@@ -288,16 +324,16 @@ def apply(t, board, action, rolls, scripted, scratch, paid):
 
 
 @_inline
-def dividend_value(t, board, action, seat, stake, rival_weight, paid):
+def dividend_value(t, b, action, seat, stake, rival_weight, paid):
     """``DividendBot.value``: the action's worth in dollars for ``seat``."""
     if action == END:
         return 0.0
     kind, colour, x = action >> 12, (action >> 9) & 7, action & 511
     if kind == MOVE:
         space, way = x // 3, x % 3
-        if not board[2][space, way, 2]:
+        if not b.ways[space, way, 2]:
             return 0.0
-        owner = t.owner[board[2][space, way, 0]]
+        owner = t.owner[b.ways[space, way, 0]]
         return WEST_INCOME * (stake[colour] + stake[owner])
     if kind == BUILD:
         return BUILD_PAYMENT * stake[PURPLE]
@@ -308,24 +344,24 @@ def dividend_value(t, board, action, seat, stake, rival_weight, paid):
             if other != seat and paid[other] > rival:
                 rival = paid[other]
         return paid[seat] - rival_weight * rival
-    held = t.stocks[: t.players, colour].sum()
-    return t.treasuries[colour] / (held + 1) - STOCK_PRICE
+    return t.treasuries[colour] / (shares_held(t, colour) + 1) - STOCK_PRICE
 
 
 @_inline
-def choose(t, board, kinds, params, legal, n, stake, paid):
-    """The action of the bot in the current seat among ``legal[:n]``."""
-    seat = t.current
+def choose(t, b, s, n):
+    """The action of the bot in the current seat among ``s.legal[:n]``."""
+    seat, legal = t.current, s.legal
     if n == 1:
         return legal[0]
-    if kinds[seat] == RANDOM:
+    if s.kind[seat] == RANDOM:
         return legal[np.random.randint(n)]
+    stake = s.stake
     for company in range(COMPANIES):  # bots.stakes
-        held = t.stocks[: t.players, company].sum()
+        held = shares_held(t, company)
         stake[company] = t.stocks[seat, company] / held if held else 0.0
     best, most = legal[0], -np.inf
     for i in range(n):
-        worth = dividend_value(t, board, legal[i], seat, stake, params[seat], paid)
+        worth = dividend_value(t, b, legal[i], seat, stake, s.rival_weight[seat], s.paid)
         if worth > most:
             best, most = legal[i], worth
     return best
@@ -335,41 +371,49 @@ def choose(t, board, kinds, params, legal, n, stake, paid):
 
 
 @_jit
-def play_out(t, board, kinds, params, rolls, scripted):
-    """Play one table to the end of the game."""
-    legal = np.empty(MAX_OPTIONS, np.int64)
-    scratch = np.empty(MAX_OPTIONS, np.int64)
-    stake = np.empty(COMPANIES, np.float64)
-    paid = np.empty(MAX_SEATS, np.int64)
+def play_out(t, b, s, rolls, scripted):
+    """Play one table to the end of the game, or until turn ``t.until`` begins."""
     if t.waiting:  # given more rolls since it stopped
         roll_dice(t, rolls, scripted)
-    while t.current >= 0 and t.waiting == 0:
-        n = legal_actions(t, board, legal)
+    while t.current >= 0 and t.waiting == 0 and (t.until == 0 or t.turn < t.until):
+        n = legal_actions(t, b, s.legal)
         if n == 1 and t.kind != NO_KIND:  # the roll is used up: the turn ends by itself
-            apply(t, board, END, rolls, scripted, scratch, paid)
+            apply(t, b, END, rolls, scripted, s.paid)
             continue
-        action = choose(t, board, kinds, params, legal, n, stake, paid)
-        apply(t, board, action, rolls, scripted, scratch, paid)
+        action = choose(t, b, s, n)
+        apply(t, b, action, rolls, scripted, s.paid)
         t.decisions += 1
 
 
 @_jit
-def play_tables(tables, board, kinds, params, rolls, scripted, seed):
+def play_tables(tables, board, seats, rolls, scripted, seed):
     """Play every table to the end (or until it waits for a roll), game ``g`` rolling
     ``rolls[g, :scripted[g]]`` (all of its rolls) or fair dice where ``scripted[g]`` is -1."""
     np.random.seed(seed)
     for g in range(tables.shape[0]):
-        play_out(tables[g], board, kinds, params, rolls[g], scripted[g])
+        play_out(tables[g], board[0], seats[0], rolls[g], scripted[g])
 
 
 @_jit
-def deal_and_play(tables, board, kinds, params, seed):
+def play_after(tables, board, seats, actions, futures, rolls, seed):
+    """Apply ``actions[g]`` to table ``g``, then play it on: to turn ``tables[g].until`` or the
+    end, rolling ``rolls[futures[g]]`` (every roll it can need: one per turn up to ``until``)."""
+    np.random.seed(seed)
+    b, s = board[0], seats[0]
+    for g in range(tables.shape[0]):
+        t, future = tables[g], rolls[futures[g]]
+        apply(t, b, actions[g], future, future.shape[0], s.paid)
+        play_out(t, b, s, future, future.shape[0])
+
+
+@_jit
+def deal_and_play(tables, board, seats, seed):
     """Deal every table as ``setup.deal`` does (goods at random, a random start player), then play."""
     np.random.seed(seed)
-    goods_per_colour, start_money, start_stock = board[5], board[6], board[7]
-    box = np.empty(RAILROADS * goods_per_colour, np.int64)
+    b, s = board[0], seats[0]
+    box = np.empty(RAILROADS * b.goods_per_colour, np.int64)
     for i in range(box.shape[0]):
-        box[i] = i // goods_per_colour
+        box[i] = i // b.goods_per_colour
     no_rolls = np.zeros((1, FACES), np.int8)
     for g in range(tables.shape[0]):
         t = tables[g]
@@ -378,17 +422,16 @@ def deal_and_play(tables, board, kinds, params, seed):
             t.pawns[square, box[square - 1]] += 1
             t.occupied[box[square - 1]] |= 1 << square
         for seat in range(t.players):
-            t.money[seat] = start_money
-            t.stocks[seat, :] = start_stock
+            t.money[seat] = b.start_money
+            t.stocks[seat, :] = b.start_stock
         t.owner[:] = -1
-        t.joined[:] = board[1]
         t.buildable = 0
         for space in range(SPACES):
-            if board[1][space]:
-                t.buildable |= board[8][space]
+            if b.eastern >> space & 1:
+                t.buildable |= b.touching[space]
         t.start_player = np.random.randint(t.players)
         begin_turn(t, t.start_player, no_rolls, -1)
-        play_out(t, board, kinds, params, no_rolls, -1)
+        play_out(t, b, s, no_rolls, -1)
 
 
 @_jit
@@ -396,5 +439,5 @@ def legal_of(tables, board, out):
     """The legal actions of every table into ``out[g]``; returns how many each has."""
     counts = np.zeros(tables.shape[0], np.int64)
     for g in range(tables.shape[0]):
-        counts[g] = legal_actions(tables[g], board, out[g])
+        counts[g] = legal_actions(tables[g], board[0], out[g])
     return counts
