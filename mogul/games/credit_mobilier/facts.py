@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from bisect import insort
 from functools import cache
-from itertools import chain
 from typing import Any, NamedTuple
 
 from mogul.games.credit_mobilier.actions import Build, Move
@@ -133,12 +132,13 @@ class TrackFacts(NamedTuple):
     def moves_of(self, colour: str, spaces: tuple[str, ...]) -> tuple[Move, ...]:
         """The moves of ``colour`` pawns on ``spaces`` along built track, space by space."""
         known = self.exits[colour]
-        per_space = list(map(known.get, spaces))
-        if None in per_space:  # a space not asked about since the last build
-            for i, space in enumerate(spaces):
-                if per_space[i] is None:
-                    per_space[i] = known[space] = exits(self.built, (space, colour))
-        return tuple(chain.from_iterable(per_space))
+        moves: list[Move] = []
+        for space in spaces:
+            found = known.get(space)
+            if found is None:
+                found = known[space] = exits(self.built, (space, colour))
+            moves += found
+        return tuple(moves)
 
 
 def track_facts(track: Track) -> TrackFacts:
