@@ -350,7 +350,7 @@ def apply(state: GameState, action: Action) -> GameState:
     after = _EFFECTS[kind](state, action)
     if kind is Move and action.to_space == COAST and len(colours_outside_coast(after.goods)) <= 2:
         return _game_over(after, list(after.events))
-    if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
+    if legal_actions(after)[0] is END:  # nothing more of this colour and kind: the turn is over
         return _end_turn(after, "used up", list(after.events))
     return after
 
