@@ -6,7 +6,8 @@ Python process (so caches start empty and the other checkout's package is the on
 and times them in CPU time after a few warm-up games; the figure is the best of the runs,
 the one least disturbed by other work on the machine. With ``--against PATH`` the runs of
 this checkout and of the checkout at PATH alternate, so the two figures and their ratio are
-measured in the same minute; each run also prints a digest of every game's final table, and the two checkouts must agree on it (the same games, only faster or slower).
+measured in the same minute; each run also prints a digest of every game's final table, and
+the two checkouts must agree on it (the same games, only faster or slower).
 
     python benchmarks/bench_cm_engine.py [--against /path/to/other/checkout] [--games 300] [--runs 5]
 """
