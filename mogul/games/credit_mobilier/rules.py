@@ -140,6 +140,8 @@ def buy_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Buy Stock: with a dollar to pay and a share left in the stock."""
     if state.money[state.current] < STOCK_PRICE:
         return ()
+    if components().stock_per_company is None:  # the stock is unlimited
+        return [_BUY[colour] for colour in colours]
     return [_BUY[colour] for colour in colours if stock_left(state, colour) != 0]
 
 
@@ -187,9 +189,7 @@ def _choices(dice: tuple[str, ...]) -> tuple[tuple[Callable, tuple[str, ...]], .
     return tuple((OPTIONS[k], colours) for k, colours in allowed if colours)
 
 
-@cache
-def _one_colour(colour: str) -> tuple[str]:
-    return (colour,)
+_ONE_COLOUR = {colour: (colour,) for colour in COMPANIES}
 
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -201,7 +201,7 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
             options += kind_options(state, colours)
         return tuple(options) if options else (END,)
     if state.used < _allowance(state.dice, state.colour, state.kind):
-        return (*OPTIONS[state.kind](state, _one_colour(state.colour)), END)
+        return (*OPTIONS[state.kind](state, _ONE_COLOUR[state.colour]), END)
     return (END,)
 
 
