@@ -53,3 +53,33 @@ def test_every_built_section_is_joined_to_the_eastern_edge():
     joined = connected_spaces(board(), frozenset(s for s, _ in state.track))
     assert all(board().section(s).a in joined for s, _ in state.track)
     assert len(state.track) > 20
+
+
+def fresh_moves(state, colour: str) -> list[str]:
+    """A colour's moves worked out from the board alone: its pawns' spaces in board order, then
+    each way out (west, north, south) along built track."""
+    built = {s for s, _ in state.track}
+    spaces = dict.fromkeys(s for s, c in state.goods if c == colour)
+    return [
+        f"move {colour} {space} {there}"
+        for space in spaces
+        for sid, there, _ in moves_from(board(), space)
+        if sid in built
+    ]
+
+
+def test_moves_kept_with_the_goods_follow_every_branch_of_track_and_goods():
+    # Facts kept with a goods tuple serve every state sharing it: a branch that builds track
+    # and one that does not must each get their own moves.
+    rng = random.Random(3)
+    state = cm.new_game(players=4, seed=21)
+    branches = 0
+    while not state.is_over:
+        for action in state.legal_actions()[:6]:
+            after = state.apply(action)
+            for colour in cm.RAILROADS:
+                kept = facts.goods_facts(after.goods).moves_along(after.track, colour)
+                assert [str(m) for m in kept] == fresh_moves(after, colour)
+            branches += 1
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert branches > 500

@@ -1,12 +1,13 @@
-"""What the rules read off the track, worked out once per track and kept up to date build by build.
+"""What the rules read off the track and the goods, worked out once and kept up to date step by step.
 
 The rules (``rules.py``) ask the same questions many times a turn: which track spaces are
-built and whose they are, where track may be built, which ways a goods pawn may leave its
-space. A state's track is a tuple that successive states share until something is built,
-so the answers are kept beside it (``keep``, keyed by the tuple's identity) and worked out
-from the last answers when a section is built (``TrackFacts.with_section``): only what
-touches that section changes. The board's own tables (the ways out of every space, one
-shared action object per unit action) are built once from ``board.json``.
+built and whose they are, where track may be built, where each colour's goods pawns stand and
+which ways they may leave. A state's track is a tuple that successive states share until
+something is built, and likewise its goods until a pawn moves, so the answers are kept beside
+them (``keep``, keyed by the tuple's identity) and worked out from the last answers when a
+section is built (``TrackFacts.with_section``) or a pawn moves (``GoodsFacts.with_move``): only
+what the step touched changes. The board's own tables (the ways out of every space, the move
+between two spaces, one shared action object per unit action) are built once from ``board.json``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from typing import Any, NamedTuple
 
 from mogul.games.credit_mobilier.actions import Build, Move
 from mogul.games.credit_mobilier.board import (
+    COAST,
     board,
     buildable,
     moves_from,
     section_order,
     space_order,
     touching,
+    ways,
 )
 from mogul.games.credit_mobilier.components import RAILROADS
 
@@ -39,6 +42,7 @@ class BoardTables(NamedTuple):
 
     ways_out: dict[tuple[str, str], tuple[tuple[str, Move], ...]]
     """Goods pawn (space, colour) -> (track space, move) for each way it may leave (west, north, south)."""
+    way: dict[tuple[str, str], tuple[str, str]]  # (from, to) -> (track space, direction)
     builds: dict[str, dict[str, Build]]  # colour -> track space -> the Build there
     ends: dict[str, tuple[str, str]]  # track space -> the spaces at its two ends
     touching: dict[str, tuple[str, ...]]  # space -> the track spaces with it at one end
@@ -61,6 +65,7 @@ def tables() -> BoardTables:
             )
             for space, colour in pawns
         },
+        way=ways(b),
         builds={c: {s.id: build_action(c, s.id) for s in b.sections} for c in RAILROADS},
         ends={s.id: (s.a, s.b) for s in b.sections},
         touching={space: touching(b, space) for space in b.spaces},
@@ -91,13 +96,14 @@ class TrackFacts(NamedTuple):
 
         Every built section is joined to the eastern edge, so the spaces joined to it are the
         eastern squares and the ends of built sections: the new section's two ends join the
-        free sections touching them (no search of the board needed).
+        free sections touching them (no search of the board needed). Only pawns on those two
+        ends gain a way out.
         """
         t = tables()
         built = self.built | {section}
         a, b = t.ends[section]
         joined = {*self.buildable, *t.touching[a], *t.touching[b]} - built
-        pawn_exits = {}  # only pawns on the section's two ends gain a way out
+        pawn_exits = {}
         for pawn_colour, known in self.exits.items():
             known = pawn_exits[pawn_colour] = known.copy()
             known.pop(a, None)
@@ -123,7 +129,7 @@ class TrackFacts(NamedTuple):
             self.builds[colour] = found
         return found
 
-    def moves_of(self, colour: str, spaces: tuple[str, ...]) -> list[Move]:
+    def moves_of(self, colour: str, spaces: tuple[str, ...]) -> tuple[Move, ...]:
         """The moves of ``colour`` pawns on ``spaces`` along built track, space by space."""
         known = self.exits[colour]
         moves: list[Move] = []
@@ -132,7 +138,7 @@ class TrackFacts(NamedTuple):
             if found is None:
                 found = known[space] = exits(self.built, (space, colour))
             moves += found
-        return moves
+        return tuple(moves)
 
 
 def track_facts(track: Track) -> TrackFacts:
@@ -159,20 +165,47 @@ def with_section(track: Track, section: str, colour: str) -> Track:
     return grown
 
 
-class GoodsFacts(NamedTuple):
-    """What the rules read off the goods: worked out once per goods tuple (``goods_facts``)."""
+class GoodsFacts:
+    """What the rules read off the goods: worked out once per goods tuple (``goods_facts``).
 
-    spaces: dict[str, tuple[str, ...]]  # railroad colour -> spaces with its pawns, in board order
+    Besides where each colour's pawns stand, the facts keep each colour's moves along the
+    track they were last asked for (``moves_along``): a colour's moves change only when its
+    own pawns move or when track is built.
+    """
 
-    def with_move(self, goods: Goods, move: Move) -> GoodsFacts:
-        """The facts of ``goods``, the goods once ``move`` is made: only its colour's spaces change."""
-        colour, gone = move.colour, move.from_space
+    __slots__ = ("spaces", "moves", "track")
+
+    def __init__(self, spaces: dict[str, tuple[str, ...]], moves: dict, track: Track | None):
+        self.spaces = spaces  # railroad colour -> spaces with its pawns, in board order
+        self.moves = moves  # railroad colour -> its pawns' moves along ``track`` (as asked)
+        self.track = track
+
+    def with_move(self, move: Move, vacated: bool) -> GoodsFacts:
+        """The facts once ``move`` is made (``vacated``: no pawn of its colour is left behind)."""
+        colour = move.colour
         spaces = list(self.spaces[colour])
-        if (gone, colour) not in goods:  # its last pawn of the colour left the space
-            spaces.remove(gone)
+        if vacated:
+            spaces.remove(move.from_space)
         if move.to_space not in spaces:
             insort(spaces, move.to_space, key=tables().space_order.__getitem__)
-        return GoodsFacts({**self.spaces, colour: tuple(spaces)})
+        moves = self.moves.copy()
+        moves.pop(colour, None)
+        return GoodsFacts({**self.spaces, colour: tuple(spaces)}, moves, self.track)
+
+    def moves_along(self, track: Track, colour: str) -> tuple[Move, ...]:
+        """The moves of the ``colour`` pawns along ``track``: space by space, west, north, south."""
+        if track is not self.track:  # track was built since: every colour's moves may change
+            self.moves = {}
+            self.track = track
+        found = self.moves.get(colour)
+        if found is None:
+            found = self.moves[colour] = track_facts(track).moves_of(colour, self.spaces[colour])
+        return found
+
+    def outside_coast(self) -> tuple[str, ...]:
+        """The railroad colours with goods still off the Pacific Coast, in railroad order."""
+        # the coast comes first in board order: a colour with a pawn elsewhere has it last
+        return tuple(c for c, spaces in self.spaces.items() if spaces and spaces[-1] != COAST)
 
 
 def goods_facts(goods: Goods) -> GoodsFacts:
@@ -181,16 +214,19 @@ def goods_facts(goods: Goods) -> GoodsFacts:
     if kept is not None and kept[0] is goods:
         return kept[1]
     spaces = {c: tuple(dict.fromkeys(s for s, pawn in goods if pawn == c)) for c in RAILROADS}
-    return keep(_GOODS, goods, GoodsFacts(spaces))
+    return keep(_GOODS, goods, GoodsFacts(spaces, {}, None))
 
 
 def with_move(goods: Goods, move: Move) -> Goods:
     """The goods once ``move`` is made, still in board order, their facts kept beside them."""
+    pawn = (move.from_space, move.colour)
     moved = list(goods)
-    moved.remove((move.from_space, move.colour))
+    at = moved.index(pawn)
+    del moved[at]
+    vacated = at == len(moved) or moved[at] != pawn  # pawns alike stand side by side
     insort(moved, (move.to_space, move.colour), key=tables().goods_order.__getitem__)
     moved = tuple(moved)
-    keep(_GOODS, moved, goods_facts(goods).with_move(moved, move))
+    keep(_GOODS, moved, goods_facts(goods).with_move(move, vacated))
     return moved
 
 

@@ -26,18 +26,13 @@ the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import repeat
 from operator import is_
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
-from mogul.games.credit_mobilier.board import (
-    COAST,
-    WEST,
-    board,
-    ways,
-)
+from mogul.games.credit_mobilier.board import COAST, WEST
 from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER, RAILROADS, components
 from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, allowance, roll
 from mogul.games.credit_mobilier.events import (
@@ -53,6 +48,7 @@ from mogul.games.credit_mobilier.facts import (  # noqa: F401 - TrackFacts and g
     TrackFacts,
     goods_facts,
     goods_order,
+    tables,
     track_facts,
     with_move,
     with_section,
@@ -92,10 +88,9 @@ def stock_left(state: GameState, company: str) -> int | None:
     return None if cap is None else cap - sum(s[company] for s in state.stocks)
 
 
-def colours_outside_coast(goods: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+def colours_outside_coast(goods: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     """The railroad colours with goods still off the Pacific Coast, in railroad order."""
-    out = {c for space, c in goods if space != COAST}
-    return tuple(c for c in RAILROADS if c in out)
+    return goods_facts(goods).outside_coast()
 
 
 def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
@@ -108,51 +103,62 @@ def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
 # --- what the roll allows ------------------------------------------------------------------
 
 # One shared object per unit action: legal_actions builds its lists from these.
-_buy = cache(Buy)
-_pay = cache(PayRound)
+_BUY = {company: Buy(company) for company in COMPANIES}
+_PAY = {company: PayRound(company) for company in COMPANIES}
 _allowance = cache(allowance)  # (dice, colour, kind) -> unit actions allowed
 
 
-def build_options(state: GameState, colour: str) -> Sequence[Action]:
+# Each kind of unit action, for the colours the roll allows it in (the dice are checked apart):
+# the unit actions the table allows, colour by colour.
+
+
+def build_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Build Track: a railroad colour with markers left, on any free space joined to the east."""
-    facts = track_facts(state.track)
-    if colour not in RAILROADS or facts.markers.get(colour, 0) >= components().track_per_colour:
-        return ()
-    return facts.builds_of(colour)
+    track = track_facts(state.track)
+    markers = components().track_per_colour
+    options: list[Action] = []
+    for colour in colours:
+        if colour in RAILROADS and track.markers.get(colour, 0) < markers:
+            options += track.builds_of(colour)
+    return options
 
 
-def move_options(state: GameState, colour: str) -> Sequence[Action]:
+def move_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Move Goods: a pawn of the colour, one space west, north or south along built track.
 
     Pawns alike on one space have the same moves: they count once, in board order.
     """
-    if colour not in RAILROADS:
-        return ()
-    spaces = goods_facts(state.goods).spaces[colour]
-    return track_facts(state.track).moves_of(colour, spaces)
+    goods = goods_facts(state.goods)
+    options: list[Action] = []
+    for colour in colours:
+        if colour in RAILROADS:
+            options += goods.moves_along(state.track, colour)
+    return options
 
 
-def buy_options(state: GameState, colour: str) -> Sequence[Action]:
+def buy_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Buy Stock: with a dollar to pay and a share left in the stock."""
-    if state.money[state.current] < STOCK_PRICE or stock_left(state, colour) == 0:
+    if state.money[state.current] < STOCK_PRICE:
         return ()
-    return (_buy(colour),)
+    if components().stock_per_company is None:  # the stock is unlimited
+        return [_BUY[colour] for colour in colours]
+    return [_BUY[colour] for colour in colours if stock_left(state, colour) != 0]
 
 
-def dividend_options(state: GameState, colour: str) -> Sequence[Action]:
+def dividend_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Pay Dividends: from a treasury holding at least $1."""
-    return (_pay(colour),) if state.treasuries[colour] >= 1 else ()
+    return [_PAY[colour] for colour in colours if state.treasuries[colour] >= 1]
 
 
 OPTIONS = {BUILD: build_options, MOVE: move_options, BUY: buy_options, DIVIDEND: dividend_options}
-"""The unit actions of each kind the table allows for a colour (the dice are checked apart)."""
+"""The unit actions of each kind the table allows for some colours (the dice are checked apart)."""
 
 
 def unit_options(state: GameState, colour: str, kind: str) -> Sequence[Action]:
     """The unit actions of ``kind`` for ``colour`` the table allows now (ignoring the dice)."""
     if kind not in OPTIONS:
         raise ValueError(f"unknown kind of action {kind!r}; the kinds are {KINDS}")
-    return OPTIONS[kind](state, colour)
+    return tuple(OPTIONS[kind](state, (colour,)))
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -177,9 +183,13 @@ the action against them, so each state's actions are worked out once."""
 
 
 @cache
-def _choices(dice: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """(colour, kind) pairs a roll allows, by kind in the rulebook's order, then by colour."""
-    return tuple((c, k) for k in KINDS for c in COMPANIES if allowance(dice, c, k))
+def _choices(dice: tuple[str, ...]) -> tuple[tuple[Callable, tuple[str, ...]], ...]:
+    """What a roll allows: each kind's options and its colours, in the rulebook's order of kinds."""
+    allowed = [(k, tuple(c for c in COMPANIES if allowance(dice, c, k))) for k in KINDS]
+    return tuple((OPTIONS[k], colours) for k, colours in allowed if colours)
+
+
+_ONE_COLOUR = {colour: (colour,) for colour in COMPANIES}
 
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -187,11 +197,11 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         return ()
     if state.kind is None:
         options: list[Action] = []
-        for colour, kind in _choices(state.dice):
-            options += OPTIONS[kind](state, colour)
+        for kind_options, colours in _choices(state.dice):
+            options += kind_options(state, colours)
         return tuple(options) if options else (END,)
     if state.used < _allowance(state.dice, state.colour, state.kind):
-        return (*OPTIONS[state.kind](state, state.colour), END)
+        return (*OPTIONS[state.kind](state, _ONE_COLOUR[state.colour]), END)
     return (END,)
 
 
@@ -214,7 +224,7 @@ def _do_build(state: GameState, action: Build) -> GameState:
 
 
 def _do_move(state: GameState, action: Move) -> GameState:
-    section, direction = ways(board())[action.from_space, action.to_space]
+    section, direction = tables().way[action.from_space, action.to_space]
     owner = track_facts(state.track).owner[section]
     treasuries = state.treasuries
     to_pawn = to_track = 0
@@ -327,7 +337,9 @@ def apply(state: GameState, action: Action) -> GameState:
 
     Raises ``IllegalActionError`` (naming the legal actions) for anything else.
     """
-    legal = legal_actions(state)
+    last_state, legal = _last
+    if last_state is not state:
+        legal = legal_actions(state)
     if (
         not any(map(is_, legal, repeat(action))) and action not in legal
     ):  # (the same object, usually)
@@ -338,7 +350,7 @@ def apply(state: GameState, action: Action) -> GameState:
     after = _EFFECTS[kind](state, action)
     if kind is Move and action.to_space == COAST and len(colours_outside_coast(after.goods)) <= 2:
         return _game_over(after, list(after.events))
-    if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
+    if legal_actions(after)[0] is END:  # nothing more of this colour and kind: the turn is over
         return _end_turn(after, "used up", list(after.events))
     return after
 
