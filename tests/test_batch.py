@@ -50,6 +50,32 @@ def test_seeds_are_the_runners_plans():
     assert bot_seeds(9, 10, 13, 4).tolist() == [list(p.bot_seeds) for p in plans[10:]]
 
 
+@pytest.mark.parametrize("seed, first", [(0, 0), (77, 10**6 - 3), (2**40, 10**15)])
+def test_compiled_bot_seeds_are_hashlibs(seed, first):
+    import hashlib
+
+    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
+    expected = [
+        [
+            int.from_bytes(hashlib.blake2b(f"{g} {s}".encode(), key=key, digest_size=4).digest())
+            for s in range(6)
+        ]
+        for g in range(first, first + 5)
+    ]
+    assert bot_seeds(seed, first, 5, 6).tolist() == expected
+
+
+def test_generators_seeded_side_by_side_are_pythons():
+    seeds = np.array([0, 1, 2**32 - 1, 12345, 987654321] * 5, np.int64)
+    mts = np.zeros((len(seeds), fast_record.N + 1), np.int64)
+    fast_record.py_seed_block(seeds, mts)
+    for mt, seed in zip(mts, seeds, strict=True):
+        python = random.Random(int(seed))
+        assert [fast_record.py_random32(mt) for _ in range(700)] == [
+            python.getrandbits(32) for _ in range(700)
+        ]
+
+
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_the_batch_engine_gives_the_readable_engines_tables(players):
     readable = simulate(
@@ -211,6 +237,8 @@ def test_parquet_row_groups(tmp_path):
     )
     assert pq.ParquetFile(streamed.files["games"]).num_row_groups == 3
     back = pd.read_parquet(streamed.files["games"])
+    assert back["player"].dtype == "category"  # text is stored as dictionary columns
+    back = back.astype({name: "str" for name in back.select_dtypes("category")})
     pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
 
 

@@ -67,15 +67,11 @@ def deal_seeds(deals: random.Random, count: int, players: int) -> np.ndarray:
 
 def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
     """The bot seeds of games ``first`` ... ``first + count - 1``, as ``runner.plan_games`` has them."""
-    keyed = hashlib.blake2b(
-        key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4
-    )
+    from mogul.kit.seed_hash import game_seat_hashes  # compiled: loaded when first needed
+
+    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
     out = np.empty((count, players), np.int64)
-    for game in range(first, first + count):
-        for seat in range(players):
-            h = keyed.copy()
-            h.update(f"{game} {seat}".encode())
-            out[game - first, seat] = int.from_bytes(h.digest(), "big")
+    game_seat_hashes(np.frombuffer(key, np.uint8), first, count, players, out)
     return out
 
 

@@ -45,6 +45,7 @@ MASK = 0xFFFFFFFF
 START, STEPS, WINNER_SEAT, RUNNER_UP_SEAT, SOLD, PRICE, SELLER, TOOK, TAKER = range(9)
 CREDITS, DROPS, PATH = 9, 10, 11
 AUCTION_FIELDS = 12
+BLOCK = 16  # games whose generators are seeded together
 
 # --- Python's generator -----------------------------------------------------------------------
 
@@ -99,6 +100,43 @@ def py_seed_rows(mts, rows, seeds, count):
     for k in range(count):
         mts[rows[k], 0] = 0x80000000
         mts[rows[k], N] = N
+
+
+@_jit
+def py_seed_block(seeds, mts):
+    """``random.Random(seeds[k])`` into ``mts[k]`` for every k, its first ``N`` words already
+    drawn (the twist a first draw would make, index 0): the same generators as ``py_seed``,
+    seeded side by side. Kept word-major (``state[i, k]``) while seeding, the generators step
+    together and the processor's vector lanes take several at once."""
+    count = len(seeds)
+    state = np.empty((N, count), np.uint32)
+    for i in range(N):
+        state[i, :] = START_STATE[i]
+    key = seeds.astype(np.uint32)
+    i = 1
+    for step in range(2 * N - 1):  # init_by_array with one key word: j stays 0
+        row, before = state[i], state[i - 1]
+        if step < N:
+            for k in range(count):
+                prev = before[k]
+                row[k] = (row[k] ^ ((prev ^ (prev >> 30)) * np.uint32(1664525))) + key[k]
+        else:
+            for k in range(count):
+                prev = before[k]
+                row[k] = (row[k] ^ ((prev ^ (prev >> 30)) * np.uint32(1566083941))) - np.uint32(i)
+        i += 1
+        if i >= N:
+            state[0, :] = state[N - 1, :]
+            i = 1
+    state[0, :] = 0x80000000
+    for i in range(N):  # the twist, as py_random32 makes it
+        row, after, far = state[i], state[(i + 1) % N], state[(i + 397) % N]
+        for k in range(count):
+            y = (row[k] & np.uint32(0x80000000)) | (after[k] & np.uint32(0x7FFFFFFF))
+            row[k] = far[k] ^ (y >> 1) ^ (np.uint32(0x9908B0DF) * (y & np.uint32(1)))
+    for k in range(count):
+        mts[k, :N] = state[:, k]
+        mts[k, N] = 0
 
 
 @_jit
@@ -272,28 +310,96 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     does, recording into ``out`` (cards, market, seats, auctions, bids) and ``path``.
 
     Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
-    the caller grows ``path`` and calls again from there.
+    the caller grows ``path`` and calls again from there. The generators of ``BLOCK`` games
+    (each seat's, then the deal's) are seeded together (``py_seed_block``).
     """
     cards, market, seats, auctions, bids = out
     box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
-    mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
-    rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
+    per_game = kinds.size + 1
+    mt = np.zeros((BLOCK * per_game, N + 1), np.int64)
+    block_seeds = np.zeros(BLOCK * per_game, np.int64)
     room = len(cards[0]) * (chips[0] + 2 * kinds.size)  # more steps than any game can take
-    for g in range(first, len(tables)):
-        if used + room > len(path):
-            return g, used
-        t = tables[g]
-        rows[0], values[0], count = kinds.size, seeds[g], 1
-        for seat in range(t.players):
-            if kinds[seat] == RANDOM:
-                rows[count], values[count] = seat, bot_seeds[g, seat]
-                count += 1
-        py_seed_rows(mt, rows, values, count)
-        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
-        used = play_recorded(
-            t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
-        )
+    for start in range(first, len(tables), BLOCK):
+        end = min(start + BLOCK, len(tables))
+        for g in range(start, end):
+            j = (g - start) * per_game
+            for seat in range(kinds.size):  # seats without a random bot: never drawn from
+                block_seeds[j + seat] = bot_seeds[g, seat] if kinds[seat] == RANDOM else 0
+            block_seeds[j + kinds.size] = seeds[g]
+        count = (end - start) * per_game
+        py_seed_block(block_seeds[:count], mt[:count])
+        for g in range(start, end):
+            if used + room > len(path):
+                return g, used
+            t = tables[g]
+            gens = mt[(g - start) * per_game : (g - start + 1) * per_game]
+            py_deal(t, gens[-1], box_company, box_border, box_starting, chips[0], chips[1])
+            used = play_recorded(
+                t, kinds, params, gens, g, cards, market, seats, auctions, bids, path, used
+            )
     return len(tables), used
+
+
+# --- the recorded arrays as table rows ------------------------------------------------------
+
+
+@_jit
+def round_rows(cards, market, seats, rounds, chips_per_point, crash, game_numbers, game, fields):
+    """The rounds table's rows (game, round, seat), every round played and the crash:
+    ``game[r]`` and ``fields[:, r]`` = round, card (company * companies + border, ``crash``
+    for the crash), seat, points, chips, score, each company's shares, each market value."""
+    players, companies = seats.shape[2], market.shape[2]
+    r = 0
+    for g in range(len(rounds)):
+        for i in range(rounds[g]):
+            card = crash if cards[g, i, 0] < 0 else cards[g, i, 0] * companies + cards[g, i, 1]
+            for seat in range(players):
+                game[r] = game_numbers[g]
+                fields[0, r], fields[1, r], fields[2, r] = i + 1, card, seat
+                points, chips = seats[g, i, seat, 0], seats[g, i, seat, 1]
+                fields[3, r], fields[4, r] = points, chips
+                fields[5, r] = points + chips // chips_per_point
+                for c in range(companies):
+                    fields[6 + c, r] = seats[g, i, seat, 2 + c]
+                    fields[6 + companies + c, r] = market[g, i, c]
+                r += 1
+    return r
+
+
+@_jit
+def auction_rows(cards, auctions, bids, rounds, companies, game_numbers, game, fields, seqs):
+    """The auctions table's rows (game, round), every round but the crash: ``game[r]``,
+    ``fields[:, r]`` = round, card, company, border, start player, steps, winner, runner-up,
+    sold, sale price, seller, winner took, taker, chips paid, credits, drops; ``seqs[0]``
+    the chips bid per seat, ``seqs[1]`` and ``seqs[2]`` the credit and drop seats, in turn.
+    Returns the rows and how many credit and drop seats were written."""
+    players = bids.shape[3]
+    r = credits = drops = 0
+    for g in range(len(rounds)):
+        for i in range(rounds[g] - 1):
+            record = auctions[g, i]
+            company, border = cards[g, i, 0], cards[g, i, 1]
+            game[r] = game_numbers[g]
+            fields[0, r], fields[1, r] = i + 1, company * companies + border
+            fields[2, r], fields[3, r] = company, border
+            fields[4, r], fields[5, r] = record[START], record[STEPS]
+            fields[6, r], fields[7, r] = record[WINNER_SEAT], record[RUNNER_UP_SEAT]
+            fields[8, r], fields[9, r] = record[SOLD], record[PRICE]
+            fields[10, r], fields[11, r] = record[SELLER], record[TOOK]
+            fields[12, r] = record[TAKER]
+            paid = 0
+            for seat in range(players):
+                seqs[0, r * players + seat] = bids[g, i, 0, seat]
+                paid += bids[g, i, 0, seat]
+            fields[13, r], fields[14, r], fields[15, r] = paid, record[CREDITS], record[DROPS]
+            for k in range(record[CREDITS]):
+                seqs[1, credits] = bids[g, i, 1, k]
+                credits += 1
+            for k in range(record[DROPS]):
+                seqs[2, drops] = bids[g, i, 2, k]
+                drops += 1
+            r += 1
+    return r, credits, drops
 
 
 drop_stale_caches(globals())
