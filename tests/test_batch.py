@@ -242,6 +242,35 @@ def test_parquet_row_groups(tmp_path):
     pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
 
 
+@pytest.mark.parametrize("format", ["feather", "parquet"])
+def test_arrow_files_hold_the_readable_tables(tmp_path, format):
+    pytest.importorskip("pyarrow")
+    sim = simulate("classic", LINEUP, games=12, seed=3, progress=False, engine="readable")
+    streamed = simulate(
+        "classic",
+        LINEUP,
+        games=12,
+        seed=3,
+        progress=False,
+        out=tmp_path,
+        format=format,
+        chunk_size=5,
+    )
+    read = pd.read_feather if format == "feather" else pd.read_parquet
+    for name, table in sim.tables.items():
+        back = read(streamed.files[name])
+        for column in back.columns:
+            if isinstance(back[column].dtype, pd.CategoricalDtype):
+                back[column] = back[column].astype("str")
+            elif back[column].dtype == object:  # lists come back as arrays
+                back[column] = back[column].map(lambda a: tuple(int(x) for x in a))
+        pd.testing.assert_frame_equal(back, table, check_dtype=False)
+        assert (
+            back.dtypes.map(lambda d: d.kind).tolist()
+            == table.dtypes.map(lambda d: d.kind).tolist()
+        )
+
+
 def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
     import mogul.kit.simulate as simulation
 
