@@ -102,6 +102,16 @@ def test_the_batch_engine_gives_the_readable_engines_tables(players):
         pd.testing.assert_frame_equal(fast.tables[name], table)
     pd.testing.assert_frame_equal(fast.summary(), readable.summary())
     assert fast.failures.empty and not fast.partial
+    unrecorded = simulate(  # only the games table: played without a record of the rounds
+        "classic",
+        LINEUP[:players],
+        games=40,
+        seed=players,
+        players=players,
+        progress=False,
+        tables=["games"],
+    )
+    pd.testing.assert_frame_equal(unrecorded.games, readable.games)
 
 
 def test_fewer_tables_on_the_batch_engine():

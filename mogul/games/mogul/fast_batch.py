@@ -70,14 +70,17 @@ class MogulBatch:
         )
         record = fast._empty_tables(ed, games, players)
         pile = fast.PILE
+        recorded = games if set(tables) - {"games"} else 0  # the games table needs no record
         out = (
-            np.zeros((games, pile, 2), np.int64),  # each round's card: company, border
-            np.zeros((games, pile, fast.COMPANIES), np.int16),  # market values
-            np.zeros((games, pile, players, 2 + fast.COMPANIES), np.int16),  # points, chips, shares
-            np.zeros((games, pile, fast_record.AUCTION_FIELDS), np.int64),
-            np.zeros((games, pile, 3, players), np.int16),  # bids per seat, credits, drops
+            np.zeros((recorded, pile, 2), np.int64),  # each round's card: company, border
+            np.zeros((recorded, pile, fast.COMPANIES), np.int16),  # market values
+            np.zeros(
+                (recorded, pile, players, 2 + fast.COMPANIES), np.int16
+            ),  # points, chips, shares
+            np.zeros((recorded, pile, fast_record.AUCTION_FIELDS), np.int64),
+            np.zeros((recorded, pile, 3, players), np.int16),  # bids per seat, credits, drops
         )
-        path = np.zeros(games * 400 + 8192, np.int64)  # grown if a chunk needs more
+        path = np.zeros(recorded * 400 + 8192, np.int64)  # grown if a chunk needs more
         seeds = np.asarray(seeds, np.int64)
         bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
         done, used = 0, 0

@@ -310,7 +310,8 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     does, recording into ``out`` (cards, market, seats, auctions, bids) and ``path``.
 
     Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
-    the caller grows ``path`` and calls again from there. The generators of ``BLOCK`` games
+    the caller grows ``path`` and calls again from there. With no room in ``out`` (no games)
+    the games are played without a record (only their final tables). The generators of ``BLOCK`` games
     (each seat's, then the deal's) are seeded together (``py_seed_block``).
     """
     cards, market, seats, auctions, bids = out
@@ -318,7 +319,7 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     per_game = kinds.size + 1
     mt = np.zeros((BLOCK * per_game, N + 1), np.int64)
     block_seeds = np.zeros(BLOCK * per_game, np.int64)
-    room = len(cards[0]) * (chips[0] + 2 * kinds.size)  # more steps than any game can take
+    room = cards.shape[1] * (chips[0] + 2 * kinds.size)  # more steps than any game can take
     for start in range(first, len(tables), BLOCK):
         end = min(start + BLOCK, len(tables))
         for g in range(start, end):
@@ -334,9 +335,17 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
             t = tables[g]
             gens = mt[(g - start) * per_game : (g - start + 1) * per_game]
             py_deal(t, gens[-1], box_company, box_border, box_starting, chips[0], chips[1])
-            used = play_recorded(
-                t, kinds, params, gens, g, cards, market, seats, auctions, bids, path, used
-            )
+            if len(cards) == 0:  # only the final tables asked for: nothing to record
+                while t.phase != OVER:
+                    seat = t.current
+                    if kinds[seat] == RANDOM:
+                        apply(t, py_random_action(t, gens[seat]))
+                    else:
+                        apply(t, choose(t, kinds, params))
+            else:
+                used = play_recorded(
+                    t, kinds, params, gens, g, cards, market, seats, auctions, bids, path, used
+                )
     return len(tables), used
 
 
