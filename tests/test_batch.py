@@ -65,17 +65,6 @@ def test_compiled_bot_seeds_are_hashlibs(seed, first):
     assert bot_seeds(seed, first, 5, 6).tolist() == expected
 
 
-def test_generators_seeded_side_by_side_are_pythons():
-    seeds = np.array([0, 1, 2**32 - 1, 12345, 987654321] * 5, np.int64)
-    mts = np.zeros((len(seeds), fast_record.N + 1), np.int64)
-    fast_record.py_seed_block(seeds, mts)
-    for mt, seed in zip(mts, seeds, strict=True):
-        python = random.Random(int(seed))
-        assert [fast_record.py_random32(mt) for _ in range(700)] == [
-            python.getrandbits(32) for _ in range(700)
-        ]
-
-
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_the_batch_engine_gives_the_readable_engines_tables(players):
     readable = simulate(

@@ -45,7 +45,6 @@ MASK = 0xFFFFFFFF
 START, STEPS, WINNER_SEAT, RUNNER_UP_SEAT, SOLD, PRICE, SELLER, TOOK, TAKER = range(9)
 CREDITS, DROPS, PATH = 9, 10, 11
 AUCTION_FIELDS = 12
-BLOCK = 16  # games whose generators are seeded together
 
 # --- Python's generator -----------------------------------------------------------------------
 
@@ -100,43 +99,6 @@ def py_seed_rows(mts, rows, seeds, count):
     for k in range(count):
         mts[rows[k], 0] = 0x80000000
         mts[rows[k], N] = N
-
-
-@_jit
-def py_seed_block(seeds, mts):
-    """``random.Random(seeds[k])`` into ``mts[k]`` for every k, its first ``N`` words already
-    drawn (the twist a first draw would make, index 0): the same generators as ``py_seed``,
-    seeded side by side. Kept word-major (``state[i, k]``) while seeding, the generators step
-    together and the processor's vector lanes take several at once."""
-    count = len(seeds)
-    state = np.empty((N, count), np.uint32)
-    for i in range(N):
-        state[i, :] = START_STATE[i]
-    key = seeds.astype(np.uint32)
-    i = 1
-    for step in range(2 * N - 1):  # init_by_array with one key word: j stays 0
-        row, before = state[i], state[i - 1]
-        if step < N:
-            for k in range(count):
-                prev = before[k]
-                row[k] = (row[k] ^ ((prev ^ (prev >> 30)) * np.uint32(1664525))) + key[k]
-        else:
-            for k in range(count):
-                prev = before[k]
-                row[k] = (row[k] ^ ((prev ^ (prev >> 30)) * np.uint32(1566083941))) - np.uint32(i)
-        i += 1
-        if i >= N:
-            state[0, :] = state[N - 1, :]
-            i = 1
-    state[0, :] = 0x80000000
-    for i in range(N):  # the twist, as py_random32 makes it
-        row, after, far = state[i], state[(i + 1) % N], state[(i + 397) % N]
-        for k in range(count):
-            y = (row[k] & np.uint32(0x80000000)) | (after[k] & np.uint32(0x7FFFFFFF))
-            row[k] = far[k] ^ (y >> 1) ^ (np.uint32(0x9908B0DF) * (y & np.uint32(1)))
-    for k in range(count):
-        mts[k, :N] = state[:, k]
-        mts[k, N] = 0
 
 
 @_jit
@@ -311,41 +273,35 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
 
     Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
     the caller grows ``path`` and calls again from there. With no room in ``out`` (no games)
-    the games are played without a record (only their final tables). The generators of ``BLOCK`` games
-    (each seat's, then the deal's) are seeded together (``py_seed_block``).
+    the games are played without a record (only their final tables).
     """
     cards, market, seats, auctions, bids = out
     box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
-    per_game = kinds.size + 1
-    mt = np.zeros((BLOCK * per_game, N + 1), np.int64)
-    block_seeds = np.zeros(BLOCK * per_game, np.int64)
+    mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
+    rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
     room = cards.shape[1] * (chips[0] + 2 * kinds.size)  # more steps than any game can take
-    for start in range(first, len(tables), BLOCK):
-        end = min(start + BLOCK, len(tables))
-        for g in range(start, end):
-            j = (g - start) * per_game
-            for seat in range(kinds.size):  # seats without a random bot: never drawn from
-                block_seeds[j + seat] = bot_seeds[g, seat] if kinds[seat] == RANDOM else 0
-            block_seeds[j + kinds.size] = seeds[g]
-        count = (end - start) * per_game
-        py_seed_block(block_seeds[:count], mt[:count])
-        for g in range(start, end):
-            if used + room > len(path):
-                return g, used
-            t = tables[g]
-            gens = mt[(g - start) * per_game : (g - start + 1) * per_game]
-            py_deal(t, gens[-1], box_company, box_border, box_starting, chips[0], chips[1])
-            if len(cards) == 0:  # only the final tables asked for: nothing to record
-                while t.phase != OVER:
-                    seat = t.current
-                    if kinds[seat] == RANDOM:
-                        apply(t, py_random_action(t, gens[seat]))
-                    else:
-                        apply(t, choose(t, kinds, params))
-            else:
-                used = play_recorded(
-                    t, kinds, params, gens, g, cards, market, seats, auctions, bids, path, used
-                )
+    for g in range(first, len(tables)):
+        if used + room > len(path):
+            return g, used
+        t = tables[g]
+        rows[0], values[0], count = kinds.size, seeds[g], 1
+        for seat in range(t.players):
+            if kinds[seat] == RANDOM:
+                rows[count], values[count] = seat, bot_seeds[g, seat]
+                count += 1
+        py_seed_rows(mt, rows, values, count)
+        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
+        if len(cards) == 0:  # only the final tables asked for: nothing to record
+            while t.phase != OVER:
+                seat = t.current
+                if kinds[seat] == RANDOM:
+                    apply(t, py_random_action(t, mt[seat]))
+                else:
+                    apply(t, choose(t, kinds, params))
+        else:
+            used = play_recorded(
+                t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
+            )
     return len(tables), used
 
 
