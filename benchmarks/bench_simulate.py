@@ -12,7 +12,8 @@ it is quiet):
 * ``simulate(..., out=folder)`` for ``--games`` games (default 1,000,000), every table
   streamed to ``--format`` (CSV unless said; Feather is the compact, fastest one), in a fresh process per worker count: wall time, games per second, the
   peak resident memory of the process and of its largest worker, the CPU seconds of all of
-  them (warm-up included); targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x
+  them and of the process alone (with workers: what merging and writing cost; warm-up
+  included); targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x
   one. One worker is this process; two are a pool of two.
 """
 
@@ -42,7 +43,8 @@ seconds = time.perf_counter() - start
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"seconds": seconds, "games": sim.games_finished, "peak": me.ru_maxrss * 1024,
                   "worker_peak": kids.ru_maxrss * 1024,
-                  "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime}))
+                  "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
+                  "parent_cpu": me.ru_utime + me.ru_stime}))
 """
 
 
@@ -109,7 +111,8 @@ def main() -> None:
             print(
                 f"{args.games:,} games, {args.tables}, {workers} worker(s): {best['seconds']:.1f} s, "
                 f"{rates[workers]:,.0f} games/s, peak memory {best['peak'] / 2**20:.0f} MB "
-                f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s, "
+                f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s "
+                f"(this process {best['parent_cpu']:.1f} s), "
                 f"{best['bytes'] / 2**30:.2f} GB of {args.format}  ({load()})"
             )
         if 1 in rates and 2 in rates:
