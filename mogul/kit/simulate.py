@@ -203,7 +203,9 @@ def simulate(
     ``sim.engine`` says which ran.
 
     ``out``: a folder; the batch engine then writes the tables there chunk by chunk as the
-    games finish (``format`` "csv", "parquet" or "feather", default Parquet with pyarrow), keeps only
+    games finish (``format`` "csv", "parquet" or "feather", default Parquet with pyarrow;
+    Feather, Arrow's own file, is the fastest to write and the smallest, ``pd.read_feather``
+    reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
     after each chunk (``mogul.kit.stream.Writer``: ``games``, ``rows``, ``paths``).
     """
