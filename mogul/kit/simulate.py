@@ -113,7 +113,7 @@ def write_tables(
                 lists = _lists_for_parquet(table)
                 if table.index.name is not None:
                     lists = lists.reset_index()
-                lists.to_feather(temporary, compression="zstd")
+                lists.to_feather(temporary, compression="lz4")
             else:
                 table.to_csv(temporary, index=table.index.name is not None)
             os.replace(temporary, path)
@@ -124,7 +124,7 @@ def write_tables(
 
 
 FORMATS = ("parquet", "feather", "csv")
-"""The file formats: Parquet and Feather (Arrow's own file, zstd-compressed: the fastest to
+"""The file formats: Parquet and Feather (Arrow's own file, LZ4-compressed: the fastest to
 write) need pyarrow."""
 
 
