@@ -10,9 +10,10 @@ it is quiet):
 * the command line end to end (a fresh process: imports, compiled-code cache, the games,
   every table written as CSV) for 10,000 random 4-player classic games; target < 5 s;
 * ``simulate(..., out=folder)`` for ``--games`` games (default 1,000,000), every table
-  streamed to CSV, in a fresh process per worker count: wall time, games per second, the
+  streamed to ``--format`` (CSV unless said; Feather is the compact, fastest one), in a fresh process per worker count: wall time, games per second, the
   peak resident memory of the process and of its largest worker, the CPU seconds of all of
-  them (warm-up included); targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x
+  them and of the process alone (with workers: what merging and writing cost; warm-up
+  included); targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x
   one. One worker is this process; two are a pool of two.
 """
 
@@ -33,16 +34,17 @@ ROOT = Path(__file__).resolve().parents[1]
 RUN = """
 import json, resource, sys, time
 from mogul.kit.simulate import simulate
-games, workers, tables, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4]
-simulate("classic", ["random"], games=100, players=4, out=out + "-warm", format="csv", progress=False)
+games, workers, tables, out, fmt = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4], sys.argv[5]
+simulate("classic", ["random"], games=100, players=4, out=out + "-warm", format=fmt, progress=False)
 start = time.perf_counter()
 sim = simulate("classic", ["random"], games=games, players=4, seed=1, tables=tables, out=out,
-               format="csv", progress=False, **({"workers": workers} if workers > 1 else {}))
+               format=fmt, progress=False, **({"workers": workers} if workers > 1 else {}))
 seconds = time.perf_counter() - start
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"seconds": seconds, "games": sim.games_finished, "peak": me.ru_maxrss * 1024,
                   "worker_peak": kids.ru_maxrss * 1024,
-                  "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime}))
+                  "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
+                  "parent_cpu": me.ru_utime + me.ru_stime}))
 """
 
 
@@ -67,13 +69,13 @@ def cli(folder: Path, games: int, tables: str) -> float:
     return seconds
 
 
-def big(folder: Path, games: int, workers: int, tables: str) -> dict[str, float]:
+def big(folder: Path, games: int, workers: int, tables: str, fmt: str) -> dict[str, float]:
     """One streamed run in a fresh process; its figures."""
     shutil.rmtree(folder, ignore_errors=True)
-    argv = [sys.executable, "-c", RUN, str(games), str(workers), tables, str(folder)]
+    argv = [sys.executable, "-c", RUN, str(games), str(workers), tables, str(folder), fmt]
     result = subprocess.run(argv, check=True, capture_output=True, text=True, env=env())
     figures = json.loads(result.stdout.strip().splitlines()[-1])
-    figures["bytes"] = sum(p.stat().st_size for p in folder.glob("*.csv"))
+    figures["bytes"] = sum(p.stat().st_size for p in folder.glob(f"*.{fmt}"))
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(f"{folder}-warm", ignore_errors=True)
     return figures
@@ -84,6 +86,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--workers", default="1,2", help="worker counts to compare")
     parser.add_argument("--tables", default="games,rounds,auctions")
+    parser.add_argument(
+        "--format", default="csv", choices=["csv", "parquet", "feather"], help="of the big runs"
+    )
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each figure (best kept)")
     args = parser.parse_args()
@@ -98,15 +103,17 @@ def main() -> None:
         rates = {}
         for workers in map(int, args.workers.split(",")):
             runs = [
-                big(Path(tmp) / "big", args.games, workers, args.tables) for _ in range(args.repeat)
+                big(Path(tmp) / "big", args.games, workers, args.tables, args.format)
+                for _ in range(args.repeat)
             ]
             best = min(runs, key=lambda r: r["seconds"])
             rates[workers] = best["games"] / best["seconds"]
             print(
                 f"{args.games:,} games, {args.tables}, {workers} worker(s): {best['seconds']:.1f} s, "
                 f"{rates[workers]:,.0f} games/s, peak memory {best['peak'] / 2**20:.0f} MB "
-                f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s, "
-                f"{best['bytes'] / 2**30:.2f} GB of CSV  ({load()})"
+                f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s "
+                f"(this process {best['parent_cpu']:.1f} s), "
+                f"{best['bytes'] / 2**30:.2f} GB of {args.format}  ({load()})"
             )
         if 1 in rates and 2 in rates:
             print(f"two workers / one worker: {rates[2] / rates[1]:.2f}x  ({load()})")

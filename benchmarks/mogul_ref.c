@@ -4,7 +4,8 @@
    batch simulator's speed as a fraction of this one, measured in the same run. The rules are
    those of fast_kernels.py (reveal, premiums, the auction with bid/drop/credit, the winner's
    take-or-sell and the runner-up's other action, the crash); the random numbers come from
-   splitmix64, so the games are other games than the Python engines', from the same rules.
+   splitmix64 with a multiply-shift onto 0..n-1, as in the simulator's fresh games
+   (fast_rng.py), so the games are other games than the Python engines', from the same rules.
 
    usage: mogul_ref GAMES PLAYERS SEED CHIPS_TOTAL CHIPS_PER_PLAYER CREDIT_CHIPS
                     CREDIT_POINTS CHIPS_PER_POINT CRASH_LAST CARD...   (CARD: company border S)

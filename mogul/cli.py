@@ -132,9 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--format",
-        choices=["csv", "parquet"],
+        choices=["csv", "parquet", "feather"],
         default=None,
-        help="file format (default: parquet when pyarrow is installed, else csv)",
+        help="file format (default: csv; parquet and feather need pyarrow, feather is the fastest)",
     )
     sim.add_argument(
         "--tables",
@@ -226,8 +226,8 @@ def _quiet_broken_pipe() -> int:
 
 
 def _simulate(args: argparse.Namespace) -> bool:
-    if args.format == "parquet" and not has_pyarrow():
-        raise ValueError("--format parquet needs pyarrow: pip install pyarrow")
+    if args.format in ("parquet", "feather") and not has_pyarrow():
+        raise ValueError(f"--format {args.format} needs pyarrow: pip install pyarrow")
     spec, edition = resolve(args.game)
     check_bots(spec, args.bots)
     tables = None if args.tables is None else check_tables(spec, args.tables)

@@ -50,6 +50,21 @@ def test_seeds_are_the_runners_plans():
     assert bot_seeds(9, 10, 13, 4).tolist() == [list(p.bot_seeds) for p in plans[10:]]
 
 
+@pytest.mark.parametrize("seed, first", [(0, 0), (77, 10**6 - 3), (2**40, 10**15)])
+def test_compiled_bot_seeds_are_hashlibs(seed, first):
+    import hashlib
+
+    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
+    expected = [
+        [
+            int.from_bytes(hashlib.blake2b(f"{g} {s}".encode(), key=key, digest_size=4).digest())
+            for s in range(6)
+        ]
+        for g in range(first, first + 5)
+    ]
+    assert bot_seeds(seed, first, 5, 6).tolist() == expected
+
+
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_the_batch_engine_gives_the_readable_engines_tables(players):
     readable = simulate(
@@ -76,6 +91,16 @@ def test_the_batch_engine_gives_the_readable_engines_tables(players):
         pd.testing.assert_frame_equal(fast.tables[name], table)
     pd.testing.assert_frame_equal(fast.summary(), readable.summary())
     assert fast.failures.empty and not fast.partial
+    unrecorded = simulate(  # only the games table: played without a record of the rounds
+        "classic",
+        LINEUP[:players],
+        games=40,
+        seed=players,
+        players=players,
+        progress=False,
+        tables=["games"],
+    )
+    pd.testing.assert_frame_equal(unrecorded.games, readable.games)
 
 
 def test_fewer_tables_on_the_batch_engine():
@@ -211,7 +236,38 @@ def test_parquet_row_groups(tmp_path):
     )
     assert pq.ParquetFile(streamed.files["games"]).num_row_groups == 3
     back = pd.read_parquet(streamed.files["games"])
+    assert back["player"].dtype == "category"  # text is stored as dictionary columns
+    back = back.astype({name: "str" for name in back.select_dtypes("category")})
     pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
+
+
+@pytest.mark.parametrize("format", ["feather", "parquet"])
+def test_arrow_files_hold_the_readable_tables(tmp_path, format):
+    pytest.importorskip("pyarrow")
+    sim = simulate("classic", LINEUP, games=12, seed=3, progress=False, engine="readable")
+    streamed = simulate(
+        "classic",
+        LINEUP,
+        games=12,
+        seed=3,
+        progress=False,
+        out=tmp_path,
+        format=format,
+        chunk_size=5,
+    )
+    read = pd.read_feather if format == "feather" else pd.read_parquet
+    for name, table in sim.tables.items():
+        back = read(streamed.files[name])
+        for column in back.columns:
+            if isinstance(back[column].dtype, pd.CategoricalDtype):
+                back[column] = back[column].astype("str")
+            elif back[column].dtype == object:  # lists come back as arrays
+                back[column] = back[column].map(lambda a: tuple(int(x) for x in a))
+        pd.testing.assert_frame_equal(back, table, check_dtype=False)
+        assert (
+            back.dtypes.map(lambda d: d.kind).tolist()
+            == table.dtypes.map(lambda d: d.kind).tolist()
+        )
 
 
 def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):

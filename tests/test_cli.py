@@ -119,7 +119,8 @@ def test_bad_arguments_give_usage_and_exit_2(argv, capsys):
     assert "usage: mogul" in err and "Traceback" not in err
 
 
-def test_parquet_without_pyarrow_is_a_usage_error(tmp_path, capsys):
+@pytest.mark.parametrize("format", ["parquet", "feather"])
+def test_arrow_formats_without_pyarrow_are_a_usage_error(tmp_path, capsys, format):
     argv = [
         "simulate",
         "--bots",
@@ -129,7 +130,7 @@ def test_parquet_without_pyarrow_is_a_usage_error(tmp_path, capsys):
         "--games",
         "1",
         "--format",
-        "parquet",
+        format,
         "--out",
         str(tmp_path),
         "--no-progress",

@@ -67,22 +67,18 @@ def deal_seeds(deals: random.Random, count: int, players: int) -> np.ndarray:
 
 def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
     """The bot seeds of games ``first`` ... ``first + count - 1``, as ``runner.plan_games`` has them."""
-    keyed = hashlib.blake2b(
-        key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4
-    )
+    from mogul.kit.seed_hash import game_seat_hashes  # compiled: loaded when first needed
+
+    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
     out = np.empty((count, players), np.int64)
-    for game in range(first, first + count):
-        for seat in range(players):
-            h = keyed.copy()
-            h.update(f"{game} {seat}".encode())
-            out[game - first, seat] = int.from_bytes(h.digest(), "big")
+    game_seat_hashes(np.frombuffer(key, np.uint8), first, count, players, out)
     return out
 
 
 @dataclass(frozen=True)
 class Chunk:
     """Games ``first`` ... of a run: their deal seeds (the bot seeds come from ``seed``), and
-    how the sink wants the tables: ``encode`` "csv" (bytes), "parquet" (Arrow) or None."""
+    how the sink wants the tables: ``encode`` "csv" (bytes), "arrow" (Arrow tables) or None."""
 
     engine: Any
     seed: int
@@ -112,7 +108,7 @@ def play_chunk(chunk: Chunk) -> Played:
     counts = {name: rows(t) for name, t in tables.items()}
     if chunk.encode == "csv":
         tables = {name: csv_bytes(t, header=chunk.first == 0) for name, t in tables.items()}
-    elif chunk.encode == "parquet":
+    elif chunk.encode == "arrow":
         tables = {name: arrow_table(t) for name, t in tables.items()}
     return Played(tables, len(chunk.seeds), counts, sums)
 
@@ -146,7 +142,7 @@ def run_chunks(
     """Play ``games`` planned games chunk by chunk into ``sink`` (in game order); True if
     interrupted (Ctrl-C): the sink then holds the whole chunks finished before it.
 
-    ``sink.encode`` (None, "csv" or "parquet") says in what form ``sink.add(tables, games)``
+    ``sink.encode`` (None, "csv" or "arrow") says in what form ``sink.add(tables, games)``
     wants the tables; the workers encode them.
     """
     from tqdm.auto import tqdm

@@ -1,7 +1,7 @@
 """Tables as columns of numpy arrays: how a batch engine hands over its tables.
 
 A batch engine gives each table as a dict of columns (``Columns``): a numpy array (whole
-numbers or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
+numbers, of any width that holds them, or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
 ``Ragged`` (a tuple per row: the chips bid per seat, the pot before each step). From those,
 ``frame`` builds the same pandas table the readable engine builds row by row (text as
 pandas strings, tuples of Python ints), and ``csv_bytes`` / ``arrow_table`` write the rows
@@ -73,6 +73,8 @@ def frame(columns: Columns) -> pd.DataFrame:
             data[name] = pd.Series(labels, dtype="str")  # what pandas infers, even when empty
         elif isinstance(column, Ragged):
             data[name] = _tuples(column)
+        elif column.dtype != np.bool_:
+            data[name] = column.astype(np.int64)  # stored narrow; pandas' rows give int64
         else:
             data[name] = column
     return pd.DataFrame(data)
@@ -153,14 +155,18 @@ def _quoted(label: str) -> bytes:
 
 
 def arrow_table(columns: Columns) -> Any:
-    """The table as a ``pyarrow.Table`` (tuples as lists, text as strings); needs pyarrow."""
+    """The table as a ``pyarrow.Table``, compact: whole numbers at the width the engine keeps
+    them, text as dictionary columns (pandas reads them back as categoricals), tuples as
+    lists. Needs pyarrow."""
     import pyarrow as pa
 
     arrays = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            labels = pa.array(column.labels, pa.string())
-            arrays[name] = labels.take(pa.array(column.codes))
+            codes = pa.array(column.codes.astype(np.int8 if len(column.labels) < 128 else np.int32))
+            arrays[name] = pa.DictionaryArray.from_arrays(
+                codes, pa.array(column.labels, pa.string())
+            )
         elif isinstance(column, Ragged):
             offsets = np.concatenate(([0], np.cumsum(column.lengths))).astype(np.int32)
             arrays[name] = pa.ListArray.from_arrays(pa.array(offsets), pa.array(column.values))

@@ -70,7 +70,8 @@ def _earlier_results(path: Path) -> list[Path]:
     return sorted(
         p
         for p in path.iterdir()
-        if p.name == MANIFEST or (p.stem in outputs and p.suffix in (".csv", ".parquet"))
+        if p.name == MANIFEST
+        or (p.stem in outputs and p.suffix in (".csv", ".parquet", ".feather"))
     )
 
 

@@ -70,14 +70,17 @@ class MogulBatch:
         )
         record = fast._empty_tables(ed, games, players)
         pile = fast.PILE
+        recorded = games if set(tables) - {"games"} else 0  # the games table needs no record
         out = (
-            np.zeros((games, pile, 2), np.int64),  # each round's card: company, border
-            np.zeros((games, pile, fast.COMPANIES), np.int64),  # market values
-            np.zeros((games, pile, players, 2 + fast.COMPANIES), np.int64),  # points, chips, shares
-            np.zeros((games, pile, fast_record.AUCTION_FIELDS), np.int64),
-            np.zeros((games, pile, 3, players), np.int64),  # bids per seat, credits, drops
+            np.zeros((recorded, pile, 2), np.int64),  # each round's card: company, border
+            np.zeros((recorded, pile, fast.COMPANIES), np.int16),  # market values
+            np.zeros(
+                (recorded, pile, players, 2 + fast.COMPANIES), np.int16
+            ),  # points, chips, shares
+            np.zeros((recorded, pile, fast_record.AUCTION_FIELDS), np.int64),
+            np.zeros((recorded, pile, 3, players), np.int16),  # bids per seat, credits, drops
         )
-        path = np.zeros(games * 400 + 8192, np.int64)  # grown if a chunk needs more
+        path = np.zeros(recorded * 400 + 8192, np.int64)  # grown if a chunk needs more
         seeds = np.asarray(seeds, np.int64)
         bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
         done, used = 0, 0
@@ -91,19 +94,57 @@ class MogulBatch:
         game_numbers = first + np.arange(games)
         result = {"games": self._games(record, game_numbers, seeds, bot_seeds)}
         result["games"]["player"] = Coded(result["games"]["seat"], seat_names)
-        cards = _card_codes(out[0], len(companies))
         card_labels = (*(f"{c}/{b}" for c in companies for b in companies), "crash")
         rounds = record["round"]
         if "rounds" in tables:
-            labels = (card_labels, seat_names, companies)
-            result["rounds"] = _rounds(
-                self, out, rounds, game_numbers, cards, labels, ed.chips_per_point
+            result["rounds"] = self._rounds(
+                out, rounds, game_numbers, (card_labels, seat_names, companies), ed.chips_per_point
             )
         if "auctions" in tables:
-            auctions = _auctions(out, rounds, game_numbers, cards, card_labels, companies)
-            auctions["pot_path"] = Ragged(path[:used], auctions["steps"])
+            auctions = _auctions(out, rounds, game_numbers, card_labels, companies)
+            auctions["pot_path"] = Ragged(
+                path[:used].astype(np.int16), auctions["steps"].astype(np.int64)
+            )
             result["auctions"] = {name: auctions[name] for name in AUCTION_COLUMNS}
         return result
+
+    def _rounds(
+        self,
+        out: tuple[np.ndarray, ...],
+        rounds: np.ndarray,
+        game_numbers: np.ndarray,
+        labels: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+        chips_per_point: int,
+    ) -> Columns:
+        """Rows (game, round, seat) for every round played, the crash included."""
+        from mogul.games.mogul import fast_record
+
+        card_labels, seat_names, companies = labels
+        count = int(rounds.sum()) * self.players
+        game = np.empty(count, np.int64)
+        fields = np.empty((6 + 2 * len(companies), count), np.int16)
+        crash = len(card_labels) - 1
+        cards, market, seats = out[0], out[1], out[2]
+        fast_record.round_rows(
+            cards, market, seats, rounds, chips_per_point, crash, game_numbers, game, fields
+        )
+        seat = fields[2]
+        columns: Columns = {
+            "game": game,
+            "bot": Coded(seat, self.names),
+            "round": fields[0],
+            "card": Coded(fields[1], card_labels),
+            "seat": seat,
+            "player": Coded(seat, seat_names),
+            "points": fields[3],
+            "chips": fields[4],
+            "score": fields[5],
+        }
+        columns.update({f"shares_{c}": fields[6 + i] for i, c in enumerate(companies)})
+        columns.update(
+            {f"market_{c}": fields[6 + len(companies) + i] for i, c in enumerate(companies)}
+        )
+        return columns
 
     def _games(
         self, record: np.ndarray, game_numbers: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
@@ -133,78 +174,42 @@ class MogulBatch:
         }
 
 
-def _card_codes(cards: np.ndarray, companies: int) -> np.ndarray:
-    """Each round's card as a label number: company * companies + border; the crash last."""
-    codes = cards[..., 0] * companies + cards[..., 1]
-    return np.where(cards[..., 0] < 0, companies * companies, codes)
-
-
-def _rounds(
-    batch: MogulBatch,
-    out: tuple[np.ndarray, ...],
-    rounds: np.ndarray,
-    game_numbers: np.ndarray,
-    cards: np.ndarray,
-    labels: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
-    chips_per_point: int,
-) -> Columns:
-    """Rows (game, round, seat) for every round played, the crash included."""
-    card_labels, seat_names, companies = labels
-    players = batch.players
-    game, row = np.nonzero(np.arange(out[0].shape[1]) < rounds[:, None])
-    seat = np.tile(np.arange(players), len(game))
-    seats = out[2][game, row].reshape(-1, out[2].shape[3])
-    market = np.repeat(out[1][game, row], players, axis=0)
-    columns: Columns = {
-        "game": np.repeat(game_numbers[game], players),
-        "bot": Coded(seat, batch.names),
-        "round": np.repeat(row + 1, players),
-        "card": Coded(np.repeat(cards[game, row], players), card_labels),
-        "seat": seat,
-        "player": Coded(seat, seat_names),
-        "points": seats[:, 0],
-        "chips": seats[:, 1],
-        "score": seats[:, 0] + seats[:, 1] // chips_per_point,
-    }
-    columns.update({f"shares_{c}": seats[:, 2 + i] for i, c in enumerate(companies)})
-    columns.update({f"market_{c}": market[:, i] for i, c in enumerate(companies)})
-    return columns
-
-
 def _auctions(
     out: tuple[np.ndarray, ...],
     rounds: np.ndarray,
     game_numbers: np.ndarray,
-    cards: np.ndarray,
     card_labels: tuple[str, ...],
     companies: Sequence[str],
 ) -> Columns:
     """Rows (game, round) for every auction: every round but the crash."""
-    from mogul.games.mogul import fast_record as f
+    from mogul.games.mogul import fast_record
 
-    game, row = np.nonzero(np.arange(out[0].shape[1]) < rounds[:, None] - 1)
-    record = out[3][game, row]
-    seqs = out[4][game, row]
-    players = seqs.shape[2]
-    within = np.arange(players)
-    credits, drops = record[:, f.CREDITS], record[:, f.DROPS]
+    count = int(rounds.sum()) - len(rounds)
+    players = out[4].shape[3]
+    game = np.empty(count, np.int64)
+    fields = np.empty((16, count), np.int16)
+    seqs = np.empty((3, count * players), np.int16)
+    _, credits, drops = fast_record.auction_rows(
+        out[0], out[3], out[4], rounds, len(companies), game_numbers, game, fields, seqs
+    )
+    companies = tuple(companies)
     return {
-        "game": game_numbers[game],
-        "round": row + 1,
-        "card": Coded(cards[game, row], card_labels),
-        "company": Coded(out[0][game, row, 0], tuple(companies)),
-        "border": Coded(out[0][game, row, 1], tuple(companies)),
-        "start_player": record[:, f.START],
-        "bids": Ragged(seqs[:, 0].ravel(), np.full(len(game), players)),
-        "credits": Ragged(seqs[:, 1][within < credits[:, None]], credits),
-        "drop_order": Ragged(seqs[:, 2][within < drops[:, None]], drops),
-        "steps": record[:, f.STEPS],
-        "winner": record[:, f.WINNER_SEAT],
-        "runner_up": record[:, f.RUNNER_UP_SEAT],
-        "sold": record[:, f.SOLD],
-        "sale_price": record[:, f.PRICE],
-        "seller": record[:, f.SELLER],
-        "winner_choice": Coded(record[:, f.TOOK], ("sell", "take")),
-        "taker": record[:, f.TAKER],
-        "chips_paid": seqs[:, 0].sum(axis=1),
+        "game": game,
+        "round": fields[0],
+        "card": Coded(fields[1], card_labels),
+        "company": Coded(fields[2], companies),
+        "border": Coded(fields[3], companies),
+        "start_player": fields[4],
+        "bids": Ragged(seqs[0], np.full(count, players)),
+        "credits": Ragged(seqs[1, :credits], fields[14].astype(np.int64)),
+        "drop_order": Ragged(seqs[2, :drops], fields[15].astype(np.int64)),
+        "steps": fields[5],
+        "winner": fields[6],
+        "runner_up": fields[7],
+        "sold": fields[8],
+        "sale_price": fields[9],
+        "seller": fields[10],
+        "winner_choice": Coded(fields[11], ("sell", "take")),
+        "taker": fields[12],
+        "chips_paid": fields[13],
     }

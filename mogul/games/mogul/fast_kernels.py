@@ -27,6 +27,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from mogul.games.mogul.fast_rng import below, deal_hidden_pile, new_rng, shuffle  # noqa: F401
 from mogul.games.mogul.fast_table import (  # noqa: F401 - re-exported: fast.py and tests use them
     AUCTION,
     BID,
@@ -292,21 +293,24 @@ def play_to_end(t, kinds, params):
 
 
 @_jit
-def deal(t, box_company, box_border, box_starting, players, chips_total, chips_per_player):
-    """A fresh deal as setup.deal does it: S shares to the players, the pile, a start player."""
-    t.players = players
-    starting = np.flatnonzero(box_starting)
-    rest = np.flatnonzero(box_starting == 0)
-    np.random.shuffle(starting)
+def deal(t, rng, box_company, box_border, starting, rest, chips_total, chips_per_player, pile):
+    """A fresh deal as setup.deal does it, drawing from ``rng`` (``fast_rng``) into ``pile``
+    (room for the box): S shares to the players, the pile, a start player."""
+    players, s = t.players, len(starting)
+    pile[:s] = starting
+    shuffle(rng, pile, s)
     # 1. one brown S share to each player; the other S shares join the pile
     for seat in range(players):
-        card = starting[seat]
-        t.shares[seat, box_company[card]] += 1
-    pile = np.concatenate((starting[players:], rest))
+        t.shares[seat, box_company[pile[seat]]] += 1
+    n = s - players
+    for i in range(n):  # forward: the cards move down
+        pile[i] = pile[players + i]
+    pile[n : n + len(rest)] = rest
+    n += len(rest)
     # 3. shuffle the pile and mix the crash card into its last cards
-    np.random.shuffle(pile)
-    size = len(pile) + 1
-    crash = size - 1 - np.random.randint(min(t.crash_window, size))
+    shuffle(rng, pile, n)
+    size = n + 1
+    crash = size - 1 - below(rng, min(t.crash_window, size))
     j = 0
     for i in range(size):
         if i == crash:
@@ -321,32 +325,28 @@ def deal(t, box_company, box_border, box_starting, players, chips_total, chips_p
         t.chips[seat] = chips_per_player
     t.bank = chips_total - players * chips_per_player
     # 4. a start player; the first card is revealed
-    begin_round(t, np.random.randint(players))
+    begin_round(t, below(rng, players))
 
 
 @_jit
-def deal_hidden_pile(t):
-    """Shuffle the unseen shares and place the crash by the crash rule (determinize.py)."""
-    left = t.pile_size - t.top
-    shares = np.empty((left - 1, 2), np.int64)
-    n = 0
-    for i in range(t.top, t.pile_size):
-        if t.pile_company[i] != CRASH:
-            shares[n, 0], shares[n, 1] = t.pile_company[i], t.pile_border[i]
-            n += 1
-    for i in range(n - 1, 0, -1):  # Fisher-Yates
-        j = np.random.randint(i + 1)
-        shares[i, 0], shares[j, 0] = shares[j, 0], shares[i, 0]
-        shares[i, 1], shares[j, 1] = shares[j, 1], shares[i, 1]
-    window = min(t.crash_window, left)
-    crash = left - window + np.random.randint(window)
-    k = 0
-    for i in range(left):
-        if i == crash:
-            t.pile_company[t.top + i], t.pile_border[t.top + i] = CRASH, CRASH
-        else:
-            t.pile_company[t.top + i], t.pile_border[t.top + i] = shares[k, 0], shares[k, 1]
-            k += 1
+def fresh_random_action(t, rng):
+    """``random_action`` drawing from ``rng`` (``fast_rng``) instead of numpy's generator."""
+    seat = t.current
+    if t.phase == AUCTION:
+        can_bid = t.chips[seat] > 0
+        i = below(rng, 1 + can_bid + may_take_credit(t, seat))
+        if can_bid:
+            if i == 0:
+                return BID
+            i -= 1
+        return DROP if i == 0 else CREDIT
+    owned = t.shares[seat, t.border]
+    if t.phase == WINNER:
+        i = below(rng, owned + 2)
+        return TAKE if i == 0 else SELL + i - 1
+    if t.winner_took:
+        return SELL + below(rng, owned + 1)
+    return TAKE
 
 
 # --- batches ----------------------------------------------------------------------------------
@@ -369,11 +369,20 @@ def _deal_and_play(
     params,
     seed,
 ):
-    np.random.seed(seed)
+    """Fresh games for ``fast.play_fresh``: the deals and the random bots draw from one
+    splitmix64 generator (``fast_rng``), the other bots decide as ``choose`` does."""
+    rng = new_rng(seed)
+    starting = np.flatnonzero(box_starting)
+    rest = np.flatnonzero(box_starting == 0)
+    pile = np.empty(len(box_starting), np.int64)
     for g in range(len(tables)):
         t = tables[g]
-        deal(t, box_company, box_border, box_starting, t.players, chips_total, chips_per_player)
-        play_to_end(t, kinds, params)
+        deal(t, rng, box_company, box_border, starting, rest, chips_total, chips_per_player, pile)
+        while t.phase != OVER:
+            if kinds[t.current] == RANDOM:
+                apply(t, fresh_random_action(t, rng))
+            else:
+                apply(t, choose(t, kinds, params))
 
 
 @_jit

@@ -272,13 +272,14 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     does, recording into ``out`` (cards, market, seats, auctions, bids) and ``path``.
 
     Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
-    the caller grows ``path`` and calls again from there.
+    the caller grows ``path`` and calls again from there. With no room in ``out`` (no games)
+    the games are played without a record (only their final tables).
     """
     cards, market, seats, auctions, bids = out
     box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
     mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
     rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
-    room = len(cards[0]) * (chips[0] + 2 * kinds.size)  # more steps than any game can take
+    room = cards.shape[1] * (chips[0] + 2 * kinds.size)  # more steps than any game can take
     for g in range(first, len(tables)):
         if used + room > len(path):
             return g, used
@@ -290,10 +291,80 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
                 count += 1
         py_seed_rows(mt, rows, values, count)
         py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
-        used = play_recorded(
-            t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
-        )
+        if len(cards) == 0:  # only the final tables asked for: nothing to record
+            while t.phase != OVER:
+                seat = t.current
+                if kinds[seat] == RANDOM:
+                    apply(t, py_random_action(t, mt[seat]))
+                else:
+                    apply(t, choose(t, kinds, params))
+        else:
+            used = play_recorded(
+                t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
+            )
     return len(tables), used
+
+
+# --- the recorded arrays as table rows ------------------------------------------------------
+
+
+@_jit
+def round_rows(cards, market, seats, rounds, chips_per_point, crash, game_numbers, game, fields):
+    """The rounds table's rows (game, round, seat), every round played and the crash:
+    ``game[r]`` and ``fields[:, r]`` = round, card (company * companies + border, ``crash``
+    for the crash), seat, points, chips, score, each company's shares, each market value."""
+    players, companies = seats.shape[2], market.shape[2]
+    r = 0
+    for g in range(len(rounds)):
+        for i in range(rounds[g]):
+            card = crash if cards[g, i, 0] < 0 else cards[g, i, 0] * companies + cards[g, i, 1]
+            for seat in range(players):
+                game[r] = game_numbers[g]
+                fields[0, r], fields[1, r], fields[2, r] = i + 1, card, seat
+                points, chips = seats[g, i, seat, 0], seats[g, i, seat, 1]
+                fields[3, r], fields[4, r] = points, chips
+                fields[5, r] = points + chips // chips_per_point
+                for c in range(companies):
+                    fields[6 + c, r] = seats[g, i, seat, 2 + c]
+                    fields[6 + companies + c, r] = market[g, i, c]
+                r += 1
+    return r
+
+
+@_jit
+def auction_rows(cards, auctions, bids, rounds, companies, game_numbers, game, fields, seqs):
+    """The auctions table's rows (game, round), every round but the crash: ``game[r]``,
+    ``fields[:, r]`` = round, card, company, border, start player, steps, winner, runner-up,
+    sold, sale price, seller, winner took, taker, chips paid, credits, drops; ``seqs[0]``
+    the chips bid per seat, ``seqs[1]`` and ``seqs[2]`` the credit and drop seats, in turn.
+    Returns the rows and how many credit and drop seats were written."""
+    players = bids.shape[3]
+    r = credits = drops = 0
+    for g in range(len(rounds)):
+        for i in range(rounds[g] - 1):
+            record = auctions[g, i]
+            company, border = cards[g, i, 0], cards[g, i, 1]
+            game[r] = game_numbers[g]
+            fields[0, r], fields[1, r] = i + 1, company * companies + border
+            fields[2, r], fields[3, r] = company, border
+            fields[4, r], fields[5, r] = record[START], record[STEPS]
+            fields[6, r], fields[7, r] = record[WINNER_SEAT], record[RUNNER_UP_SEAT]
+            fields[8, r], fields[9, r] = record[SOLD], record[PRICE]
+            fields[10, r], fields[11, r] = record[SELLER], record[TOOK]
+            fields[12, r] = record[TAKER]
+            paid = 0
+            for seat in range(players):
+                seqs[0, r * players + seat] = bids[g, i, 0, seat]
+                paid += bids[g, i, 0, seat]
+            fields[13, r], fields[14, r], fields[15, r] = paid, record[CREDITS], record[DROPS]
+            for k in range(record[CREDITS]):
+                seqs[1, credits] = bids[g, i, 1, k]
+                credits += 1
+            for k in range(record[DROPS]):
+                seqs[2, drops] = bids[g, i, 2, k]
+                drops += 1
+            r += 1
+    return r, credits, drops
 
 
 drop_stale_caches(globals())

@@ -80,7 +80,7 @@ TABLE = np.dtype(
 """One game's table as a numpy record (see the module docstring)."""
 
 
-COMPILED = ("fast_table.py", "fast_kernels.py", "fast_record.py")
+COMPILED = ("fast_table.py", "fast_rng.py", "fast_kernels.py", "fast_record.py")
 """The source files the compiled functions are built from."""
 
 
