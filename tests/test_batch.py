@@ -123,7 +123,7 @@ def test_the_readable_engine_plays_what_the_batch_engine_cannot():
     ("game", "bots", "message"),
     [
         ("classic", ["random", "mc:rollouts=1"], "plays 'random', 'threshold' and 'value' bots"),
-        ("rio-grande", ["random"], "plays the classic edition only"),
+        ("rio-grande", ["random"], "makes the games table only, not rounds, auctions"),
     ],
 )
 def test_engine_fast_says_why_it_cannot(game, bots, message):

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import mogul
@@ -259,3 +260,16 @@ def test_settled_auctions_roll_out_as_the_rules_settle_them():
             settled = settle_auction(table, winner, runner_up)
             final = readable_finish(settled, ["value"] * len(state.players))
             assert tuple(scores[r, b]) == final.final_scores()
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_simulates_games_table_equals_the_readable_engines_for_deterministic_bots(players):
+    from mogul.kit.simulate import simulate
+
+    bots = ["value", "threshold:drop_at=2", "value:chip_value=0.5", "threshold", "value"]
+    asked = dict(games=12, seed=3, tables=["games"], progress=False)
+    readable = simulate("rio-grande", bots[:players], engine="readable", **asked)
+    sim = simulate("rio-grande", bots[:players], **asked)  # the batch engine by default
+    assert sim.engine == "fast" and readable.engine == "readable"
+    pd.testing.assert_frame_equal(sim.games, readable.games)  # columns, dtypes and values
+    assert simulate("rio-grande", bots[:players], games=2, progress=False).engine == "readable"

@@ -1,8 +1,9 @@
 """Mogul's batch engine for ``simulate``: the readable engine's games, at compiled speed, as tables.
 
 ``batch_engine(edition, bots, names)`` is the game's ``GameSpec.batch`` hook. It refuses
-(``ValueError``, saying why) what the compiled simulator does not play: another edition than
-classic, or bots other than random, threshold and value. ``MogulBatch.play`` deals and plays
+(``ValueError``, saying why) what the compiled simulator does not play: bots other than
+random, threshold and value. The Rio Grande edition gets ``RioGrandeBatch``: the games
+table only, each game dealt by the readable engine and played on in ``fast_rio``. ``MogulBatch.play`` deals and plays
 a chunk of planned games in ``fast_record`` (the deals and the random bots draw from Python's
 generator exactly as the readable engine does, so the games are the same games) and builds
 the games, rounds and auctions tables from the recorded arrays with numpy, as columns
@@ -28,17 +29,86 @@ AUCTION_COLUMNS = (
 """The auctions table's columns, in ``tables.auction_rows``' order after ``game``."""
 
 
-def batch_engine(edition: str, bots: Sequence[Any], names: Sequence[str]) -> MogulBatch:
+def batch_engine(
+    edition: str, bots: Sequence[Any], names: Sequence[str]
+) -> MogulBatch | RioGrandeBatch:
     """The batch engine for one bot per seat; ``ValueError`` (why) if it cannot play them."""
     from mogul.games.mogul import fast  # compiled code: loaded when first needed
 
-    ed = fast.check_edition(edition)
+    ed = fast.check_edition(edition, rio_grande=True)
     if not ed.min_players <= len(bots) <= ed.max_players:
         raise ValueError(
             f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players"
         )
     kinds, params = fast.policies(list(bots), len(bots))
+    if ed.name == "rio-grande":
+        return RioGrandeBatch(ed.name, tuple(bots), tuple(names))
     return MogulBatch(ed.name, len(bots), kinds, params, tuple(names))
+
+
+@dataclass(frozen=True)
+class RioGrandeBatch:
+    """The 2013 edition's bots in their seats: the games table of chunks of planned games.
+
+    Each game is dealt by the readable engine from its planned seed (``new_game``) and played
+    to the crash in ``fast_rio``, so deterministic bots (value, threshold) play the readable
+    engine's very games, row for row. Random bots draw from one generator per chunk, seeded
+    by its first game's first bot seed: the same distribution as the readable engine's, other
+    games, which depend on how the games are cut into chunks.
+    """
+
+    edition: str
+    bots: tuple[Any, ...]
+    names: tuple[str, ...]  # the bots' names, one per seat
+    tables: tuple[str, ...] = ("games",)  # the tables it makes
+
+    @property
+    def players(self) -> int:
+        """Seats at each table."""
+        return len(self.bots)
+
+    def play(
+        self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
+    ) -> dict[str, Columns]:
+        """Games ``first``, ``first + 1``... dealt from ``seeds``: the games table, as columns."""
+        from mogul.games.mogul import fast
+        from mogul.games.mogul.setup import new_game
+
+        if set(tables) - set(self.tables):
+            raise ValueError(f"the batch engine makes only the games table, not {list(tables)}")
+        games, players = len(seeds), self.players
+        seeds = np.asarray(seeds, np.int64)
+        bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
+        names = new_game(self.edition, players, 0).names
+        seats = np.tile(np.arange(players, dtype=np.int64), games)
+        if games:
+            starts = [new_game(self.edition, players, int(s)) for s in seeds]
+            result = fast.play_states(starts, list(self.bots), int(bot_seeds[0][0]))
+            points, chips, shares = result.points, result.chips, result.shares
+            scores, ranks, credits = result.scores, result.ranks, result.credits
+            rounds = np.asarray(result.rounds, np.int64)
+        else:
+            points = chips = shares = scores = ranks = credits = np.zeros((0, players), np.int64)
+            rounds = np.zeros(0, np.int64)
+        ranks = np.asarray(ranks, np.int64).ravel()
+        return {
+            "games": {
+                "game": np.repeat(np.arange(first, first + games, dtype=np.int64), players),
+                "seed": np.repeat(seeds, players),
+                "seat": seats,
+                "player": Coded(seats, tuple(names)),
+                "bot": Coded(seats, self.names),
+                "bot_seed": bot_seeds.ravel(),
+                "score": np.asarray(scores, np.int64).ravel(),
+                "rank": ranks,
+                "won": ranks == 1,
+                "points": np.asarray(points, np.int64).ravel(),
+                "chips": np.asarray(chips, np.int64).ravel(),
+                "shares": np.asarray(shares, np.int64).ravel(),
+                "credits": np.asarray(credits, np.int64).ravel(),
+                "rounds": np.repeat(rounds, players),
+            }
+        }
 
 
 @dataclass(frozen=True)
