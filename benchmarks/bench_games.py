@@ -13,7 +13,10 @@ before and after: figures taken while other work runs are slower than the machin
 * **batch engine**: random games per second through the game's batch engine as ``simulate``
   drives it (``mogul.kit.batch.engine_for``, ``engine.play`` making the games table), or "-"
   where the game has none for that edition: the same figure for every game, whatever its
-  engine is built of (a game's own benchmark may time its kernels alone, faster);
+  engine is built of (Credit Mobilier and Rio Grande deal each game with the readable
+  engine there, so that their games are the readable engine's);
+* **batch kernel**: the same engine dealing in its compiled code (``engine.deal_and_play``,
+  other deals than the readable engine's): the engine at its own speed;
 * **bot decision**: the game's ``"mc"`` bot at its default settings, mean and 90th
   percentile milliseconds per decision, at ``DECISIONS`` states with two options or more
   spread evenly over two games that the game's second bot plays (early, middle and late
@@ -46,6 +49,7 @@ HEADER = (
     "players",
     "readable engine games/s",
     "batch engine games/s",
+    "batch kernel games/s",
     "bot decision ms mean / p90",
     "analysis ms",
 )
@@ -93,6 +97,17 @@ def batch_rate(spec: Any, edition: str, players: int) -> str:
 
     timed(10)  # compile or load the cache
     return games_per_second(timed, 1000)
+
+
+def kernel_rate(spec: Any, edition: str, players: int) -> str:
+    try:
+        engine = engine_for(spec, edition, ["random"] * players, ["random"] * players)
+    except ValueError:
+        return "-"
+    if not hasattr(engine, "deal_and_play"):
+        return "-"
+    engine.deal_and_play(10, 0)  # compile or load the cache
+    return games_per_second(lambda n: cpu(engine.deal_and_play, n, 1), 1000)
 
 
 def machine() -> str:
@@ -154,6 +169,7 @@ def main() -> None:
                     str(players),
                     readable_rate(spec, edition, players),
                     batch_rate(spec, edition, players),
+                    kernel_rate(spec, edition, players),
                     bot_latency(spec, edition, players),
                     analysis_latency(spec, edition, players),
                 )

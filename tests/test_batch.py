@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from mogul.games.mogul import fast_record
-from mogul.kit.batch import bot_seeds, deal_seeds
+from mogul.kit.batch import bot_seeds, deal_seeds, engine_for
 from mogul.kit.columns import Coded, Ragged, csv_bytes, frame
 from mogul.kit.runner import plan_games
 from mogul.kit.simulate import simulate
@@ -284,3 +284,21 @@ def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
         assert list(sim.tables[name].columns) == list(table.columns) and sim.tables[name].empty
     assert sim.tables["games"].dtypes.equals(full.games.dtypes)
     assert sim.summary().empty
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("classic", 4), ("rio-grande", 3), ("credit-mobilier", 4)]
+)
+def test_every_batch_engine_also_deals_in_its_compiled_code(game, players):
+    from mogul.kit.spec import resolve
+
+    spec, edition = resolve(game)
+    engine = engine_for(spec, edition, ["random"] * players, ["random"] * players)
+
+    def ranks(seed: int) -> np.ndarray:  # every batch result ranks its seats
+        return np.asarray(engine.deal_and_play(50, seed).ranks)
+
+    first = ranks(1)
+    assert first.shape == (50, players) and (first.min(axis=1) == 1).all()
+    assert (ranks(1) == first).all()  # seeded
+    assert (ranks(2) != first).any()

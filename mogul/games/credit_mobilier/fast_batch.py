@@ -42,6 +42,13 @@ class CreditMobilierBatch:
         """Seats at each table."""
         return len(self.bots)
 
+    def deal_and_play(self, games: int, seed: int) -> Any:
+        """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
+        and played to the end: the engine at its own speed (``fast.BatchResult``)."""
+        from mogul.games.credit_mobilier import fast
+
+        return fast.play_fresh(games, self.players, list(self.bots), seed)
+
     def play(
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
     ) -> dict[str, Columns]:

@@ -43,7 +43,7 @@ def batch_engine(
     kinds, params = fast.policies(list(bots), len(bots))
     if ed.name == "rio-grande":
         return RioGrandeBatch(ed.name, tuple(bots), tuple(names))
-    return MogulBatch(ed.name, len(bots), kinds, params, tuple(names))
+    return MogulBatch(ed.name, len(bots), kinds, params, tuple(names), tuple(bots))
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,13 @@ class RioGrandeBatch:
     def players(self) -> int:
         """Seats at each table."""
         return len(self.bots)
+
+    def deal_and_play(self, games: int, seed: int) -> Any:
+        """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
+        and played to the crash: the engine at its own speed (``fast.BatchResult``)."""
+        from mogul.games.mogul import fast
+
+        return fast.play_fresh(games, self.players, list(self.bots), seed, self.edition)
 
     def play(
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
@@ -120,6 +127,14 @@ class MogulBatch:
     kinds: np.ndarray
     params: np.ndarray
     names: tuple[str, ...]  # the bots' names, one per seat
+    bots: tuple[Any, ...] = ()  # the bots as given, one per seat
+
+    def deal_and_play(self, games: int, seed: int) -> Any:
+        """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
+        and played to the crash: the engine at its own speed (``fast.BatchResult``)."""
+        from mogul.games.mogul import fast
+
+        return fast.play_fresh(games, self.players, list(self.bots), seed, self.edition)
 
     def play(
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
