@@ -44,6 +44,7 @@ from mogul.games.mogul.actions import TAKE as TAKE_ACTION
 from mogul.games.mogul.actions import Action, Sell
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
+from mogul.games.mogul.fast_encode import PHASES, fill_table  # noqa: F401 - PHASES is part of the API
 from mogul.games.mogul.fast_kernels import (  # noqa: F401 - TABLE, the codes and the kernels are part of the API
     AUCTION,
     BID,
@@ -70,21 +71,9 @@ from mogul.games.mogul.fast_kernels import (  # noqa: F401 - TABLE, the codes an
     deal_hidden_pile,
 )
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
-from mogul.games.mogul.state import AUCTION as AUCTION_PHASE
-from mogul.games.mogul.state import OVER as OVER_PHASE
-from mogul.games.mogul.state import RUNNER_UP as RUNNER_UP_PHASE
-from mogul.games.mogul.state import WINNER as WINNER_PHASE
 from mogul.games.mogul.state import GameState, PlayerView
 from mogul.kit import policies as kit_policies
 from mogul.kit.bots import RandomBot
-
-PHASES = {
-    AUCTION_PHASE: AUCTION,
-    WINNER_PHASE: WINNER,
-    RUNNER_UP_PHASE: RUNNER_UP,
-    OVER_PHASE: OVER,
-}
-"""The state's phase names as the kernels' phase codes."""
 
 # --- from Python: editions, bots, states ------------------------------------------------------
 
@@ -162,37 +151,8 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
         from mogul.games.mogul import fast_rio
 
         return fast_rio.encode(table)
-    n = len(table.players)
-    if table.phase == OVER_PHASE:
-        raise ValueError("the game is over: there is nothing left to play")
-    companies = ed.company_ids
-    index = {c: i for i, c in enumerate(companies)}
-    out = _empty_tables(ed, 1, n)
-    t = out[0]
-    for seat, p in enumerate(table.players):
-        t["chips"][seat], t["points"][seat], t["credits"][seat] = p.chips, p.points, p.credits
-        t["shares"][seat, :COMPANIES] = p.shares.counts
-    t["bank"] = table.bank
-    pile = table.deck if isinstance(table, GameState) else (*table.unseen, None)
-    top = PILE - len(pile)  # the pile sits at the end of the arrays
-    for i, card in enumerate(pile):
-        crash = card is None or card.is_crash
-        t["pile_company"][top + i] = CRASH if crash else index[card.company]
-        t["pile_border"][top + i] = CRASH if crash else index[card.border]
-    t["pile_size"], t["top"] = PILE, top
-    for card in table.unseen:
-        t["unseen"][index[card.company]] += 1
-    t["round"], t["phase"] = table.round, PHASES[table.phase]
-    t["current"], t["start_player"], t["pot"] = table.current, table.start_player, table.pot
-    t["company"], t["border"] = index[table.revealed.company], index[table.revealed.border]
-    for seat in table.in_auction:
-        t["in_auction"][seat] = 1
-    for seat in table.credited:
-        t["credited"][seat] = 1
-    t["seats_in"] = len(table.in_auction)
-    t["winner"] = -1 if table.winner is None else table.winner
-    t["runner_up"] = -1 if table.runner_up is None else table.runner_up
-    t["winner_took"] = table.winner_choice == "take"
+    out = _empty_tables(ed, 1, len(table.players))
+    fill_table(out[0], table, PILE)
     return out
 
 

@@ -46,6 +46,14 @@ def batch_engine(
     return MogulBatch(ed.name, len(bots), kinds, params, tuple(names), tuple(bots))
 
 
+def _deal_and_play(engine: MogulBatch | RioGrandeBatch, games: int, seed: int) -> Any:
+    """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
+    and played to the crash: the engine at its own speed (``fast.BatchResult``)."""
+    from mogul.games.mogul import fast
+
+    return fast.play_fresh(games, engine.players, list(engine.bots), seed, engine.edition)
+
+
 @dataclass(frozen=True)
 class RioGrandeBatch:
     """The 2013 edition's bots in their seats: the games table of chunks of planned games.
@@ -67,12 +75,7 @@ class RioGrandeBatch:
         """Seats at each table."""
         return len(self.bots)
 
-    def deal_and_play(self, games: int, seed: int) -> Any:
-        """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
-        and played to the crash: the engine at its own speed (``fast.BatchResult``)."""
-        from mogul.games.mogul import fast
-
-        return fast.play_fresh(games, self.players, list(self.bots), seed, self.edition)
+    deal_and_play = _deal_and_play
 
     def play(
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
@@ -129,12 +132,7 @@ class MogulBatch:
     names: tuple[str, ...]  # the bots' names, one per seat
     bots: tuple[Any, ...] = ()  # the bots as given, one per seat
 
-    def deal_and_play(self, games: int, seed: int) -> Any:
-        """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
-        and played to the crash: the engine at its own speed (``fast.BatchResult``)."""
-        from mogul.games.mogul import fast
-
-        return fast.play_fresh(games, self.players, list(self.bots), seed, self.edition)
+    deal_and_play = _deal_and_play
 
     def play(
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]

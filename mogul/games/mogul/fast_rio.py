@@ -23,8 +23,9 @@ import numpy as np
 from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Branch, Sell
 from mogul.games.mogul.cards import parse_card
 from mogul.games.mogul.editions import Edition
-from mogul.games.mogul.fast_kernels import AUCTION, CRASH, NO_ACTION, OVER, RUNNER_UP, SELL, WINNER
+from mogul.games.mogul.fast_encode import fill_table
 from mogul.games.mogul.fast_kernels import BID as BID_CODE
+from mogul.games.mogul.fast_kernels import CRASH, NO_ACTION, SELL
 from mogul.games.mogul.fast_kernels import CREDIT as CREDIT_CODE
 from mogul.games.mogul.fast_kernels import DROP as DROP_CODE
 from mogul.games.mogul.fast_kernels import TAKE as TAKE_CODE
@@ -46,18 +47,7 @@ from mogul.games.mogul.fast_rio_table import (
     branch_of,
 )
 from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS
-from mogul.games.mogul.state import AUCTION as AUCTION_PHASE
-from mogul.games.mogul.state import OVER as OVER_PHASE
-from mogul.games.mogul.state import RUNNER_UP as RUNNER_UP_PHASE
-from mogul.games.mogul.state import WINNER as WINNER_PHASE
 from mogul.games.mogul.state import GameState, PlayerView
-
-PHASES = {
-    AUCTION_PHASE: AUCTION,
-    WINNER_PHASE: WINNER,
-    RUNNER_UP_PHASE: RUNNER_UP,
-    OVER_PHASE: OVER,
-}
 
 
 def plays(ed: Edition) -> bool:
@@ -110,40 +100,15 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
     """A Rio Grande state (or one seat's view) as a one-record ``RIO_TABLE`` array; a view's
     unseen shares are put in sorted order with the crash card last, to be re-dealt."""
     ed = table.edition
-    if table.phase == OVER_PHASE:
-        raise ValueError("the game is over: there is nothing left to play")
-    index = {c: i for i, c in enumerate(ed.company_ids)}
     stations = {sid: i for i, sid in enumerate(ed.stations)}
     out = empty_tables(ed, 1, len(table.players))
     t = out[0]
+    fill_table(t, table, RIO_PILE)
     for seat, p in enumerate(table.players):
-        t["chips"][seat], t["points"][seat], t["credits"][seat] = p.chips, p.points, p.credits
-        t["shares"][seat, :COMPANIES] = p.shares.counts
         t["house_count"][seat] = len(p.houses)
         for k, station in enumerate(p.houses):
             t["houses"][seat, k] = stations[station]
             t["owner"][stations[station]] = seat
-    t["bank"] = table.bank
-    pile = table.deck if isinstance(table, GameState) else (*table.unseen, None)
-    top = RIO_PILE - len(pile)  # the pile sits at the end of the arrays
-    for i, card in enumerate(pile):
-        crash = card is None or card.is_crash
-        t["pile_company"][top + i] = CRASH if crash else index[card.company]
-        t["pile_border"][top + i] = CRASH if crash else index[card.border]
-    t["pile_size"], t["top"] = RIO_PILE, top
-    for card in table.unseen:
-        t["unseen"][index[card.company]] += 1
-    t["round"], t["phase"] = table.round, PHASES[table.phase]
-    t["current"], t["start_player"], t["pot"] = table.current, table.start_player, table.pot
-    t["company"], t["border"] = index[table.revealed.company], index[table.revealed.border]
-    for seat in table.in_auction:
-        t["in_auction"][seat] = 1
-    for seat in table.credited:
-        t["credited"][seat] = 1
-    t["seats_in"] = len(table.in_auction)
-    t["winner"] = -1 if table.winner is None else table.winner
-    t["runner_up"] = -1 if table.runner_up is None else table.runner_up
-    t["winner_took"] = table.winner_choice == "take"
     return out
 
 
