@@ -140,7 +140,6 @@ class DecisionBrowser(w.VBox):
         self._caption = caption or (lambda row: "")
         self.analysis: pd.DataFrame | None = None  # the decision shown
         self.row: pd.Series | None = None
-        tables = list(dict.fromkeys(self.moves["table"]))
         self._quiet = False  # True while show() sets both controls
         tables = list(dict.fromkeys(self.moves["table"]))
         self.table = w.Dropdown(options=tables, description="table", layout=w.Layout(width="auto"))
