@@ -103,6 +103,7 @@ PROSE_NUMBERS_03 = """
 Four two 2 one
 0 three one
 02
+95% Once one
 once
 one two
 one

@@ -17,7 +17,7 @@ from mogul.games.mogul.display import action_label
 from mogul.games.mogul.rules import settle_auction
 from mogul.kit.bots import play_out
 from mogul.kit.session import GameSession
-from mogul.plots.analysis import CHOSEN, position_analysis_figure
+from mogul.plots.analysis import CHOSEN, bar_label, position_analysis_figure
 from mogul.widgets.mogul.analysis import PositionAnalysis
 
 
@@ -74,7 +74,7 @@ def test_the_figure_marks_the_chosen_action():
     table = analyse_position(state, rollouts=100)
     fig = position_analysis_figure(table, chosen=table["action"][1])
     score, win = fig.data
-    assert list(score.y) == list(table["action"])
+    assert list(score.y) == [bar_label(action) for action in table["action"]]
     assert score.marker.color[1] == CHOSEN and score.marker.color[0] != CHOSEN
     assert score.text[1] == "chosen" and list(win.x) == [round(x, 3) for x in table["win_chance"]]
 
@@ -86,7 +86,10 @@ def test_the_widget_analyses_the_human_and_marks_the_move():
     assert widget.last_box.layout.display == "none"
     first = session.state.legal_actions()[0]
     session.act(first)
-    assert widget.last_figure.layout.title.text.startswith("Ann chose Bid 1 chip")
+    assert widget.last_caption.value == (
+        '<div style="line-height: 1.3">Ann chose Bid 1 chip (round 1), marked below.</div>'
+    )
+    assert widget.last_figure.layout.title.text == "Ann's move, round 1"
     colours = widget.last_figure.data[0].marker.color
     assert colours[0] == CHOSEN and CHOSEN not in colours[1:]
 

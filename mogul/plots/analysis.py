@@ -9,10 +9,31 @@ from plotly.subplots import make_subplots
 
 from mogul.plots.template import KIT_TEMPLATE, rounded
 
-__all__ = ["figure_height", "position_analysis_figure", "position_traces"]
+__all__ = ["bar_label", "figure_height", "position_analysis_figure", "position_traces"]
 
 PLAIN = "#9aa5b1"
 CHOSEN = "#d95f02"
+
+
+WRAP_AT = 24
+"""Bar labels longer than this many characters are drawn on two lines (see ``bar_label``)."""
+
+
+def bar_label(action: str) -> str:
+    """An action's label beside its bar: over ``WRAP_AT`` characters it takes two lines, broken
+    before its bracket ("Build red A4-A5<br>(+$2 Credit Mobilier)") or else at the space nearest
+    its middle, so that a phone keeps room for the bars.
+
+    >>> bar_label("Bid 1 chip"), bar_label("Credit (+2 chips, -2 points)")
+    ('Bid 1 chip', 'Credit<br>(+2 chips, -2 points)')
+    """
+    if len(action) <= WRAP_AT or " " not in action:
+        return action
+    spaces = [i for i, c in enumerate(action) if c == " "]
+    cut = action.find(" (")
+    if cut < 0:
+        cut = min(spaces, key=lambda i: abs(i - len(action) / 2))
+    return f"{action[:cut]}<br>{action[cut + 1 :]}"
 
 
 def position_traces(
@@ -26,12 +47,13 @@ def position_traces(
     ``action`` text) are coloured and labelled "chosen"; without ``chosen``, the rows a
     ``chosen`` column marks True (the classroom debrief's frames) are.
     """
-    labels = list(analysis["action"])
+    actions = list(analysis["action"])
     if chosen is None and "chosen" in analysis:
         marked = analysis.loc[analysis["chosen"].astype(bool), "action"]
         chosen = marked.iloc[0] if len(marked) else None
-    colours = [CHOSEN if label == chosen else PLAIN for label in labels]
-    text = ["chosen" if label == chosen else "" for label in labels]
+    labels = [bar_label(action) for action in actions]
+    colours = [CHOSEN if action == chosen else PLAIN for action in actions]
+    text = ["chosen" if action == chosen else "" for action in actions]
     out = []
     for value, low, high, digits in (
         ("mean_score", "score_low", "score_high", 2),
@@ -59,9 +81,13 @@ def position_traces(
     return out
 
 
-def figure_height(actions: int) -> int:
-    """Pixels for a figure of ``actions`` bars: room for the titles and about 28 px a bar."""
-    return 170 + 28 * max(actions, 2)
+def figure_height(actions: int | pd.Series) -> int:
+    """Pixels for a figure of ``actions`` bars (a count, or the actions themselves): room for
+    the titles, about 28 px a bar and 12 more for a label on two lines (``bar_label``)."""
+    if isinstance(actions, int):
+        return 170 + 28 * max(actions, 2)
+    wrapped = sum("<br>" in bar_label(action) for action in actions)
+    return 170 + 28 * max(len(actions), 2) + 12 * wrapped
 
 
 def position_analysis_figure(
@@ -117,7 +143,7 @@ def _win_chance_figure(
         title={"text": title},
         bargap=0.35,
         margin={"t": 60},
-        height=figure_height(len(analysis)),
+        height=figure_height(analysis["action"]),
         uniformtext={
             "minsize": 11,
             "mode": "hide",

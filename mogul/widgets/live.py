@@ -80,14 +80,29 @@ export default () => {
       const fit = () => {
         const width = el.clientWidth;
         const drawn = el._fullLayout && el._fullLayout.width;
-        if (width > 0 && drawn && Math.abs(drawn - width) > 1) el._responsiveChartHandler?.();
+        if (!(width > 0 && drawn && Math.abs(drawn - width) > 1)) return;
+        // A height set from Python (a chart growing with its bars) reaches plotly as a
+        // relayout, and plotly then pins the width it had ("no autosize with a fixed height"),
+        // so the chart would never follow its box again: a live figure has no width of its own.
+        if (el.layout?.width) {
+          delete el.layout.width;
+          el.layout.autosize = true;
+        }
+        el._responsiveChartHandler?.();
       };
       const observer = new ResizeObserver(() => requestAnimationFrame(fit));
       observer.observe(el);
+      // A chart scrolled out of view is not laid out again (Lab skips cells off screen), so
+      // a sidebar or a phone turning meanwhile reaches no resize observer: fit on coming back.
+      const seen = new IntersectionObserver((entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) requestAnimationFrame(fit);
+      });
+      seen.observe(el);
       const drawn = (event) => event.detail?.element === el && fit();
       document.addEventListener("plotlywidget-after-render", drawn);
       return () => {
         observer.disconnect();
+        seen.disconnect();
         document.removeEventListener("plotlywidget-after-render", drawn);
         remove?.();
       };

@@ -26,15 +26,29 @@ COLUMNS = ("action", "mean_score", "score_low", "score_high", "win_chance", "win
 """The columns every game's ``analyse_position`` frame has (and ``rollouts``)."""
 
 
+def _caption(text: str) -> str:
+    """A line of text above a chart, as HTML that wraps on a narrow screen."""
+    return f'<div style="line-height: 1.3">{html.escape(text)}</div>'
+
+
+def _fitting(**layout: str) -> w.Layout:
+    """A box as wide as its column that may shrink with it."""
+    return w.Layout(width="100%", min_width="0", **layout)
+
+
 class PositionAnalysis(w.VBox):
-    """For the watched seat to move: every legal action's mean score and win chance.
+    """For the watched seat to move: every legal action's win chance and mean score.
 
     ``follow(game)`` (a ``SessionPlayer`` or a ``GameSession``) analyses each decision of the
     ``seats`` watched (default: the game's human seats, else every seat) with the game's
     ``analyse_position`` face (or ``analyse``, any function of a state returning that frame;
-    ``options`` go to it) and draws it in ``figure``, the score axis titled ``score_title``.
-    Once the move is made, ``last_figure`` shows that analysis with the action chosen marked.
-    ``update(history, actions)`` does the same from any game's states and actions.
+    ``options`` go to it) and draws it in ``figure``: a bar per action, its win chance with the
+    95% interval, the mean score (named ``score_title``) in the hover text; one panel, so that
+    a phone or a player's side column holds it. ``height`` is the figure's height until the
+    first analysis; then it grows with the number of actions. Once the move is made,
+    ``last_figure`` shows that analysis with the action chosen marked, its stage named with
+    ``stage_word`` ("turn 3"). ``update(history, actions)`` does the same from any game's states and
+    actions.
     """
 
     def __init__(
@@ -44,20 +58,30 @@ class PositionAnalysis(w.VBox):
         analyse: Callable[..., pd.DataFrame] | None = None,
         height: int = 300,
         score_title: str = "mean score",
+        stage_word: str = "turn",
         **options: Any,
     ) -> None:
         self.seats = None if seats is None else tuple(seats)
-        self.analyse, self.options = analyse, options
+        self.stage_word = stage_word
+        self.analyse, self.options, self.score_title = analyse, options, score_title
         self.analysis: pd.DataFrame | None = None  # the table of the decision analysed
         self.chosen: str | None = None  # the action taken there, once made
         self._state: Any = None  # the state analysed
         self._spec: GameSpec | None = None
         empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
-        empty_figure = position_analysis_figure(empty, score_title=score_title)
+        empty_figure = position_analysis_figure(empty, score_title=score_title, score=False)
         self.figure = live_figure(empty_figure, height=height)
         self.last_figure = live_figure(empty_figure, height=height)
-        self.last_box = w.VBox([self.last_figure], layout=w.Layout(display="none"))
-        super().__init__([self.figure, self.last_box], layout=w.Layout(display="none"))
+        self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
+        self.last_caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
+        # min_width 0: the boxes may shrink below the width a chart was drawn at (700 px while
+        # hidden), so the charts can follow a phone's or a side column's width
+        self.last_box = w.VBox(
+            [self.last_caption, self.last_figure], layout=_fitting(display="none")
+        )
+        super().__init__(
+            [self.caption, self.figure, self.last_box], layout=_fitting(display="none")
+        )
         self.add_class("mogul-position-analysis")
         if game is not None:
             self.follow(game)
@@ -78,7 +102,10 @@ class PositionAnalysis(w.VBox):
                 if history[i] is self._state:
                     self.chosen = spec.action_label(self._state, actions[i])
                     when = self.when(self._state)
-                    self._draw(self.last_figure, f"{self._name()} chose {self.chosen} ({when})")
+                    self.last_caption.value = _caption(
+                        f"{self._name()} chose {self.chosen} ({when}), marked below."
+                    )
+                    self._draw(self.last_figure, f"{self._name()}'s move, {when}")
                     self.last_box.layout.display = None
                     break
         watched = self.seats is None or state.current_player in self.seats
@@ -90,15 +117,17 @@ class PositionAnalysis(w.VBox):
         self._state, self.chosen = state, None
         self.analysis = analyse(state, **self.options)
         rollouts = int(self.analysis["rollouts"].iloc[0]) if len(self.analysis) else 0
-        self._draw(
-            self.figure,
-            f"{self._name()} to move: what each action is worth ({rollouts} games each)",
+        self.caption.value = _caption(
+            f"What each action is worth to {self._name()}: the win chance with its 95% interval "
+            f"over {rollouts} games each; hover a bar for the {self.score_title}."
         )
+        self._draw(self.figure, f"{self._name()} to move")
         self.layout.display = None
 
     def when(self, state: Any) -> str:
-        """Where in the game ``state`` is, in words ("at 3": the game's stage number)."""
-        return f"at {self._spec.stage(state)}"
+        """Where in the game ``state`` is, in words ("turn 3": ``stage_word`` and the game's
+        stage number)."""
+        return f"{self.stage_word} {self._spec.stage(state)}"
 
     def _name(self) -> str:
         return self._state.names[self._state.current_player]
@@ -106,10 +135,11 @@ class PositionAnalysis(w.VBox):
     def _draw(self, fig: Any, title: str) -> None:
         with fig.batch_update():
             for bars, trace in zip(
-                fig.data, position_traces(self.analysis, self.chosen), strict=True
+                fig.data, position_traces(self.analysis, self.chosen, score=False), strict=True
             ):
                 bars.update(trace)
             fig.layout.title.text = title
+            fig.layout.height = figure_height(self.analysis["action"])
 
 
 class DecisionBrowser(w.VBox):
@@ -190,7 +220,5 @@ class DecisionBrowser(w.VBox):
             ):
                 bars.update(trace)
             self.figure.layout.title.text = self._title(self.row)
-            self.figure.layout.height = figure_height(len(self.analysis))
-        self.caption.value = (
-            f'<div style="line-height: 1.3">{html.escape(self._caption(self.row))}</div>'
-        )
+            self.figure.layout.height = figure_height(self.analysis["action"])
+        self.caption.value = _caption(self._caption(self.row))

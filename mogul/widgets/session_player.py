@@ -183,7 +183,7 @@ class SessionPlayer(w.VBox):
 
         if self.session.spec.faces.get("analyse_position") is None:
             return None
-        return PositionAnalysis(self.session, **options)
+        return PositionAnalysis(self.session, stage_word=self.stage_word, **options)
 
     def draw(self, state: Any, deciding: bool) -> None:
         """Redraw the subclass's widgets for ``state`` (``deciding``: a human's buttons are up)."""

@@ -12,7 +12,7 @@ from mogul.classroom import decisions
 from mogul.classroom.mogul import debrief
 from mogul.classroom.store import TableStore
 from mogul.kit.bots import RandomBot
-from mogul.plots.analysis import CHOSEN, PLAIN, figure_height, position_analysis_figure
+from mogul.plots.analysis import CHOSEN, PLAIN, bar_label, figure_height, position_analysis_figure
 from mogul.widgets.position_analysis import DecisionBrowser
 
 LARS = ("F3Y2TCZ2", 287)
@@ -96,7 +96,7 @@ def test_the_figure_draws_a_bar_per_action_the_move_made_coloured(sample):
     analysis = decisions.analyse_decision(store, *LARS, rollouts=400)
     fig = position_analysis_figure(analysis, title="t")
     score, win = fig.data
-    assert list(win.y) == list(analysis["action"]) == list(score.y)
+    assert list(win.y) == [bar_label(a) for a in analysis["action"]] == list(score.y)
     assert list(win.marker.color) == [CHOSEN] + [PLAIN] * 4
     assert list(win.text) == ["chosen", "", "", "", ""]
     assert list(win.x) == [round(x, 3) for x in analysis["win_chance"]]
@@ -146,7 +146,7 @@ def test_every_game_the_classroom_hosts_is_analysed_through_its_face(edition):
         assert (analysis["rollouts"] == FEW[edition]).all()
         assert 0 <= decisions.regret(analysis) <= 1
         (bars,) = position_analysis_figure(analysis, score=False).data
-        assert list(bars.y) == list(analysis["action"])
+        assert list(bars.y) == [bar_label(a) for a in analysis["action"]]
         assert [c == CHOSEN for c in bars.marker.color] == list(analysis["chosen"])
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import SCREENSHOTS, version_clashes
 from playwright.sync_api import Page, expect
-from screens import SIZES, Screens
+from screens import SIZES, Screens, wait_for_charts
 
 # The open notebook (Lab may keep another notebook's tab, hidden, from an earlier test).
 NOTEBOOK_VIEW = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
@@ -82,6 +82,39 @@ def check_player_at_every_size(page: Page, screens: Screens, name: str) -> None:
     toggle_file_browser(page)
 
 
+# The panel's first chart (the decision being analysed): its title once a decision is analysed.
+ANALYSED = "gd => ((gd.layout.title || {}).text || '').endsWith(' to move')"
+
+
+def check_analysis_at_every_size(page: Page, screens: Screens, name: str) -> None:
+    """The open notebook's "analyse this position" panel (``app.position_analysis()``): shown,
+    one bar per action, its caption, nothing cut at laptop size and on a phone (the file
+    browser closed); screenshots ``<name>-laptop.png`` and ``<name>-phone.png``. The viewport
+    is left at laptop size, the file browser as it was."""
+    root = f"{NOTEBOOK_VIEW} .mogul-position-analysis"
+    panel = page.locator(root).first
+    expect(panel, "the analysis panel is not shown").to_be_visible(timeout=30_000)
+    chart = panel.locator(".js-plotly-plot").first
+    page.wait_for_function(ANALYSED, arg=chart.element_handle(), timeout=60_000)
+    bars = chart.evaluate("gd => gd.data.map(t => (t.y || []).length)")
+    assert len(bars) == 1 and bars[0] >= 2, f"bars per trace: {bars}"  # one bar per action
+    expect(panel).to_contain_text("with its 95% interval")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for size, browser_open in (("laptop", True), ("phone", False)):
+        if not browser_open:
+            toggle_file_browser(page)
+        page.set_viewport_size(SIZES[size])
+        panel.evaluate("box => box.scrollIntoView({block: 'start'})")
+        screens.check(f"{name}, {size}", root)
+        # Lab lays out the cells above again as they come into view (their heights were
+        # estimates), which moves the panel: bring it back for the picture
+        panel.evaluate("box => box.scrollIntoView({block: 'start'})")
+        wait_for_charts(page, root)
+        page.screenshot(path=SCREENSHOTS / f"{name}-{size}.png")
+    page.set_viewport_size(SIZES["laptop"])
+    toggle_file_browser(page)
+
+
 def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Page, game) -> None:
     page.goto(f"{lab.app_url}?reset")  # this notebook alone: one Lab server serves every test
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
@@ -102,6 +135,7 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
     game.screenshot("lab-03-after-next-round.png")
     check_player_at_every_size(page, screens, "lab-03-next-round")
+    check_analysis_at_every_size(page, screens, "lab-03-analysis")
     assert version_clashes(game.console) == [], "the widget packages' versions clash"
     screens.assert_clean()
 
@@ -162,4 +196,5 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "lab-07-after-a-unit-action.png")
     check_player_at_every_size(page, screens, "lab-07-unit-action")
+    check_analysis_at_every_size(page, screens, "lab-07-analysis")
     screens.assert_clean()

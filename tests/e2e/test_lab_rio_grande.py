@@ -10,6 +10,7 @@ from screens import Screens
 from test_lab import (
     ALL_CELLS_RUN,
     NOTEBOOK_VIEW,
+    check_analysis_at_every_size,
     check_player_at_every_size,
     code_cells,
     run_all_cells,
@@ -94,4 +95,5 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     assert not [m for m in console if "blocked request" in m], console
     assert version_clashes(console) == [], "the widget packages' versions clash"
     check_player_at_every_size(page, screens, "lab-06-branch")
+    check_analysis_at_every_size(page, screens, "lab-06-analysis")
     screens.assert_clean()
