@@ -42,16 +42,22 @@ def roll(seed: int, number: int) -> tuple[str, ...]:
     dice is exactly as likely as it is with real dice), whose digits in base ``faces`` are
     the faces.
     """
-    rolls = _rolls()
-    outcomes = len(rolls)
-    limit = (1 << 64) // outcomes * outcomes
+    rolls, limit = _roll_table()
+    started = _seed_hash(seed)
     for attempt in range(1000):
-        hashed = _seed_hash(seed).copy()  # the hash of "credit-mobilier {seed} {number} {attempt}"
+        hashed = started.copy()  # the hash of "credit-mobilier {seed} {number} {attempt}"
         hashed.update(b"%d %d" % (number, attempt))
         value = int.from_bytes(hashed.digest(), "big")
         if value < limit:
             break
-    return rolls[value % outcomes]
+    return rolls[value % len(rolls)]
+
+
+@cache
+def _roll_table() -> tuple[tuple[tuple[str, ...], ...], int]:
+    """The rolls (``_rolls``) and the largest whole multiple of their number a hash may fall below."""
+    rolls = _rolls()
+    return rolls, (1 << 64) // len(rolls) * len(rolls)
 
 
 @lru_cache(maxsize=256)

@@ -121,9 +121,13 @@ class Track(tuple):
         track = Track(grown)
         track.built = built = self.built | {section}
         a, b = t.ends[section]
-        joined = {*self.buildable, *t.touching[a], *t.touching[b]}
-        joined -= built
-        track.buildable = tuple(sorted(joined, key=t.section_order.__getitem__))
+        free = list(self.buildable)
+        if section in free:  # (always, for a legal build)
+            free.remove(section)
+        for joined in (*t.touching[a], *t.touching[b]):
+            if joined not in built and joined not in free:
+                insort(free, joined, key=t.section_order.__getitem__)
+        track.buildable = tuple(free)
         track.owner = {**self.owner, section: colour}
         track.markers = {**self.markers, colour: self.markers.get(colour, 0) + 1}
         track.builds = {}

@@ -147,7 +147,8 @@ def buy_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
 
 def dividend_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Pay Dividends: from a treasury holding at least $1."""
-    return [_PAY[colour] for colour in colours if state.treasuries[colour] >= 1]
+    treasuries = state.treasuries
+    return [_PAY[colour] for colour in colours if getattr(treasuries, colour) >= 1]
 
 
 OPTIONS = {BUILD: build_options, MOVE: move_options, BUY: buy_options, DIVIDEND: dividend_options}
