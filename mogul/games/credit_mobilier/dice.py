@@ -106,25 +106,21 @@ def as_roll(dice: Sequence[str]) -> Roll:
     """The ``Roll`` of ``dice`` (faces in dice-face order): one shared object for each roll."""
     if dice.__class__ is Roll:
         return dice
+    dice = tuple(dice)
     found = _ROLLS.get(dice)
     if found is None:
         found = Roll(dice)
         found.allows = {k: {c: allowance(dice, c, k) for c in COMPANIES} for k in KINDS}
-        found.choices = tuple(
-            (k, colours)
-            for k, colours in (
-                (k, tuple(c for c, n in found.allows[k].items() if n)) for k in KINDS
-            )
-            if colours
-        )
-        if (
-            len(_ROLLS) < 4096
-        ):  # every roll of the box's dice is about 252; scripted ones may differ
+        allowed = ((k, tuple(c for c, n in found.allows[k].items() if n)) for k in KINDS)
+        found.choices = tuple((k, colours) for k, colours in allowed if colours)
+        if len(_ROLLS) < _KEEP_AT_MOST:
             _ROLLS[found] = found
     return found
 
 
 _ROLLS: dict[tuple[str, ...], Roll] = {}
+_KEEP_AT_MOST = 4096
+"""Rolls kept: the box's dice give 252 different rolls, and scripted rolls may add a few."""
 
 
 def allowance(dice: Sequence[str], colour: str, kind: str) -> int:
