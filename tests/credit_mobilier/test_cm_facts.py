@@ -83,3 +83,33 @@ def test_moves_kept_with_the_goods_follow_every_branch_of_track_and_goods():
             branches += 1
         state = state.apply(rng.choice(state.legal_actions()))
     assert branches > 500
+
+
+def test_facts_travel_with_tuples_equal_to_the_plain_ones():
+    # The engine's track, goods and dice are tuples that carry their facts (Track, Goods,
+    # Roll): equal to, printed as, and copied or pickled as the plain tuples; a state made by
+    # hand from plain tuples gets the same answers.
+    import copy
+    import pickle
+
+    from mogul.games.credit_mobilier.dice import Roll
+
+    rng = random.Random(4)
+    state = cm.new_game(players=4, seed=8)
+    while len(state.track) < 6 or state.kind is not None:
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert type(state.track) is facts.Track and type(state.goods) is facts.Goods
+    assert type(state.dice) is Roll
+    plain = state._replace(
+        track=tuple(state.track), goods=tuple(state.goods), dice=tuple(state.dice)
+    )
+    for field in ("track", "goods", "dice"):
+        value = getattr(state, field)
+        assert value == tuple(value) and hash(value) == hash(tuple(value))
+        assert repr(value) == repr(tuple(value))
+        assert type(copy.copy(value)) is tuple and type(pickle.loads(pickle.dumps(value))) is tuple
+    assert repr(plain) == repr(state) and plain == state
+    assert plain.legal_actions() == state.legal_actions()
+    again = pickle.loads(pickle.dumps(state))
+    for action in state.legal_actions():
+        assert plain.apply(action) == state.apply(action) == again.apply(action)

@@ -19,7 +19,13 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from mogul.games.credit_mobilier.components import CREDIT_MOBILIER, DIVIDENDS, WILD, components
+from mogul.games.credit_mobilier.components import (
+    COMPANIES,
+    CREDIT_MOBILIER,
+    DIVIDENDS,
+    WILD,
+    components,
+)
 
 BUILD, MOVE, BUY, DIVIDEND = "build", "move", "buy", "dividends"
 KINDS = (BUILD, MOVE, BUY, DIVIDEND)
@@ -32,7 +38,7 @@ def sort_roll(faces: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(faces, key=order.index))
 
 
-def roll(seed: int, number: int) -> tuple[str, ...]:
+def roll(seed: int, number: int) -> Roll:
     """Roll number ``number`` (0 = the first turn's) of the game dealt from ``seed``.
 
     Each roll is drawn from a hash of the game's seed and the roll's number (BLAKE2b), so a
@@ -42,16 +48,22 @@ def roll(seed: int, number: int) -> tuple[str, ...]:
     dice is exactly as likely as it is with real dice), whose digits in base ``faces`` are
     the faces.
     """
-    rolls = _rolls()
-    outcomes = len(rolls)
-    limit = (1 << 64) // outcomes * outcomes
+    rolls, limit = _roll_table()
+    started = _seed_hash(seed)
     for attempt in range(1000):
-        hashed = _seed_hash(seed).copy()  # the hash of "credit-mobilier {seed} {number} {attempt}"
+        hashed = started.copy()  # the hash of "credit-mobilier {seed} {number} {attempt}"
         hashed.update(b"%d %d" % (number, attempt))
         value = int.from_bytes(hashed.digest(), "big")
         if value < limit:
             break
-    return rolls[value % outcomes]
+    return rolls[value % len(rolls)]
+
+
+@cache
+def _roll_table() -> tuple[tuple[Roll, ...], int]:
+    """The rolls (``_rolls``) and the largest whole multiple of their number a hash may fall below."""
+    rolls = _rolls()
+    return rolls, (1 << 64) // len(rolls) * len(rolls)
 
 
 @lru_cache(maxsize=256)
@@ -61,7 +73,7 @@ def _seed_hash(seed: int) -> Any:
 
 
 @cache
-def _rolls() -> tuple[tuple[str, ...], ...]:
+def _rolls() -> tuple[Roll, ...]:
     """The roll read from each number below ``faces ** dice``: its digits in base ``faces``, sorted."""
     box = components()
     faces, count = len(box.dice_faces), box.dice_count
@@ -71,8 +83,44 @@ def _rolls() -> tuple[tuple[str, ...], ...]:
         for _ in range(count):
             value, face = divmod(value, faces)
             drawn.append(box.dice_faces[face])
-        out.append(sort_roll(drawn))
+        out.append(as_roll(sort_roll(drawn)))
     return tuple(out)
+
+
+class Roll(tuple):
+    """A roll of the dice in dice-face order, with what it allows worked out once (``as_roll``).
+
+    It equals (and prints as) the plain tuple of its faces. ``allows[kind][colour]`` is
+    ``allowance(roll, colour, kind)``; ``choices`` holds, in the rulebook's order of kinds,
+    each kind the roll allows with the colours it allows it in.
+    """
+
+    allows: dict[str, dict[str, int]]
+    choices: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def __reduce__(self) -> tuple:
+        return tuple, (tuple(self),)  # copied or pickled as the plain tuple
+
+
+def as_roll(dice: Sequence[str]) -> Roll:
+    """The ``Roll`` of ``dice`` (faces in dice-face order): one shared object for each roll."""
+    if dice.__class__ is Roll:
+        return dice
+    dice = tuple(dice)
+    found = _ROLLS.get(dice)
+    if found is None:
+        found = Roll(dice)
+        found.allows = {k: {c: allowance(dice, c, k) for c in COMPANIES} for k in KINDS}
+        allowed = ((k, tuple(c for c, n in found.allows[k].items() if n)) for k in KINDS)
+        found.choices = tuple((k, colours) for k, colours in allowed if colours)
+        if len(_ROLLS) < _KEEP_AT_MOST:
+            _ROLLS[found] = found
+    return found
+
+
+_ROLLS: dict[tuple[str, ...], Roll] = {}
+_KEEP_AT_MOST = 4096
+"""Rolls kept: the box's dice give 252 different rolls, and scripted rolls may add a few."""
 
 
 def allowance(dice: Sequence[str], colour: str, kind: str) -> int:

@@ -26,15 +26,23 @@ the Pacific Coast; the most cash wins, a tie goes to the most stock, then it is 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Sequence
 from itertools import repeat
 from operator import is_
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, WEST
 from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER, RAILROADS, components
-from mogul.games.credit_mobilier.dice import BUILD, BUY, DIVIDEND, KINDS, MOVE, allowance, roll
+from mogul.games.credit_mobilier.dice import (
+    BUILD,
+    BUY,
+    DIVIDEND,
+    KINDS,
+    MOVE,
+    Roll,
+    as_roll,
+    roll,
+)
 from mogul.games.credit_mobilier.events import (
     DiceRolled,
     DividendsPaid,
@@ -93,10 +101,10 @@ def colours_outside_coast(goods: tuple[tuple[str, str], ...]) -> tuple[str, ...]
     return goods_facts(goods).outside_coast()
 
 
-def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
+def next_roll(setup: Setup, number: int) -> Roll:
     """Roll ``number`` (0 = the first turn's): the scripted roll if there is one, else from the seed."""
     if setup.dice is not None and number < len(setup.dice):
-        return setup.dice[number]
+        return as_roll(setup.dice[number])
     return roll(setup.seed, number)
 
 
@@ -105,7 +113,6 @@ def next_roll(setup: Setup, number: int) -> tuple[str, ...]:
 # One shared object per unit action: legal_actions builds its lists from these.
 _BUY = {company: Buy(company) for company in COMPANIES}
 _PAY = {company: PayRound(company) for company in COMPANIES}
-_allowance = cache(allowance)  # (dice, colour, kind) -> unit actions allowed
 
 
 # Each kind of unit action, for the colours the roll allows it in (the dice are checked apart):
@@ -147,7 +154,8 @@ def buy_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
 
 def dividend_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Pay Dividends: from a treasury holding at least $1."""
-    return [_PAY[colour] for colour in colours if state.treasuries[colour] >= 1]
+    treasuries = state.treasuries
+    return [_PAY[colour] for colour in colours if getattr(treasuries, colour) >= 1]
 
 
 OPTIONS = {BUILD: build_options, MOVE: move_options, BUY: buy_options, DIVIDEND: dividend_options}
@@ -182,25 +190,19 @@ _last: tuple[GameState | None, tuple[Action, ...]] = (None, ())
 the action against them, so each state's actions are worked out once."""
 
 
-@cache
-def _choices(dice: tuple[str, ...]) -> tuple[tuple[Callable, tuple[str, ...]], ...]:
-    """What a roll allows: each kind's options and its colours, in the rulebook's order of kinds."""
-    allowed = [(k, tuple(c for c in COMPANIES if allowance(dice, c, k))) for k in KINDS]
-    return tuple((OPTIONS[k], colours) for k, colours in allowed if colours)
-
-
 _ONE_COLOUR = {colour: (colour,) for colour in COMPANIES}
 
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
     if state.current is None:
         return ()
+    dice = as_roll(state.dice)  # what the roll allows, worked out once per roll (dice.Roll)
     if state.kind is None:
         options: list[Action] = []
-        for kind_options, colours in _choices(state.dice):
-            options += kind_options(state, colours)
+        for kind, colours in dice.choices:
+            options += OPTIONS[kind](state, colours)
         return tuple(options) if options else (END,)
-    if state.used < _allowance(state.dice, state.colour, state.kind):
+    if state.used < dice.allows[state.kind][state.colour]:
         return (*OPTIONS[state.kind](state, _ONE_COLOUR[state.colour]), END)
     return (END,)
 
