@@ -187,7 +187,7 @@ def test_an_interrupted_stream_keeps_whole_chunks(tmp_path):
     assert pd.read_csv(sim.files["auctions"])["game"].max() == 9
 
 
-def _written(folder, **options):
+def _written(folder, format="csv", **options):
     sim = simulate(
         "classic",
         LINEUP,
@@ -195,21 +195,26 @@ def _written(folder, **options):
         seed=11,
         progress=False,
         out=folder,
-        format="csv",
+        format=format,
         **{"chunk_size": 7, **options},
     )
     assert not sim.partial
     return {name: path.read_bytes() for name, path in sim.files.items()}
 
 
-def test_same_bytes_on_one_or_two_workers(tmp_path):
-    one = _written(tmp_path / "one")
-    assert _written(tmp_path / "two", workers=2) == one
-    assert _written(tmp_path / "big", chunk_size=1000) == one
+@pytest.mark.parametrize("format", ["csv", "feather"])
+def test_same_bytes_on_one_or_two_workers(tmp_path, format):
+    if format == "feather":
+        pytest.importorskip("pyarrow")
+    one = _written(tmp_path / "one", format)
+    assert _written(tmp_path / "two", format, workers=2) == one
+    if format == "csv":  # a Feather file has one record batch per chunk
+        assert _written(tmp_path / "big", chunk_size=1000) == one
 
 
 def test_same_bytes_on_a_dask_cluster(tmp_path):
     dask = pytest.importorskip("dask")
+    pytest.importorskip("pyarrow")
     from dask.distributed import Client, LocalCluster
 
     with (
@@ -217,8 +222,9 @@ def test_same_bytes_on_a_dask_cluster(tmp_path):
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
-        on_dask = _written(tmp_path / "dask", executor=client.get_executor())
-    assert on_dask == _written(tmp_path / "here")
+        executor = client.get_executor()
+        on_dask = [_written(tmp_path / f, f, executor=executor) for f in ("csv", "feather")]
+    assert on_dask == [_written(tmp_path / "here", f) for f in ("csv", "feather")]
 
 
 def test_parquet_row_groups(tmp_path):

@@ -78,7 +78,8 @@ def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
 @dataclass(frozen=True)
 class Chunk:
     """Games ``first`` ... of a run: their deal seeds (the bot seeds come from ``seed``), and
-    how the sink wants the tables: ``encode`` "csv" (bytes), "arrow" (Arrow tables) or None."""
+    how the sink wants the tables: ``encode`` "csv" (bytes), "feather" (``arrow_ipc.Encoded``:
+    compressed IPC messages) or None (columns)."""
 
     engine: Any
     seed: int
@@ -108,8 +109,10 @@ def play_chunk(chunk: Chunk) -> Played:
     counts = {name: rows(t) for name, t in tables.items()}
     if chunk.encode == "csv":
         tables = {name: csv_bytes(t, header=chunk.first == 0) for name, t in tables.items()}
-    elif chunk.encode == "arrow":
-        tables = {name: arrow_table(t) for name, t in tables.items()}
+    elif chunk.encode == "feather":
+        from mogul.kit.arrow_ipc import encode
+
+        tables = {name: encode(arrow_table(t)) for name, t in tables.items()}
     return Played(tables, len(chunk.seeds), counts, sums)
 
 
@@ -142,7 +145,7 @@ def run_chunks(
     """Play ``games`` planned games chunk by chunk into ``sink`` (in game order); True if
     interrupted (Ctrl-C): the sink then holds the whole chunks finished before it.
 
-    ``sink.encode`` (None, "csv" or "arrow") says in what form ``sink.add(tables, games)``
+    ``sink.encode`` (None, "csv" or "feather") says in what form ``sink.add(tables, games)``
     wants the tables; the workers encode them.
     """
     from tqdm.auto import tqdm

@@ -62,43 +62,50 @@ def _init_genrand(seed: int) -> np.ndarray:
 START_STATE = _init_genrand(19650218)
 
 
+START_WORDS = START_STATE.astype(np.uint32)
+LANES = 16  # games seeded side by side in ``deal_and_record``
+
+
 @_jit
 def py_seed(mt, seed):
     """``random.Random(seed)`` for 0 <= seed < 2**32 (one key word for ``init_by_array``)."""
-    py_seed_rows(mt.reshape((1, N + 1)), np.zeros(1, np.int64), np.full(1, seed), 1)
+    py_seed_lanes(mt.reshape((1, N + 1)), np.full(1, seed), 1)
 
 
 @_jit
-def py_seed_rows(mts, rows, seeds, count):
-    """``random.Random(seeds[k])`` into ``mts[rows[k]]`` for k < count, side by side: each
-    seeding is a chain of steps that wait for the one before, so the processor interleaves
-    the independent chains of a game's generators (its deal and its random bots)."""
-    for k in range(count):
-        mts[rows[k], :N] = START_STATE
+def py_seed_lanes(mts, seeds, count):
+    """``random.Random(seeds[k])`` into ``mts[k]`` for k < count, side by side: each seeding
+    is a chain of 1,247 steps that wait for the one before, so the chains are computed in
+    32-bit lanes (the words of all generators for one step lie together and the processor
+    steps them with vector instructions), then copied out to one row per generator."""
+    work = np.empty((N, count), np.uint32)
+    for i in range(N):
+        work[i, :] = START_WORDS[i]
+    key = (seeds[:count] & MASK).astype(np.uint32)
+    shift, first, second = np.uint32(30), np.uint32(1664525), np.uint32(1566083941)
     i = 1
     for _ in range(N):  # the key has one word: j stays 0
         for k in range(count):
-            mt = mts[rows[k]]
-            prev = mt[i - 1]
-            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + seeds[k]) & MASK
+            prev = work[i - 1, k]
+            work[i, k] = (work[i, k] ^ ((prev ^ (prev >> shift)) * first)) + key[k]
         i += 1
         if i >= N:
-            for k in range(count):
-                mts[rows[k], 0] = mts[rows[k], N - 1]
+            work[0, :] = work[N - 1, :]
             i = 1
     for _ in range(N - 1):
+        step = np.uint32(i)
         for k in range(count):
-            mt = mts[rows[k]]
-            prev = mt[i - 1]
-            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+            prev = work[i - 1, k]
+            work[i, k] = (work[i, k] ^ ((prev ^ (prev >> shift)) * second)) - step
         i += 1
         if i >= N:
-            for k in range(count):
-                mts[rows[k], 0] = mts[rows[k], N - 1]
+            work[0, :] = work[N - 1, :]
             i = 1
     for k in range(count):
-        mts[rows[k], 0] = 0x80000000
-        mts[rows[k], N] = N
+        for i in range(1, N):
+            mts[k, i] = work[i, k]
+        mts[k, 0] = 0x80000000
+        mts[k, N] = N
 
 
 @_jit
@@ -225,15 +232,16 @@ def snapshot(t, g, cards, market, seats):
 
 
 @_jit
-def play_recorded(t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used):
+def play_recorded(t, kinds, params, mt, rows, g, cards, market, seats, auctions, bids, path, used):
     """Play table ``t`` (a fresh deal) to the crash, recording game ``g``; returns ``used``,
-    the length of ``path`` (the pots before each step, every auction's in turn) so far."""
+    the length of ``path`` (the pots before each step, every auction's in turn) so far.
+    A random bot in ``seat`` draws from ``mt[rows[seat]]``."""
     snapshot(t, g, cards, market, seats)
     auctions[g, 0, START], auctions[g, 0, PATH] = t.start_player, used
     while t.phase != OVER:
         seat, phase, a = t.current, t.phase, t.round - 1
         if kinds[seat] == RANDOM:
-            action = py_random_action(t, mt[seat])
+            action = py_random_action(t, mt[rows[seat]])
         else:
             action = choose(t, kinds, params)
         row = auctions[g, a]
@@ -271,37 +279,46 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     """Deal and play games ``first``, ``first + 1``... of ``tables`` as the readable engine
     does, recording into ``out`` (cards, market, seats, auctions, bids) and ``path``.
 
-    Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
-    the caller grows ``path`` and calls again from there. With no room in ``out`` (no games)
-    the games are played without a record (only their final tables).
+    The generators of ``LANES`` games (each game's deal and random bots) are seeded together
+    (``py_seed_lanes``), then the games are played one by one. Stops before games whose steps
+    might not fit in ``path`` and returns (the first of them, used); the caller grows
+    ``path`` and calls again from there. With no room in ``out`` (no games) the games are
+    played without a record (only their final tables).
     """
     cards, market, seats, auctions, bids = out
     box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
-    mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
-    rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
-    room = cards.shape[1] * (chips[0] + 2 * kinds.size)  # more steps than any game can take
-    for g in range(first, len(tables)):
-        if used + room > len(path):
-            return g, used
-        t = tables[g]
-        rows[0], values[0], count = kinds.size, seeds[g], 1
-        for seat in range(t.players):
-            if kinds[seat] == RANDOM:
-                rows[count], values[count] = seat, bot_seeds[g, seat]
-                count += 1
-        py_seed_rows(mt, rows, values, count)
-        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
-        if len(cards) == 0:  # only the final tables asked for: nothing to record
-            while t.phase != OVER:
-                seat = t.current
-                if kinds[seat] == RANDOM:
-                    apply(t, py_random_action(t, mt[seat]))
-                else:
-                    apply(t, choose(t, kinds, params))
-        else:
-            used = play_recorded(
-                t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
-            )
+    players = kinds.size
+    randoms = np.flatnonzero(kinds == RANDOM)
+    per = 1 + len(randoms)  # generators per game: the deal's, then each random bot's
+    mt = np.zeros((LANES * per, N + 1), np.int64)
+    values = np.zeros(LANES * per, np.int64)
+    rows = np.zeros(players, np.int64)  # each random bot's generator in ``mt``
+    room = cards.shape[1] * (chips[0] + 2 * players)  # more steps than any game can take
+    for block in range(first, len(tables), LANES):
+        count = min(LANES, len(tables) - block)
+        if len(cards) and used + count * room > len(path):
+            return block, used
+        for b in range(count):
+            values[b * per] = seeds[block + b]
+            for k in range(len(randoms)):
+                values[b * per + 1 + k] = bot_seeds[block + b, randoms[k]]
+        py_seed_lanes(mt, values, count * per)
+        for b in range(count):
+            g, t, deal = block + b, tables[block + b], b * per
+            for k in range(len(randoms)):
+                rows[randoms[k]] = deal + 1 + k
+            py_deal(t, mt[deal], box_company, box_border, box_starting, chips[0], chips[1])
+            if len(cards) == 0:  # only the final tables asked for: nothing to record
+                while t.phase != OVER:
+                    seat = t.current
+                    if kinds[seat] == RANDOM:
+                        apply(t, py_random_action(t, mt[rows[seat]]))
+                    else:
+                        apply(t, choose(t, kinds, params))
+            else:
+                used = play_recorded(
+                    t, kinds, params, mt, rows, g, cards, market, seats, auctions, bids, path, used
+                )
     return len(tables), used
 
 
