@@ -308,3 +308,22 @@ def test_every_batch_engine_also_deals_in_its_compiled_code(game, players):
     assert first.shape == (50, players) and (first.min(axis=1) == 1).all()
     assert (ranks(1) == first).all()  # seeded
     assert (ranks(2) != first).any()
+
+
+def test_a_chunk_plays_the_same_after_other_chunks():
+    from mogul.kit.spec import resolve
+
+    spec, edition = resolve("classic")
+    tables = ("games", "rounds", "auctions")
+    engine = engine_for(spec, edition, LINEUP, LINEUP, tables)
+    deals = random.Random(4)
+    first, other = deal_seeds(deals, 30, 4), deal_seeds(deals, 70, 4)
+
+    def played(seeds, start):
+        columns = engine.play(start, seeds, bot_seeds(4, start, len(seeds), 4), tables)
+        return {name: frame(c) for name, c in columns.items()}
+
+    before = played(first, 0)
+    played(other, 30)  # the recording arrays are kept from chunk to chunk
+    for name, table in played(first, 0).items():
+        pd.testing.assert_frame_equal(table, before[name])

@@ -236,6 +236,8 @@ def play_recorded(t, kinds, params, mt, rows, g, cards, market, seats, auctions,
     """Play table ``t`` (a fresh deal) to the crash, recording game ``g``; returns ``used``,
     the length of ``path`` (the pots before each step, every auction's in turn) so far.
     A random bot in ``seat`` draws from ``mt[rows[seat]]``."""
+    auctions[g] = 0  # the arrays are used again chunk after chunk: clear the counters
+    bids[g, :, 0] = 0
     snapshot(t, g, cards, market, seats)
     auctions[g, 0, START], auctions[g, 0, PATH] = t.start_player, used
     while t.phase != OVER:
