@@ -26,17 +26,17 @@ LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
 
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1])
 def test_pythons_generator_draw_for_draw(seed):
-    mt = np.zeros(fast_record.N + 1, np.int64)
+    mt = np.zeros((2, fast_record.N + 1), np.int64)
     fast_record.py_seed(mt, seed)
     python = random.Random(seed)
-    assert [fast_record.py_random32(mt) for _ in range(1500)] == [
+    assert [fast_record.py_random32(mt, 0) for _ in range(1500)] == [
         python.getrandbits(32) for _ in range(1500)
     ]
-    assert [fast_record.py_randbelow(mt, n) for n in range(1, 300)] == [
+    assert [fast_record.py_randbelow(mt, 0, n) for n in range(1, 300)] == [
         python._randbelow(n) for n in range(1, 300)
     ]
     cards = np.arange(40)
-    fast_record.py_shuffle(mt, cards)
+    fast_record.py_shuffle(mt, 0, cards)
     expected = list(range(40))
     python.shuffle(expected)
     assert cards.tolist() == expected

@@ -67,9 +67,9 @@ LANES = 16  # games seeded side by side in ``deal_and_record``
 
 
 @_jit
-def py_seed(mt, seed):
-    """``random.Random(seed)`` for 0 <= seed < 2**32 (one key word for ``init_by_array``)."""
-    py_seed_lanes(mt.reshape((1, N + 1)), np.full(1, seed), 1)
+def py_seed(mts, seed):
+    """``random.Random(seed)`` into generator 0 of ``mts``, for 0 <= seed < 2**32."""
+    py_seed_lanes(mts, np.full(1, seed), 1)
 
 
 @_jit
@@ -109,20 +109,21 @@ def py_seed_lanes(mts, seeds, count):
 
 
 @_jit
-def py_random32(mt):
-    """The next 32 random bits (``genrand_uint32``)."""
-    if mt[N] >= N:  # the next N words, in the three stretches of the reference code
+def py_random32(mts, r):
+    """The next 32 random bits (``genrand_uint32``) of generator ``mts[r]`` (indexed, not
+    sliced: a view per draw would cost a reference count)."""
+    if mts[r, N] >= N:  # the next N words, in the three stretches of the reference code
         for k in range(N - 397):
-            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
-            mt[k] = mt[k + 397] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+            y = (mts[r, k] & 0x80000000) | (mts[r, k + 1] & 0x7FFFFFFF)
+            mts[r, k] = mts[r, k + 397] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
         for k in range(N - 397, N - 1):
-            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
-            mt[k] = mt[k + 397 - N] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
-        y = (mt[N - 1] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
-        mt[N - 1] = mt[396] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
-        mt[N] = 0
-    y = mt[mt[N]]
-    mt[N] += 1
+            y = (mts[r, k] & 0x80000000) | (mts[r, k + 1] & 0x7FFFFFFF)
+            mts[r, k] = mts[r, k + 397 - N] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        y = (mts[r, N - 1] & 0x80000000) | (mts[r, 0] & 0x7FFFFFFF)
+        mts[r, N - 1] = mts[r, 396] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        mts[r, N] = 0
+    y = mts[r, mts[r, N]]
+    mts[r, N] += 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -131,22 +132,22 @@ def py_random32(mt):
 
 
 @_jit
-def py_randbelow(mt, n):
+def py_randbelow(mts, r, n):
     """``Random._randbelow(n)`` for 1 <= n < 2**32: getrandbits(n.bit_length()) until below n."""
     k = 0
     while (n >> k) > 0:
         k += 1
-    r = py_random32(mt) >> (32 - k)
-    while r >= n:
-        r = py_random32(mt) >> (32 - k)
-    return r
+    x = py_random32(mts, r) >> (32 - k)
+    while x >= n:
+        x = py_random32(mts, r) >> (32 - k)
+    return x
 
 
 @_jit
-def py_shuffle(mt, x):
+def py_shuffle(mts, r, x):
     """``Random.shuffle(x)`` in place."""
     for i in range(len(x) - 1, 0, -1):
-        j = py_randbelow(mt, i + 1)
+        j = py_randbelow(mts, r, i + 1)
         x[i], x[j] = x[j], x[i]
 
 
@@ -154,11 +155,12 @@ def py_shuffle(mt, x):
 
 
 @_jit
-def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per_player):
-    """``setup.deal`` of a fresh classic game (steps 1, 3 and 4), then the first card."""
+def py_deal(t, mts, r, box_company, box_border, box_starting, chips_total, chips_per_player):
+    """``setup.deal`` of a fresh classic game (steps 1, 3 and 4), then the first card, drawing
+    from generator ``mts[r]``."""
     n = t.players
     starting = np.flatnonzero(box_starting)
-    py_shuffle(mt, starting)
+    py_shuffle(mts, r, starting)
     kept = np.ones(len(box_company), np.bool_)
     for seat in range(n):
         card = starting[seat]
@@ -169,12 +171,12 @@ def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per
                 kept[i] = False
                 break
     box = np.flatnonzero(kept)
-    py_shuffle(mt, box)
+    py_shuffle(mts, r, box)
     cut = max(0, len(box) - (t.crash_window - 1))
     bottom = np.empty(len(box) - cut + 1, np.int64)
     bottom[:-1] = box[cut:]
     bottom[-1] = CRASH
-    py_shuffle(mt, bottom)
+    py_shuffle(mts, r, bottom)
     pile = np.concatenate((box[:cut], bottom))
     for i in range(len(pile)):
         card = pile[i]
@@ -187,17 +189,18 @@ def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per
     for seat in range(n):
         t.chips[seat] = chips_per_player
     t.bank = chips_total - n * chips_per_player
-    begin_round(t, py_randbelow(mt, n))
+    begin_round(t, py_randbelow(mts, r, n))
 
 
 @_jit
-def py_random_action(t, mt):
-    """``RandomBot``: ``rng.choice`` over ``rules.legal_actions`` (a single option draws too)."""
+def py_random_action(t, mts, r):
+    """``RandomBot``: ``rng.choice`` over ``rules.legal_actions`` (a single option draws too),
+    drawing from generator ``mts[r]``."""
     seat = t.current
     if t.phase == AUCTION:  # Bid (with a chip), Drop, Credit (where allowed)
         can_bid = t.chips[seat] > 0
         can_credit = may_take_credit(t, seat)
-        i = py_randbelow(mt, 1 + can_bid + can_credit)
+        i = py_randbelow(mts, r, 1 + can_bid + can_credit)
         if can_bid:
             if i == 0:
                 return BID
@@ -205,11 +208,11 @@ def py_random_action(t, mt):
         return DROP if i == 0 else CREDIT
     owned = t.shares[seat, t.border]
     if t.phase == WINNER:  # Take, Sell(0) ... Sell(owned)
-        i = py_randbelow(mt, owned + 2)
+        i = py_randbelow(mts, r, owned + 2)
         return TAKE if i == 0 else SELL + i - 1
     if t.winner_took:  # the runner-up may sell 0 ... owned
-        return SELL + py_randbelow(mt, owned + 1)
-    py_randbelow(mt, 1)
+        return SELL + py_randbelow(mts, r, owned + 1)
+    py_randbelow(mts, r, 1)
     return TAKE
 
 
@@ -243,32 +246,34 @@ def play_recorded(t, kinds, params, mt, rows, g, cards, market, seats, auctions,
     while t.phase != OVER:
         seat, phase, a = t.current, t.phase, t.round - 1
         if kinds[seat] == RANDOM:
-            action = py_random_action(t, mt[rows[seat]])
+            action = py_random_action(t, mt, rows[seat])
         else:
             action = choose(t, kinds, params)
-        row = auctions[g, a]
         if phase == AUCTION:
             if action == CREDIT:  # bids[g, a]: chips bid per seat, credit seats, drop seats
-                bids[g, a, 1, row[CREDITS]] = seat
-                row[CREDITS] += 1
+                bids[g, a, 1, auctions[g, a, CREDITS]] = seat
+                auctions[g, a, CREDITS] += 1
             else:
                 path[used] = t.pot
                 used += 1
-                row[STEPS] += 1
+                auctions[g, a, STEPS] += 1
                 if action == BID:
                     bids[g, a, 0, seat] += 1
                 else:
-                    bids[g, a, 2, row[DROPS]] = seat
-                    row[DROPS] += 1
+                    bids[g, a, 2, auctions[g, a, DROPS]] = seat
+                    auctions[g, a, DROPS] += 1
         elif action == TAKE:
-            row[TAKER] = seat
+            auctions[g, a, TAKER] = seat
         else:
-            row[SOLD], row[PRICE], row[SELLER] = action - SELL, market_value(t, t.border), seat
+            auctions[g, a, SOLD] = action - SELL
+            auctions[g, a, PRICE] = market_value(t, t.border)
+            auctions[g, a, SELLER] = seat
         if phase == WINNER:
-            row[TOOK] = action == TAKE
+            auctions[g, a, TOOK] = action == TAKE
         apply(t, action)
         if phase == AUCTION and t.phase == WINNER:
-            row[WINNER_SEAT], row[RUNNER_UP_SEAT] = t.winner, t.runner_up
+            auctions[g, a, WINNER_SEAT] = t.winner
+            auctions[g, a, RUNNER_UP_SEAT] = t.runner_up
         if t.round - 1 != a:  # the next card is revealed
             snapshot(t, g, cards, market, seats)
             if t.phase != OVER:
@@ -309,12 +314,12 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
             g, t, deal = block + b, tables[block + b], b * per
             for k in range(len(randoms)):
                 rows[randoms[k]] = deal + 1 + k
-            py_deal(t, mt[deal], box_company, box_border, box_starting, chips[0], chips[1])
+            py_deal(t, mt, deal, box_company, box_border, box_starting, chips[0], chips[1])
             if len(cards) == 0:  # only the final tables asked for: nothing to record
                 while t.phase != OVER:
                     seat = t.current
                     if kinds[seat] == RANDOM:
-                        apply(t, py_random_action(t, mt[rows[seat]]))
+                        apply(t, py_random_action(t, mt, rows[seat]))
                     else:
                         apply(t, choose(t, kinds, params))
             else:
