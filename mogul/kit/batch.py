@@ -179,7 +179,7 @@ def run_chunks(
         pool = ProcessPoolExecutor(max_workers=options.workers, initializer=die_with_parent)
         interrupted = True
         try:
-            interrupted = _on_executor(pool, chunks(), done, in_flight=2 * options.workers)
+            interrupted = _on_executor(pool, chunks(), done, in_flight=4 * options.workers)
             return interrupted
         finally:
             if interrupted:  # stop the workers now, not after the chunks they hold
