@@ -165,7 +165,11 @@ def test_streamed_files_hold_the_tables(tmp_path):
     pd.testing.assert_frame_equal(streamed.summary(), sim.summary())
 
 
-def test_an_interrupted_stream_keeps_whole_chunks(tmp_path):
+@pytest.mark.parametrize("format", ["csv", "feather"])
+def test_an_interrupted_stream_keeps_whole_chunks(tmp_path, format):
+    if format == "feather":
+        pytest.importorskip("pyarrow")
+
     def stop_after_two(writer):
         if writer.games == 10:
             raise KeyboardInterrupt
@@ -177,14 +181,15 @@ def test_an_interrupted_stream_keeps_whole_chunks(tmp_path):
         seed=2,
         progress=False,
         out=tmp_path,
-        format="csv",
+        format=format,
         chunk_size=5,
         on_chunk=stop_after_two,
     )
     assert sim.partial
-    games = pd.read_csv(sim.files["games"])
+    read = pd.read_csv if format == "csv" else pd.read_feather  # a Feather file gets its footer
+    games = read(sim.files["games"])
     assert games["game"].tolist() == [g for g in range(10) for _ in range(4)]
-    assert pd.read_csv(sim.files["auctions"])["game"].max() == 9
+    assert read(sim.files["auctions"])["game"].max() == 9
 
 
 def _written(folder, format="csv", **options):
