@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from itertools import repeat
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -204,6 +205,7 @@ def _written(folder, format="csv", **options):
         **{"chunk_size": 7, **options},
     )
     assert not sim.partial
+    assert not list(Path(folder).glob(".chunks-*"))  # a pool's workers' hand-over files: gone
     return {name: path.read_bytes() for name, path in sim.files.items()}
 
 
