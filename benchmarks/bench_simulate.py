@@ -4,17 +4,18 @@
     python benchmarks/bench_simulate.py --games 100000      # a smaller big run
     python benchmarks/bench_simulate.py --skip-cli --workers 1,2 --tables games
 
-Prints, each beside the load average at the time (the machine may be shared: repeat when
-it is quiet):
+Prints, each beside the load average at the time and, for the big runs, how many cores other
+processes kept busy meanwhile (the machine may be shared: repeat when it is quiet):
 
 * the command line end to end (a fresh process: imports, compiled-code cache, the games,
   every table written as CSV) for 10,000 random 4-player classic games; target < 5 s;
 * ``simulate(..., out=folder)`` for ``--games`` games (default 1,000,000), every table
   streamed to ``--format`` (CSV unless said; Feather is the compact, fastest one), in a fresh process per worker count: wall time, games per second, the
   peak resident memory of the process and of its largest worker, the CPU seconds of all of
-  them and of the process alone (with workers: what merging and writing cost; warm-up
-  included); targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x
-  one. One worker is this process; two are a pool of two.
+  them and of the process alone (with workers: what receiving and writing cost), both
+  counted over the run itself (imports and a 100-game warm-up before it are not);
+  targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x one. One worker is this
+  process (one thread: nothing is compressed in the background); two are a pool of two.
 """
 
 from __future__ import annotations
@@ -32,25 +33,42 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 RUN = """
-import json, resource, sys, time
+import json, os, resource, sys, time
 from mogul.kit.simulate import simulate
 games, workers, tables, out, fmt = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4], sys.argv[5]
 simulate("classic", ["random"], games=100, players=4, out=out + "-warm", format=fmt, progress=False)
+def cpu(who):
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+def machine():  # CPU seconds the whole machine spent busy (Linux), else 0
+    try:
+        ticks = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    except OSError:
+        return 0.0
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+me, kids, busy = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN), machine()
 start = time.perf_counter()
 sim = simulate("classic", ["random"], games=games, players=4, seed=1, tables=tables, out=out,
                format=fmt, progress=False, **({"workers": workers} if workers > 1 else {}))
 seconds = time.perf_counter() - start
-me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"seconds": seconds, "games": sim.games_finished, "peak": me.ru_maxrss * 1024,
-                  "worker_peak": kids.ru_maxrss * 1024,
-                  "cpu": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
-                  "parent_cpu": me.ru_utime + me.ru_stime}))
+me, kids, busy = cpu(resource.RUSAGE_SELF) - me, cpu(resource.RUSAGE_CHILDREN) - kids, machine() - busy
+print(json.dumps({"seconds": seconds, "games": sim.games_finished,
+                  "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                  "worker_peak": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024,
+                  "cpu": me + kids, "parent_cpu": me, "others": max(0.0, busy - me - kids) / seconds if busy else None}))
 """
 
 
 def load() -> str:
     """The load averages over 1, 5 and 15 minutes."""
     return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def others(figures: dict[str, float]) -> str:
+    """How many cores other processes kept busy during the run, on average (Linux)."""
+    if figures.get("others") is None:
+        return ""
+    return f"; other processes busy {figures['others']:.2f} of {os.cpu_count()} cores"
 
 
 def env() -> dict[str, str]:
@@ -113,7 +131,7 @@ def main() -> None:
                 f"{rates[workers]:,.0f} games/s, peak memory {best['peak'] / 2**20:.0f} MB "
                 f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s "
                 f"(this process {best['parent_cpu']:.1f} s), "
-                f"{best['bytes'] / 2**30:.2f} GB of {args.format}  ({load()})"
+                f"{best['bytes'] / 2**30:.2f} GB of {args.format}  ({load()}{others(best)})"
             )
         if 1 in rates and 2 in rates:
             print(f"two workers / one worker: {rates[2] / rates[1]:.2f}x  ({load()})")

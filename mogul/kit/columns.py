@@ -163,10 +163,14 @@ def arrow_table(columns: Columns) -> Any:
     arrays = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            codes = pa.array(column.codes.astype(np.int8 if len(column.labels) < 128 else np.int32))
-            arrays[name] = pa.DictionaryArray.from_arrays(
-                codes, pa.array(column.labels, pa.string())
-            )
+            # each label once (bots of one kind share a name): pandas reads a dictionary
+            # with repeated labels as no categorical
+            labels = tuple(dict.fromkeys(column.labels))
+            codes = column.codes
+            if len(labels) < len(column.labels):
+                codes = np.array([labels.index(x) for x in column.labels], np.int64)[codes]
+            codes = pa.array(codes.astype(np.int8 if len(labels) < 128 else np.int32))
+            arrays[name] = pa.DictionaryArray.from_arrays(codes, pa.array(labels, pa.string()))
         elif isinstance(column, Ragged):
             offsets = np.concatenate(([0], np.cumsum(column.lengths))).astype(np.int32)
             arrays[name] = pa.ListArray.from_arrays(pa.array(offsets), pa.array(column.values))

@@ -4,7 +4,9 @@
 one file per table, ``folder/<table>.csv`` (the rows as pandas' ``to_csv`` writes them) or
 ``folder/<table>.parquet`` (one row group per chunk) or ``folder/<table>.feather`` (Arrow's
 file format, one LZ4-compressed record batch per chunk: the fastest to write, read with
-``pandas.read_feather``); the last two need pyarrow and keep text as dictionary columns. After every chunk the
+``pandas.read_feather``); the last two need pyarrow and keep text as dictionary columns.
+CSV and Feather chunks come encoded, by whichever worker played them
+(``mogul.kit.batch.play_chunk``): here they are only appended. After every chunk the
 files hold whole chunks only, and ``progress`` (a callback, e.g. the command line's manifest)
 learns how many games and rows they hold; an interrupted run therefore keeps what it wrote.
 
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mogul.kit.arrow_ipc import FileAssembler, encode
 from mogul.kit.columns import Columns, arrow_table, csv_bytes, rows
 
 
@@ -39,9 +42,9 @@ class Writer:
         if format not in ("csv", "parquet", "feather"):
             raise ValueError(f"format must be 'parquet', 'feather' or 'csv', got {format!r}")
         self.folder, self.format, self.progress = Path(folder), format, progress
-        # run_chunks has the workers encode CSV; Arrow tables are made here from the columns,
-        # which pickle on their way from a worker in a third of an Arrow table's time
-        self.encode = "csv" if format == "csv" else None
+        # run_chunks has the workers encode CSV and Feather (their compressed IPC messages);
+        # Parquet is made here from the columns
+        self.encode = format if format in ("csv", "feather") else None
         self.folder.mkdir(parents=True, exist_ok=True)
         self.paths: dict[str, Path] = {}
         self.rows: dict[str, int] = {}
@@ -50,8 +53,8 @@ class Writer:
 
     def add(self, tables: dict[str, Any], games: int, counts: dict[str, int] | None = None) -> None:
         """Append one chunk (``games`` games) to every table's file: each table as columns,
-        or already encoded (CSV bytes, the header in the first chunk; or Arrow) with its
-        rows in ``counts``."""
+        or already encoded (CSV bytes, the header in the first chunk; or Feather's
+        ``arrow_ipc.Encoded``) with its rows in ``counts``."""
         for name, table in tables.items():
             first = name not in self._files
             if isinstance(table, dict):
@@ -70,18 +73,17 @@ class Writer:
             self.progress(self)
 
     def _encoded(self, columns: Columns, header: bool) -> Any:
-        return csv_bytes(columns, header) if self.format == "csv" else arrow_table(columns)
+        if self.format == "csv":
+            return csv_bytes(columns, header)
+        if self.format == "feather":
+            return encode(arrow_table(columns))
+        return arrow_table(columns)
 
     def _open(self, path: Path, table: Any) -> Any:
         if self.format == "csv":
             return open(path, "wb")
         if self.format == "feather":
-            import pyarrow as pa
-
-            options = pa.ipc.IpcWriteOptions(
-                compression="lz4"
-            )  # zstd: half the size, 2.7x the time
-            return pa.ipc.new_file(path, table.schema, options=options)
+            return FileAssembler(open(path, "wb"))
         import pyarrow.parquet as pq
 
         return pq.ParquetWriter(path, table.schema)
@@ -91,6 +93,8 @@ class Writer:
         if self.format == "csv":
             handle.write(table)
             handle.flush()
+        elif self.format == "feather":
+            handle.add(table)
         else:
             handle.write_table(table)
 
@@ -98,6 +102,8 @@ class Writer:
         """Close the files (a Parquet or Feather file is readable only once closed)."""
         for handle in self._files.values():
             handle.close()
+            if isinstance(handle, FileAssembler):
+                handle.sink.close()
         self._files.clear()
 
     def __enter__(self) -> Writer:

@@ -13,6 +13,7 @@ give. Kept apart from ``fast`` so that importing the game loads neither numba no
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -152,18 +153,7 @@ class MogulBatch:
             np.array([ed.chips_total, ed.chips_per_player], np.int64),
         )
         record = fast._empty_tables(ed, games, players)
-        pile = fast.PILE
-        recorded = games if set(tables) - {"games"} else 0  # the games table needs no record
-        out = (
-            np.zeros((recorded, pile, 2), np.int64),  # each round's card: company, border
-            np.zeros((recorded, pile, fast.COMPANIES), np.int16),  # market values
-            np.zeros(
-                (recorded, pile, players, 2 + fast.COMPANIES), np.int16
-            ),  # points, chips, shares
-            np.zeros((recorded, pile, fast_record.AUCTION_FIELDS), np.int64),
-            np.zeros((recorded, pile, 3, players), np.int16),  # bids per seat, credits, drops
-        )
-        path = np.zeros(recorded * 400 + 8192, np.int64)  # grown if a chunk needs more
+        out, path = _scratch(games, players, recorded=bool(set(tables) - {"games"}))
         seeds = np.asarray(seeds, np.int64)
         bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
         done, used = 0, 0
@@ -172,7 +162,7 @@ class MogulBatch:
                 record, boxes, seeds, bot_seeds, self.kinds, self.params, done, out, path, used
             )
             if done < games:
-                path = np.concatenate((path, np.zeros(len(path), np.int64)))
+                path = _grown_path(path)
         seat_names = new_game(ed, players, 0).names
         game_numbers = first + np.arange(games)
         result = {"games": self._games(record, game_numbers, seeds, bot_seeds)}
@@ -185,7 +175,7 @@ class MogulBatch:
             )
         if "auctions" in tables:
             auctions = _auctions(out, rounds, game_numbers, card_labels, companies)
-            auctions["pot_path"] = Ragged(
+            auctions["pot_path"] = Ragged(  # a copy: the scratch path is used again
                 path[:used].astype(np.int16), auctions["steps"].astype(np.int64)
             )
             result["auctions"] = {name: auctions[name] for name in AUCTION_COLUMNS}
@@ -255,6 +245,40 @@ class MogulBatch:
             "credits": record["credits"][:, :players].ravel(),
             "rounds": np.repeat(record["round"], players),
         }
+
+
+_SCRATCH = threading.local()
+
+
+def _scratch(games: int, players: int, recorded: bool) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The arrays ``fast_record.deal_and_record`` records a chunk of ``games`` into (none
+    unless ``recorded``): each round's card, the market values, every seat's points, chips
+    and shares, the auctions, and the pots before each step. Kept from chunk to chunk in
+    each thread (``play_recorded`` clears a game's counters itself): fresh arrays of this
+    size cost more in page faults than the recording itself."""
+    from mogul.games.mogul import fast, fast_record
+
+    pile = fast.PILE
+    shapes = (
+        ((pile, 2), np.int64),  # each round's card: company, border
+        ((pile, fast.COMPANIES), np.int16),  # market values
+        ((pile, players, 2 + fast.COMPANIES), np.int16),  # points, chips, shares
+        ((pile, fast_record.AUCTION_FIELDS), np.int64),
+        ((pile, 3, players), np.int16),  # chips bid per seat, credit seats, drop seats
+    )
+    if not recorded:
+        return tuple(np.zeros((0, *shape), dtype) for shape, dtype in shapes), np.zeros(0, np.int64)
+    out = getattr(_SCRATCH, "out", None)
+    if out is None or len(out[0]) < games or out[2].shape[2] != players:
+        _SCRATCH.out = tuple(np.zeros((games, *shape), dtype) for shape, dtype in shapes)
+        _SCRATCH.path = np.zeros(games * 400 + 8192, np.int64)  # grown if a chunk needs more
+    return _SCRATCH.out, _SCRATCH.path
+
+
+def _grown_path(path: np.ndarray) -> np.ndarray:
+    """``path`` twice as long (kept for the next chunks of this thread)."""
+    _SCRATCH.path = np.concatenate((path, np.zeros(len(path), np.int64)))
+    return _SCRATCH.path
 
 
 def _auctions(

@@ -62,60 +62,68 @@ def _init_genrand(seed: int) -> np.ndarray:
 START_STATE = _init_genrand(19650218)
 
 
-@_jit
-def py_seed(mt, seed):
-    """``random.Random(seed)`` for 0 <= seed < 2**32 (one key word for ``init_by_array``)."""
-    py_seed_rows(mt.reshape((1, N + 1)), np.zeros(1, np.int64), np.full(1, seed), 1)
+START_WORDS = START_STATE.astype(np.uint32)
+LANES = 16  # games seeded side by side in ``deal_and_record``
 
 
 @_jit
-def py_seed_rows(mts, rows, seeds, count):
-    """``random.Random(seeds[k])`` into ``mts[rows[k]]`` for k < count, side by side: each
-    seeding is a chain of steps that wait for the one before, so the processor interleaves
-    the independent chains of a game's generators (its deal and its random bots)."""
-    for k in range(count):
-        mts[rows[k], :N] = START_STATE
+def py_seed(mts, seed):
+    """``random.Random(seed)`` into generator 0 of ``mts``, for 0 <= seed < 2**32."""
+    py_seed_lanes(mts, np.full(1, seed), 1)
+
+
+@_jit
+def py_seed_lanes(mts, seeds, count):
+    """``random.Random(seeds[k])`` into ``mts[k]`` for k < count, side by side: each seeding
+    is a chain of 1,247 steps that wait for the one before, so the chains are computed in
+    32-bit lanes (the words of all generators for one step lie together and the processor
+    steps them with vector instructions), then copied out to one row per generator."""
+    work = np.empty((N, count), np.uint32)
+    for i in range(N):
+        work[i, :] = START_WORDS[i]
+    key = (seeds[:count] & MASK).astype(np.uint32)
+    shift, first, second = np.uint32(30), np.uint32(1664525), np.uint32(1566083941)
     i = 1
     for _ in range(N):  # the key has one word: j stays 0
         for k in range(count):
-            mt = mts[rows[k]]
-            prev = mt[i - 1]
-            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + seeds[k]) & MASK
+            prev = work[i - 1, k]
+            work[i, k] = (work[i, k] ^ ((prev ^ (prev >> shift)) * first)) + key[k]
         i += 1
         if i >= N:
-            for k in range(count):
-                mts[rows[k], 0] = mts[rows[k], N - 1]
+            work[0, :] = work[N - 1, :]
             i = 1
     for _ in range(N - 1):
+        step = np.uint32(i)
         for k in range(count):
-            mt = mts[rows[k]]
-            prev = mt[i - 1]
-            mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+            prev = work[i - 1, k]
+            work[i, k] = (work[i, k] ^ ((prev ^ (prev >> shift)) * second)) - step
         i += 1
         if i >= N:
-            for k in range(count):
-                mts[rows[k], 0] = mts[rows[k], N - 1]
+            work[0, :] = work[N - 1, :]
             i = 1
     for k in range(count):
-        mts[rows[k], 0] = 0x80000000
-        mts[rows[k], N] = N
+        for i in range(1, N):
+            mts[k, i] = work[i, k]
+        mts[k, 0] = 0x80000000
+        mts[k, N] = N
 
 
 @_jit
-def py_random32(mt):
-    """The next 32 random bits (``genrand_uint32``)."""
-    if mt[N] >= N:  # the next N words, in the three stretches of the reference code
+def py_random32(mts, r):
+    """The next 32 random bits (``genrand_uint32``) of generator ``mts[r]`` (indexed, not
+    sliced: a view per draw would cost a reference count)."""
+    if mts[r, N] >= N:  # the next N words, in the three stretches of the reference code
         for k in range(N - 397):
-            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
-            mt[k] = mt[k + 397] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+            y = (mts[r, k] & 0x80000000) | (mts[r, k + 1] & 0x7FFFFFFF)
+            mts[r, k] = mts[r, k + 397] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
         for k in range(N - 397, N - 1):
-            y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
-            mt[k] = mt[k + 397 - N] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
-        y = (mt[N - 1] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
-        mt[N - 1] = mt[396] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
-        mt[N] = 0
-    y = mt[mt[N]]
-    mt[N] += 1
+            y = (mts[r, k] & 0x80000000) | (mts[r, k + 1] & 0x7FFFFFFF)
+            mts[r, k] = mts[r, k + 397 - N] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        y = (mts[r, N - 1] & 0x80000000) | (mts[r, 0] & 0x7FFFFFFF)
+        mts[r, N - 1] = mts[r, 396] ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+        mts[r, N] = 0
+    y = mts[r, mts[r, N]]
+    mts[r, N] += 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -124,22 +132,22 @@ def py_random32(mt):
 
 
 @_jit
-def py_randbelow(mt, n):
+def py_randbelow(mts, r, n):
     """``Random._randbelow(n)`` for 1 <= n < 2**32: getrandbits(n.bit_length()) until below n."""
     k = 0
     while (n >> k) > 0:
         k += 1
-    r = py_random32(mt) >> (32 - k)
-    while r >= n:
-        r = py_random32(mt) >> (32 - k)
-    return r
+    x = py_random32(mts, r) >> (32 - k)
+    while x >= n:
+        x = py_random32(mts, r) >> (32 - k)
+    return x
 
 
 @_jit
-def py_shuffle(mt, x):
+def py_shuffle(mts, r, x):
     """``Random.shuffle(x)`` in place."""
     for i in range(len(x) - 1, 0, -1):
-        j = py_randbelow(mt, i + 1)
+        j = py_randbelow(mts, r, i + 1)
         x[i], x[j] = x[j], x[i]
 
 
@@ -147,11 +155,12 @@ def py_shuffle(mt, x):
 
 
 @_jit
-def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per_player):
-    """``setup.deal`` of a fresh classic game (steps 1, 3 and 4), then the first card."""
+def py_deal(t, mts, r, box_company, box_border, box_starting, chips_total, chips_per_player):
+    """``setup.deal`` of a fresh classic game (steps 1, 3 and 4), then the first card, drawing
+    from generator ``mts[r]``."""
     n = t.players
     starting = np.flatnonzero(box_starting)
-    py_shuffle(mt, starting)
+    py_shuffle(mts, r, starting)
     kept = np.ones(len(box_company), np.bool_)
     for seat in range(n):
         card = starting[seat]
@@ -162,12 +171,12 @@ def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per
                 kept[i] = False
                 break
     box = np.flatnonzero(kept)
-    py_shuffle(mt, box)
+    py_shuffle(mts, r, box)
     cut = max(0, len(box) - (t.crash_window - 1))
     bottom = np.empty(len(box) - cut + 1, np.int64)
     bottom[:-1] = box[cut:]
     bottom[-1] = CRASH
-    py_shuffle(mt, bottom)
+    py_shuffle(mts, r, bottom)
     pile = np.concatenate((box[:cut], bottom))
     for i in range(len(pile)):
         card = pile[i]
@@ -180,17 +189,18 @@ def py_deal(t, mt, box_company, box_border, box_starting, chips_total, chips_per
     for seat in range(n):
         t.chips[seat] = chips_per_player
     t.bank = chips_total - n * chips_per_player
-    begin_round(t, py_randbelow(mt, n))
+    begin_round(t, py_randbelow(mts, r, n))
 
 
 @_jit
-def py_random_action(t, mt):
-    """``RandomBot``: ``rng.choice`` over ``rules.legal_actions`` (a single option draws too)."""
+def py_random_action(t, mts, r):
+    """``RandomBot``: ``rng.choice`` over ``rules.legal_actions`` (a single option draws too),
+    drawing from generator ``mts[r]``."""
     seat = t.current
     if t.phase == AUCTION:  # Bid (with a chip), Drop, Credit (where allowed)
         can_bid = t.chips[seat] > 0
         can_credit = may_take_credit(t, seat)
-        i = py_randbelow(mt, 1 + can_bid + can_credit)
+        i = py_randbelow(mts, r, 1 + can_bid + can_credit)
         if can_bid:
             if i == 0:
                 return BID
@@ -198,11 +208,11 @@ def py_random_action(t, mt):
         return DROP if i == 0 else CREDIT
     owned = t.shares[seat, t.border]
     if t.phase == WINNER:  # Take, Sell(0) ... Sell(owned)
-        i = py_randbelow(mt, owned + 2)
+        i = py_randbelow(mts, r, owned + 2)
         return TAKE if i == 0 else SELL + i - 1
     if t.winner_took:  # the runner-up may sell 0 ... owned
-        return SELL + py_randbelow(mt, owned + 1)
-    py_randbelow(mt, 1)
+        return SELL + py_randbelow(mts, r, owned + 1)
+    py_randbelow(mts, r, 1)
     return TAKE
 
 
@@ -225,40 +235,45 @@ def snapshot(t, g, cards, market, seats):
 
 
 @_jit
-def play_recorded(t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used):
+def play_recorded(t, kinds, params, mt, rows, g, cards, market, seats, auctions, bids, path, used):
     """Play table ``t`` (a fresh deal) to the crash, recording game ``g``; returns ``used``,
-    the length of ``path`` (the pots before each step, every auction's in turn) so far."""
+    the length of ``path`` (the pots before each step, every auction's in turn) so far.
+    A random bot in ``seat`` draws from ``mt[rows[seat]]``."""
+    auctions[g] = 0  # the arrays are used again chunk after chunk: clear the counters
+    bids[g, :, 0] = 0
     snapshot(t, g, cards, market, seats)
     auctions[g, 0, START], auctions[g, 0, PATH] = t.start_player, used
     while t.phase != OVER:
         seat, phase, a = t.current, t.phase, t.round - 1
         if kinds[seat] == RANDOM:
-            action = py_random_action(t, mt[seat])
+            action = py_random_action(t, mt, rows[seat])
         else:
             action = choose(t, kinds, params)
-        row = auctions[g, a]
         if phase == AUCTION:
             if action == CREDIT:  # bids[g, a]: chips bid per seat, credit seats, drop seats
-                bids[g, a, 1, row[CREDITS]] = seat
-                row[CREDITS] += 1
+                bids[g, a, 1, auctions[g, a, CREDITS]] = seat
+                auctions[g, a, CREDITS] += 1
             else:
                 path[used] = t.pot
                 used += 1
-                row[STEPS] += 1
+                auctions[g, a, STEPS] += 1
                 if action == BID:
                     bids[g, a, 0, seat] += 1
                 else:
-                    bids[g, a, 2, row[DROPS]] = seat
-                    row[DROPS] += 1
+                    bids[g, a, 2, auctions[g, a, DROPS]] = seat
+                    auctions[g, a, DROPS] += 1
         elif action == TAKE:
-            row[TAKER] = seat
+            auctions[g, a, TAKER] = seat
         else:
-            row[SOLD], row[PRICE], row[SELLER] = action - SELL, market_value(t, t.border), seat
+            auctions[g, a, SOLD] = action - SELL
+            auctions[g, a, PRICE] = market_value(t, t.border)
+            auctions[g, a, SELLER] = seat
         if phase == WINNER:
-            row[TOOK] = action == TAKE
+            auctions[g, a, TOOK] = action == TAKE
         apply(t, action)
         if phase == AUCTION and t.phase == WINNER:
-            row[WINNER_SEAT], row[RUNNER_UP_SEAT] = t.winner, t.runner_up
+            auctions[g, a, WINNER_SEAT] = t.winner
+            auctions[g, a, RUNNER_UP_SEAT] = t.runner_up
         if t.round - 1 != a:  # the next card is revealed
             snapshot(t, g, cards, market, seats)
             if t.phase != OVER:
@@ -271,37 +286,46 @@ def deal_and_record(tables, boxes, seeds, bot_seeds, kinds, params, first, out, 
     """Deal and play games ``first``, ``first + 1``... of ``tables`` as the readable engine
     does, recording into ``out`` (cards, market, seats, auctions, bids) and ``path``.
 
-    Stops before a game whose steps might not fit in ``path`` and returns (that game, used);
-    the caller grows ``path`` and calls again from there. With no room in ``out`` (no games)
-    the games are played without a record (only their final tables).
+    The generators of ``LANES`` games (each game's deal and random bots) are seeded together
+    (``py_seed_lanes``), then the games are played one by one. Stops before games whose steps
+    might not fit in ``path`` and returns (the first of them, used); the caller grows
+    ``path`` and calls again from there. With no room in ``out`` (no games) the games are
+    played without a record (only their final tables).
     """
     cards, market, seats, auctions, bids = out
     box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
-    mt = np.zeros((kinds.size + 1, N + 1), np.int64)  # one per seat, the deal's last
-    rows, values = np.zeros(kinds.size + 1, np.int64), np.zeros(kinds.size + 1, np.int64)
-    room = cards.shape[1] * (chips[0] + 2 * kinds.size)  # more steps than any game can take
-    for g in range(first, len(tables)):
-        if used + room > len(path):
-            return g, used
-        t = tables[g]
-        rows[0], values[0], count = kinds.size, seeds[g], 1
-        for seat in range(t.players):
-            if kinds[seat] == RANDOM:
-                rows[count], values[count] = seat, bot_seeds[g, seat]
-                count += 1
-        py_seed_rows(mt, rows, values, count)
-        py_deal(t, mt[-1], box_company, box_border, box_starting, chips[0], chips[1])
-        if len(cards) == 0:  # only the final tables asked for: nothing to record
-            while t.phase != OVER:
-                seat = t.current
-                if kinds[seat] == RANDOM:
-                    apply(t, py_random_action(t, mt[seat]))
-                else:
-                    apply(t, choose(t, kinds, params))
-        else:
-            used = play_recorded(
-                t, kinds, params, mt, g, cards, market, seats, auctions, bids, path, used
-            )
+    players = kinds.size
+    randoms = np.flatnonzero(kinds == RANDOM)
+    per = 1 + len(randoms)  # generators per game: the deal's, then each random bot's
+    mt = np.zeros((LANES * per, N + 1), np.int64)
+    values = np.zeros(LANES * per, np.int64)
+    rows = np.zeros(players, np.int64)  # each random bot's generator in ``mt``
+    room = cards.shape[1] * (chips[0] + 2 * players)  # more steps than any game can take
+    for block in range(first, len(tables), LANES):
+        count = min(LANES, len(tables) - block)
+        if len(cards) and used + count * room > len(path):
+            return block, used
+        for b in range(count):
+            values[b * per] = seeds[block + b]
+            for k in range(len(randoms)):
+                values[b * per + 1 + k] = bot_seeds[block + b, randoms[k]]
+        py_seed_lanes(mt, values, count * per)
+        for b in range(count):
+            g, t, deal = block + b, tables[block + b], b * per
+            for k in range(len(randoms)):
+                rows[randoms[k]] = deal + 1 + k
+            py_deal(t, mt, deal, box_company, box_border, box_starting, chips[0], chips[1])
+            if len(cards) == 0:  # only the final tables asked for: nothing to record
+                while t.phase != OVER:
+                    seat = t.current
+                    if kinds[seat] == RANDOM:
+                        apply(t, py_random_action(t, mt, rows[seat]))
+                    else:
+                        apply(t, choose(t, kinds, params))
+            else:
+                used = play_recorded(
+                    t, kinds, params, mt, rows, g, cards, market, seats, auctions, bids, path, used
+                )
     return len(tables), used
 
 
