@@ -15,7 +15,7 @@ per unit action) are built once from ``board.json``.
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from functools import cache
 from typing import NamedTuple
 
@@ -26,7 +26,6 @@ from mogul.games.credit_mobilier.board import (
     buildable,
     moves_from,
     section_order,
-    space_order,
     touching,
     ways,
 )
@@ -51,7 +50,8 @@ class BoardTables(NamedTuple):
     section_order: dict[str, int]  # track space -> its place in board order
     track_order: dict[tuple[str, str], int]  # built section (track space, colour) -> board order
     goods_order: dict[tuple[str, str], int]  # goods pawn -> board order, then railroad order
-    space_order: dict[str, int]  # space -> its place in board order
+    pawns: tuple[tuple[str, str], ...]  # the goods pawn at each place of ``goods_order``
+    pawn_ways: tuple[tuple[tuple[str, Move], ...], ...]  # ``ways_out`` by place in ``goods_order``
 
 
 @cache
@@ -59,27 +59,27 @@ def tables() -> BoardTables:
     """The board's tables (see ``BoardTables``)."""
     b = board()
     order = section_order(b)
+    ways_out = {
+        colour: {
+            space: tuple(
+                (sid, move_action(colour, space, there)) for sid, there, _ in moves_from(b, space)
+            )
+            for space in b.spaces
+        }
+        for colour in RAILROADS
+    }
+    pawns = tuple((s, c) for s in b.spaces for c in RAILROADS)
     return BoardTables(
-        ways_out={
-            colour: {
-                space: tuple(
-                    (sid, move_action(colour, space, there))
-                    for sid, there, _ in moves_from(b, space)
-                )
-                for space in b.spaces
-            }
-            for colour in RAILROADS
-        },
+        ways_out=ways_out,
         way=ways(b),
         builds={c: {s.id: build_action(c, s.id) for s in b.sections} for c in RAILROADS},
         ends={s.id: (s.a, s.b) for s in b.sections},
         touching={space: touching(b, space) for space in b.spaces},
         section_order=order,
         track_order={(sid, c): i for sid, i in order.items() for c in RAILROADS},
-        goods_order={
-            (s, c): i for i, (s, c) in enumerate((s, c) for s in b.spaces for c in RAILROADS)
-        },
-        space_order=space_order(b),
+        goods_order={pawn: i for i, pawn in enumerate(pawns)},
+        pawns=pawns,
+        pawn_ways=tuple(ways_out[c][s] for s, c in pawns),
     )
 
 
@@ -95,8 +95,9 @@ class Track(tuple):
     It equals (and prints as) the plain tuple of its sections; beside them it carries what the
     rules read off the track: ``built`` (the track spaces with track on them), ``owner``
     (track space -> colour of its track), ``markers`` (colour -> its markers on the board),
-    ``buildable`` (free track spaces joined to the eastern edge, in board order) and ``builds``
-    (colour -> a ``Build`` on each buildable space, as asked).
+    ``buildable`` (free track spaces joined to the eastern edge, in board order), ``builds``
+    (colour -> a ``Build`` on each buildable space, as asked) and ``moves`` (the moves along it
+    from pawns standing at given places, as asked: ``moves_from``).
     """
 
     built: frozenset[str]
@@ -104,6 +105,7 @@ class Track(tuple):
     markers: dict[str, int]
     buildable: tuple[str, ...]
     builds: dict[str, tuple[Build, ...]]
+    moves: dict[tuple[int, ...], tuple[Move, ...]]
 
     def __reduce__(self) -> tuple:
         return tuple, (tuple(self),)  # copied or pickled as the plain tuple: facts are redone
@@ -131,6 +133,7 @@ class Track(tuple):
         track.owner = {**self.owner, section: colour}
         track.markers = {**self.markers, colour: self.markers.get(colour, 0) + 1}
         track.builds = {}
+        track.moves = {}
         return track
 
     def builds_of(self, colour: str) -> tuple[Build, ...]:
@@ -144,11 +147,27 @@ class Track(tuple):
 
     def moves_of(self, colour: str, spaces: tuple[str, ...]) -> tuple[Move, ...]:
         """The moves of ``colour`` pawns on ``spaces`` along built track, space by space."""
-        ways_out, built = tables().ways_out[colour], self.built
-        return tuple(
-            [move for space in spaces for section, move in ways_out[space] if section in built]
-        )
+        order = tables().goods_order
+        return self.moves_from(tuple(order[space, colour] for space in spaces))
 
+    def moves_from(self, places: tuple[int, ...]) -> tuple[Move, ...]:
+        """The moves of pawns at ``places`` (``tables().goods_order``) along built track, in turn.
+
+        Kept for the places asked: a colour's pawns stand on the same places move after move
+        until one of them moves off its space or onto a new one.
+        """
+        found = self.moves.get(places)
+        if found is None:
+            ways, built = tables().pawn_ways, self.built
+            found = tuple([move for at in places for section, move in ways[at] if section in built])
+            if len(self.moves) >= _MOVES_KEPT:
+                self.moves.clear()
+            self.moves[places] = found
+        return found
+
+
+_MOVES_KEPT = 1024
+"""At most this many places' moves kept with one track (then they start again)."""
 
 TrackFacts = Track
 """What the rules read off the track: a ``Track`` carries them (``track_facts``)."""
@@ -169,6 +188,7 @@ def track_facts(track: Pawns) -> Track:
         facts.markers[colour] = facts.markers.get(colour, 0) + 1
     facts.buildable = buildable(board(), built)
     facts.builds = {}
+    facts.moves = {}
     return _keep(track, facts)
 
 
@@ -180,56 +200,66 @@ def with_section(track: Pawns, section: str, colour: str) -> Track:
 class Goods(tuple):
     """A state's goods, (space, colour) per goods pawn in board order, and their facts.
 
-    It equals (and prints as) the plain tuple of its pawns; beside them it carries ``spaces``
-    (railroad colour -> the spaces with its pawns, in board order) and each colour's moves
-    along the track they were last asked for (``moves_along``): a colour's moves change only
-    when its own pawns move or when track is built.
+    It equals (and prints as) the plain tuple of its pawns; beside them it carries ``places``
+    (each pawn's place in board order, ``tables().goods_order``: numbers, cheaper to find and
+    compare than the pawns; never changed) and ``stands`` (railroad colour -> the places its
+    pawns stand on, one per space, in board order), from which the track finds the colour's
+    moves (``moves_along``).
     """
 
-    spaces: dict[str, tuple[str, ...]]
-    moves: dict[str, tuple[Move, ...]]  # railroad colour -> its pawns' moves along ``track``
-    track: Pawns | None
+    places: list[int]
+    stands: dict[str, tuple[int, ...]]
 
     def __reduce__(self) -> tuple:
         return tuple, (tuple(self),)  # copied or pickled as the plain tuple: facts are redone
 
+    @property
+    def spaces(self) -> dict[str, tuple[str, ...]]:
+        """Railroad colour -> the spaces with its pawns, in board order."""
+        pawns = tables().pawns
+        return {c: tuple(pawns[p][0] for p in stand) for c, stand in self.stands.items()}
+
     def with_move(self, move: Move) -> Goods:
         """The goods once ``move`` is made, still in board order, their facts kept beside them."""
         t = tables()
-        colour, here, there = move.colour, move.from_space, move.to_space
-        pawn = (here, colour)
-        moved = list(self)
-        at = moved.index(pawn)
-        del moved[at]
-        vacated = at == len(moved) or moved[at] != pawn  # pawns alike stand side by side
-        insort(moved, (there, colour), key=t.goods_order.__getitem__)
-        goods = Goods(moved)
-        spaces = self.spaces[colour]
-        if vacated or there not in spaces:
-            spaces = [s for s in spaces if s != here] if vacated else list(spaces)
-            if there not in spaces:
-                insort(spaces, there, key=t.space_order.__getitem__)
-            spaces = tuple(spaces)
-        goods.spaces = {**self.spaces, colour: spaces}
-        goods.moves = moves = self.moves.copy()
-        moves.pop(colour, None)
-        goods.track = self.track
+        colour = move.colour
+        here = t.goods_order[move.from_space, colour]  # the pawn's place before and after
+        there = t.goods_order[move.to_space, colour]
+        places = self.places
+        at = places.index(here)
+        to = bisect_left(places, there)
+        vacated = at + 1 == len(places) or places[at + 1] != here  # pawns alike stand side by side
+        arrived = to == len(places) or places[to] != there  # no pawn alike there yet
+        if to > at:
+            to -= 1  # (counted without the moving pawn)
+        pawns, moved = list(self), list(places)
+        del pawns[at], moved[at]
+        pawns.insert(to, t.pawns[there])
+        moved.insert(to, there)
+        goods = Goods(pawns)
+        goods.places = moved
+        stand = self.stands[colour]
+        if vacated or arrived:
+            stand = list(stand)
+            if vacated:
+                stand.remove(here)
+            if arrived:
+                insort(stand, there)
+            stand = tuple(stand)
+        goods.stands = {**self.stands, colour: stand}
         return goods
 
     def moves_along(self, track: Pawns, colour: str) -> tuple[Move, ...]:
         """The moves of the ``colour`` pawns along ``track``: space by space, west, north, south."""
-        if track is not self.track:  # track was built since: every colour's moves may change
-            self.moves = {}
-            self.track = track
-        found = self.moves.get(colour)
-        if found is None:
-            found = self.moves[colour] = track_facts(track).moves_of(colour, self.spaces[colour])
-        return found
+        return track_facts(track).moves_from(self.stands[colour])
 
     def outside_coast(self) -> tuple[str, ...]:
         """The railroad colours with goods still off the Pacific Coast, in railroad order."""
         # the coast comes first in board order: a colour with a pawn elsewhere has it last
-        return tuple(c for c, spaces in self.spaces.items() if spaces and spaces[-1] != COAST)
+        pawns = tables().pawns
+        return tuple(
+            c for c, stand in self.stands.items() if stand and pawns[stand[-1]][0] != COAST
+        )
 
 
 GoodsFacts = Goods
@@ -244,9 +274,11 @@ def goods_facts(goods: Pawns) -> Goods:
     if kept is not None and kept[0] is goods:
         return kept[1]
     facts = Goods(goods)
-    facts.spaces = {c: tuple(dict.fromkeys(s for s, pawn in goods if pawn == c)) for c in RAILROADS}
-    facts.moves = {}
-    facts.track = None
+    facts.places = places = list(map(tables().goods_order.__getitem__, goods))
+    facts.stands = {
+        c: tuple(dict.fromkeys(p for p, (_, c2) in zip(places, goods, strict=True) if c2 == c))
+        for c in RAILROADS
+    }
     return _keep(goods, facts)
 
 
