@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from operator import is_
+from operator import add, is_
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, WEST
@@ -151,7 +151,7 @@ def buy_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     if state.money[state.current] < STOCK_PRICE:
         return ()
     if components().stock_per_company is None:  # the stock is unlimited
-        return [_BUY[colour] for colour in colours]
+        return list(map(_BUY.__getitem__, colours))
     return [_BUY[colour] for colour in colours if stock_left(state, colour) != 0]
 
 
@@ -286,12 +286,12 @@ def pay_round(
     """
     n = len(stocks)
     order = [(first + i) % n for i in range(n)]
+    held = [s[company] for s in stocks]  # shares of the company per seat
     paid = [0] * n
     left = treasury
-    top = max(s[company] for s in stocks)
-    for level in range(1, top + 1):
+    for level in range(1, max(held) + 1):
         for seat in order:
-            if stocks[seat][company] >= level:
+            if held[seat] >= level:
                 if left == 0:
                     return tuple(paid), 0, True
                 paid[seat] += 1
@@ -301,11 +301,12 @@ def pay_round(
 
 def _do_pay(state: GameState, action: PayRound) -> GameState:
     company = action.company
-    paid, left, stopped = pay_round(state.stocks, state.treasuries[company], state.current, company)
-    event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
+    treasury = state.treasuries[company]
+    paid, left, stopped = pay_round(state.stocks, treasury, state.current, company)
+    event = _event(DividendsPaid, (state.current, company, state.used + 1, paid, left, stopped))
     return state._replace(
-        money=tuple(m + p for m, p in zip(state.money, paid, strict=True)),
-        treasuries=state.treasuries.add(company, left - state.treasuries[company]),
+        money=tuple(map(add, state.money, paid)),
+        treasuries=state.treasuries.add(company, left - treasury),
         colour=company,
         kind=DIVIDEND,
         used=state.used + 1,
