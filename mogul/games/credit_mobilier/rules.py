@@ -73,9 +73,6 @@ STOCK_PRICE = 1
 
 KIND_OF = {Build: BUILD, Move: MOVE, Buy: BUY, PayRound: DIVIDEND}
 
-_event = tuple.__new__
-"""An event (a NamedTuple) made straight from its fields in order: as its class would, only quicker."""
-
 
 # --- reading the table -------------------------------------------------------------------
 # What the rules read off the track and the goods (built sections, owners, where track may
@@ -217,7 +214,7 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
 
 
 def _do_build(state: GameState, action: Build) -> GameState:
-    event = _event(TrackBuilt, (state.current, action.colour, action.section, BUILD_PAYMENT))
+    event = TrackBuilt(state.current, action.colour, action.section, BUILD_PAYMENT)
     return state._replace(
         track=with_section(state.track, action.section, action.colour),
         treasuries=state.treasuries.add(CREDIT_MOBILIER, BUILD_PAYMENT),
@@ -236,18 +233,15 @@ def _do_move(state: GameState, action: Move) -> GameState:
     if direction == WEST:
         to_pawn = to_track = WEST_INCOME
         treasuries = treasuries.add(action.colour, to_pawn).add(owner, to_track)
-    event = _event(
-        GoodsMoved,
-        (
-            state.current,
-            action.colour,
-            action.from_space,
-            action.to_space,
-            direction,
-            owner,
-            to_pawn,
-            to_track,
-        ),
+    event = GoodsMoved(
+        state.current,
+        action.colour,
+        action.from_space,
+        action.to_space,
+        direction,
+        owner,
+        to_pawn,
+        to_track,
     )
     return state._replace(
         goods=with_move(state.goods, action),
@@ -271,7 +265,7 @@ def _do_buy(state: GameState, action: Buy) -> GameState:
         colour=action.company,
         kind=BUY,
         used=state.used + 1,
-        events=(_event(StockBought, (seat, action.company, STOCK_PRICE)),),
+        events=(StockBought(seat, action.company, STOCK_PRICE),),
     )
 
 
@@ -303,7 +297,7 @@ def _do_pay(state: GameState, action: PayRound) -> GameState:
     company = action.company
     treasury = state.treasuries[company]
     paid, left, stopped = pay_round(state.stocks, treasury, state.current, company)
-    event = _event(DividendsPaid, (state.current, company, state.used + 1, paid, left, stopped))
+    event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
     return state._replace(
         money=tuple(map(add, state.money, paid)),
         treasuries=state.treasuries.add(company, left - treasury),
@@ -324,14 +318,14 @@ def begin_turn(state: GameState, seat: int, events: list) -> GameState:
     """Hand the dice to ``seat``: the next turn begins with its roll."""
     turn = state.turn + 1
     dice = next_roll(state.setup, turn - 1)
-    events.append(_event(DiceRolled, (turn, seat, dice)))
+    events.append(DiceRolled(turn, seat, dice))
     return state._replace(
         current=seat, turn=turn, dice=dice, colour=None, kind=None, used=0, events=tuple(events)
     )
 
 
 def _end_turn(state: GameState, reason: str, events: list) -> GameState:
-    events.append(_event(TurnEnded, (state.current, reason)))
+    events.append(TurnEnded(state.current, reason))
     return begin_turn(state, (state.current + 1) % len(state.money), events)
 
 
