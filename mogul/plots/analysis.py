@@ -29,9 +29,9 @@ def bar_label(action: str) -> str:
     """
     if len(action) <= WRAP_AT or " " not in action:
         return action
-    spaces = [i for i, c in enumerate(action) if c == " "]
     cut = action.find(" (")
     if cut < 0:
+        spaces = [i for i, c in enumerate(action) if c == " "]
         cut = min(spaces, key=lambda i: abs(i - len(action) / 2))
     return f"{action[:cut]}<br>{action[cut + 1 :]}"
 

@@ -47,8 +47,8 @@ class PositionAnalysis(w.VBox):
     a phone or a player's side column holds it. ``height`` is the figure's height until the
     first analysis; then it grows with the number of actions. Once the move is made,
     ``last_figure`` shows that analysis with the action chosen marked, its stage named with
-    ``stage_word`` ("turn 3"). ``update(history, actions)`` does the same from any game's states and
-    actions.
+    ``stage_word`` ("turn 3"). ``update(history, actions)`` does the same from any game's
+    states and actions.
     """
 
     def __init__(

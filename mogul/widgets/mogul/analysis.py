@@ -38,11 +38,8 @@ class PositionAnalysis(_Panel):
             analyse_position,
             height,
             "expected final score",
+            stage_word="round",  # Mogul counts rounds: "round 3"
             rollouts=rollouts,
             policy=policy,
             seed=seed,
         )
-
-    def when(self, state: Any) -> str:
-        """Mogul counts rounds: "round 3"."""
-        return f"round {state.round}"
