@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from operator import add, is_
+from operator import is_
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, WEST
@@ -148,14 +148,13 @@ def buy_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     if state.money[state.current] < STOCK_PRICE:
         return ()
     if components().stock_per_company is None:  # the stock is unlimited
-        return list(map(_BUY.__getitem__, colours))
+        return [_BUY[colour] for colour in colours]
     return [_BUY[colour] for colour in colours if stock_left(state, colour) != 0]
 
 
 def dividend_options(state: GameState, colours: Sequence[str]) -> Sequence[Action]:
     """Pay Dividends: from a treasury holding at least $1."""
-    treasuries = state.treasuries
-    return [_PAY[colour] for colour in colours if getattr(treasuries, colour) >= 1]
+    return [_PAY[colour] for colour in colours if state.treasuries[colour] >= 1]
 
 
 OPTIONS = {BUILD: build_options, MOVE: move_options, BUY: buy_options, DIVIDEND: dividend_options}
@@ -299,7 +298,7 @@ def _do_pay(state: GameState, action: PayRound) -> GameState:
     paid, left, stopped = pay_round(state.stocks, treasury, state.current, company)
     event = DividendsPaid(state.current, company, state.used + 1, paid, left, stopped)
     return state._replace(
-        money=tuple(map(add, state.money, paid)),
+        money=tuple(m + p for m, p in zip(state.money, paid, strict=True)),
         treasuries=state.treasuries.add(company, left - treasury),
         colour=company,
         kind=DIVIDEND,
