@@ -5,7 +5,8 @@ key over the text ``"<game> <seat>"``, digest size 4 (``batch.bot_seeds``). Comp
 with ``hashlib`` costs about two microseconds of Python per seat, which at a million games
 is several seconds; here the compression function (RFC 7693) runs compiled, the key's block
 compressed once per call and the messages' blocks 64 at a time, side by side in vector
-instructions (a seventh of the time of one after the other). ``tests/test_batch.py`` checks the seeds equal ``hashlib``'s.
+instructions (a seventh of the time of one after the other). ``tests/test_batch.py`` checks
+the seeds equal ``hashlib``'s.
 """
 
 from __future__ import annotations
