@@ -441,8 +441,10 @@ class GameView:
             ) from None
 
     def round(self) -> int | None:
-        """The round the table shows (None once the game is over)."""
-        found = re.search(r"Round (\d+)", self.table.inner_text())
+        """The round the table shows (None once the game is over). Read from the text itself
+        (``textContent``): the text Lab renders (``innerText``) lacks what lies in a cell
+        scrolled out of view."""
+        found = re.search(r"Round (\d+)", self.table.text_content() or "")
         return int(found[1]) if found else None
 
     def chart_points(self) -> int:
@@ -452,8 +454,10 @@ class GameView:
     def play_next_round(self) -> tuple[str, str]:
         """Click "Next round"; check that the table and the chart moved on. Returns (before, after)."""
         expect(self.next_round).to_be_enabled(timeout=30_000)
+        # as a person does: look at the game before pressing (and read it whole, see round())
+        self.player.scroll_into_view_if_needed()
         before, round_before, points_before = (
-            self.table.inner_text(),
+            self.table.text_content(),
             self.round(),
             self.chart_points(),
         )
@@ -465,8 +469,8 @@ class GameView:
             self.page.wait_for_function(
                 """([box, text, round]) => {
                      const t = box.querySelector('.mogul-game');
-                     if (!t || t.innerText === text) return false;
-                     const found = /Round (\\d+)/.exec(t.innerText);
+                     if (!t || t.textContent === text) return false;
+                     const found = /Round (\\d+)/.exec(t.textContent);
                      return round === null || !found || Number(found[1]) > round;
                    }""",
                 arg=[self.player.element_handle(), before, round_before],
@@ -476,7 +480,7 @@ class GameView:
             raise AssertionError(
                 f"The table did not change after Next round.\n{self._diagnosis()}"
             ) from None
-        after = self.table.inner_text()
+        after = self.table.text_content()
         round_after = self.round()
         assert round_after is None or round_before is None or round_after > round_before, (
             f"round {round_before} -> {round_after} after Next round"
