@@ -261,6 +261,31 @@ def test_the_views_follow_a_change_made_elsewhere(sqlite_store: TableStore) -> N
     )
 
 
+def test_a_stale_click_answered_to_its_own_page_still_lets_a_change_reach_every_page(
+    sqlite_store: TableStore,
+) -> None:
+    """A page that clicks late is shown the table as it is now, and only that page: the other
+    pages at the table must still get that version when the change reaches this server.
+
+    (Found by the two-server test under load: the answer to the late click marked the version
+    as pushed, the change's own push was then skipped, and the seat to move never saw its turn.)
+    """
+    hall, code, phones = seated(sqlite_store)
+    late = next(p for p in phones if not p.view["moves"])
+    other = TableStore(sqlite_store.url)  # another server moves the table on
+    mover = mover_of(phones)
+    other.act(
+        Ticket(code, mover.view["seat"], mover.last("seat")["key"]), 0, mover.view["moves"][0][1]
+    )
+    handle(hall, late.page, {"op": "act", "step": 0, "action": "pass"})  # shown step 1 alone
+    assert "too late" in late.last("error")["message"] and late.view["step"] == 1
+    assert [p.view["step"] for p in phones if p is not late] == [0, 0]
+    asyncio.run(hall.changed(code))  # the change reaches this server (NOTIFY or the poll)
+    assert [p.view["step"] for p in phones] == [1, 1, 1]
+    assert sum(bool(p.view["moves"]) for p in phones) == 1
+    other.close()
+
+
 def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: TableStore) -> None:
     """The handlers as the Jupyter extension and ``python -m mogul.classroom.server`` mount them."""
     import json as jsonlib

@@ -88,6 +88,7 @@ class Student:
         self.sent: dict[int, set[str]] = {}  # step -> the moves this page sent for it
         self.steps: list[int] = []  # the step of every view, in order
         self.reconnects = 0
+        self.heard: list[str] = []  # the last few messages, for the failure message
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -120,6 +121,10 @@ class Student:
                 await asyncio.sleep(0.2)
 
     async def receive(self, ws, message: dict) -> None:
+        self.heard = [
+            *self.heard[-4:],
+            f"{message['type']} {message.get('step', message.get('message', ''))}",
+        ]
         if message["type"] == "seat":
             self.key, self.seat = message["key"], message["seat"]
         elif message["type"] == "view":
@@ -158,9 +163,23 @@ async def play(
         await asyncio.sleep(0.2)
     stop.set()
     await asyncio.gather(*tasks)
-    assert killed and all(store.info(code).step >= MOVES for code in codes), [
-        store.info(c).step for c in codes
-    ]
+    assert killed and all(store.info(code).step >= MOVES for code in codes), stuck(store, students)
+
+
+def stuck(store: TableStore, students: list[Student]) -> str:
+    """Where each table stopped: its step, whose move it waits for, what each page heard last."""
+    lines = []
+    for code in dict.fromkeys(s.code for s in students):
+        info, states = store.info(code), store.history(code)
+        seat = states[-1].current_player
+        lines.append(f"table {code} at step {info.step} ({info.status}), waiting for seat {seat}")
+        lines += [
+            f"  seat {s.seat} on {'a' if s.server.log.name == 'a.log' else 'b'}: "
+            f"reconnects {s.reconnects}, heard {s.heard}"
+            for s in students
+            if s.code == code
+        ]
+    return "\n".join(lines)
 
 
 def test_two_servers_one_store_a_kill_and_a_restart_lose_and_double_no_move(

@@ -316,7 +316,8 @@ class Hall:
                 views[seat] = seat_view(info, states, seat, clock, now)
             page.version = info.version
             page.send(views[seat])
-        self.seen[code] = max(self.seen.get(code, -1), info.version)
+        if only is None:  # a view shown to one page alone is still to be pushed to the others
+            self.seen[code] = max(self.seen.get(code, -1), info.version)
         self.projectors.poke()
         state = states[-1] if states else None
         if (
