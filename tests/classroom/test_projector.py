@@ -15,7 +15,7 @@ from tornado.websocket import websocket_connect
 from mogul.classroom import server
 from mogul.classroom.projector import qr_svg, seats_joined, table_address
 from mogul.classroom.server.hall import Hall
-from mogul.classroom.server.projector import projector_path, qr_scale, table_state
+from mogul.classroom.server.projector import Projectors, projector_path, qr_scale, table_state
 from mogul.classroom.store import TableStore
 
 ADDRESS = "http://10.0.0.7:8866/mogul/hall/"
@@ -120,3 +120,34 @@ def test_the_projector_page_is_the_lecturers_and_follows_the_tables_live(
         http.stop()
 
     asyncio.run(visit())
+
+
+def test_a_projector_page_opened_later_does_not_leave_the_first_one_behind(
+    store: TableStore,
+) -> None:
+    """Opening a second page of a session (the dashboard beside the projector) draws the
+    tables as they are now: the first page must get that drawing too, not wait for the next
+    change (the second page's drawing marks the session's versions as drawn)."""
+    code = store.create_table("classic", ["human"] * 3, session="Mon", seed=1).code
+
+    async def run(work, *args):
+        return work(*args)
+
+    async def visit() -> tuple[list[str], list[str]]:
+        projectors = Projectors(store, run, ADDRESS)
+        following = asyncio.create_task(projectors.follow(0.05))
+        first: list[str] = []
+        second: list[str] = []
+        await projectors.watch(lambda m: first.append(m["html"]), "Mon")
+        elsewhere = TableStore(store.url)  # a join on another server: this one is not poked
+        elsewhere.join(code, "Ben")
+        elsewhere.close()
+        await projectors.watch(lambda m: second.append(m["html"]), "Mon")
+        await asyncio.sleep(0.3)  # several looks at the store
+        following.cancel()
+        return first, second
+
+    first, second = asyncio.run(visit())
+    assert "<b>0 of 3</b> seats joined" in first[0]
+    assert "<b>1 of 3</b> seats joined" in second[-1]
+    assert "<b>1 of 3</b> seats joined" in first[-1]

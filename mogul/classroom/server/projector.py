@@ -104,8 +104,12 @@ class Projectors:
         if session is None:
             sessions = await self.run(self.store.sessions)
             session = sessions[-1] if sessions else ""
-        self.pages.setdefault(session, set()).add(send)
-        send({"type": "projector", "html": await self.run(self.draw, session)})
+        pages = self.pages.setdefault(session, set())
+        pages.add(send)
+        content = await self.run(self.draw, session)
+        # every page of the session gets it: the drawing marks the session's versions as drawn
+        for page in list(pages):
+            page({"type": "projector", "html": content})
         return session
 
     def leave(self, send: Callable[[dict[str, Any]], None]) -> None:
