@@ -125,3 +125,35 @@ def test_montecarlo_auction_values_and_live_payoff_curve():
         assert np.allclose(quick, slow, atol=6)  # the same quantity, estimated with noise
     curve = chain_payoff_curve(history, state.current, method="montecarlo", rollouts=300)
     assert curve is not None and len(curve) > 1
+
+
+def test_reading_says_how_far_the_rollouts_rank_the_actions():
+    from mogul.analysis.position import action_values, reading
+
+    # 100 rollouts: A wins 90, B 80, C 30, D 20 (Wilson intervals: A 0.826-0.945,
+    # B 0.711-0.867, C 0.219-0.396, D 0.133-0.289): B overlaps A, C and D lie below it
+    won = np.zeros((100, 4))
+    for column, wins in enumerate((90, 80, 30, 20)):
+        won[:wins, column] = 1
+    frame = action_values(["A", "B", "C", "D"], np.zeros(won.shape), won)
+    assert reading(frame) == (
+        "A has the best win chance; C and D are clearly behind it, and 1 other cannot be told "
+        "apart from it (the intervals overlap)."
+    )
+    assert reading(frame.iloc[[0, 2]]) == "A has the best win chance; C is clearly behind it."
+    assert reading(frame.iloc[[1, 0]].reset_index(drop=True)) == (
+        "Every interval overlaps the best one's (A): "
+        "100 games each are too few to rank these actions."
+    )
+    many = action_values(list("ABCDEF"), np.zeros((100, 6)), np.c_[won, won[:, 3], won[:, 3]])
+    assert reading(many).startswith("A has the best win chance; 4 others are clearly behind it,")
+    assert reading(frame.iloc[[0]]) == ""
+
+
+def test_the_widget_caption_reads_the_analysis_it_draws():
+    session = GameSession("classic", ["human", "value", "value", "value"], None, 3, True)
+    widget = PositionAnalysis(session, rollouts=200)
+    from mogul.analysis.position import reading
+
+    sentence = reading(widget.analysis)
+    assert sentence and widget.caption.value.endswith(f"{sentence}</div>".replace("'", "&#x27;"))

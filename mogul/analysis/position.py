@@ -53,3 +53,45 @@ def action_values(labels: Sequence[str], own: np.ndarray, won: np.ndarray) -> pd
             "rollouts": rollouts,
         }
     )
+
+
+def reading(values: pd.DataFrame) -> str:
+    """How far the frame of ``action_values`` ranks its actions: one sentence ('' for one action).
+
+    The best action is the one with the highest win chance (the first of equals). Another is
+    clearly behind it when its whole win-chance interval lies below the best one's; where the
+    intervals overlap, these rollouts cannot rank the two (more of them narrow the intervals).
+
+    >>> won = np.array([[1, 0, 1]] * 60 + [[0, 0, 1]] * 40)  # 100 rollouts of three actions
+    >>> reading(action_values(["Bid", "Drop", "Pass"], np.zeros(won.shape), won))
+    'Pass has the best win chance; Bid and Drop are clearly behind it.'
+    >>> reading(action_values(["Bid", "Drop"], np.zeros((4, 2)), np.array([[1, 0], [0, 1]] * 2)))
+    "Every interval overlaps the best one's (Bid): 4 games each are too few to rank these actions."
+    """
+    if len(values) < 2:
+        return ""
+    best = int(values["win_chance"].to_numpy().argmax())
+    name = values["action"].iloc[best]
+    others = values.drop(index=values.index[best])
+    behind = list(others.loc[others["win_high"] < values["win_low"].iloc[best], "action"])
+    if not behind:
+        games = int(values["rollouts"].iloc[0])
+        return (
+            f"Every interval overlaps the best one's ({name}): "
+            f"{games} games each are too few to rank these actions."
+        )
+    named = _listed(behind) if len(behind) <= 3 else f"{len(behind)} others"
+    verb = "is" if len(behind) == 1 else "are"
+    close = len(others) - len(behind)
+    if not close:
+        return f"{name} has the best win chance; {named} {verb} clearly behind it."
+    return (
+        f"{name} has the best win chance; {named} {verb} clearly behind it, and "
+        f"{close} other{'s' if close > 1 else ''} cannot be told apart from it "
+        "(the intervals overlap)."
+    )
+
+
+def _listed(names: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

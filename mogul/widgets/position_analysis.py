@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as w
 import pandas as pd
 
+from mogul.analysis.position import reading
 from mogul.kit.spec import GameSpec, spec_for
 from mogul.plots.analysis import figure_height, position_analysis_figure, position_traces
 from mogul.widgets.live import live_figure
@@ -119,7 +120,8 @@ class PositionAnalysis(w.VBox):
         rollouts = int(self.analysis["rollouts"].iloc[0]) if len(self.analysis) else 0
         self.caption.value = _caption(
             f"What each action is worth to {self._name()}: the win chance with its 95% interval "
-            f"over {rollouts} games each; hover a bar for the {self.score_title}."
+            f"over {rollouts} games each; hover a bar for the {self.score_title}. "
+            f"{reading(self.analysis)}".rstrip()
         )
         self._draw(self.figure, f"{self._name()} to move")
         self.layout.display = None
@@ -221,4 +223,5 @@ class DecisionBrowser(w.VBox):
                 bars.update(trace)
             self.figure.layout.title.text = self._title(self.row)
             self.figure.layout.height = figure_height(self.analysis["action"])
-        self.caption.value = _caption(self._caption(self.row))
+        where, ranked = self._caption(self.row), reading(self.analysis)
+        self.caption.value = _caption(f"{where}. {ranked}" if where and ranked else where or ranked)

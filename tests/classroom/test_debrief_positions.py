@@ -8,6 +8,7 @@ import random
 import pandas as pd
 import pytest
 
+from mogul.analysis.position import reading
 from mogul.classroom import decisions
 from mogul.classroom.mogul import debrief
 from mogul.classroom.store import TableStore
@@ -176,7 +177,10 @@ def test_the_browser_analyses_the_decision_picked(sample):
     browser.show("F3Y2-TCZ2", index)
     assert asked[-1] == LARS and len(asked) == 2  # one analysis per decision shown
     assert browser.figure.layout.title.text == "Lars chose Take green/yellow"
-    assert ">Table F3Y2-TCZ2, move 287: Lars had 5 options</div>" in browser.caption.value
+    ranked = reading(browser.analysis).replace("'", "&#x27;")  # how far 200 games rank them
+    assert (
+        f">Table F3Y2-TCZ2, move 287: Lars had 5 options. {ranked}</div>" in browser.caption.value
+    )
     (bars,) = browser.figure.data  # the win chance alone: a phone holds it
     assert list(bars.marker.color) == [CHOSEN] + [PLAIN] * 4
     assert list(bars.x) == [round(x, 3) for x in browser.analysis["win_chance"]]
