@@ -33,6 +33,7 @@ from mogul.games.credit_mobilier.actions import Action, Build, Buy, Move, PayRou
 from mogul.games.credit_mobilier.board import WEST, board, moves_from, space_order
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
 from mogul.games.credit_mobilier.dice import KINDS
+from mogul.games.credit_mobilier.fast_dice import LARGEST_SEED, rolled
 from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes are part of the API
     BOARD,
     BUILD,
@@ -171,10 +172,17 @@ def encode(state: GameState) -> np.ndarray:
 
 def rolls_of(state: GameState, first: int, count: int) -> np.ndarray:
     """Rolls ``first`` to ``count - 1`` (0 = the first turn's) of ``state``'s game, as the readable
-    engine rolls them, in counts per face (rows before ``first`` are left 0)."""
+    engine rolls them, in counts per face (rows before ``first`` are left 0): the scripted
+    rolls as written, those drawn from the seed hashed compiled (``fast_dice``)."""
     out = np.zeros((count, FACES), np.int8)
-    for number in range(first, count):
+    drawn = max(first, len(state.setup.dice or ()))  # the first roll drawn from the seed
+    for number in range(first, min(drawn, count)):
         out[number] = _dice_counts(next_roll(state.setup, number))
+    if drawn < count and 0 <= state.setup.seed <= LARGEST_SEED:
+        out[drawn:] = rolled(state.setup.seed, drawn, count)
+    else:
+        for number in range(drawn, count):
+            out[number] = _dice_counts(next_roll(state.setup, number))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, get_args
 
@@ -91,7 +91,7 @@ class Edition:
     lines: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: _EMPTY)
     setup_card: Mapping[int, tuple[tuple[str, ...], ...]] = field(default_factory=lambda: _EMPTY)
 
-    @property
+    @cached_property  # asked for every card dealt: worked out once per edition
     def company_ids(self) -> tuple[str, ...]:
         """Company colour ids in the edition's order (the order of every per-company table)."""
         return tuple(c.id for c in self.companies)
