@@ -104,6 +104,15 @@ def _put_digits(text, pos, value):
     return pos + digits
 
 
+@_jit
+def word_at(text, i):
+    """Word ``i`` of a message block: bytes ``8 i`` to ``8 i + 7`` of ``text``, little-endian."""
+    word = np.uint64(0)
+    for b in range(8):
+        word |= np.uint64(text[8 * i + b]) << np.uint64(8 * b)
+    return word
+
+
 HASH_LANES = 64  # hashes computed side by side
 
 
@@ -146,10 +155,7 @@ def game_seat_hashes(key, first, count, players, out):
     h0[0] ^= np.uint64(0x01010000 | (64 << 8) | 4)  # depth 1, fanout 1, key 64 bytes, digest 4
     block = np.zeros(16, np.uint64)
     for i in range(8):
-        word = np.uint64(0)
-        for b in range(8):
-            word |= np.uint64(key[8 * i + b]) << np.uint64(8 * b)
-        block[i] = word
+        block[i] = word_at(key, i)
     v = np.empty(16, np.uint64)
     compress(h0, block, 128, False, v)  # the key's block, the same for every message
     text = np.zeros(40, np.uint8)
@@ -166,10 +172,7 @@ def game_seat_hashes(key, first, count, players, out):
             text[size] = 32
             size = _put_digits(text, size + 1, seat)
             for i in range(5):
-                word = np.uint64(0)
-                for b in range(8):
-                    word |= np.uint64(text[8 * i + b]) << np.uint64(8 * b)
-                blocks[i, k] = word
+                blocks[i, k] = word_at(text, i)
             counted[k] = 128 + size
         _compress_lanes(h0, blocks, counted, state, lanes)
         for k in range(lanes):

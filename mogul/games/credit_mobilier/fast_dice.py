@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from mogul.games.credit_mobilier.dice import _roll_table
-from mogul.kit.seed_hash import HASH_LANES, IV, _compress_lanes, _put_digits, compress
+from mogul.kit.seed_hash import HASH_LANES, IV, _compress_lanes, _put_digits, compress, word_at
 
 _jit = nb.njit(cache=True, nogil=True)
 
@@ -38,10 +38,7 @@ def _message(text, start, number, attempt, words):
     text[size] = 32
     size = _put_digits(text, size + 1, attempt)
     for i in range(16):
-        word = np.uint64(0)
-        for b in range(8):
-            word |= np.uint64(text[8 * i + b]) << np.uint64(8 * b)
-        words[i] = word
+        words[i] = word_at(text, i)
     return size
 
 
