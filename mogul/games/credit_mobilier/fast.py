@@ -33,7 +33,7 @@ from mogul.games.credit_mobilier.actions import Action, Build, Buy, Move, PayRou
 from mogul.games.credit_mobilier.board import WEST, board, moves_from, space_order
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
 from mogul.games.credit_mobilier.dice import KINDS
-from mogul.games.credit_mobilier.fast_dice import LARGEST_SEED, rolled
+from mogul.games.credit_mobilier.fast_dice import LARGEST_SEED, face_counts, rolled
 from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes are part of the API
     BOARD,
     BUILD,
@@ -134,11 +134,6 @@ def seats_record(bots: Any, players: int) -> np.ndarray:
 # --- states as tables ------------------------------------------------------------------------
 
 
-def _dice_counts(dice: Sequence[str]) -> list[int]:
-    faces = components().dice_faces
-    return [list(dice).count(face) for face in faces]
-
-
 def encode(state: GameState) -> np.ndarray:
     """A running game's state as a one-record ``TABLE`` array."""
     if state.is_over:
@@ -163,7 +158,7 @@ def encode(state: GameState) -> np.ndarray:
     t["buildable"] = sum(1 << sections[s] for s in track_facts(state.track).buildable)
     t["markers"] = [track_facts(state.track).markers.get(c, 0) for c in RAILROADS]
     t["start_player"], t["current"], t["turn"] = state.start_player, state.current, state.turn
-    t["dice"] = _dice_counts(state.dice)
+    t["dice"] = face_counts(state.dice)
     t["colour"] = NO_KIND if state.colour is None else colour[state.colour]
     t["kind"] = NO_KIND if state.kind is None else KINDS.index(state.kind)
     t["used"] = state.used
@@ -175,14 +170,12 @@ def rolls_of(state: GameState, first: int, count: int) -> np.ndarray:
     engine rolls them, in counts per face (rows before ``first`` are left 0): the scripted
     rolls as written, those drawn from the seed hashed compiled (``fast_dice``)."""
     out = np.zeros((count, FACES), np.int8)
-    drawn = max(first, len(state.setup.dice or ()))  # the first roll drawn from the seed
+    compiled = 0 <= state.setup.seed <= LARGEST_SEED
+    drawn = max(first, len(state.setup.dice or ())) if compiled else count  # hashed from here on
     for number in range(first, min(drawn, count)):
-        out[number] = _dice_counts(next_roll(state.setup, number))
-    if drawn < count and 0 <= state.setup.seed <= LARGEST_SEED:
+        out[number] = face_counts(next_roll(state.setup, number))
+    if drawn < count:
         out[drawn:] = rolled(state.setup.seed, drawn, count)
-    else:
-        for number in range(drawn, count):
-            out[number] = _dice_counts(next_roll(state.setup, number))
     return out
 
 

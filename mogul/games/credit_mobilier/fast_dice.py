@@ -6,17 +6,20 @@ falls below the largest whole multiple of the number of rolls (else the next att
 the roll of that number modulo the number of rolls. A game of Credit Mobilier rolls about
 190 times; hashed one by one in Python that was most of the batch engine's time when it plays
 the readable engine's games (``fast.play_states``, ``simulate``). Here the compression
-function of ``mogul.kit.seed_hash`` hashes 64 rolls side by side. ``tests/test_fast_dice.py``
-checks every roll number against ``dice.roll`` (and against ``hashlib``, attempts included).
+function of ``mogul.kit.seed_hash`` hashes 64 rolls side by side.
+``tests/credit_mobilier/test_cm_fast_dice.py`` checks every roll number against ``dice.roll``
+(and against ``hashlib``, attempts included).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numba as nb
 import numpy as np
 
+from mogul.games.credit_mobilier.components import components
 from mogul.games.credit_mobilier.dice import _roll_table
 from mogul.kit.seed_hash import HASH_LANES, IV, _compress_lanes, _put_digits, compress, word_at
 
@@ -88,14 +91,16 @@ def roll_numbers(seed, first, count, rolls, limit, out):
             out[at + k - first] = value % size
 
 
+def face_counts(dice: Sequence[str]) -> list[int]:
+    """A roll as the batch engine holds it: how many dice show each face, in dice-face order."""
+    return [list(dice).count(face) for face in components().dice_faces]
+
+
 @cache
 def roll_faces() -> np.ndarray:
-    """Each roll of ``dice._rolls()`` as its count of dice per face (rows of face counts)."""
-    from mogul.games.credit_mobilier.components import components
-
-    faces = components().dice_faces
+    """Each roll of ``dice._rolls()`` as its ``face_counts`` (one row per roll)."""
     rolls, _ = _roll_table()
-    return np.array([[roll.count(face) for face in faces] for roll in rolls], np.int8)
+    return np.array([face_counts(roll) for roll in rolls], np.int8)
 
 
 def rolled(seed: int, first: int, count: int) -> np.ndarray:
