@@ -35,24 +35,20 @@ def test_a_digest_above_the_limit_is_hashed_again_as_the_rulebook_dice_are_drawn
     rolls = 7776
     limit = 2**63 // rolls * rolls
 
+    def digest(n: int, attempt: int) -> int:
+        text = f"credit-mobilier 3 {n} {attempt}".encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
     def reference(n: int) -> int:
         for attempt in range(100):
-            digest = hashlib.blake2b(f"credit-mobilier 3 {n} {attempt}".encode(), digest_size=8)
-            value = int.from_bytes(digest.digest(), "big")
-            if value < limit:
+            if (value := digest(n, attempt)) < limit:
                 return value % rolls
         raise AssertionError("no digest below the limit in 100 attempts")
 
     numbers = np.empty(200, np.int64)
     fast_dice.roll_numbers(3, 0, 200, rolls, np.uint64(limit), numbers)
     assert list(numbers) == [reference(n) for n in range(200)]
-    again = sum(
-        int.from_bytes(
-            hashlib.blake2b(f"credit-mobilier 3 {n} 0".encode(), digest_size=8).digest(), "big"
-        )
-        >= limit
-        for n in range(200)
-    )
+    again = sum(digest(n, 0) >= limit for n in range(200))
     assert 60 < again < 140  # the second attempts were really taken
 
 
