@@ -42,9 +42,8 @@ import pandas as pd
 from mogul.games.credit_mobilier.bots import REGISTRY
 from mogul.games.credit_mobilier.components import COMPANIES, components
 from mogul.games.credit_mobilier.events import DividendsPaid
-from mogul.games.credit_mobilier.rules import STOCK_PRICE
+from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState
 from mogul.games.credit_mobilier.setup import new_game
-from mogul.games.credit_mobilier.state import GameState
 from mogul.kit.bots import BotFactory, BotSpec, bot_factory, decide
 
 __all__ = [

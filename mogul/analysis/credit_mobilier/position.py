@@ -26,7 +26,7 @@ from mogul.analysis.position import action_values
 from mogul.games.credit_mobilier.bots import bot_factory, worth
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.display import action_label
-from mogul.games.credit_mobilier.state import GameState, PlayerView
+from mogul.games.credit_mobilier.rules import GameState, PlayerView
 from mogul.kit.bots import decide
 
 POLICIES = ("dividend", "random")

@@ -11,16 +11,16 @@ import random
 from collections.abc import Sequence
 
 from mogul.games.credit_mobilier.actions import Action, Build, Buy, EndTurn, Move, PayRound
-from mogul.games.credit_mobilier.board import WEST, board, ways
+from mogul.games.credit_mobilier.board import WEST, board
 from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER
 from mogul.games.credit_mobilier.rules import (
     BUILD_PAYMENT,
     STOCK_PRICE,
     WEST_INCOME,
+    GameState,
+    PlayerView,
     pay_round,
-    track_facts,
 )
-from mogul.games.credit_mobilier.state import GameState, PlayerView
 
 ACTIONS = (Build, Move, Buy, PayRound, EndTurn)
 """The options of the game: the bots know every one."""
@@ -93,12 +93,11 @@ class DividendBot:
     def _value(self, view: PlayerView, action: Action, stake_in: dict[str, float]) -> float:
         kind = type(action)
         if kind is Move:
-            section, direction = ways(board())[action.from_space, action.to_space]
-            if direction != WEST:
+            b = board()
+            if b.direction(action.from_space, action.to_space) != WEST:
                 return 0.0
-            return WEST_INCOME * (
-                stake_in[action.colour] + stake_in[track_facts(view.track).owner[section]]
-            )
+            section = b.between(action.from_space, action.to_space).id
+            return WEST_INCOME * (stake_in[action.colour] + stake_in[dict(view.track)[section]])
         if kind is Build:
             return BUILD_PAYMENT * stake_in[CREDIT_MOBILIER]
         if kind is PayRound:
