@@ -13,8 +13,7 @@ from dataclasses import dataclass
 def _check_words(action: object, *names: str) -> None:
     for name in names:
         value = getattr(action, name)
-        word = value.strip() if isinstance(value, str) else ""
-        if not word or " " in word:
+        if not (isinstance(value, str) and len(value.split()) == 1):
             raise ValueError(
                 f"{type(action).__name__} needs {name} as one word of text (a colour such as "
                 f"'red', a space such as 'B3' or a track space such as 'B3-B4'); got {value!r}"

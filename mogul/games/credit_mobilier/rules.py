@@ -21,7 +21,7 @@ decides where the rulebook is silent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from mogul.games.credit_mobilier.actions import END, Action, Build, Buy, EndTurn, Move, PayRound
@@ -230,16 +230,6 @@ class PlayerView(_ViewFields):
         """What the turn is at (see ``GameState.phase``)."""
         return phase_of(self)
 
-    @property
-    def my_money(self) -> int:
-        """The viewer's dollars."""
-        return self.money[self.seat]
-
-    @property
-    def my_stock(self) -> ByCompany:
-        """The viewer's shares."""
-        return self.stocks[self.seat]
-
     def shares_held(self, company: str) -> int:
         """Shares of ``company`` held by all players together."""
         return sum(s[company] for s in self.stocks)
@@ -293,14 +283,15 @@ def begin_turn(state: GameState, seat: int, events: list) -> GameState:
 # --- Building Track -------------------------------------------------------------------------------
 
 
-def build_options(state: GameState, colours: Sequence[str]) -> list[Build]:
+def build_options(state: GameState, colours: Sequence[str]) -> Iterator[Build]:
     """A railroad colour with markers left, on any free track space joined to the east."""
     markers = components().track_per_colour
     colours = [c for c in colours if c in RAILROADS and markers_on_board(state.track, c) < markers]
-    if not colours:
-        return []
-    free = buildable_sections(state.track)
-    return [Build(colour, section) for colour in colours for section in free]
+    if colours:
+        free = buildable_sections(state.track)
+        for colour in colours:
+            for section in free:
+                yield Build(colour, section)
 
 
 def build_track(state: GameState, action: Build) -> GameState:
@@ -320,21 +311,18 @@ def build_track(state: GameState, action: Build) -> GameState:
 # --- Moving Goods ---------------------------------------------------------------------------------
 
 
-def move_options(state: GameState, colours: Sequence[str]) -> list[Move]:
+def move_options(state: GameState, colours: Sequence[str]) -> Iterator[Move]:
     """A pawn of the colour, one space west, north or south along built track.
 
     Pawns alike on one space have the same moves: they count once, space by space in board order.
     """
     built = {section for section, _ in state.track}
-    ways = board().ways
-    return [
-        Move(colour, space, there)
-        for colour in colours
-        if colour in RAILROADS
-        for space in dict.fromkeys(space for space, pawn in state.goods if pawn == colour)
-        for section, there, direction in ways[space]
-        if direction != EAST and section in built
-    ]
+    for colour in colours:
+        if colour in RAILROADS:
+            for space in dict.fromkeys(space for space, pawn in state.goods if pawn == colour):
+                for section, there, direction in board().ways[space]:
+                    if direction != EAST and section in built:
+                        yield Move(colour, space, there)
 
 
 def move_goods(state: GameState, action: Move) -> GameState:
@@ -380,11 +368,12 @@ def stock_left(state: GameState, company: str) -> int | None:
     return None if cap is None else cap - state.shares_held(company)
 
 
-def buy_options(state: GameState, companies: Sequence[str]) -> list[Buy]:
+def buy_options(state: GameState, companies: Sequence[str]) -> Iterator[Buy]:
     """With a dollar to pay and a share left in the stock."""
-    if state.money[state.current] < STOCK_PRICE:
-        return []
-    return [Buy(company) for company in companies if stock_left(state, company) != 0]
+    if state.money[state.current] >= STOCK_PRICE:
+        for company in companies:
+            if stock_left(state, company) != 0:
+                yield Buy(company)
 
 
 def buy_stock(state: GameState, action: Buy) -> GameState:
@@ -407,9 +396,11 @@ def buy_stock(state: GameState, action: Buy) -> GameState:
 # --- Paying Dividends -----------------------------------------------------------------------------
 
 
-def dividend_options(state: GameState, companies: Sequence[str]) -> list[PayRound]:
+def dividend_options(state: GameState, companies: Sequence[str]) -> Iterator[PayRound]:
     """From a treasury holding at least $1."""
-    return [PayRound(company) for company in companies if state.treasuries[company] >= 1]
+    for company in companies:
+        if state.treasuries[company] >= 1:
+            yield PayRound(company)
 
 
 def pay_round(
@@ -455,8 +446,9 @@ def pay_dividends(state: GameState, action: PayRound) -> GameState:
 # --- one colour, one kind: what the player may do -------------------------------------------------
 
 
-def unit_options(state: GameState, colours: Sequence[str], kind: str) -> list[Action]:
-    """The unit actions of ``kind`` in ``colours`` the table allows now (ignoring the dice)."""
+def unit_options(state: GameState, colours: Sequence[str], kind: str) -> Iterator[Action]:
+    """The unit actions of ``kind`` in ``colours`` the table allows now (ignoring the dice), one
+    by one: a question such as "is there one?" stops at the first."""
     if kind == BUILD:
         return build_options(state, colours)
     if kind == MOVE:
@@ -496,7 +488,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             options += unit_options(
                 state, [c for c in COMPANIES if allowance(state.dice, c, kind)], kind
             )
-        return tuple(options) if options else (END,)
+        return tuple(options) or (END,)
     if state.used < allowance(state.dice, state.colour, state.kind):
         return (*unit_options(state, [state.colour], state.kind), END)
     return (END,)
@@ -539,9 +531,17 @@ def apply(state: GameState, action: Action) -> GameState:
         after = buy_stock(state, action)
     else:
         after = pay_dividends(state, action)
-    if legal_actions(after) == (END,):  # nothing more of this colour and kind: the turn is over
+    if turn_used_up(after):
         return end_turn(after, "used up", list(after.events))
     return after
+
+
+def turn_used_up(state: GameState) -> bool:
+    """No further unit action of the turn's colour and kind: the roll's actions are all used, or
+    the table allows no more (``legal_actions`` is ``EndTurn()`` alone)."""
+    if state.used >= allowance(state.dice, state.colour, state.kind):
+        return True
+    return next(unit_options(state, [state.colour], state.kind), None) is None
 
 
 def end_turn(state: GameState, reason: str, events: list) -> GameState:
