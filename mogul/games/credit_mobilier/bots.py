@@ -27,7 +27,6 @@ from mogul.games.credit_mobilier.simple_bots import (  # noqa: F401 - the bots t
     ACTIONS,
     DividendBot,
     stake,
-    stakes,
     worth,
 )
 from mogul.kit import bots as kit
