@@ -1,10 +1,12 @@
 """How a Credit Mobilier table looks in HTML: the dice, the board, the players, the treasuries.
 
 ``table_html`` is what a state shows in a notebook (``GameState._repr_html_``) and what the
-kit's game widgets draw. It reads a state through its fields and methods alone: the rules
-(``rules.py``) import this module when a state draws itself, so it imports nothing from them. The board is a small grid: a row per board row, the Pacific Coast at
+kit's game widgets draw. The board is a small grid: a row per board row, the Pacific Coast at
 the west; each square lists its goods pawns as coloured dots, and a built track space shows
 as a thick edge of its colour (west and north edges of a square).
+
+It reads a state through its fields and methods alone: the rules (``rules.py``) import this
+module when a state draws itself, so it imports nothing from them.
 """
 
 from __future__ import annotations
