@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
-from mogul.kit.options import RunOptions
+from mogul.kit.runner import RunOptions
 from mogul.kit.sandbox_process import die_with_parent
 
 if TYPE_CHECKING:

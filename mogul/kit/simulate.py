@@ -26,8 +26,7 @@ import numpy as np
 
 from mogul.kit.batch import Chunk, Collect, Totals, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
-from mogul.kit.options import RunOptions, game_first
-from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
+from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
 from mogul.kit.stream import Writer
 
 if TYPE_CHECKING:
@@ -191,7 +190,7 @@ def simulate(
 
     How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
     ``on_failure``, ``sandbox``, ``memory_limit``): keywords or ``options``, see
-    ``mogul.kit.options.RunOptions``. Bots other than the game's own are untrusted
+    ``mogul.kit.runner.RunOptions``. Bots other than the game's own are untrusted
     (``mogul.kit.guard``): each decision gets ``time_limit`` seconds in a sandbox process
     (``sandbox=False``: in this process, with no time limit); a failing bot forfeits the game
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,

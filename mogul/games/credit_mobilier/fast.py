@@ -320,7 +320,7 @@ def play_after(
 
     The futures show one table (states determinised from one view: only the dice to come
     differ); each rolls its own dice as the readable engine would, so dividend bots end
-    every rollout in the readable engine's table (``MonteCarloBot.play_on``).
+    every rollout in the readable engine's table (``MonteCarloBot.rollout``).
     """
     if not futures or not actions:
         return np.zeros((len(futures), len(actions)), TABLE)
