@@ -24,10 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.batch import Chunk, Collect, Totals, engine_for, play_chunk, run_chunks
+from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
 from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
-from mogul.kit.stream import Writer
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -206,7 +205,7 @@ def simulate(
     Feather, Arrow's own file, is the fastest to write and the smallest, ``pd.read_feather``
     reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
-    after each chunk (``mogul.kit.stream.Writer``: ``games``, ``rows``, ``paths``).
+    after each chunk (``mogul.kit.batch.Writer``: ``games``, ``rows``, ``paths``).
     """
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)

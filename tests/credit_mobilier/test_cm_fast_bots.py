@@ -42,7 +42,7 @@ def test_play_after_ends_each_rollout_in_the_readable_engines_table():
         for f, future in enumerate(futures):
             bots = [cm.DividendBot() for _ in state.names]
             for a, action in enumerate(legal):
-                end = play_out(future.apply(action), bots, until=lambda s: s.turn >= until)
+                end = play_out(future.apply(action), bots, until=lambda s, t=until: s.turn >= t)
                 assert fast_final_table(tables[f, a]) == final_table(end), (k, action)
 
 
