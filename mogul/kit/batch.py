@@ -31,7 +31,6 @@ import random
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -42,8 +41,7 @@ import numpy as np
 from mogul.kit.arrow_ipc import FileAssembler, encode
 from mogul.kit.bots import BotFactory, bot_factory
 from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
-from mogul.kit.runner import RunOptions
-from mogul.kit.sandbox_process import die_with_parent
+from mogul.kit.runner import RunOptions, play_all, progress_bar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -194,8 +192,6 @@ def run_chunks(
     ``sink.encode`` (None, "csv" or "feather") says in what form ``sink.add(tables, games)``
     wants the tables; the workers encode them.
     """
-    from tqdm.auto import tqdm
-
     size = options.chunk_size or CHUNK
     deals = random.Random(seed)
     players, encode = engine.players, getattr(sink, "encode", None)
@@ -206,8 +202,7 @@ def run_chunks(
             seeds = deal_seeds(deals, count, players)
             yield Chunk(engine, seed, first, seeds, tuple(tables), encode)
 
-    progress = options.progress
-    bar = tqdm(total=games, unit="game", disable=progress is False, delay=0 if progress else 2)
+    bar = progress_bar(games, options.progress)
 
     def done(played: Played | Spilled) -> None:
         if isinstance(played, Spilled):
@@ -217,70 +212,16 @@ def run_chunks(
             totals.add(played.sums)
         bar.update(played.games)
 
+    folder = getattr(sink, "folder", None)  # a pool's encoded chunks come back through files there
+    pool = options.executor is None and (options.workers or 1) > 1
+    spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if pool and folder and encode else None
     try:
-        if options.executor is None and options.workers is None:
-            for chunk in chunks():
-                done(play_chunk(chunk))
-            return False
-        if options.executor is not None:
-            return _on_executor(options.executor, chunks(), done, in_flight=8)
-        pool = ProcessPoolExecutor(max_workers=options.workers, initializer=die_with_parent)
-        folder = getattr(sink, "folder", None)  # encoded chunks come back through files there
-        spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if folder and encode else None
-        play = partial(play_and_spill, folder=spill) if spill else play_chunk
-        interrupted = True
-        try:
-            interrupted = _on_executor(pool, chunks(), done, 4 * options.workers, play)
-            return interrupted
-        finally:
-            if interrupted:  # stop the workers now, not after the chunks they hold
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.kill()
-            pool.shutdown(wait=not interrupted, cancel_futures=True)
-            if spill:
-                shutil.rmtree(spill, ignore_errors=True)
-    except KeyboardInterrupt:
-        return True
+        pooled = partial(play_and_spill, folder=spill) if spill else None
+        return play_all(chunks(), play_chunk, done, options, pooled=pooled, per_worker=4)
     finally:
         bar.close()
-
-
-def _on_executor(
-    executor: Executor,
-    chunks: Iterator[Chunk],
-    done: Callable[[Any], None],
-    in_flight: int,
-    play: Callable[[Chunk], Any] = play_chunk,
-) -> bool:
-    """``play`` each chunk on an executor, at most ``in_flight`` at once, the results handed
-    to ``done`` in order."""
-    pending: dict[Future, int] = {}
-    finished: dict[int, Played] = {}
-    submitted = delivered = 0
-    try:
-        while True:
-            while len(pending) + len(finished) < in_flight:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    break
-                pending[executor.submit(play, chunk)] = submitted
-                submitted += 1
-            if not pending:
-                return False
-            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in ready:
-                finished[pending.pop(future)] = future.result()
-            while delivered in finished:
-                done(finished.pop(delivered))
-                delivered += 1
-    except KeyboardInterrupt:
-        for future in pending:
-            future.cancel()
-        return True
-    except BaseException:
-        for future in pending:
-            future.cancel()
-        raise
+        if spill:
+            shutil.rmtree(spill, ignore_errors=True)
 
 
 def bot_sums(games: Columns) -> dict[str, np.ndarray]:

@@ -45,7 +45,7 @@ import math
 import pickle
 import random
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
@@ -478,55 +478,49 @@ def run_plans(
     The tables returned are the ``tables`` asked for plus ``failures``.
     """
     options = options or RunOptions()
-    referee, executor, workers = options.referee, options.executor, options.workers
+    referee = options.referee
     size = options.chunk_size or max(1, min(100, math.ceil(total / 32)))
     chunks = iter(plans)
     jobs = (
         Job(game, edition, tuple(entrants), batch, tuple(tables), referee)
         for batch in iter(lambda: tuple(islice(chunks, size)), ())
     )
-    bar = _progress_bar(total, options.progress)
-    results: dict[int, dict[str, pd.DataFrame]] = {}
-    partial = False
+    if options.executor is None and (options.workers or 1) > 1:
+        _check_picklable(entrants)
+    results: list[dict[str, pd.DataFrame]] = []
+    bar = progress_bar(total, options.progress)
+
+    def done(played: tuple[int, dict[str, pd.DataFrame]]) -> None:
+        results.append(played[1])
+        bar.update(played[0])
+
+    first = Job(game, edition, tuple(entrants), (), tuple(tables), referee)
     try:
-        if executor is None and (workers or 1) == 1:
-            first = Job(game, edition, tuple(entrants), (), tuple(tables), referee)
-            with Seats(first) as seats:  # sandboxes live for the whole run
-                for i, job in enumerate(jobs):
-                    results[i] = play_job(job, seats)
-                    bar.update(len(job.plans))
-        elif executor is not None:
-            partial = _run_on(executor, jobs, bar, results, in_flight=8)
-        else:
-            _check_picklable(entrants)
-            pool = ProcessPoolExecutor(
-                max_workers=workers, initializer=_start_worker, initargs=(_worker_memory(referee),)
+        with Seats(first) as seats:  # in this process, sandboxes live for the whole run
+            partial = play_all(
+                jobs,
+                _play_counted,
+                done,
+                options,
+                here=lambda job: (len(job.plans), play_job(job, seats)),
+                memory=_worker_memory(referee),
             )
-            finished = False
-            try:
-                partial = _run_on(pool, jobs, bar, results, in_flight=2 * workers)
-                finished = not partial
-            finally:
-                if (
-                    not finished
-                ):  # interrupted or failed: stop the workers now, not after their queue
-                    _stop_now(pool)
-                pool.shutdown(wait=finished, cancel_futures=True)
-    except KeyboardInterrupt:
-        partial = True
     finally:
         bar.close()
     if partial:
-        done = sum(len(r["games"]["game"].unique()) for r in results.values())
+        kept = sum(r["games"]["game"].nunique() for r in results)
         print(
-            f"Interrupted: kept the {done} games finished so far (results marked partial).",
+            f"Interrupted: kept the {kept} games finished so far (results marked partial).",
             file=sys.stderr,
         )
-    ordered = [results[i] for i in sorted(results)]
+    results = results or [play_job(first)]
     names = [*tables, "failures"]
-    if not ordered:
-        ordered = [play_job(Job(game, edition, tuple(entrants), (), tuple(tables), referee))]
-    return Run({name: _concat([r[name] for r in ordered]) for name in names}, partial)
+    return Run({name: _concat([r[name] for r in results]) for name in names}, partial)
+
+
+def _play_counted(job: Job) -> tuple[int, dict[str, pd.DataFrame]]:
+    """``play_job`` in a worker, with the number of games it played (for the progress bar)."""
+    return len(job.plans), play_job(job)
 
 
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -537,28 +531,83 @@ def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(full or frames[:1], ignore_index=True)
 
 
-def _run_on(
-    executor: Executor, jobs: Iterator[Job], bar: Any, results: dict[int, Any], in_flight: int
+def play_all(
+    work: Iterable[Any],
+    play: Callable[[Any], Any],
+    done: Callable[[Any], None],
+    options: RunOptions,
+    *,
+    here: Callable[[Any], Any] | None = None,
+    pooled: Callable[[Any], Any] | None = None,
+    per_worker: int = 2,
+    memory: int | None = None,
 ) -> bool:
-    """Run jobs with at most ``in_flight`` submitted at once; True if interrupted."""
-    pending: dict[Future, tuple[int, Job]] = {}
-    numbered = enumerate(jobs)
+    """Play every piece of ``work`` where ``options`` say and hand the results to ``done``, in
+    order; True if interrupted (Ctrl-C), ``done`` having had the results up to there.
+
+    Without an executor and with at most one worker the pieces are played here (``here``,
+    default ``play``); on ``options.executor`` with ``play``, eight at a time; else on a local
+    pool of ``options.workers`` processes with ``pooled`` (default ``play``), ``per_worker``
+    pieces per worker at a time. Pool workers end with this process (SIGKILL too), are capped
+    at ``memory`` more bytes, and are killed at once when the run is interrupted or fails.
+    Both ``runner`` (chunks of planned games) and ``batch`` (a batch engine's chunks) run here.
+    """
+    work = iter(work)
+    try:
+        if options.executor is None and (options.workers or 1) == 1:
+            for piece in work:
+                done((here or play)(piece))
+            return False
+        if options.executor is not None:
+            return _in_order(options.executor, play, work, done, in_flight=8)
+        pool = ProcessPoolExecutor(options.workers, initializer=_start_worker, initargs=(memory,))
+        interrupted = True
+        try:
+            in_flight = per_worker * options.workers
+            interrupted = _in_order(pool, pooled or play, work, done, in_flight)
+            return interrupted
+        finally:
+            if interrupted:  # interrupted or failed: stop the workers now, not after their queue
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.kill()  # their sandboxed bots die with them
+            pool.shutdown(wait=not interrupted, cancel_futures=True)
+    except KeyboardInterrupt:
+        return True
+
+
+def _in_order(
+    executor: Executor,
+    play: Callable[[Any], Any],
+    work: Iterator[Any],
+    done: Callable[[Any], None],
+    in_flight: int,
+) -> bool:
+    """``play`` each piece on ``executor``, at most ``in_flight`` submitted or waiting for
+    their turn at once, the results handed to ``done`` in order; True if interrupted."""
+    pending: dict[Future, int] = {}
+    finished: dict[int, Any] = {}
+    submitted = delivered = 0
     try:
         while True:
-            for i, job in islice(numbered, max(0, in_flight - len(pending))):
-                pending[executor.submit(play_job, job)] = (i, job)
+            while len(pending) + len(finished) < in_flight:
+                piece = next(work, None)
+                if piece is None:
+                    break
+                pending[executor.submit(play, piece)] = submitted
+                submitted += 1
             if not pending:
                 return False
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                i, job = pending.pop(future)
-                results[i] = future.result()
-                bar.update(len(job.plans))
+            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished[pending.pop(future)] = future.result()
+            while delivered in finished:
+                done(finished.pop(delivered))
+                delivered += 1
     except KeyboardInterrupt:
         for future in pending:
             future.cancel()
         return True
-    except Exception as err:
+    except BaseException as err:
         for future in pending:
             future.cancel()
         _explain_pickling(err)
@@ -578,12 +627,6 @@ def _check_picklable(entrants: Sequence[Entrant]) -> None:
         raise
 
 
-def _stop_now(pool: ProcessPoolExecutor) -> None:
-    """Kill a pool's worker processes at once (their sandboxed bots die with them)."""
-    for process in list(getattr(pool, "_processes", {}).values()):
-        process.kill()
-
-
 def _start_worker(memory: int | None) -> None:
     """A pool worker: ends with this process whatever ends it (SIGKILL too), memory capped."""
     die_with_parent()
@@ -595,7 +638,7 @@ def _worker_memory(referee: Referee) -> int | None:
     return None if referee.memory_limit is None else referee.memory_limit + (2 << 30)
 
 
-def _explain_pickling(err: Exception) -> None:
+def _explain_pickling(err: BaseException) -> None:
     """Add advice to the error when a worker could not receive or load a bot."""
     text = str(err).lower()
     if isinstance(err, BrokenProcessPool) or "pickle" in text or "can't get attribute" in text:
@@ -606,7 +649,8 @@ def _explain_pickling(err: Exception) -> None:
         )
 
 
-def _progress_bar(total: int, progress: bool | None) -> Any:
+def progress_bar(total: int, progress: bool | None) -> Any:
+    """A bar of ``total`` games: None shows it only for runs longer than two seconds."""
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="game", disable=progress is False, delay=0 if progress else 2)
