@@ -318,13 +318,8 @@ class MonteCarloBot:
             raise ValueError(
                 f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}"
             )
-        self.rollouts, self.policy, self.engine, self.objective = (
-            rollouts,
-            rollout_policy,
-            engine,
-            objective,
-        )
-        self.shortlist, self.first_look = shortlist, first_look
+        self.rollouts, self.policy, self.engine = rollouts, rollout_policy, engine
+        self.objective, self.shortlist, self.first_look = objective, shortlist, first_look
         self.rng = random.Random(seed)
 
     # What a game supplies.

@@ -314,15 +314,8 @@ class Sandbox:
     def choose(self, view: Any, legal: list[Any]) -> Any:
         """The bot's decision for ``view``, read from its text and checked against ``legal``."""
         text = self._call(("choose", view, list(legal)), "timeout")[-1]
-        if self.parse is None:
-            matches = [a for a in legal if str(a) == text]
-            if len(matches) != 1:
-                raise BotFailure(
-                    "illegal", f"answered {_cut(text, 120)!r}; legal: {', '.join(map(str, legal))}"
-                )
-            return matches[0]
         try:
-            action = self.parse(text)
+            action = self.parse(text) if self.parse else next(a for a in legal if str(a) == text)
         except Exception:
             raise BotFailure(
                 "illegal",
