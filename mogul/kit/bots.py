@@ -1,4 +1,6 @@
-"""Bots for any game: the protocol, the random baseline, building bots from names, playing.
+"""Bots for any game: the protocol, the random baseline, building bots from names, the one
+loop that plays a game (``play_states``, with ``play`` and ``play_out`` on top), and flat
+Monte Carlo (``MonteCarloBot``, which each game completes with what only it knows).
 
 A bot is any object with a ``name`` and a ``choose(view, legal_actions) -> action`` method.
 It sees what its seat may see (``state.view(seat)``) and draws any randomness from its own
