@@ -70,27 +70,21 @@ LARGEST = 10**9
 
 def positive(text: str) -> int:
     """A whole number from 1 to ``LARGEST``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= LARGEST:
-        raise argparse.ArgumentTypeError(
-            f"expected a number from 1 to {LARGEST:,}, got {_short(text)}"
-        )
-    return value
+    return _whole_number(text, 1, LARGEST, f"a number from 1 to {LARGEST:,}")
 
 
 def integer(text: str) -> int:
     """A whole number that fits in 64 bits (a seed)."""
+    return _whole_number(text, -(2**63), 2**64 - 1, "a seed from -2**63 to 2**64 - 1")
+
+
+def _whole_number(text: str, low: int, high: int, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not -(2**63) <= value < 2**64:
-        raise argparse.ArgumentTypeError(
-            f"expected a seed from -2**63 to 2**64 - 1, got {_short(text)}"
-        )
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {_short(text)}")
     return value
 
 
