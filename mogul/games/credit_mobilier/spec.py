@@ -35,15 +35,10 @@ def _new_game(
     return new_game(players, seed, **setup)
 
 
-def _stage(state: GameState) -> int:
-    return state.turn
-
-
 SPEC = register(
     GameSpec(
         name="credit-mobilier",
         title="Credit Mobilier (Max Michael)",
-        editions=(EDITION,),
         state_type=GameState,
         player_range=_player_range,
         new_game=_new_game,
@@ -55,7 +50,6 @@ SPEC = register(
         result_columns=RESULT_COLUMNS,
         result_row=result_row,
         standings=standings,
-        stage=_stage,
         table_html=table_html,
         action_label=action_label,
         tables=TABLES,
