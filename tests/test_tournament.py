@@ -235,7 +235,7 @@ def test_run_options_are_one_block_shared_by_simulate_and_tournament():
     )
     for run in (
         lambda **k: tournament("classic", LINEUP, **k),
-        lambda **k: simulate("classic", ["random"], 2, **k),
+        lambda **k: simulate("classic", ["random"], games=2, **k),
     ):
         with pytest.raises(
             TypeError, match="unknown run option.s. wrkers; the options are executor, workers"
