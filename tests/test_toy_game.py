@@ -18,8 +18,9 @@ from mogul.widgets import player
 
 
 @pytest.fixture(autouse=True)
-def registered(toy):
-    yield toy
+def toy():
+    with toy_game.registered_toy() as spec:
+        yield spec
 
 
 def test_the_toy_game_opens_and_plays_through_the_generic_entry():

@@ -226,7 +226,7 @@ def test_unknown_games_bots_and_seat_counts_are_refused(store):
 
 
 def test_any_registered_game_plays_at_a_table(store):
-    import toy_game  # examples/toy_game, on the path from tests/conftest.py
+    import toy_game  # examples/toy_game: on the path (pyproject's pytest pythonpath)
 
     with toy_game.registered_toy():
         table = store.create_table("toy-race", ["human", "human"], seed=2)

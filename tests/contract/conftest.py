@@ -1,7 +1,7 @@
 """Contract tests: the games they run over (from the registry) and the toy game, registered."""
 
 import pytest
-import toy_game  # examples/toy_game, on the path from tests/conftest.py
+import toy_game  # examples/toy_game: on the path (pyproject's pytest pythonpath)
 from kit_cases import bot_cases, game_cases
 
 CASES = game_cases(extra=[toy_game.SPEC])
