@@ -20,9 +20,7 @@ look games up by name:
 from __future__ import annotations
 
 import dataclasses
-import html
 import importlib
-import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +48,8 @@ def _fields(setup: Any) -> dict[str, Any]:
 
 
 def _setup_to_json(setup: Any) -> dict[str, Any]:
+    import json  # here, as html below: ``import mogul`` loads neither
+
     return json.loads(json.dumps(_fields(setup)))  # tuples become lists, as JSON holds them
 
 
@@ -63,6 +63,13 @@ def _setup_by_new_game(new_game: Callable[..., Any], raw: Any) -> Any:
         raise ValueError(f"a setup with fields the game does not know: {err}") from None
 
 
+def _imported(target: str) -> Any:
+    """What ``"module:attribute"`` names (``"module:"``: the module itself), imported now."""
+    module, _, attribute = target.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, attribute) if attribute else found
+
+
 def generic_table_html(
     state: Any,
     hide_chips: Sequence[int] = (),
@@ -71,6 +78,8 @@ def generic_table_html(
 ) -> str:
     """The generic table (``GameSpec.table_html`` of a game that draws none): who plays, who is
     to move (in bold) or the final scores, and the log."""
+    import html
+
     scores = state.final_scores() if state.is_over else None
     seats = []
     for seat, name in enumerate(state.names):
@@ -174,18 +183,11 @@ class GameSpec:
     def face(self, name: str, default: Any = None) -> Any:
         """The face called ``name`` (imported now), or ``default`` if the game names none."""
         target = self.faces.get(name)
-        if target is None:
-            return default
-        module, _, attribute = target.partition(":")
-        found = importlib.import_module(module)
-        return getattr(found, attribute) if attribute else found
+        return default if target is None else _imported(target)
 
     def batch_engine(self) -> Callable[..., Any] | None:
         """The ``batch`` hook (imported now), or None if the game has no batch engine."""
-        if self.batch is None:
-            return None
-        module, _, attribute = self.batch.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return None if self.batch is None else _imported(self.batch)
 
     def __repr__(self) -> str:
         return f"GameSpec({self.name!r}, editions={list(self.editions)})"

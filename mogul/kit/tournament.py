@@ -146,13 +146,9 @@ class Tournament:
         return table
 
 
-def schedule(entrants: int, players: int, repetitions: int) -> list[tuple[int, ...]]:
-    """Seatings in play order: every ordered choice of ``players`` entrants, per repetition."""
-    return list(seatings(entrants, players, repetitions))
-
-
 def seatings(entrants: int, players: int, repetitions: int) -> Iterator[tuple[int, ...]]:
-    """``schedule`` one seating at a time (a long tournament is planned as it is played)."""
+    """Seatings in play order: every ordered choice of ``players`` entrants, per repetition,
+    one at a time (a long tournament is planned as it is played)."""
     for _ in range(repetitions):
         yield from permutations(range(entrants), players)
 

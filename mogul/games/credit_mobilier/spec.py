@@ -23,11 +23,6 @@ from mogul.games.credit_mobilier.tables import RESULT_COLUMNS, TABLES, result_ro
 from mogul.kit.spec import GameSpec, register
 
 
-def _player_range(edition: str) -> tuple[int, int]:
-    box = components()
-    return box.min_players, box.max_players
-
-
 def _new_game(
     edition: str = EDITION, players: int | Sequence[str] = 4, seed: int | None = None, **setup: Any
 ) -> GameState:
@@ -40,7 +35,7 @@ SPEC = register(
         name="credit-mobilier",
         title="Credit Mobilier (Max Michael)",
         state_type=GameState,
-        player_range=_player_range,
+        player_range=(components().min_players, components().max_players),
         new_game=_new_game,
         deal=deal,
         setup_to_json=setup_to_json,
