@@ -284,8 +284,8 @@ def _run_simulation(
     return simulate(
         args.game,
         args.bots,
-        args.games,
         args.seed,
+        games=args.games,
         players=args.players,
         tables=tables,
         engine=args.engine,
@@ -304,9 +304,9 @@ def _tournament(args: argparse.Namespace) -> bool:
     result = tournament(
         args.game,
         args.bots,
-        args.players,
-        args.repetitions,
         args.seed,
+        players=args.players,
+        repetitions=args.repetitions,
         workers=args.workers,
         progress=False if args.no_progress else None,
     )
