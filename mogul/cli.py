@@ -267,8 +267,8 @@ def _run_simulation(
     return simulate(
         args.game,
         args.bots,
-        args.games,
         args.seed,
+        games=args.games,
         players=args.players,
         tables=tables,
         engine=args.engine,
@@ -287,9 +287,9 @@ def _tournament(args: argparse.Namespace) -> bool:
     result = tournament(
         args.game,
         args.bots,
-        args.players,
-        args.repetitions,
         args.seed,
+        players=args.players,
+        repetitions=args.repetitions,
         workers=args.workers,
         progress=False if args.no_progress else None,
     )

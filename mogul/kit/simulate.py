@@ -3,7 +3,7 @@
     >>> from mogul.kit.simulate import simulate
     >>> from mogul.kit.spec import default_game, get_game
     >>> game = default_game()                                 # or any game or edition name
-    >>> sim = simulate(game, ["random"], players=3, games=20, seed=1, progress=False)
+    >>> sim = simulate(game, ["random"], seed=1, players=3, games=20, progress=False)
     >>> sorted(sim.tables) == sorted(["games", *get_game(game).tables])
     True
     >>> len(sim.games), int(sim.games["won"].sum()) >= 20   # 20 games x 3 seats; ties share
@@ -166,9 +166,9 @@ def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:
 def simulate(
     game: Any,
     bots: Sequence[BotSpec],
-    games: int = 100,
     seed: int = 0,
     *,
+    games: int = 100,
     players: int | None = None,
     tables: Sequence[str] | None = None,
     engine: str | None = None,
@@ -180,11 +180,12 @@ def simulate(
 ) -> Simulation:
     """Play ``games`` games with one bot per seat and return their tables.
 
-    ``game``: a game or edition name (``mogul.kit.spec.names()``) or an edition object.
-    ``bots``: the game's bot names (``"value"``, ``"threshold:drop_at=2"``), bot classes or
-    bot factories; with ``players`` larger than the list, the list is repeated to fill the
-    seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc, random). Each
-    game gets its own deal seed and bot seeds from ``seed``. ``tables`` picks which tables to
+    The first arguments are ``mogul.new_game``'s, in its order: ``game``, a game or edition
+    name (``mogul.kit.spec.names()``) or an edition object; ``bots``, who sits at the table:
+    the game's bot names (``"value"``, ``"threshold:drop_at=2"``), bot classes or bot
+    factories, one per seat; with ``players`` larger than the list, the list is repeated to
+    fill the seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc,
+    random); ``seed``: each game gets its own deal seed and bot seeds from it. ``tables`` picks which tables to
     build: "games" and any of the game's own (default all; fewer is faster).
 
     How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
