@@ -36,29 +36,23 @@ from mogul.kit.bots import BotFactory, BotSpec, RandomBot
 class MonteCarloBot(kit.MonteCarloBot):
     """Tries the legal actions on random futures of the dice and keeps the one that did best.
 
-    ``mogul.kit.bots.MonteCarloBot`` (flat Monte Carlo) on Credit Mobilier: for each of
-    ``rollouts`` futures (the view with a fresh seed for the dice, ``determinize``) and every
-    legal action, the game is played on for ``horizon`` more turns with ``rollout_policy`` in
-    every seat (default ``DividendBot``). A rollout scores the seat's ``worth`` minus the
-    best other seat's: cash, plus ``treasury_weight`` times its stake in every treasury.
-    Money still in a treasury is only partly its shareholders' (what is left at the end is
-    lost): with weight 1 the bot buys shares of rich treasuries and never cashes in. In
-    2-player games against ``DividendBot`` (``mc:rollouts=4:horizon=3``, 16 games each on
-    seeds 0 and 1) weight 1 won 8 of 32 and 0.5 won 27 of 32, hence the default 0.5.
+    ``mogul.kit.bots.MonteCarloBot`` (flat Monte Carlo, its engines and its shortlist) on
+    Credit Mobilier: each future is the view with a fresh seed for the dice (``determinize``),
+    played on for ``horizon`` more turns with ``rollout_policy`` in every seat (default
+    ``DividendBot``). A rollout scores the seat's ``worth`` minus the best other seat's:
+    cash, plus ``treasury_weight`` times its stake in every treasury. Money still in a
+    treasury is only partly its shareholders' (what is left at the end is lost): with weight
+    1 the bot buys shares of rich treasuries and never cashes in. In 2-player games against
+    ``DividendBot`` (``mc:rollouts=4:horizon=3``, 16 games each on seeds 0 and 1) weight 1 won
+    8 of 32 and 0.5 won 27 of 32, hence the default 0.5.
 
-    Builds make most of the options (a roll of two railroad colours offers 50 or more, one
-    per free track space and colour). With more than ``shortlist`` builds, every build is
-    first tried on the first ``first_look`` futures only, and only the ``shortlist`` best
-    builds go on to the remaining futures with every other action; with ``shortlist=None``
-    every action gets every future. See ``benchmarks/bench_credit_mobilier.py`` for the
-    decision time and the win rate against ``DividendBot`` with and without it.
-
-    ``engine="auto"`` plays the rollouts in the batch simulator (``fast.play_after``) when it
-    plays the rollout policy (dividend or random bots), else in the readable engine
-    (``engine="readable"``: always; ``"fast"``: the batch simulator or a ``ValueError``). The
-    futures roll the same dice in both, so with the deterministic ``DividendBot`` both give
-    the same values, float for float, and the same choice; the batch simulator takes a
-    fraction of the time.
+    Builds make most of the options (a roll of two railroad colours offers 50 or more), so
+    with more than ``shortlist`` builds only the ``shortlist`` best after the first
+    ``first_look`` futures see the rest (``shortlist=None``: every action sees every future;
+    ``benchmarks/bench_credit_mobilier.py`` measures both). The batch simulator
+    (``fast.play_after``) plays dividend and random rollout policies on the same dice: with
+    ``DividendBot`` it gives the readable engine's values, float for float, in a fraction of
+    the time.
     """
 
     understands = ACTIONS

@@ -47,28 +47,17 @@ from mogul.kit.bots import BotFactory, BotSpec, RandomBot
 class MonteCarloBot(kit.MonteCarloBot):
     """Tries every legal action on many random piles and keeps the one that did best.
 
-    ``mogul.kit.bots.MonteCarloBot`` (flat Monte Carlo) on Mogul: for each of ``rollouts``
-    deals it invents a hidden pile consistent with its view (``mogul.games.mogul.determinize``:
-    unseen shares shuffled, the crash card placed by the crash rule), then for every
-    candidate action plays the game to the end with ``rollout_policy`` in every seat. The
-    score of a rollout is the bot's final score minus the best other final score
-    (``objective="margin"``: it plays to win), or just its own final score
-    (``objective="score"``).
-
-    With the greedy ``ValueBot`` as rollout policy this is the *rollout algorithm* of
-    Tesauro & Galperin (1996), "On-line policy improvement using Monte-Carlo search", NIPS 9,
-    and Bertsekas, Tsitsiklis & Wu (1997), "Rollout algorithms for combinatorial optimization",
-    J. Heuristics 3: one step of policy improvement over the rollout policy.
-    It tries a credit only when it has no chips left (a credit trades points for chips it
-    does not need yet), of the branches only the ``branches`` best by their sure gain on
-    the map (``candidates``), and a decision with a single option costs nothing.
-
-    ``engine="auto"`` plays the rollouts in the batch simulator (``mogul.games.mogul.fast``)
-    when it plays the edition and the rollout policy (random, threshold or value bots, in
-    the classic and the Rio Grande edition), else in the readable engine
-    (``engine="readable"``: always; ``"fast"``: the batch simulator or a ``ValueError``). The
-    piles are the same either way, so with a deterministic rollout policy both engines give
-    the same values and the same choice; the batch simulator is about a hundred times faster.
+    ``mogul.kit.bots.MonteCarloBot`` (flat Monte Carlo, its engines and its objectives) on
+    Mogul: each future is a hidden pile consistent with the view
+    (``mogul.games.mogul.determinize``: unseen shares shuffled, the crash card placed by the
+    crash rule), played to the end; a rollout is worth the final scores. With the greedy
+    ``ValueBot`` as rollout policy this is the *rollout algorithm* of Tesauro & Galperin
+    (1996), NIPS 9, and Bertsekas, Tsitsiklis & Wu (1997), "Rollout algorithms for
+    combinatorial optimization", J. Heuristics 3. It tries a credit only when it has no chips
+    left (a credit trades points for chips it does not need yet), and of the branches only the
+    ``branches`` best on the map (``candidates``). The batch simulator (``mogul.games.mogul.fast``)
+    plays random, threshold and value rollout policies in both editions, about a hundred times
+    faster than the readable engine, on the same piles.
     """
 
     understands = ALL_ACTIONS
