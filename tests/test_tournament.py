@@ -215,7 +215,7 @@ def test_the_game_comes_first():
 
 
 def test_run_options_are_one_block_shared_by_simulate_and_tournament():
-    from mogul.kit.options import RunOptions
+    from mogul.kit.runner import RunOptions
     from mogul.kit.simulate import simulate
 
     by_keywords = tournament(
@@ -257,7 +257,7 @@ def test_run_options_are_one_block_shared_by_simulate_and_tournament():
     ],
 )
 def test_bad_run_options_say_what_is_wrong(bad, message):
-    from mogul.kit.options import RunOptions
+    from mogul.kit.runner import RunOptions
 
     with pytest.raises(ValueError, match=message):
         RunOptions(**bad)

@@ -24,11 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.batch import Chunk, Collect, Totals, engine_for, play_chunk, run_chunks
+from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
-from mogul.kit.options import RunOptions, game_first
-from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
-from mogul.kit.stream import Writer
+from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -192,7 +190,7 @@ def simulate(
 
     How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
     ``on_failure``, ``sandbox``, ``memory_limit``): keywords or ``options``, see
-    ``mogul.kit.options.RunOptions``. Bots other than the game's own are untrusted
+    ``mogul.kit.runner.RunOptions``. Bots other than the game's own are untrusted
     (``mogul.kit.guard``): each decision gets ``time_limit`` seconds in a sandbox process
     (``sandbox=False``: in this process, with no time limit); a failing bot forfeits the game
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
@@ -208,7 +206,7 @@ def simulate(
     Feather, Arrow's own file, is the fastest to write and the smallest, ``pd.read_feather``
     reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
-    after each chunk (``mogul.kit.stream.Writer``: ``games``, ``rows``, ``paths``).
+    after each chunk (``mogul.kit.batch.Writer``: ``games``, ``rows``, ``paths``).
     """
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)

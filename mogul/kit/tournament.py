@@ -38,8 +38,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotSpec
-from mogul.kit.options import RunOptions, game_first
-from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
+from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -172,7 +171,7 @@ def tournament(
     ``players`` (seats per game) defaults to the number of bots. Games: (number of seatings)
     x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
     How the games run (``executor``, ``workers``, ``progress``, ``time_limit`` ...): keywords
-    or ``options``, see ``mogul.kit.options.RunOptions``.
+    or ``options``, see ``mogul.kit.runner.RunOptions``.
 
     Student bots (anything but the game's own bot names) are untrusted: each decision gets
     ``time_limit`` seconds in a sandbox process; a bot that raises, loops, answers something
