@@ -28,7 +28,7 @@ from mogul.games.mogul.actions import (
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.network import branch_gains
 from mogul.games.mogul.pile import premium_outlook
-from mogul.games.mogul.state import AUCTION, PlayerView
+from mogul.games.mogul.rules import AUCTION, PlayerView
 
 CLASSIC_ACTIONS = (Bid, Drop, Credit, Take, Sell)
 """The options of the 2002 rules: bots that know only these are never offered anything else."""
