@@ -371,6 +371,7 @@ def can_take_credit(state: GameState, seat: int) -> bool:
 
 
 def _bid(state: GameState) -> GameState:
+    """Bid: pay one chip into the pot; the turn passes clockwise to the next player still in."""
     seat = state.current
     player = state.players[seat]
     pot = state.pot + 1
@@ -383,6 +384,7 @@ def _bid(state: GameState) -> GameState:
 
 
 def _drop(state: GameState) -> GameState:
+    """Drop: leave the auction and take the whole pot; the last player left wins."""
     seat = state.current
     player = state.players[seat]
     players = _with_player(state.players, seat, player._replace(chips=player.chips + state.pot))
@@ -414,7 +416,8 @@ def _drop(state: GameState) -> GameState:
 
 
 def _credit(state: GameState) -> GameState:
-    # Credit does not use up the turn: the same player then bids or drops.
+    """Credit: chips from the bank for points. It does not use up the turn: the same player
+    then bids or drops."""
     seat = state.current
     edition = state.edition
     player = state.players[seat]
