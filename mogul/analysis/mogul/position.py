@@ -7,7 +7,7 @@ import pandas as pd
 
 from mogul.analysis.mogul.share_values import Table
 from mogul.analysis.position import action_values
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.rules import GameState, PlayerView
 
 
 def analyse_position(

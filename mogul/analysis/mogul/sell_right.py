@@ -13,7 +13,7 @@ from mogul.analysis.mogul.comparisons import (
 from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import edition
 from mogul.games.mogul.network import branch_gain
-from mogul.games.mogul.state import RUNNER_UP, WINNER, GameState
+from mogul.games.mogul.rules import RUNNER_UP, WINNER, GameState
 from mogul.kit.bots import bot_factory, play_states
 from mogul.kit.simulate import seat_bots, simulate
 from mogul.kit.spec import resolve

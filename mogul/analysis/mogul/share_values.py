@@ -18,7 +18,7 @@ from mogul.games.mogul.pile import (
     expected_premiums,
     reveal_distribution,
 )
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.rules import GameState, PlayerView
 
 Table = GameState | PlayerView
 """Anything that shows the table: a full state or one seat's view."""

@@ -29,6 +29,7 @@ from mogul.games.mogul.actions import CREDIT, Action, Branch
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.network import branch_gain, branch_gains
 from mogul.games.mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
+from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import (  # noqa: F401 - the bots that read the table, listed here
     ALL_ACTIONS,
     CLASSIC_ACTIONS,
@@ -37,7 +38,6 @@ from mogul.games.mogul.simple_bots import (  # noqa: F401 - the bots that read t
     best_branch,
     share_value,
 )
-from mogul.games.mogul.state import GameState, PlayerView
 from mogul.kit import bots as kit
 from mogul.kit.bots import BotFactory, BotSpec, RandomBot
 

@@ -70,8 +70,8 @@ from mogul.games.mogul.fast_kernels import (  # noqa: F401 - TABLE, the codes an
     _seed,
     deal_hidden_pile,
 )
+from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
-from mogul.games.mogul.state import GameState, PlayerView
 from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
 

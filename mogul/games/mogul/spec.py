@@ -7,9 +7,8 @@ from mogul.games.mogul.bots import REGISTRY
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.editions import EDITION_FILES, edition
-from mogul.games.mogul.rules import standings
+from mogul.games.mogul.rules import GameState, Setup, standings
 from mogul.games.mogul.setup import deal, new_game, setup_from_json, setup_to_json
-from mogul.games.mogul.state import GameState, Setup
 from mogul.games.mogul.tables import RESULT_COLUMNS, auction_rows, result_row, round_rows
 from mogul.kit.spec import GameSpec, register
 

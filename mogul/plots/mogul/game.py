@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from mogul.auction import Step
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed, ChipBid, Dropped
-from mogul.games.mogul.state import GameState
+from mogul.games.mogul.rules import GameState
 from mogul.plots.auction import pot_ladder_figure
 from mogul.plots.mogul.analysis import (  # importable from here, as before the split
     crash_hazard_figure,

@@ -9,7 +9,7 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
-from mogul.games.mogul.state import GameState
+from mogul.games.mogul.rules import GameState
 from mogul.games.mogul.tables import auctions_table, rounds_table
 from mogul.plots.mogul.game import market_data, market_traces, score_data, score_traces
 from mogul.plots.template import KIT_TEMPLATE
