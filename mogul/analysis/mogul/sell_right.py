@@ -7,9 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.analysis.mogul.comparisons import (
-    Z95,
-)
+from mogul.analysis.intervals import Z95
 from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import edition
 from mogul.games.mogul.network import branch_gain
