@@ -34,7 +34,7 @@ from mogul.plots.mogul.game import (
     score_data,
     score_traces,
 )
-from mogul.plots.template import KIT_TEMPLATE, rounded
+from mogul.plots.template import laid_out, rounded
 from mogul.widgets.live import live_figure
 from mogul.widgets.position_analysis import PositionAnalysis as Panel
 from mogul.widgets.session_player import SessionPlayer
@@ -77,21 +77,19 @@ class ShareValueDashboard(w.VBox):
     def _build(self, states: Sequence[GameState]) -> None:
         ed = states[0].edition
         first = rounds_table(states[:1])
-        market = go.Figure(market_traces(first, ed))
-        market.update_layout(
-            template=KIT_TEMPLATE,
-            title="Market value per company",
-            xaxis_title="round",
-            yaxis_title="points per<br>share sold",  # two short lines fit a 260 px chart
+        market = laid_out(
+            go.Figure(market_traces(first, ed)),
+            "Market value per company",
+            x="round",
+            y="points per<br>share sold",  # two short lines fit a 260 px chart
             legend_title_text="company",
         )
         market.update_yaxes(rangemode="tozero")
-        scores = go.Figure(score_traces(first, ed.score_track))
-        scores.update_layout(
-            template=KIT_TEMPLATE,
-            title="Scores",
-            xaxis_title="round",
-            yaxis_title="score (points,<br>+1 per 5 chips)",
+        scores = laid_out(
+            go.Figure(score_traces(first, ed.score_track)),
+            "Scores",
+            x="round",
+            y="score (points,<br>+1 per 5 chips)",
             legend_title_text="player",
         )
         for fig in (market, scores):
