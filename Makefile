@@ -96,7 +96,7 @@ postgres:
 	  echo "  Elsewhere: install PostgreSQL and put its bin folder on PATH (or MOGUL_PG_BIN)." >&2; \
 	fi
 
-# Bubblewrap (bwrap) for students' bots: each runs in namespaces of its own (mogul/kit/isolation.py).
+# Bubblewrap (bwrap) for students' bots: each runs in namespaces of its own (mogul/kit/guard.py).
 # Installed with apt-get when missing (as root); elsewhere a message: without it the kit warns
 # once and runs bots as plain processes with the same limits (tests/hostile_bots skips the
 # attacks only namespaces stop).

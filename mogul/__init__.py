@@ -1,8 +1,8 @@
 """Mogul notebook kit: exact rules engines for Michael Schacht's *Mogul*, bots, and analysis.
 
     >>> import mogul
-    >>> s = mogul.new_game("classic", players=4, seed=7)
-    >>> s = s.apply(mogul.Bid())
+    >>> s = mogul.new_game("classic", players=4, seed=7)   # any game or edition: "rio-grande",
+    >>> s = s.apply(mogul.Bid())                          # "credit-mobilier", "mogul" ...
 
 The package has two axes. Layers, lowest first; each imports only from the layers below it:
 
@@ -67,15 +67,14 @@ _HOME = {
     "mogul.games.mogul.determinize": ("determinize",),
     "mogul.games.mogul.editions": ("Edition", "Station", "edition"),
     "mogul.games.mogul.rules": ("ScoreBreakdown", "legal_actions"),
-    "mogul.games.mogul.setup": ("new_game",),
     "mogul.games.mogul.state": ("GameState", "PlayerState", "PlayerView", "Setup"),
     "mogul.kit.bots": ("Bot", "RandomBot", "play", "play_out"),
     "mogul.kit.contract": ("IllegalActionError",),
     "mogul.kit.record": ("GameRecord", "narrate"),
+    "mogul.kit.runner": ("RunOptions",),
     "mogul.kit.session": ("GameSession",),
-    "mogul.kit.options": ("RunOptions",),
     "mogul.kit.simulate": ("Simulation", "simulate"),
-    "mogul.kit.spec": ("GameSpec", "get_game", "register", "resolve"),
+    "mogul.kit.spec": ("GameSpec", "get_game", "new_game", "register", "resolve"),
     "mogul.kit.tournament": ("Tournament", "tournament"),
 }
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}

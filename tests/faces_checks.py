@@ -1,8 +1,8 @@
 """Checks that any registered game's faces pass, whatever the game: one function per check.
 
 ``tests/test_faces_every_game.py`` runs them over every game in the registry; a game kept
-outside the package (the toy game's faces in ``tests/toy_faces/``) calls the same functions
-on itself, with no edit to any module of the kit.
+outside the package (the toy game of ``examples/toy_game/``, with its faces) calls the same
+functions on itself, with no edit to any module of the kit.
 """
 
 from __future__ import annotations

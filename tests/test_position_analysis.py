@@ -80,7 +80,7 @@ def test_the_figure_marks_the_chosen_action():
 
 
 def test_the_widget_analyses_the_human_and_marks_the_move():
-    session = GameSession("classic", ["human", "value", "value", "value"], None, 3, True)
+    session = GameSession("classic", ["human", "value", "value", "value"], 3, autoplay=True)
     widget = PositionAnalysis(session, rollouts=200)
     assert widget.figure.layout.title.text.startswith("Ann to move")
     assert widget.last_box.layout.display == "none"
@@ -151,7 +151,7 @@ def test_reading_says_how_far_the_rollouts_rank_the_actions():
 
 
 def test_the_widget_caption_reads_the_analysis_it_draws():
-    session = GameSession("classic", ["human", "value", "value", "value"], None, 3, True)
+    session = GameSession("classic", ["human", "value", "value", "value"], 3, autoplay=True)
     widget = PositionAnalysis(session, rollouts=200)
     from mogul.analysis.position import reading
 

@@ -226,11 +226,7 @@ def test_unknown_games_bots_and_seat_counts_are_refused(store):
 
 
 def test_any_registered_game_plays_at_a_table(store):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    import toy_game
+    import toy_game  # examples/toy_game: on the path (pyproject's pytest pythonpath)
 
     with toy_game.registered_toy():
         table = store.create_table("toy-race", ["human", "human"], seed=2)

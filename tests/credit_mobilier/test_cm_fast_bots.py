@@ -17,7 +17,7 @@ from mogul import credit_mobilier as cm
 from mogul.analysis.credit_mobilier import analyse_position
 from mogul.games.credit_mobilier import fast
 from mogul.games.credit_mobilier.determinize import determinize
-from mogul.kit.bots import play
+from mogul.kit.bots import play, play_out
 
 
 def decision_states(count: int, seed: int) -> list:
@@ -39,11 +39,10 @@ def test_play_after_ends_each_rollout_in_the_readable_engines_table():
         legal = state.legal_actions()[:6]
         until = state.turn + 1 + k % 5
         tables = fast.play_after(futures, legal, until, "dividend")
-        bot = cm.MonteCarloBot(engine="readable")
         for f, future in enumerate(futures):
             bots = [cm.DividendBot() for _ in state.names]
             for a, action in enumerate(legal):
-                end = bot.play_on(future.apply(action), bots, until)
+                end = play_out(future.apply(action), bots, until=lambda s, t=until: s.turn >= t)
                 assert fast_final_table(tables[f, a]) == final_table(end), (k, action)
 
 

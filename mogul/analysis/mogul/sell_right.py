@@ -217,8 +217,8 @@ def compare_editions(
         sim = simulate(
             name,
             bots,
-            games,
             seed,
+            games=games,
             players=players,
             tables=("games", "auctions", "rounds"),
             progress=False,

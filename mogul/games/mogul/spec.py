@@ -23,10 +23,6 @@ def _deal(setup: Setup) -> GameState:
     return deal(edition(setup.edition), setup)
 
 
-def _stage(state: GameState) -> int:
-    return state.round
-
-
 _EDITIONS = tuple(dict.fromkeys(edition(name).name for name in EDITION_FILES))
 
 SPEC = register(
@@ -46,7 +42,6 @@ SPEC = register(
         result_columns=RESULT_COLUMNS,
         result_row=result_row,
         standings=standings,
-        stage=_stage,
         table_html=table_html,
         action_label=action_label,
         tables={"rounds": round_rows, "auctions": auction_rows},

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from mogul.kit.session import HUMAN
 from mogul.widgets.session_player import SessionPlayer
-from toy_faces.board import race_figure
+from toy_game.board import race_figure
 
 
 class RacePlayer(SessionPlayer):
@@ -25,7 +25,9 @@ class RacePlayer(SessionPlayer):
         autoplay: bool | None = None,
         **setup: Any,
     ) -> None:
-        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
+        super().__init__(
+            game, seats, names=names, seed=seed, hot_seat=hot_seat, autoplay=autoplay, **setup
+        )
 
     def side(self) -> list:
         self.track = go.FigureWidget(race_figure(self.session.state))
