@@ -44,14 +44,14 @@ from mogul.plots.credit_mobilier import (
     stock_figure,
     treasuries_figure,
 )
-from mogul.plots.mogul import board_figure as mogul_board_figure
-from mogul.plots.mogul import (
+from mogul.plots.mogul.board import board_figure as mogul_board_figure
+from mogul.plots.mogul.board import network_figure
+from mogul.plots.mogul.game import (
     crash_hazard_figure,
     distribution_figure,
     game_pot_ladder_figure,
     holdings_figure,
     market_value_figure,
-    network_figure,
     scores_figure,
     sell_right_figure,
     sell_right_use_figure,

@@ -7,7 +7,7 @@ import pytest
 
 import mogul  # noqa: F401 - registers the games
 from mogul import credit_mobilier as cm
-from mogul.analysis.credit_mobilier.position import analyse_position as cm_analyse
+from mogul.analysis.credit_mobilier import analyse_position as cm_analyse
 from mogul.kit import spec as registry
 from mogul.widgets.position_analysis import COLUMNS, PositionAnalysis
 

@@ -14,7 +14,7 @@ import pytest
 from test_cm_fast import fast_final_table, final_table, random_states
 
 from mogul import credit_mobilier as cm
-from mogul.analysis.credit_mobilier.position import analyse_position
+from mogul.analysis.credit_mobilier import analyse_position
 from mogul.games.credit_mobilier import fast
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.kit.bots import play, play_out
@@ -104,12 +104,14 @@ def test_a_rollout_policy_it_cannot_play_goes_to_the_readable_engine():
 
 
 def test_the_position_analysis_gives_the_readable_engines_figures(monkeypatch):
-    from mogul.analysis.credit_mobilier import position
+    from mogul.analysis import credit_mobilier
 
     for k, state in enumerate(random_states(8, seed=15)):
         options = {"rollouts": 6, "horizon": 1 + k % 4, "seed": k}
         with monkeypatch.context() as patched:
-            patched.setattr(position, "_play_on", None)  # the batch simulator plays every rollout
+            patched.setattr(
+                credit_mobilier, "_play_until", None
+            )  # the batch simulator plays every rollout
             fast_frame = analyse_position(state, **options)
         pd.testing.assert_frame_equal(
             fast_frame, analyse_position(state, engine="readable", **options)

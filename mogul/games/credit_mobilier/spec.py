@@ -53,7 +53,7 @@ SPEC = register(
         faces={
             "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
             "board": "mogul.plots.credit_mobilier:board_figure",
-            "analyse_position": "mogul.analysis.credit_mobilier.position:analyse_position",
+            "analyse_position": "mogul.analysis.credit_mobilier:analyse_position",
             "analysis": "mogul.analysis.credit_mobilier:",
         },
     )

@@ -47,7 +47,7 @@ SPEC = register(
         determinize=determinize,
         batch="mogul.games.mogul.fast_batch:batch_engine",
         faces={
-            "player": "mogul.widgets.mogul.player:GamePlayer",
+            "player": "mogul.widgets.mogul:GamePlayer",
             "board": "mogul.plots.mogul.board:board_figure",
             "analyse_position": "mogul.analysis.mogul:analyse_position",
             "analysis": "mogul.analysis.mogul:",
