@@ -58,8 +58,8 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
-	$(BIN)/ruff check mogul tests benchmarks notebooks
-	$(BIN)/ruff format --check mogul tests benchmarks
+	$(BIN)/ruff check mogul tests benchmarks examples notebooks
+	$(BIN)/ruff format --check mogul tests benchmarks examples
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
@@ -150,12 +150,12 @@ lecturer: $(STAMP)
 	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT) --progressive_rendering=True
 
 lint: $(STAMP)
-	$(BIN)/ruff check mogul tests benchmarks notebooks
-	$(BIN)/ruff format --check mogul tests benchmarks
+	$(BIN)/ruff check mogul tests benchmarks examples notebooks
+	$(BIN)/ruff format --check mogul tests benchmarks examples
 
 # Lay the code out as the tool does (make test fails on any file it would change).
 format: $(STAMP)
-	$(BIN)/ruff format mogul tests benchmarks
+	$(BIN)/ruff format mogul tests benchmarks examples
 
 notebooks: $(STAMP)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace *.ipynb
