@@ -8,12 +8,14 @@
 * ``decisions``: the debrief's "analyse this position" for any game: every decision of a
   session's tables, and what each legal action was worth to the seat that moved (the game's
   ``analyse_position`` face), the move made marked;
-* ``student``, ``lecturer`` (with its ``cards`` and ``projector``) and ``figures``: the
-  pages' widgets and the debrief's charts (the faces of this layer);
+* ``server``: the lecture hall, the students' pages (a Jupyter server extension, or
+  ``python -m mogul.classroom.server``), and the projector page;
+* ``lecturer`` (with ``projector``) and ``figures``: the lecturer's dashboard and the
+  debrief's charts (with ``server``, the faces of this layer);
 * ``<game>/``, named as the game's folder in ``mogul/games/``: a game's own part, such as its
   debrief (the class's real bids beside the auction's equilibrium) and the sample session
   played by stand-in students;
-* ``pages/``: the two notebooks that Voila serves (``make classroom``, ``make lecturer``).
+* ``pages/``: the dashboard's notebook that Voila serves (``make classroom``, ``make lecturer``).
 """
 
 from mogul.classroom.store import ClassroomError, TableInfo, TableStore, Ticket
