@@ -40,7 +40,7 @@ VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PA
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -U pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,classroom]'
 	touch $@
 
 # The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.

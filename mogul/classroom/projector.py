@@ -13,9 +13,14 @@ import os
 import socket
 import urllib.parse
 
-import segno
+from mogul.classroom.table import TableInfo, pretty_code
 
-from mogul.classroom.store import TableInfo, pretty_code
+try:
+    import segno
+except ModuleNotFoundError as err:  # the kit without its classroom extra
+    raise ModuleNotFoundError(
+        'the classroom\'s QR codes need segno: pip install "mogul-kit[classroom]"', name=err.name
+    ) from err
 
 HALL_URL_ENV = "MOGUL_HALL_URL"
 """The environment variable giving the student page's address (else this machine's, port 8866)."""

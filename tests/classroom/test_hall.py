@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from mogul.classroom.schema import TABLES
+from mogul.classroom.database import TABLES
 from mogul.classroom.server import hall as hall_module
 from mogul.classroom.server.hall import Hall, Page, howto_html, seat_view, status_line
 from mogul.classroom.store import ClassroomError, TableStore, Ticket, seat_labels

@@ -30,10 +30,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import sqlalchemy as sa
-
+from mogul.classroom.database import NOTIFY_CHANNEL, sa
 from mogul.classroom.projector import student_address
-from mogul.classroom.schema import NOTIFY_CHANNEL
 from mogul.classroom.server.projector import Projectors
 from mogul.classroom.store import (
     ENDED,

@@ -1,39 +1,166 @@
-"""Reading the classroom store: tables, sessions, versions, and each table's game replayed
-from its stored actions (kept, so a later read replays only what is new).
+"""The classroom store's database: its schema, its engine (SQLite or PostgreSQL), and every read.
 
 ``StoreReads`` is the part of ``mogul.classroom.store.TableStore`` that changes nothing: the
-connection, its transactions, and every question a page or an export asks.
+connection, its transactions, and every question a page or an export asks, with each table's
+game replayed from its stored actions (kept, so a later read replays only what is new).
+SQLAlchemy and psycopg come with the classroom's install extra, ``mogul-kit[classroom]``: this
+is the one module that imports SQLAlchemy (the store and the hall take ``sa`` from here), so
+the kit without the extra says what to install.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
-
-from mogul.classroom.schema import (
-    ACTIONS,
-    META,
+from mogul.classroom.table import (
+    MAX_ACTION_TEXT,
+    MAX_NAME,
     PLAYING,
-    SEATS,
-    TABLES,
-    TIMEOUTS,
-    TIMERS,
     ClassroomError,
+    SeatInfo,
     TableInfo,
-    database_url,
-    default_url,
-    make_engine,
     normal_code,
     pretty_code,
-    table_info,
 )
 from mogul.kit.record import GameRecord
 from mogul.kit.spec import GameSpec, resolve
+
+try:
+    import sqlalchemy as sa
+except ModuleNotFoundError as err:  # the kit without its classroom extra
+    raise ModuleNotFoundError(
+        'the classroom\'s table store needs SQLAlchemy: pip install "mogul-kit[classroom]"',
+        name=err.name,
+    ) from err
+
+ENV = "MOGUL_CLASSROOM"
+"""The environment variable naming the store (a database URL or a SQLite file path)."""
+DEFAULT_FILE = "classroom.sqlite"
+
+# --- the schema ----------------------------------------------------------------------------------
+META = sa.MetaData()
+TABLES = sa.Table(
+    "tables",
+    META,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("session", sa.String(80), nullable=False, index=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("edition", sa.String(40), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("fill", sa.String(80), nullable=False),  # the bot that takes seats left free
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),  # actions played so far
+    sa.Column("version", sa.Integer, nullable=False),  # bumped by every change: pages poll it
+    sa.Column("setup", sa.Text, nullable=True),  # the game's setup as JSON, once dealt
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+SEATS = sa.Table(
+    "seats",
+    META,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(80), nullable=False),
+    sa.Column("name", sa.String(MAX_NAME * 4), nullable=True),
+    sa.Column("key_hash", sa.String(64), nullable=True),
+    sa.Column("joined", sa.Float, nullable=True),
+)
+ACTIONS = sa.Table(
+    "actions",
+    META,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),  # one action per step, ever
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(MAX_ACTION_TEXT), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+TIMERS = sa.Table(
+    "timers",
+    META,  # a table's turn timer: a person idle this long gets the fill bot's move
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seconds", sa.Float, nullable=False),
+)
+TIMEOUTS = sa.Table(
+    "timeouts",
+    META,  # the steps a bot played because the timer ran out
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),
+)
+KEYS = sa.Table(
+    "mogul_keys",
+    sa.MetaData(),  # made at the first export, not with the tables
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("secret", sa.String(128), nullable=False),
+)
+"""Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
+NOTIFY_CHANNEL = "mogul_tables"
+"""PostgreSQL: every change of a table sends its code on this channel (LISTEN to follow them)."""
+
+
+def default_url() -> str:
+    """The store named by ``$MOGUL_CLASSROOM``, else ``classroom.sqlite`` in the current folder."""
+    return os.environ.get(ENV) or DEFAULT_FILE
+
+
+def database_url(where: str | Path) -> str:
+    """A SQLAlchemy URL for a URL or a SQLite file path."""
+    text = str(where)
+    return text if "://" in text else f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def make_engine(url: str) -> sa.Engine:
+    """The engine of a store URL; SQLite gets WAL, and writes that take the lock at once."""
+    if not url.startswith("sqlite"):
+        return sa.create_engine(url, pool_pre_ping=True)
+    if url in ("sqlite://", "sqlite:///:memory:"):  # one shared in-memory database (tests, docs)
+        engine = sa.create_engine(
+            url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False}
+        )
+    else:
+        engine = sa.create_engine(url, connect_args={"timeout": 30})
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # The driver starts no transactions of its own; _begin below does, explicitly.
+        dbapi_connection.isolation_level = None
+        if url not in ("sqlite://", "sqlite:///:memory:"):
+            dbapi_connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+            # A commit survives any crash of a kernel or the server (not a power cut) without
+            # waiting for the disk: a click's write stays short with a room full of pages.
+            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+        dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        # A write takes SQLite's write lock at once, so two writers queue instead of both
+        # reading the old step and one failing to upgrade its lock later.
+        conn.exec_driver_sql(
+            "BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN"
+        )
+
+    return engine
+
+
+def table_info(row: Any, seats: Sequence[Any]) -> TableInfo:
+    """A table row and its seat rows as the ``TableInfo`` pages see."""
+    return TableInfo(
+        row.code,
+        row.session,
+        row.game,
+        row.edition,
+        row.seed,
+        row.fill,
+        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats),
+        row.status,
+        row.step,
+        row.version,
+    )
 
 
 class StoreReads:
