@@ -7,12 +7,14 @@ the scores, updated live, with buttons to start a table early (free seats get bo
 resume and end it, and a button that exports the session (``export.export_session``).
 It polls the store: one small query for the versions of all the session's tables, then a
 redraw of only the cards that changed (``card_html`` draws a table, ``TableCard`` puts its
-buttons under it, ``Confirming`` makes a button act only on a second press). For the room: a projector
-view (``mogul.classroom.projector``: the student page's address, a QR code per table that
-opens the page with its code filled in, the codes in large type, "N of M seats joined"); a
-second press to confirm anything that cannot be undone (End, Delete, a new seat key); Create
-that ignores a double click; deleting an unused table; a new seat key for a locked-out
-student (shown here only); and a turn timer (an idle person gets the fill bot's move).
+buttons under it, ``Confirming`` makes a button act only on a second press).
+
+For the room: a projector view (the projector page's drawing, ``mogul.classroom.projector``:
+the student page's address, a QR code per table that opens the page with its code filled in,
+the codes in large type, "N of M seats joined"); a second press to confirm anything that
+cannot be undone (End, Delete, a new seat key); Create that ignores a double click; deleting
+an unused table; a new seat key for a locked-out student (shown here only); and a turn timer
+(an idle person gets the fill bot's move).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import ipywidgets as w
 from mogul.classroom.export import export_session
 from mogul.classroom.projector import (
     HALL_URL_ENV,
-    projector_html,
+    Projectors,
     projector_path,
     qr_svg,
     seats_joined,
@@ -193,6 +195,15 @@ class TableCard(w.VBox):
 
 
 POLL_SECONDS = 0.5
+PANEL_STYLE = (
+    "<style>.mogul-projector{font:1.4em/1.3 Helvetica,Arial,sans-serif}"
+    ".mogul-projector .address b{font-family:monospace;font-size:1.3em}"
+    ".mogul-projector .tables{display:flex;flex-wrap:wrap;gap:1.2em}"
+    ".mogul-projector .table{border:2px solid #444;border-radius:10px;padding:.5em;text-align:center}"
+    ".mogul-projector .code{font:bold 2.2em/1.1 monospace;letter-spacing:.06em}</style>"
+)
+"""The dashboard's projector panel: the projector page's drawing (``mogul.classroom.projector``)
+at the size of a laptop screen."""
 DOUBLE_CLICK_SECONDS = 3.0
 """Create, pressed again this soon with the same form, is taken for a double click."""
 EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
@@ -277,6 +288,7 @@ class LecturerDashboard(w.VBox):
             description="Projector view", layout=w.Layout(width="auto")
         )
         self.address = student_address()
+        self.projectors = Projectors(self.store, self.address)
         self.joined = w.HTML()
         self.joined.add_class("mogul-joined-count")
         self.projector = w.HTML(layout=w.Layout(display="none", width="100%"))
@@ -435,7 +447,7 @@ class LecturerDashboard(w.VBox):
         showing = self.projector_button.value
         self.projector.layout.display = None if showing else "none"
         if showing:
-            self.projector.value = projector_html(infos, self.address)
+            self.projector.value = f'{PANEL_STYLE}<div class="mogul-projector">{self.projectors.draw(self.session)}</div>'
 
     def poll_failed(self, error: Exception) -> None:
         """Say on the dashboard that the store could not be read (the polling goes on)."""
@@ -473,7 +485,6 @@ __all__ = [  # the projector's names are importable from here too
     "TableCard",
     "card_html",
     "game_choices",
-    "projector_html",
     "qr_svg",
     "seats_joined",
     "student_address",
