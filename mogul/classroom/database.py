@@ -205,10 +205,7 @@ class StoreReads:
         """The table ``code`` (``ClassroomError`` for an unknown code)."""
         with self._read() as conn:
             row = _row(conn, code)
-            seats = conn.execute(
-                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-            ).all()
-        return table_info(row, seats)
+            return table_info(row, seat_rows(conn, row.id))
 
     def tables(self, session: str | None = None) -> list[TableInfo]:
         """Every table (of ``session``, if given), oldest first."""
@@ -253,14 +250,7 @@ class StoreReads:
         """Table ``code``'s turn timer: its seconds (None: no timer), when the table last changed
         (the turn's start, as a Unix time), and the steps a bot played because time ran out."""
         with self._read() as conn:
-            row = _row(conn, code)
-            seconds = conn.execute(
-                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
-            ).scalar()
-            steps = conn.execute(
-                sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)
-            ).scalars()
-            return seconds, row.updated, frozenset(steps)
+            return _clock(conn, _row(conn, code))
 
     def snapshot(
         self, code: str
@@ -269,19 +259,8 @@ class StoreReads:
         redraw: one round trip to the database instead of three)."""
         with self._read() as conn:
             row = _row(conn, code)
-            seats = conn.execute(
-                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-            ).all()
-            states = list(self._game(conn, row)[0])
-            seconds = conn.execute(
-                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
-            ).scalar()
-            steps = frozenset(
-                conn.execute(
-                    sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)
-                ).scalars()
-            )
-        return table_info(row, seats), states, (seconds, row.updated, steps)
+            info = table_info(row, seat_rows(conn, row.id))
+            return info, list(self._game(conn, row)[0]), _clock(conn, row)
 
     def due(self, now: float) -> list[tuple[str, int]]:
         """(code, step) of each playing table whose turn timer has run out by ``now`` (maybe on a
@@ -368,3 +347,20 @@ def _row(conn: sa.Connection, code: str, lock: bool = False) -> Any:
     if row is None:
         raise ClassroomError(f"there is no table {code!r}: check the code on the board")
     return row
+
+
+def seat_rows(conn: sa.Connection, table_id: int) -> list[Any]:
+    """The seat rows of table ``table_id``, in seat order."""
+    return conn.execute(
+        sa.select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
+    ).all()
+
+
+def timer_seconds(conn: sa.Connection, table_id: int) -> float | None:
+    """Table ``table_id``'s turn timer in seconds (None: no timer)."""
+    return conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == table_id)).scalar()
+
+
+def _clock(conn: sa.Connection, row: Any) -> tuple[float | None, float, frozenset[int]]:
+    steps = conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars()
+    return timer_seconds(conn, row.id), row.updated, frozenset(steps)

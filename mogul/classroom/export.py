@@ -46,7 +46,7 @@ class ExportedSession:
     """An exported session read back without a database: its tables and their games, to read.
 
     It answers what the debrief asks a ``TableStore`` (``tables``, ``info``, ``history``,
-    ``actions``, ``record``, ``spec``, ``sessions``); nobody can join or move here.
+    ``actions``, ``record``, ``spec``); nobody can join or move here.
     """
 
     def __init__(self, session: str, tables: list[tuple[TableInfo, list[Any], GameRecord]]):
@@ -67,10 +67,6 @@ class ExportedSession:
         if session not in (None, self.session):
             return []
         return [info for info, _, _ in self._tables.values()]
-
-    def sessions(self) -> list[str]:
-        """The session's name, alone."""
-        return [self.session]
 
     def info(self, code: str) -> TableInfo:
         """The table ``code``."""

@@ -32,15 +32,13 @@ import ipywidgets as w
 
 from mogul.classroom.export import export_session
 from mogul.classroom.projector import (
-    HALL_URL_ENV,
     Projectors,
     projector_path,
-    qr_svg,
     seats_joined,
     student_address,
-    table_address,
 )
-from mogul.classroom.store import (
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import (
     ENDED,
     OVER,
     PAUSED,
@@ -48,7 +46,6 @@ from mogul.classroom.store import (
     WAITING,
     ClassroomError,
     TableInfo,
-    TableStore,
     pretty_code,
 )
 from mogul.kit.session import HUMAN
@@ -463,11 +460,6 @@ class LecturerDashboard(w.VBox):
         if self._task is None or self._task.done():
             self._task = loop.create_task(self._poll_forever())
 
-    def stop_polling(self) -> None:
-        """Stop the polling task."""
-        if self._task is not None:
-            self._task.cancel()
-
     async def _poll_forever(self) -> None:
         while True:
             await asyncio.sleep(self.poll_seconds)
@@ -477,16 +469,11 @@ class LecturerDashboard(w.VBox):
                 self.poll_failed(err)
 
 
-__all__ = [  # the projector's names are importable from here too
+__all__ = [
     "CONFIRM_SECONDS",
-    "HALL_URL_ENV",
     "Confirming",
     "LecturerDashboard",
     "TableCard",
     "card_html",
     "game_choices",
-    "qr_svg",
-    "seats_joined",
-    "student_address",
-    "table_address",
 ]

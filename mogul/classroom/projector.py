@@ -26,14 +26,14 @@ import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mogul.classroom.store import (
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import (
     ENDED,
     OVER,
     PAUSED,
     PLAYING,
     WAITING,
     TableInfo,
-    TableStore,
     pretty_code,
 )
 from mogul.kit.spec import get_game

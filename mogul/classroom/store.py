@@ -44,16 +44,15 @@ from typing import Any
 from mogul.classroom.database import (
     ACTIONS,
     KEYS,
-    META,
     NOTIFY_CHANNEL,
     SEATS,
     TABLES,
     TIMEOUTS,
     TIMERS,
     StoreReads,
-    database_url,
-    default_url,
     sa,
+    seat_rows,
+    timer_seconds,
 )
 from mogul.classroom.table import (
     CODE_ALPHABET,
@@ -64,11 +63,9 @@ from mogul.classroom.table import (
     OVER,
     PAUSED,
     PLAYING,
-    STATUSES,
     TIMER_RANGE,
     WAITING,
     ClassroomError,
-    SeatInfo,
     TableInfo,
     Ticket,
     bot_seat_name,
@@ -80,7 +77,6 @@ from mogul.classroom.table import (
     pretty_code,
     random_code,
     recorded_table,
-    seat_labels,
 )
 from mogul.kit.bots import bot_factory, decide
 from mogul.kit.contract import IllegalActionError
@@ -103,37 +99,6 @@ def _insert_table(
         ],
     )
     return table_id
-
-
-__all__ = [  # the words are mogul.classroom.table's; pages import them from here
-    "ACTIONS",
-    "CODE_ALPHABET",
-    "CODE_LENGTH",
-    "ENDED",
-    "KEY_LENGTH",
-    "META",
-    "OVER",
-    "PAUSED",
-    "PLAYING",
-    "SEATS",
-    "STATUSES",
-    "TABLES",
-    "WAITING",
-    "ClassroomError",
-    "SeatInfo",
-    "TableInfo",
-    "TableStore",
-    "Ticket",
-    "bot_action",
-    "bot_seat_name",
-    "bot_seed",
-    "check_name",
-    "database_url",
-    "default_url",
-    "normal_code",
-    "pretty_code",
-    "seat_labels",
-]
 
 
 class TableStore(StoreReads):
@@ -390,9 +355,7 @@ class TableStore(StoreReads):
     def _deal(self, conn: sa.Connection, row: Any, fill_free: bool) -> None:
         """Deal table ``row``'s game (its people's seats still free get the fill bot first, with
         ``fill_free``) and store its setup: the game starts."""
-        seats = conn.execute(
-            sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-        ).all()
+        seats = seat_rows(conn, row.id)
         if fill_free:
             for s in seats:
                 if s.kind == HUMAN and s.name is None:
@@ -401,9 +364,7 @@ class TableStore(StoreReads):
                         .where(SEATS.c.table_id == row.id, SEATS.c.seat == s.seat)
                         .values(kind=row.fill, name=bot_seat_name(s.seat))
                     )
-            seats = conn.execute(
-                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-            ).all()
+            seats = seat_rows(conn, row.id)
         spec, edition = resolve(row.edition)
         first = spec.new_game(edition, [s.name for s in seats], row.seed)
         setup = json.dumps(spec.setup_to_json(first.setup), sort_keys=True)
@@ -451,9 +412,7 @@ class TableStore(StoreReads):
                     f"table {pretty_code(code)} is full ({row.status}); "
                     "to get your own seat back, type its seat key"
                 )
-            seats = conn.execute(
-                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-            ).all()
+            seats = seat_rows(conn, row.id)
             taken = {s.name.casefold() for s in seats if s.name}
             if name.casefold() in taken:
                 raise ClassroomError(
@@ -489,11 +448,6 @@ class TableStore(StoreReads):
             if stored and hmac.compare_digest(stored, digest):
                 return Ticket(code, seat, key)
         raise ClassroomError("that seat key does not belong to a seat at this table")
-
-    def check_ticket(self, ticket: Ticket) -> None:
-        """Raise ``ClassroomError`` unless ``ticket``'s key is the key of its seat."""
-        with self._read() as conn:
-            self._check_key(conn, ticket)
 
     def _check_key(self, conn: sa.Connection, ticket: Ticket) -> None:
         stored = conn.execute(
@@ -603,9 +557,7 @@ class TableStore(StoreReads):
         them (noted in ``timeouts``); True if it did. Any server may call it: one wins."""
         states = self.history(code)
         with self._write(code) as (conn, row):
-            seconds = conn.execute(
-                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
-            ).scalar()
+            seconds = timer_seconds(conn, row.id)
             if (
                 seconds is None
                 or row.status != PLAYING

@@ -57,11 +57,6 @@ class SeatInfo:
         """True for a person's seat."""
         return self.kind == HUMAN
 
-    @property
-    def free(self) -> bool:
-        """True for a person's seat nobody has taken yet."""
-        return self.is_human and self.name is None
-
 
 @dataclass(frozen=True)
 class TableInfo:
@@ -82,11 +77,6 @@ class TableInfo:
     def names(self) -> list[str | None]:
         """The name at each seat (None for a free seat)."""
         return [s.name for s in self.seats]
-
-    @property
-    def free_seats(self) -> list[int]:
-        """People's seats nobody has taken yet."""
-        return [s.seat for s in self.seats if s.free]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ import sqlalchemy as sa
 from mogul.classroom.database import TABLES
 from mogul.classroom.server import hall as hall_module
 from mogul.classroom.server.hall import Hall, Page, howto_html, seat_view, status_line
-from mogul.classroom.store import ClassroomError, TableStore, Ticket, seat_labels
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import ClassroomError, Ticket, seat_labels
 from mogul.kit.session import last_events
 from mogul.kit.spec import games, get_game
 
@@ -205,8 +206,8 @@ def test_a_new_seat_key_replaces_the_lost_one(sqlite_store: TableStore) -> None:
     with pytest.raises(ClassroomError, match="does not belong"):
         sqlite_store.join(code, "", old)
     assert sqlite_store.join(code, "", ticket.key).seat == 2
-    with pytest.raises(ClassroomError, match="does not hold the key"):
-        sqlite_store.check_ticket(Ticket(code, 2, old))
+    with pytest.raises(ClassroomError, match="does not hold the key"):  # nor moves with it
+        sqlite_store.act(Ticket(code, 2, old), 0, "bid")
     bots = sqlite_store.create_table("classic", ["human", "value", "value"])
     with pytest.raises(ClassroomError, match="has no student"):
         sqlite_store.reissue_key(bots.code, 1)

@@ -11,16 +11,10 @@ import pytest
 import segno
 
 from mogul.classroom.export import slug
-from mogul.classroom.lecturer import (
-    LecturerDashboard,
-    card_html,
-    game_choices,
-    qr_svg,
-    seats_joined,
-    student_address,
-    table_address,
-)
-from mogul.classroom.store import ENDED, PAUSED, PLAYING, TableStore
+from mogul.classroom.lecturer import LecturerDashboard, card_html, game_choices
+from mogul.classroom.projector import qr_svg, seats_joined, student_address, table_address
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import ENDED, PAUSED, PLAYING
 
 
 @pytest.fixture

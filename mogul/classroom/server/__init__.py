@@ -24,7 +24,7 @@ from typing import Any
 import tornado.web
 import tornado.websocket
 
-from mogul.classroom.projector import projector_path, student_address
+from mogul.classroom.projector import student_address
 from mogul.classroom.server.hall import Hall, Page
 from mogul.classroom.store import TableStore
 
@@ -231,6 +231,4 @@ __all__ = [
     "handlers",
     "jupyter_lecturer",
     "make_app",
-    "projector_path",
-    "student_address",
 ]

@@ -32,14 +32,14 @@ from typing import Any
 
 from mogul.classroom.database import NOTIFY_CHANNEL, sa
 from mogul.classroom.projector import Projectors, student_address
-from mogul.classroom.store import (
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import (
     ENDED,
     PAUSED,
     PLAYING,
     WAITING,
     ClassroomError,
     TableInfo,
-    TableStore,
     Ticket,
     pretty_code,
     seat_labels,
