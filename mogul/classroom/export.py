@@ -283,11 +283,7 @@ def load_session(
                 f"{path}: {name} was changed after the export (its fingerprint differs)"
             )
         loaded.append((entry, GameRecord.load(folder / name)))
-    if store is not None:
-        for entry, record in loaded:
-            store.restore_table(entry["code"], session, record, entry["seats"], entry.get("status"))
-        return store, session
-    tables = [
+    tables = [  # every table checked before any is stored
         (
             *recorded_table(entry["code"], session, record, entry["seats"], entry.get("status")),
             record,
@@ -296,7 +292,11 @@ def load_session(
     ]
     if len({info.code for info, _, _ in tables}) < len(tables):
         raise ValueError(f"{path}: a table code appears twice")
-    return ExportedSession(session, tables), session
+    if store is None:
+        return ExportedSession(session, tables), session
+    for entry, record in loaded:
+        store.restore_table(entry["code"], session, record, entry["seats"], entry.get("status"))
+    return store, session
 
 
 __all__ = [
