@@ -294,8 +294,8 @@ def load_session(
         raise ValueError(f"{path}: a table code appears twice")
     if store is None:
         return ExportedSession(session, tables), session
-    for entry, record in loaded:
-        store.restore_table(entry["code"], session, record, entry["seats"], entry.get("status"))
+    for info, states, record in tables:
+        store.restore_table(info, record, states)
     return store, session
 
 

@@ -76,7 +76,6 @@ from mogul.classroom.table import (
     not_playing,
     pretty_code,
     random_code,
-    recorded_table,
 )
 from mogul.kit.bots import bot_factory, decide
 from mogul.kit.contract import IllegalActionError
@@ -275,23 +274,10 @@ class TableStore(StoreReads):
             self._bump(conn, row)  # the clock of the seat to move starts again
         return self.info(code)
 
-    def restore_table(
-        self,
-        code: str,
-        session: str,
-        record: GameRecord,
-        kinds: Sequence[str],
-        status: str | None = None,
-        fill: str | None = None,
-    ) -> TableInfo:
-        """Put a recorded game back at a table (loading an exported session into a store).
-
-        ``kinds`` gives each seat's kind (``"human"`` or a bot spec); the names come from the
-        record. ``status`` defaults to "over" for a finished game, else "ended".
-        """
-        info, states = recorded_table(code, session, record, kinds, status, fill)
-        spec = record.spec
-        setup = json.dumps(spec.setup_to_json(states[0].setup), sort_keys=True)
+    def restore_table(self, info: TableInfo, record: GameRecord, states: list[Any]) -> TableInfo:
+        """Put a recorded game back at a table (an exported session loaded into a store):
+        ``info`` and ``states`` as ``mogul.classroom.table.recorded_table`` checked them."""
+        setup = json.dumps(record.spec.setup_to_json(states[0].setup), sort_keys=True)
         now = time.time()
         try:
             with self._write() as (conn, _):
