@@ -1,4 +1,4 @@
-"""The Voila classroom page on a phone and on a laptop: words on every button, a table that
+"""Notebook 03 as a Voila app (``make voila-player``) on a phone and on a laptop: words on every button, a table that
 fits, the live chart beside the table, nothing fetched from outside, no console error and no
 warning of clashing package versions."""
 
