@@ -47,7 +47,7 @@ RANK = {
     "cli": 5,
 }
 # the classroom's faces: these modules and the hall server (mogul.classroom.server), which serves pages
-CLASSROOM_PAGES = ("student", "lecturer", "cards", "projector", "figures")
+CLASSROOM_PAGES = ("lecturer", "projector", "figures")
 
 
 def game_folders(package: Path = PACKAGE) -> frozenset[str]:
@@ -302,9 +302,9 @@ BAD = {
     ),
     "classroom debrief imports a page": (
         "mogul.classroom.alpha.debrief",
-        "from ..student import App\n",
+        "from ..lecturer import App\n",
     ),
-    "classroom page imports the cli": ("mogul.classroom.student", "from mogul.cli import main\n"),
+    "classroom page imports the cli": ("mogul.classroom.lecturer", "from mogul.cli import main\n"),
     "facade of one game re-exports another": ("mogul.alpha", "from mogul.games.beta import x\n"),
 }
 
@@ -336,7 +336,7 @@ GOOD = {
         "from mogul.kit.record import GameRecord\nfrom mogul.auction import solve\n",
     ),
     "classroom page uses widgets and the store": (
-        "mogul.classroom.student",
+        "mogul.classroom.lecturer",
         "from mogul.widgets.session_player import GameTable\nfrom .store import TableStore\n",
     ),
 }
