@@ -67,7 +67,7 @@ def test_the_credit_mobilier_player_shows_the_generic_panel_for_its_human():
     from mogul.widgets.credit_mobilier import CreditMobilierPlayer
 
     player = CreditMobilierPlayer(
-        ["human", "dividend"], seed=5, analysis={"rollouts": 2, "horizon": 1}
+        "credit-mobilier", ["human", "dividend"], seed=5, analysis={"rollouts": 2, "horizon": 1}
     )
     panel = player.analysis
     assert isinstance(panel, PositionAnalysis) and panel in player.children[2].children[1].children

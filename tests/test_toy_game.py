@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 import toy_game
-from faces_checks import check_board, check_faces_use_only_generic_parts, check_player_plays
+from faces_checks import (
+    check_board,
+    check_faces_use_only_generic_parts,
+    check_player_plays,
+    check_player_takes_new_games_arguments,
+)
 from test_architecture import GAMES
 from toy_game.player import RacePlayer
 
@@ -26,6 +31,11 @@ def toy():
 def test_the_toy_game_opens_and_plays_through_the_generic_entry():
     app = check_player_plays("toy", steps=4)
     assert isinstance(app, RacePlayer) and app.track.data[0].x[0] == app.state.total
+
+
+def test_the_race_player_takes_the_arguments_of_new_game_in_its_order():
+    app = check_player_takes_new_games_arguments("toy")
+    assert isinstance(app, RacePlayer) and app.session.edition == "toy-race"
 
 
 def test_the_toy_board_draws_the_race():

@@ -17,17 +17,12 @@ class RacePlayer(SessionPlayer):
 
     def __init__(
         self,
-        seats: Sequence[Any] = (HUMAN, "perfect"),
-        names: Sequence[str] | None = None,
-        seed: int = 0,
         game: str = "toy-race",
-        hot_seat: bool | None = None,
-        autoplay: bool | None = None,
-        **setup: Any,
+        seats: Sequence[Any] = (HUMAN, "perfect"),
+        seed: int = 0,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            game, seats, names=names, seed=seed, hot_seat=hot_seat, autoplay=autoplay, **setup
-        )
+        super().__init__(game, seats, seed, **options)
 
     def side(self) -> list:
         self.track = go.FigureWidget(race_figure(self.session.state))

@@ -60,7 +60,7 @@ from mogul.games.credit_mobilier.events import DividendsPaid
 from mogul.games.credit_mobilier.rules import STOCK_PRICE
 from mogul.games.credit_mobilier.setup import new_game
 from mogul.games.credit_mobilier.state import GameState, PlayerView
-from mogul.kit.bots import BotFactory, BotSpec, decide
+from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
 
 __all__ = [
     "analyse_position",
@@ -227,30 +227,24 @@ def _play_on(
     """Play ``state`` to the end: the owner's final ``cash``, the owner's ``dividends`` per
     company and each company's ``average`` payout per share (``per_share`` summed over its
     rounds); and for each of ``turns`` the state at which it began with the tallies so far."""
+    states, _ = play_states(state, bots, forced=False)
     tally = {
-        "cash": 0,
+        "cash": states[-1].money[owner],
         "dividends": dict.fromkeys(COMPANIES, 0),
         "average": dict.fromkeys(COMPANIES, 0.0),
     }
     starts: dict[int, tuple[GameState, dict[str, Any]]] = {}
     wanted = set(turns)
-    for _ in range(100_000):
-        if state.is_over:
-            tally["cash"] = state.money[owner]
-            return tally, starts
-        if state.turn in wanted and state.turn not in starts:
+    for k, state in enumerate(states):
+        # The dividends paid by the move that made this state (the first state's, before the play).
+        paid = [e for e in state.events if type(e) is DividendsPaid] if k else []
+        for event in paid:
+            held = sum(s[event.company] for s in state.stocks)
+            tally["dividends"][event.company] += event.paid[owner]
+            tally["average"][event.company] += sum(event.paid) / held if held else 1.0
+        if state.turn in wanted and state.turn not in starts and not state.is_over:
             starts[state.turn] = (state, {k: dict(tally[k]) for k in ("dividends", "average")})
-        legal = state.legal_actions()
-        seat = state.current_player
-        state = state.apply(
-            legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal)
-        )
-        for event in state.events:
-            if type(event) is DividendsPaid:
-                held = sum(s[event.company] for s in state.stocks)
-                tally["dividends"][event.company] += event.paid[owner]
-                tally["average"][event.company] += sum(event.paid) / held if held else 1.0
-    raise RuntimeError("the game did not end within 100000 steps")
+    return tally, starts
 
 
 def marginal_values(
@@ -488,23 +482,13 @@ def analyse_position(
         return action_values(labels, own, np.where(own == best, 1 / sharing, 0.0))
     own = np.zeros((rollouts, len(legal)))
     won = np.zeros((rollouts, len(legal)))
+    last = view.turn + horizon  # each rollout stops as this turn begins
     for r, future in enumerate(futures):
         for i, action in enumerate(legal):
             bots = [factory(future.setup.seed + s) for s in range(n)]
-            end = _play_until(future.apply(action), bots, view.turn + horizon)
+            end = play_out(future.apply(action), bots, until=lambda s: s.turn >= last)
             worths = [worth(end, s, TREASURY_WEIGHT) for s in range(n)]
             best = max(worths)
             own[r, i] = worths[seat]
             won[r, i] = 1 / worths.count(best) if worths[seat] == best else 0.0
     return action_values(labels, own, won)
-
-
-def _play_until(state: GameState, bots: list[Any], until_turn: int) -> GameState:
-    """Play on with ``bots`` until turn ``until_turn`` begins or the game ends."""
-    while not state.is_over and state.turn < until_turn:
-        legal = state.legal_actions()
-        seat = state.current
-        state = state.apply(
-            legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal)
-        )
-    return state

@@ -20,7 +20,6 @@ import gc
 from collections.abc import Sequence
 from typing import Any
 
-from mogul.kit.session import default_seats
 from mogul.kit.spec import default_game, resolve
 from mogul.widgets.auction import AuctionExplorer
 from mogul.widgets.session_player import GameTable, SessionPlayer
@@ -41,13 +40,10 @@ def player(
     (``GameSpec.faces["player"]``); a game that names none is played by ``SessionPlayer``.
     """
     spec, edition = resolve(game if game is not None else default_game())
-    cls = spec.face("player")
-    if cls is None:
-        seats = default_seats(spec, edition) if seats is None else seats
-        return SessionPlayer(edition, seats, seed=seed, **options)
-    if seats is not None:
+    cls = spec.face("player", SessionPlayer)
+    if seats is not None:  # else the game's player seats its own default table
         options["seats"] = seats
-    return cls(game=edition, seed=seed, **options)
+    return cls(edition, seed=seed, **options)
 
 
 # An app answers clicks and slider moves; a full garbage collection walks every object in

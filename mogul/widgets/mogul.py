@@ -186,10 +186,10 @@ _MAP_HEIGHT = 460
 class GamePlayer(SessionPlayer):
     """A game with human and bot seats, stepped by buttons: a view of a ``GameSession``.
 
-    ``seats`` gives one spec per seat: ``"human"`` or a bot (a registry name such as
-    ``"value"`` or ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or
-    a bot instance). ``game``: the edition (``"classic"``, ``"rio-grande"``); ``names``: the
-    people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
+    ``game``: the edition (``"classic"``, ``"rio-grande"``). ``seats`` gives one spec per
+    seat: ``"human"`` or a bot (a registry name such as ``"value"`` or
+    ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or a bot instance).
+    ``seed`` deals the game; ``names``: the people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
     ``chips``, ``quick_start``) go to the game's ``new_game``.
 
     * ``Next step`` lets the bot to act make one move; ``Next round`` plays until the next card
@@ -220,21 +220,19 @@ class GamePlayer(SessionPlayer):
 
     def __init__(
         self,
-        seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
-        names: Sequence[str] | None = None,
-        seed: int = 0,
         game: str = "classic",
-        hot_seat: bool | None = None,
-        autoplay: bool | None = None,
+        seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
+        seed: int = 0,
+        *,
         payoff_curve: bool = False,
         dashboard: bool = False,
         analysis: bool = False,
-        **setup: Any,
+        **options: Any,
     ) -> None:
         self._asked = {"payoff_curve": payoff_curve, "dashboard": dashboard, "analysis": analysis}
         self._auction_drawn: tuple | None = None
         self._map_drawn: tuple | None = None
-        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
+        super().__init__(game, seats, seed, **options)
 
     def side(self) -> list[w.Widget]:
         """The railway map (2013), the auction chart, the payoff curve, dashboard and analysis."""
