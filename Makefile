@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint format notebooks bench bench-all clean browser e2e baselines classroom classroom-voila lecturer postgres playthroughs bubblewrap
+.PHONY: lab test lint format notebooks bench bench-all clean browser e2e baselines classroom lecturer voila-player postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -21,9 +21,7 @@ CHROMIUM ?= /usr/bin/chromium
 # CLASSROOM_IP=0.0.0.0. The dashboard uses the kit's Voila template
 # (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and progressive
 # rendering (without it Voila's static charts raise "r.setData is not a function").
-# make classroom-voila: the old student page, a Voila notebook with a kernel per student;
 # make lecturer: the dashboard alone on its own port. tests/e2e serve the pages the same way.
-CLASSROOM_NOTEBOOK ?= mogul/classroom/pages/student.ipynb
 LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
@@ -36,19 +34,13 @@ endif
 # The address the dashboard projects (0.0.0.0: the dashboard finds this machine's own address).
 HALL_URL = $(if $(filter 0.0.0.0,$(CLASSROOM_IP)),,http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/mogul/hall/)
 HALL_EXTENSIONS = {'mogul.classroom.server': True, 'voila.server_extension': True}
-# CLASSROOM_POOL=30: start 30 student kernels before the class arrives (each page then opens at
-# once; see benchmarks/bench_classroom.py). Voila refuses preheated kernels together with
-# progressive rendering, so that mode switches it off: the student page draws no charts.
-CLASSROOM_POOL ?= 0
-CLASSROOM_KERNELS = $(if $(filter 0,$(CLASSROOM_POOL)),--progressive_rendering=True,--preheat_kernel=True \
-  --VoilaConfiguration.default_pool_size=$(CLASSROOM_POOL))
 VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
   MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -U pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,classroom]'
 	touch $@
 
 # The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.
@@ -58,8 +50,8 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
-	$(BIN)/ruff check mogul tests benchmarks notebooks
-	$(BIN)/ruff format --check mogul tests benchmarks
+	$(BIN)/ruff check mogul tests benchmarks examples notebooks
+	$(BIN)/ruff format --check mogul tests benchmarks examples
 	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
@@ -96,7 +88,7 @@ postgres:
 	  echo "  Elsewhere: install PostgreSQL and put its bin folder on PATH (or MOGUL_PG_BIN)." >&2; \
 	fi
 
-# Bubblewrap (bwrap) for students' bots: each runs in namespaces of its own (mogul/kit/isolation.py).
+# Bubblewrap (bwrap) for students' bots: each runs in namespaces of its own (mogul/kit/guard.py).
 # Installed with apt-get when missing (as root); elsewhere a message: without it the kit warns
 # once and runs bots as plain processes with the same limits (tests/hostile_bots skips the
 # attacks only namespaces stop).
@@ -139,23 +131,26 @@ classroom: $(STAMP)
 	  --IdentityProvider.token=$(CLASSROOM_TOKEN) --ServerApp.jpserver_extensions="$(HALL_EXTENSIONS)" \
 	  --VoilaConfiguration.template=mogul --VoilaConfiguration.progressive_rendering=True $(CLASSROOM_ARGS)
 
-# The old student page: a Voila notebook and a kernel per student (about 80 MB each).
-classroom-voila: $(STAMP)
-	@echo "Student page: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
-	$(VOILA_PAGE) $(CLASSROOM_NOTEBOOK) --port=$(CLASSROOM_PORT) $(CLASSROOM_KERNELS) $(CLASSROOM_ARGS)
-
 # The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
 lecturer: $(STAMP)
 	@echo "Lecturer page: http://$(CLASSROOM_IP):$(LECTURER_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
 	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT) --progressive_rendering=True
 
+# Playing alone against bots, one game per browser tab (a kernel each): notebook 03 as a Voila
+# app, no code shown (tests/e2e serve it the same way).
+voila-player: $(STAMP)
+	@echo "Player: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (Ctrl-C stops it)"
+	cd notebooks && JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+	  "$(CURDIR)/$(BIN)/voila" 03-play-against-bots.ipynb --no-browser --Voila.ip=$(CLASSROOM_IP) \
+	  --port=$(CLASSROOM_PORT) --template=mogul --progressive_rendering=True
+
 lint: $(STAMP)
-	$(BIN)/ruff check mogul tests benchmarks notebooks
-	$(BIN)/ruff format --check mogul tests benchmarks
+	$(BIN)/ruff check mogul tests benchmarks examples notebooks
+	$(BIN)/ruff format --check mogul tests benchmarks examples
 
 # Lay the code out as the tool does (make test fails on any file it would change).
 format: $(STAMP)
-	$(BIN)/ruff format mogul tests benchmarks
+	$(BIN)/ruff format mogul tests benchmarks examples
 
 notebooks: $(STAMP)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace *.ipynb

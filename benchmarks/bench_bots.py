@@ -15,7 +15,8 @@ import statistics
 import time
 
 import mogul
-from mogul.games.mogul.bots import MonteCarloBot, RandomBot, ThresholdBot, ValueBot, play_out
+from mogul.games.mogul.bots import MonteCarloBot, RandomBot, ThresholdBot, ValueBot
+from mogul.kit.bots import play_out
 
 
 def decision_states(count: int, players: int = 4) -> list[mogul.GameState]:

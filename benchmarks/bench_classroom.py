@@ -1,12 +1,12 @@
-"""Classroom load test: the lecture hall's student pages at 200 students, beside the Voila page.
+"""Classroom load test: the lecture hall's student pages at 200 students.
 
 One run prints one table: the hall on SQLite and on PostgreSQL, each with ``--servers`` server
 processes (``python -m mogul.classroom.server``, as ``make classroom`` serves the student
 pages) and again on two servers with one of them killed (SIGKILL) halfway and restarted on its
-port; then the Voila student page (a kernel per student) at 30 students for comparison.
+port.
 
-The hall: over a fresh store (a SQLite file; a throwaway PostgreSQL server, as tests/classroom
-start one), ``--tables`` x ``--seats`` simulated students (40 x 5) in this one process, each a
+Over a fresh store (a SQLite file; a throwaway PostgreSQL server, as tests/classroom start
+one), ``--tables`` x ``--seats`` simulated students (40 x 5) in this one process, each a
 WebSocket client like the page's script, spread over the servers. They arrive over
 ``--arrival`` seconds and join by name; then, for ``--seconds``, every student acts 1-3 s after
 their turn comes, and joins again with their seat key if their server goes away. Per run:
@@ -18,18 +18,6 @@ their turn comes, and joins again with their seat key if their server goes away.
   every click the table then showed as made is stored (else "lost"); the run fails otherwise.
 
     python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2] [--no-kill]
-    python benchmarks/bench_classroom.py --no-voila      # the hall only
-    python benchmarks/bench_classroom.py --voila [--voila-tables 10 --voila-seats 3 --moves 12] [--preheat 30]
-
-The Voila measurement serves the student page as ``make classroom`` did (Voila, the kit's
-template, progressive rendering) over a fresh SQLite store, opens ``--voila-tables`` x
-``--voila-seats`` pages in one headless Chromium (a browser context each, like separate
-devices), arriving spread over ``--arrival`` seconds (30), joins them to their tables, then
-lets every table play ``--moves`` moves at once: at each table the student to move thinks
-``--think`` seconds, clicks a move button, and the other seats' pages are watched until their
-table changes. Its join is page opened -> table (the kernel's start included). ``--preheat N``
-serves with N preheated kernels (Voila refuses preheating together with progressive
-rendering, so that run has it off; the student page draws no charts).
 """
 
 from __future__ import annotations
@@ -39,10 +27,8 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,307 +36,14 @@ import time
 from pathlib import Path
 
 import psutil
-from playwright.async_api import async_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = ROOT / "mogul" / "classroom" / "pages" / "student.ipynb"
-CHROMIUM = os.environ.get("MOGUL_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def start_voila(store: Path, home: Path, pool: int) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "MOGUL_CLASSROOM": str(store),
-        "JUPYTER_PATH": str(ROOT / "share" / "jupyter"),
-        "JUPYTER_CONFIG_DIR": str(home / "config"),
-        "JUPYTER_DATA_DIR": str(home / "data"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    }
-    argv = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(PAGE),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        "--Voila.port_retries=0",
-        "--template=mogul",
-    ]
-    if pool:
-        argv += ["--preheat_kernel=True", f"--VoilaConfiguration.default_pool_size={pool}"]
-    else:
-        argv += ["--progressive_rendering=True"]
-    log = open(home / "voila.log", "wb")  # noqa: SIM115 - lives as long as the server
-    proc = subprocess.Popen(
-        argv, cwd=PAGE.parent, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return proc, f"http://127.0.0.1:{port}/"
-        if proc.poll() is not None:
-            raise RuntimeError("Voila exited:\n" + (home / "voila.log").read_text()[-3000:])
-        time.sleep(0.25)
-    raise RuntimeError("Voila did not start within 90 s")
-
-
-def wait_for_pool(proc: subprocess.Popen, pool: int, timeout: float = 600) -> float:
-    """Wait until ``pool`` preheated kernels exist and the server's processes are idle; seconds."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        server = psutil.Process(proc.pid)
-        procs = [server, *server.children(recursive=True)]
-        kernels = [p for p in procs if "ipykernel" in " ".join(p.cmdline())]
-        for p in procs:
-            p.cpu_percent(interval=None)  # starts the measurement
-        time.sleep(1.0)
-        busy = sum(p.cpu_percent(interval=None) for p in procs)  # percent of one core, last second
-        if len(kernels) >= pool and busy < 15:
-            return time.monotonic() - t0
-    raise RuntimeError(f"the {pool} preheated kernels were not ready within {timeout} s")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    kids = [p.pid for p in psutil.Process(proc.pid).children(recursive=True)]
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    for pid in kids:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-
-
-def kernel_memory(proc: subprocess.Popen) -> list[tuple[float, float]]:
-    """(USS, RSS) in MB of each kernel of the server."""
-    out = []
-    for p in psutil.Process(proc.pid).children(recursive=True):
-        try:
-            if "ipykernel" in " ".join(p.cmdline()):
-                info = p.memory_full_info()
-                out.append((info.uss / 2**20, info.rss / 2**20))
-        except psutil.Error:
-            pass
-    return out
-
-
-def cpu_seconds(proc: subprocess.Popen) -> tuple[float, float]:
-    """CPU seconds used so far by (the server and its kernels, everything else we started:
-    the browser). Processes that ended are not counted."""
-
-    def used(procs: list[psutil.Process]) -> float:
-        total = 0.0
-        for p in procs:
-            with contextlib.suppress(psutil.Error):
-                t = p.cpu_times()
-                total += t.user + t.system
-        return total
-
-    server = psutil.Process(proc.pid)
-    ours = {p.pid for p in [server, *server.children(recursive=True)]}
-    mine = psutil.Process().children(recursive=True)
-    return used([psutil.Process(pid) for pid in ours]), used([p for p in mine if p.pid not in ours])
-
-
-def summary(label: str, values: list[float]) -> str:
-    values = sorted(values)
-    p90 = values[min(len(values) - 1, int(round(0.9 * (len(values) - 1))))]
-    return (
-        f"{label}: n={len(values)}  median {statistics.median(values):.3f} s  p90 {p90:.3f} s  "
-        f"max {values[-1]:.3f} s"
-    )
-
-
-async def open_student(
-    browser, url: str, code: str, name: str, delay: float
-) -> tuple[object, float, float]:
-    """A student's page joined to ``code`` after ``delay`` seconds: (page, seconds to the form,
-    seconds from Join to the table)."""
-    await asyncio.sleep(delay)
-    context = await browser.new_context(viewport={"width": 390, "height": 844})
-    page = await context.new_page()
-    await page.route(
-        re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort()
-    )
-    t0 = time.perf_counter()
-    await page.goto(url, timeout=300_000)
-    await page.locator(".mogul-join").wait_for(timeout=300_000)
-    t1 = time.perf_counter()
-    await page.get_by_label("Table code").fill(code)
-    await page.get_by_label("Your name").fill(name)
-    await page.get_by_role("button", name="Join the table").click()
-    await (
-        page.locator(".mogul-student .mogul-status")
-        .filter(has_text=re.compile("."))
-        .wait_for(timeout=120_000)
-    )
-    t2 = time.perf_counter()
-    return page, t1 - t0, t2 - t1
-
-
-async def game_text(page) -> str:
-    return (
-        await page.locator(".mogul-game").inner_text()
-        if await page.locator(".mogul-game").count()
-        else ""
-    )
-
-
-async def play_table(pages: list, moves: int, think: float, seen: list[float]) -> None:
-    """Play ``moves`` moves at one table; record click -> every other page changed."""
-    for page in pages:
-        await page.locator(".mogul-game").wait_for(timeout=120_000)
-    for _ in range(moves):
-        mover = None
-        deadline = time.monotonic() + 60
-        while mover is None and time.monotonic() < deadline:
-            for page in pages:
-                mine = "Your move" in await page.locator(".mogul-status").inner_text()
-                if mine and await page.locator(".mogul-moves button").count():
-                    mover = page
-                    break
-            else:
-                await asyncio.sleep(0.05)
-        if mover is None:
-            raise RuntimeError("no student had a move for 60 s")
-        others = [p for p in pages if p is not mover]
-        before = [await game_text(p) for p in others]
-        await asyncio.sleep(think)
-        buttons = mover.locator(".mogul-moves button")
-        pick = buttons.filter(has_text=re.compile("^(Bid|Take)"))
-        click = time.perf_counter()
-        await (pick if await pick.count() else buttons).first.click()
-
-        async def changed(page, text: str, click: float = click) -> None:
-            await page.wait_for_function(
-                "t => { const g = document.querySelector('.mogul-game'); return g && g.innerText !== t; }",
-                arg=text,
-                timeout=60_000,
-                polling="raf",
-            )
-            seen.append(time.perf_counter() - click)
-
-        await asyncio.gather(*(changed(p, t) for p, t in zip(others, before, strict=True)))
-
-
-async def main(
-    tables: int, seats: int, moves: int, pool: int, arrival: float, think: float
-) -> dict:
-    """The Voila measurement (see the module docstring); prints it and returns its figures."""
-    sys.path.insert(0, str(ROOT))
-    from mogul.classroom.store import TableStore
-
-    with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
-        home = Path(tmp)
-        store_path = home / "class.sqlite"
-        store = TableStore(store_path)
-        codes = [
-            t.code
-            for t in store.create_tables(
-                tables, "classic", ["human"] * seats, session="bench", seed=1
-            )
-        ]
-        proc, url = start_voila(store_path, home, pool)
-        try:
-            if pool:
-                print(
-                    f"{pool} preheated kernels ready after {wait_for_pool(proc, pool):.0f} s (before the class)"
-                )
-            async with async_playwright() as pw:
-                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                t0 = time.perf_counter()
-                cpu_start = cpu_seconds(proc)
-                n = tables * seats
-                opened = await asyncio.gather(
-                    *(
-                        open_student(browser, url, code, f"S{t}-{s}", arrival * (t * seats + s) / n)
-                        for t, code in enumerate(codes)
-                        for s in range(seats)
-                    )
-                )
-                print(
-                    f"{len(opened)} sessions joined in {time.perf_counter() - t0:.1f} s "
-                    f"({tables} tables x {seats} seats arriving over {arrival:g} s, "
-                    + (
-                        f"{pool} preheated kernels)"
-                        if pool
-                        else "kernels started on arrival, as make classroom)"
-                    )
-                )
-                cpu_joined = cpu_seconds(proc)
-                print(
-                    f"CPU while arriving: server and kernels {cpu_joined[0] - cpu_start[0]:.1f} s, "
-                    f"browser {cpu_joined[1] - cpu_start[1]:.1f} s"
-                )
-                print(summary("page to join form", [o[1] for o in opened]))
-                print(summary("Join to table     ", [o[2] for o in opened]))
-                seen: list[float] = []
-                pages = [o[0] for o in opened]
-                cpu0 = cpu_seconds(proc)
-                t1 = time.perf_counter()
-                await asyncio.gather(
-                    *(
-                        play_table(pages[t * seats : (t + 1) * seats], moves, think, seen)
-                        for t in range(tables)
-                    )
-                )
-                print(
-                    f"{tables * moves} clicks at {tables} tables at once (think time {think:g} s) "
-                    f"in {time.perf_counter() - t1:.1f} s"
-                )
-                print(summary("click to other seats seeing it", seen))
-                cpu1 = cpu_seconds(proc)
-                wall = time.perf_counter() - t1
-                print(
-                    f"CPU while playing: server and kernels {cpu1[0] - cpu0[0]:.1f} s, browser "
-                    f"{cpu1[1] - cpu0[1]:.1f} s, in {wall:.1f} s on {psutil.cpu_count()} cores"
-                )
-                memory = kernel_memory(proc)
-                server = psutil.Process(proc.pid).memory_full_info()
-                figures = {
-                    "label": "Voila page, a kernel per student",
-                    "students": tables * seats,
-                    "joins": [o[1] + o[2] for o in opened],  # page opened -> table, as the hall's
-                    "seen": seen,
-                    "cpu": cpu1[0] - cpu_start[0],
-                    "rss": sum(m[1] for m in memory) + server.rss / 2**20,
-                    "uss": sum(m[0] for m in memory) + server.uss / 2**20,
-                    "audit": "",
-                }
-                if memory:
-                    uss = [m[0] for m in memory]
-                    rss = [m[1] for m in memory]
-                    print(
-                        f"memory per session (kernel): USS mean {statistics.mean(uss):.0f} MB, "
-                        f"RSS mean {statistics.mean(rss):.0f} MB, {len(memory)} kernels, "
-                        f"USS total {sum(uss):.0f} MB"
-                    )
-                await browser.close()
-        finally:
-            stop(proc)
-            store.close()
-    return figures
 
 
 # --- the lecture hall: simulated students over WebSockets ----------------------------------------
@@ -702,7 +395,7 @@ def table(rows: list[dict]) -> str:
     """The run's figures, one row per measurement (students in brackets; times in ms, CPU in
     s, memory in MB): join is from opening the page (the hall: its WebSocket) to the table
     shown, click -> others from a click to each other seat's page showing the move; CPU and
-    memory are the servers' (Voila: the server and its kernels; memory: the peak)."""
+    memory are the servers' (memory: the peak)."""
     head = (
         f"{'':60} {'join p50/p90/p99':>18} {'click->others p50/p90/p99':>26} {'CPU s':>6} "
         f"{'RSS MB':>7} {'USS MB':>7}  moves"
@@ -760,14 +453,8 @@ async def hall_main(
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--voila", action="store_true", help="only the Voila measurement (pages in Chromium)"
-    )
-    parser.add_argument("--no-voila", action="store_true", help="only the hall's measurements")
-    parser.add_argument("--tables", type=int, help="hall tables (default 40)")
-    parser.add_argument("--seats", type=int, help="hall people per table (default 5)")
-    parser.add_argument("--voila-tables", type=int, default=10, help="Voila tables (default 10)")
-    parser.add_argument("--voila-seats", type=int, default=3, help="Voila seats (default 3)")
+    parser.add_argument("--tables", type=int, default=40, help="tables (default 40)")
+    parser.add_argument("--seats", type=int, default=5, help="people per table (default 5)")
     parser.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument(
         "--servers", type=int, default=1, help="hall server processes sharing the students"
@@ -778,51 +465,26 @@ if __name__ == "__main__":
         help="skip the run on two servers with one killed (SIGKILL) mid-run and restarted",
     )
     parser.add_argument(
-        "--seconds", type=float, default=60.0, help="hall: seconds of play after the arrival"
-    )
-    parser.add_argument("--moves", type=int, default=12, help="--voila: moves per table")
-    parser.add_argument(
-        "--preheat", type=int, default=0, help="--voila: preheated kernels (default none)"
+        "--seconds", type=float, default=60.0, help="seconds of play after the arrival"
     )
     parser.add_argument(
-        "--arrival",
-        type=float,
-        help="seconds over which the students arrive (hall: 10; --voila: 30)",
-    )
-    parser.add_argument(
-        "--think", type=float, default=1.0, help="--voila: seconds before a click (hall: 1-3 s)"
+        "--arrival", type=float, default=10.0, help="seconds over which the students arrive"
     )
     args = parser.parse_args()
-    rows = []
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    if not args.voila:
-        chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
-        rows += asyncio.run(
-            hall_main(
-                chosen,
-                args.servers,
-                not args.no_kill,
-                args.tables or 40,
-                args.seats or 5,
-                10.0 if args.arrival is None else args.arrival,
-                args.seconds,
-                (1.0, 3.0),
-            )
+    chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
+    rows = asyncio.run(
+        hall_main(
+            chosen,
+            args.servers,
+            not args.no_kill,
+            args.tables,
+            args.seats,
+            args.arrival,
+            args.seconds,
+            (1.0, 3.0),
         )
-    if not args.no_voila:
-        print("--- the Voila student page (a kernel per student), for comparison")
-        rows.append(
-            asyncio.run(
-                main(
-                    args.voila_tables,
-                    args.voila_seats,
-                    args.moves,
-                    args.preheat,
-                    30.0 if args.arrival is None else args.arrival,
-                    args.think,
-                )
-            )
-        )
+    )
     print()
     print(f"machine: {psutil.cpu_count()} cores; before: {uptime}")
     print(f"after:  {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")

@@ -108,7 +108,7 @@ def mc_latency(engine: str, decisions: int = 12) -> None:
 
 def analysis_latency(engine: str) -> None:
     """CPU milliseconds of analyse_position at its defaults (24 rollouts, 6 turns) on a fresh table."""
-    from mogul.analysis.credit_mobilier.position import analyse_position
+    from mogul.analysis.credit_mobilier import analyse_position
 
     state = cm.new_game(players=4, seed=3)
     analyse_position(state, engine=engine)  # warm up (compile or load the cache)

@@ -23,7 +23,7 @@ import hostile_bots as hb  # noqa: E402
 from hostile_bots import attacks  # noqa: E402
 
 from mogul import tournament  # noqa: E402
-from mogul.kit.isolation import bwrap  # noqa: E402
+from mogul.kit.guard import bwrap  # noqa: E402
 
 OTHERS = [hb.Honest, "value", "random"]
 

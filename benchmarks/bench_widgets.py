@@ -21,7 +21,7 @@ TARGET = 0.050
 
 def step_times(seed: int) -> list[tuple[float, bool]]:
     """(seconds, dashboard redrawn?) per "Next step" click over one whole game."""
-    app = GamePlayer(["value"] * 4, seed=seed)
+    app = GamePlayer("classic", ["value"] * 4, seed=seed)
     board = ShareValueDashboard(app)
     times = []
     while not app.state.is_over:

@@ -46,7 +46,9 @@ def beats(result: Tournament, bot: str, others: list[str]) -> bool:
 def run(title: str, bots: list[str], args: argparse.Namespace) -> Tournament:
     """Play one tournament on a local process pool and print it."""
     start = time.perf_counter()
-    result = tournament("classic", bots, 4, args.repetitions, args.seed, workers=args.workers)
+    result = tournament(
+        "classic", bots, args.seed, players=4, repetitions=args.repetitions, workers=args.workers
+    )
     show(title, result, time.perf_counter() - start)
     return result
 

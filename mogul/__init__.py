@@ -1,8 +1,8 @@
 """Mogul notebook kit: exact rules engines for Michael Schacht's *Mogul*, bots, and analysis.
 
     >>> import mogul
-    >>> s = mogul.new_game("classic", players=4, seed=7)
-    >>> s = s.apply(mogul.Bid())
+    >>> s = mogul.new_game("classic", players=4, seed=7)   # any game or edition: "rio-grande",
+    >>> s = s.apply(mogul.Bid())                          # "credit-mobilier", "mogul" ...
 
 The package has two axes. Layers, lowest first; each imports only from the layers below it:
 
@@ -22,7 +22,7 @@ The package has two axes. Layers, lowest first; each imports only from the layer
     the faces: plotly figures, ipywidgets apps (``mogul.widgets.player(game)`` opens any game).
 ``mogul.classroom``, ``mogul.cli``
     students play each other from their own devices (the store, exports and debrief use no
-    face; the pages ``student``, ``lecturer`` and ``figures`` do); the command line.
+    face; the hall ``server``, ``lecturer``, ``projector`` and ``figures`` do); the command line.
 
 And games: inside every layer above ``mogul.games``, each game has one place of its own,
 a module or folder named as its folder in ``mogul/games/`` (``mogul.plots.mogul``,
@@ -66,16 +66,21 @@ _HOME = {
     "mogul.games.mogul.cards": ("CRASH", "Card", "Shares", "parse_card"),
     "mogul.games.mogul.determinize": ("determinize",),
     "mogul.games.mogul.editions": ("Edition", "Station", "edition"),
-    "mogul.games.mogul.rules": ("ScoreBreakdown", "legal_actions"),
-    "mogul.games.mogul.setup": ("new_game",),
-    "mogul.games.mogul.state": ("GameState", "PlayerState", "PlayerView", "Setup"),
+    "mogul.games.mogul.rules": (
+        "GameState",
+        "PlayerState",
+        "PlayerView",
+        "ScoreBreakdown",
+        "Setup",
+        "legal_actions",
+    ),
     "mogul.kit.bots": ("Bot", "RandomBot", "play", "play_out"),
     "mogul.kit.contract": ("IllegalActionError",),
     "mogul.kit.record": ("GameRecord", "narrate"),
+    "mogul.kit.runner": ("RunOptions",),
     "mogul.kit.session": ("GameSession",),
-    "mogul.kit.options": ("RunOptions",),
     "mogul.kit.simulate": ("Simulation", "simulate"),
-    "mogul.kit.spec": ("GameSpec", "get_game", "register", "resolve"),
+    "mogul.kit.spec": ("GameSpec", "get_game", "new_game", "register", "resolve"),
     "mogul.kit.tournament": ("Tournament", "tournament"),
 }
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}

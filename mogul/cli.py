@@ -6,31 +6,35 @@
 ``--game`` picks any registered game or edition (default: the registry's default game). Bots are the game's
 bot names, optionally with keyword arguments after colons (``threshold:drop_at=2``,
 ``mc:rollouts=50``), separated by commas.
+
+The output folder (``--out``) is checked before any game runs; a run is written beside an
+earlier one and swapped in whole, with a manifest saying what was run.
+
+A run is written into a hidden folder inside ``--out`` (``incoming_folder``); only when it is
+complete, or stopped with what it finished, are the earlier run's files replaced by it
+(``swap_in``), with Ctrl-C and SIGTERM held back for that instant.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import platform
 import shutil
 import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import bot_factory
-from mogul.kit.run_folder import (
-    incoming_folder,
-    prepare_out,
-    save_run,
-    swap_in,
-    write_manifest,
-)
 from mogul.kit.simulate import has_pyarrow, simulate, write_tables
-from mogul.kit.spec import GameSpec, default_game, names, resolve
+from mogul.kit.spec import GameSpec, default_game, games, get_game, names, resolve
 from mogul.kit.tournament import tournament
 
 if TYPE_CHECKING:
@@ -66,27 +70,21 @@ LARGEST = 10**9
 
 def positive(text: str) -> int:
     """A whole number from 1 to ``LARGEST``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= LARGEST:
-        raise argparse.ArgumentTypeError(
-            f"expected a number from 1 to {LARGEST:,}, got {_short(text)}"
-        )
-    return value
+    return _whole_number(text, 1, LARGEST, f"a number from 1 to {LARGEST:,}")
 
 
 def integer(text: str) -> int:
     """A whole number that fits in 64 bits (a seed)."""
+    return _whole_number(text, -(2**63), 2**64 - 1, "a seed from -2**63 to 2**64 - 1")
+
+
+def _whole_number(text: str, low: int, high: int, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not -(2**63) <= value < 2**64:
-        raise argparse.ArgumentTypeError(
-            f"expected a seed from -2**63 to 2**64 - 1, got {_short(text)}"
-        )
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {_short(text)}")
     return value
 
 
@@ -234,28 +232,13 @@ def _simulate(args: argparse.Namespace) -> bool:
     out = prepare_out(args.out, args.overwrite)
     if out is None:  # only the summary is printed: the games table is all it needs
         tables = ["games"]
-    facts = {
-        "game": spec.name,
-        "edition": edition,
-        "seed": args.seed,
-        "bots": args.bots,
-        "games_planned": args.games,
-    }
-    incoming = None if out is None else incoming_folder(out)
-    try:
+    facts = _facts(args, spec, edition) | {"games_planned": args.games}
+    with incoming_folder(out) as incoming:
         sim = _run_simulation(args, tables, incoming, facts)
         finished = sim.games_finished
         if out is not None and incoming is not None:  # the files first: stdout may be closed
             facts |= {"engine": sim.engine, "games_finished": finished, "partial": sim.partial}
-            facts["failures"] = len(sim.failures)
-            paths = list(sim.files.values())
-            if len(sim.failures):
-                paths += write_tables(incoming, {"failures": sim.failures}, args.format or "csv")
-            write_manifest(incoming, args, facts, paths)
-            written = swap_in(out, incoming, paths)
-    finally:
-        if incoming is not None:
-            shutil.rmtree(incoming, ignore_errors=True)
+            written = publish(out, incoming, args, facts, list(sim.files.values()), sim.failures)
     summary = sim.summary()
     players = args.players or len(args.bots)
     print(
@@ -284,8 +267,8 @@ def _run_simulation(
     return simulate(
         args.game,
         args.bots,
-        args.games,
         args.seed,
+        games=args.games,
         players=args.players,
         tables=tables,
         engine=args.engine,
@@ -304,33 +287,28 @@ def _tournament(args: argparse.Namespace) -> bool:
     result = tournament(
         args.game,
         args.bots,
-        args.players,
-        args.repetitions,
         args.seed,
+        players=args.players,
+        repetitions=args.repetitions,
         workers=args.workers,
         progress=False if args.no_progress else None,
     )
     finished = len(result.games) // result.players
     if out is not None:
-        facts = {
-            "game": spec.name,
-            "edition": edition,
-            "seed": args.seed,
-            "bots": args.bots,
+        facts = _facts(args, spec, edition) | {
             "players": result.players,
             "repetitions": args.repetitions,
             "games_finished": finished,
             "partial": result.partial,
-            "failures": len(result.failures),
         }
         tables = {
             "games": result.games,
             "summary": result.summary(),
             "head_to_head": result.head_to_head(),
         }
-        if len(result.failures):
-            tables["failures"] = result.failures
-        written = save_run(out, tables, args, facts)
+        with incoming_folder(out) as incoming:
+            paths = write_tables(incoming, tables, "csv")
+            written = publish(out, incoming, args, facts, paths, result.failures)
     print(
         f"{finished} games, {result.players} players, seed {args.seed}"
         + (" (partial)" if result.partial else "")
@@ -343,5 +321,136 @@ def _tournament(args: argparse.Namespace) -> bool:
     return result.partial
 
 
+def _facts(args: argparse.Namespace, spec: GameSpec, edition: str) -> dict[str, Any]:
+    """What every manifest says first: the game, the seed and the bots."""
+    return {"game": spec.name, "edition": edition, "seed": args.seed, "bots": args.bots}
+
+
 def _fmt(table: pd.DataFrame) -> str:
     return table.to_string(float_format=lambda x: f"{x:.3f}", na_rep="-")
+
+
+# --- the output folder ---------------------------------------------------------------------------
+
+MANIFEST = "manifest.json"
+OUTPUTS = ("games", "failures", "summary", "head_to_head")
+"""Table names the command line writes for every game, besides each game's own tables."""
+
+
+def output_names() -> set[str]:
+    """Every table name the command line may write; ``--overwrite`` replaces exactly these (and the manifest)."""
+    names = set(OUTPUTS)
+    for game in games():
+        names.update(get_game(game).tables)
+    return names
+
+
+def prepare_out(folder: str | None, overwrite: bool) -> Path | None:
+    """Check ``--out`` before any game is played: a writable folder without an earlier run's tables.
+
+    Returns the folder (created if needed), or None without ``--out``.
+    """
+    if folder is None:
+        return None
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {folder}: this is a file, not a folder")
+    earlier = _earlier_results(path)
+    if earlier and not overwrite:
+        names = ", ".join(p.name for p in earlier)
+        raise ValueError(
+            f"--out {folder} already holds an earlier run's results ({names}); "
+            "pass --overwrite to replace them, or choose another folder"
+        )
+    path.mkdir(parents=True, exist_ok=True)
+    probe = path / ".mogul-write-check"
+    probe.write_text("")  # raises OSError now, not after the games, if the folder is read-only
+    probe.unlink()
+    return path
+
+
+def _earlier_results(path: Path) -> list[Path]:
+    if not path.is_dir():
+        return []
+    outputs = output_names()
+    return sorted(
+        p
+        for p in path.iterdir()
+        if p.name == MANIFEST
+        or (p.stem in outputs and p.suffix in (".csv", ".parquet", ".feather"))
+    )
+
+
+@contextmanager
+def incoming_folder(folder: Path | None) -> Iterator[Path | None]:
+    """An empty hidden folder inside ``folder`` where a run is written before ``publish``
+    (None without a folder); it is removed afterwards, whatever happens."""
+    if folder is None:
+        yield None
+        return
+    incoming = folder / f".incoming-{os.getpid()}"
+    shutil.rmtree(incoming, ignore_errors=True)
+    incoming.mkdir(parents=True)
+    try:
+        yield incoming
+    finally:
+        shutil.rmtree(incoming, ignore_errors=True)
+
+
+def publish(
+    folder: Path,
+    incoming: Path,
+    args: argparse.Namespace,
+    facts: dict[str, Any],
+    paths: Sequence[Path],
+    failures: pd.DataFrame,
+) -> list[Path]:
+    """Add the failures table (if a bot failed) and the manifest to the run written in
+    ``incoming``, then swap it in for the earlier run's files (``swap_in``)."""
+    if len(failures):
+        fmt = getattr(args, "format", None) or "csv"
+        paths = [*paths, *write_tables(incoming, {"failures": failures}, fmt)]
+    write_manifest(incoming, args, facts | {"failures": len(failures)}, paths)
+    return swap_in(folder, incoming, paths)
+
+
+def write_manifest(
+    folder: Path, args: argparse.Namespace, facts: dict[str, Any], paths: Sequence[Path]
+) -> None:
+    """``folder/manifest.json``: the command, ``facts``, the tables' files, the versions."""
+    manifest = {
+        "command": "python -m mogul " + " ".join(args.argv),
+        **facts,
+        "tables": {p.stem: p.name for p in paths},
+        "versions": _versions(),
+        "written": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    temporary = folder / f".{MANIFEST}.partial"
+    temporary.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, folder / MANIFEST)
+
+
+def swap_in(folder: Path, incoming: Path, paths: Sequence[Path]) -> list[Path]:
+    """Replace the earlier run's files in ``folder`` with ``paths`` and the manifest of
+    ``incoming``, Ctrl-C and SIGTERM held back meanwhile; returns the new paths."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        earlier = _earlier_results(folder)
+        for old in sorted(earlier, key=lambda p: p.name != MANIFEST):
+            old.unlink()
+        for path in [*paths, incoming / MANIFEST]:
+            os.replace(path, folder / path.name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+    return [*(folder / p.name for p in paths), folder / MANIFEST]
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for package in ("mogul-kit", "numpy", "pandas"):
+        try:
+            out[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            out[package] = "not installed"
+    return out

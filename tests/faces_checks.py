@@ -1,18 +1,20 @@
 """Checks that any registered game's faces pass, whatever the game: one function per check.
 
 ``tests/test_faces_every_game.py`` runs them over every game in the registry; a game kept
-outside the package (the toy game's faces in ``tests/toy_faces/``) calls the same functions
-on itself, with no edit to any module of the kit.
+outside the package (the toy game of ``examples/toy_game/``, with its faces) calls the same
+functions on itself, with no edit to any module of the kit.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
 
+from mogul.kit.session import GameSession
 from mogul.kit.spec import resolve
 from mogul.widgets import SessionPlayer, player
 
@@ -60,6 +62,21 @@ def check_player_plays(game: str, steps: int = 12) -> SessionPlayer:
     bots.play_to_end()
     assert bots.state.is_over and not bots.buttons()
     assert bots.table.value and "Next" in bots.next_round_button.description
+    return app
+
+
+def check_player_takes_new_games_arguments(game: str) -> SessionPlayer:
+    """The game's player takes ``game, seats, seed`` first, as ``player`` and ``GameSession``.
+
+    Called with them by position, it deals the table ``player`` and ``GameSession`` deal.
+    """
+    spec, edition = resolve(game)
+    cls = expected_player(game)
+    assert list(inspect.signature(cls).parameters)[:3] == ["game", "seats", "seed"]
+    seats = [next(iter(spec.bots))] * spec.player_range(edition)[0]
+    app = cls(edition, seats, 7)
+    assert app.state == player(edition, seats, 7).state == GameSession(edition, seats, 7).state
+    assert app.state != cls(edition, seats, 8).state, f"{game}: the seed deals nothing"
     return app
 
 

@@ -44,14 +44,14 @@ from mogul.plots.credit_mobilier import (
     stock_figure,
     treasuries_figure,
 )
-from mogul.plots.mogul import board_figure as mogul_board_figure
-from mogul.plots.mogul import (
+from mogul.plots.mogul.board import board_figure as mogul_board_figure
+from mogul.plots.mogul.board import network_figure
+from mogul.plots.mogul.game import (
     crash_hazard_figure,
     distribution_figure,
     game_pot_ladder_figure,
     holdings_figure,
     market_value_figure,
-    network_figure,
     scores_figure,
     sell_right_figure,
     sell_right_use_figure,
@@ -76,7 +76,7 @@ def game() -> GameRecord:
 def played() -> GamePlayer:
     """A human seat against three bots, two rounds in: the play page's live charts."""
     app = GamePlayer(
-        ["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True
+        "classic", ["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True
     )
     app.act(mogul.BID)
     return app
@@ -143,7 +143,7 @@ def cm_midgame():
 @cache
 def cm_player() -> CreditMobilierPlayer:
     """A human seat against two dividend bots, after the first human action."""
-    app = CreditMobilierPlayer(["human", "dividend", "dividend"], seed=5)
+    app = CreditMobilierPlayer("credit-mobilier", ["human", "dividend", "dividend"], seed=5)
     app.buttons()[0].click()
     return app
 

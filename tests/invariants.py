@@ -1,7 +1,7 @@
 """Invariants every classic game must keep, checked after every step of a game."""
 
 from mogul.games.mogul.events import CreditTaken, PremiumsPaid, SharesSold
-from mogul.games.mogul.state import RUNNER_UP, GameState
+from mogul.games.mogul.rules import RUNNER_UP, GameState
 
 CHIPS_IN_BOX = 45
 SHARES_IN_BOX = 31

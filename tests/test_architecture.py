@@ -17,9 +17,9 @@ game (so does the short import package ``mogul.<game>``). This file names no gam
 * a generic module (no game in its path) imports no game's module, lazily or not, and names
   no game or edition in its code: games reach it through the registry;
 * no import circle among ``mogul`` modules (lazy imports count: a circle papered over with
-  an import inside a function is still a circle);
-* no module over ``MAX_LINES`` (450) lines, but for the exceptions of ``LONG_MODULES``, each
-  with its reason.
+  an import inside a function is still a circle).
+
+Modules are sized by their ideas, not by a line count: one idea per module, however long.
 
 The checker is tested on small made-up modules first, so a rule that stopped matching would
 show here and not pass silently.
@@ -47,7 +47,7 @@ RANK = {
     "cli": 5,
 }
 # the classroom's faces: these modules and the hall server (mogul.classroom.server), which serves pages
-CLASSROOM_PAGES = ("student", "lecturer", "cards", "projector", "figures")
+CLASSROOM_PAGES = ("lecturer", "projector", "figures")
 
 
 def game_folders(package: Path = PACKAGE) -> frozenset[str]:
@@ -302,9 +302,9 @@ BAD = {
     ),
     "classroom debrief imports a page": (
         "mogul.classroom.alpha.debrief",
-        "from ..student import App\n",
+        "from ..lecturer import App\n",
     ),
-    "classroom page imports the cli": ("mogul.classroom.student", "from mogul.cli import main\n"),
+    "classroom page imports the cli": ("mogul.classroom.lecturer", "from mogul.cli import main\n"),
     "facade of one game re-exports another": ("mogul.alpha", "from mogul.games.beta import x\n"),
 }
 
@@ -336,7 +336,7 @@ GOOD = {
         "from mogul.kit.record import GameRecord\nfrom mogul.auction import solve\n",
     ),
     "classroom page uses widgets and the store": (
-        "mogul.classroom.student",
+        "mogul.classroom.lecturer",
         "from mogul.widgets.session_player import GameTable\nfrom .store import TableStore\n",
     ),
 }
@@ -447,31 +447,3 @@ def test_generic_modules_name_no_game():
             if any(w in low for w in words):
                 found.append(f"{module} line {line}: {text!r}")
     assert not found, "generic modules that name a game:\n" + "\n".join(found)
-
-
-# --- module size --------------------------------------------------------------------------------
-
-MAX_LINES = 450
-"""About a screenful of ideas: a module over this many lines holds more than one and is split
-along its seam (one idea per module, named in the game's own words)."""
-LONG_MODULES: dict[str, str] = {}  # none now; a module that must stay long is named here with why
-
-
-def long_modules(sources: Mapping[str, tuple[str, bool]], limit: int = MAX_LINES) -> list[str]:
-    """The modules over ``limit`` lines (as ``wc -l`` counts them), longest first."""
-    sizes = {m: source.count("\n") for m, (source, _) in sources.items()}
-    return [f"{m}: {n} lines" for m, n in sorted(sizes.items(), key=lambda x: -x[1]) if n > limit]
-
-
-def test_the_size_check_counts_lines():
-    sources = {"mogul.kit.a": ("x = 1\n" * 451, False), "mogul.kit.b": ("x = 1\n" * 450, False)}
-    assert long_modules(sources) == ["mogul.kit.a: 451 lines"]
-
-
-def test_no_module_is_over_about_450_lines():
-    sources = real_sources()
-    found = long_modules({m: s for m, s in sources.items() if m not in LONG_MODULES})
-    assert not found, f"modules over {MAX_LINES} lines (split each along its seam):\n" + "\n".join(
-        found
-    )
-    assert set(LONG_MODULES) <= set(sources), "an exception names a module that is gone"

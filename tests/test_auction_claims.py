@@ -40,7 +40,7 @@ from mogul.auction import (
 )
 from mogul.auction.mechanisms import _measures, _rank, all_pay_dynamics, all_pay_outcomes
 from mogul.auction.mogul import values_from_state
-from mogul.auction.private.dynamics import _expected
+from mogul.auction.private import _expected
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOK = NOTEBOOKS / "02-auction-theory.ipynb"

@@ -19,11 +19,10 @@ from mogul.games.mogul.bots import (
     ValueBot,
     bot_factory,
     expected_reveals,
-    play_out,
     premium_outlook,
 )
 from mogul.games.mogul.determinize import crash_window, deal_hidden_pile, determinize
-from mogul.kit.bots import bot_name, parse_bot_spec, play
+from mogul.kit.bots import bot_name, parse_bot_spec, play, play_out
 
 # Small settings so the contract runs fast; every other argument is the bot's default.
 FAST = {"mc": {"rollouts": 2}}

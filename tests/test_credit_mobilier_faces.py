@@ -229,6 +229,7 @@ def press(app: CreditMobilierPlayer, label: str) -> None:
 
 def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
     app = CreditMobilierPlayer(
+        "credit-mobilier",
         ["human", "dividend", "dividend"],
         names=["Ann", "Ben", "Cai"],
         seed=5,
@@ -283,7 +284,7 @@ def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
 
 
 def test_bots_alone_step_turn_by_turn_and_play_to_the_end():
-    app = CreditMobilierPlayer(["dividend", "random", "dividend"], seed=4)
+    app = CreditMobilierPlayer("credit-mobilier", ["dividend", "random", "dividend"], seed=4)
     assert app.buttons() == [] and "press <i>Next step</i>" in app.status.value
     turn = app.state.turn
     app.next_round_button.click()
@@ -305,6 +306,7 @@ def test_bots_alone_step_turn_by_turn_and_play_to_the_end():
 
 def test_hot_seat_covers_the_table_between_two_humans():
     app = CreditMobilierPlayer(
+        "credit-mobilier",
         ["human", "human"],
         seed=8,
         start_player=0,
@@ -321,7 +323,7 @@ def test_hot_seat_covers_the_table_between_two_humans():
 
 
 def test_the_live_board_keeps_its_traces_and_stores_updates_for_views_drawn_later():
-    app = CreditMobilierPlayer(["random", "random"], seed=2)
+    app = CreditMobilierPlayer("credit-mobilier", ["random", "random"], seed=2)
     before = app.board.get_state()["_widget_layout"]["title"]["text"]
     app.next_round_button.click()
     app.next_round_button.click()
@@ -333,7 +335,11 @@ def test_the_live_board_keeps_its_traces_and_stores_updates_for_views_drawn_late
 
 def test_end_turn_button_comes_only_after_the_first_unit_action():
     app = CreditMobilierPlayer(
-        ["human", "dividend"], seed=3, start_player=0, dice=[["green"] * 3 + ["orange"] * 2]
+        "credit-mobilier",
+        ["human", "dividend"],
+        seed=3,
+        start_player=0,
+        dice=[["green"] * 3 + ["orange"] * 2],
     )
     assert "End turn" not in labels(app)
     press(app, "Build green A5-A6")

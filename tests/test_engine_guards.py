@@ -13,8 +13,7 @@ import pytest
 
 import mogul
 from mogul import Branch, Sell
-from mogul.games.mogul.rules import settle_auction
-from mogul.games.mogul.state import HIDDEN, SEEN, GameState, PlayerView
+from mogul.games.mogul.rules import HIDDEN, SEEN, GameState, PlayerView, settle_auction
 from mogul.games.mogul.tables import auctions_table
 from mogul.kit.contract import IllegalActionError
 
@@ -124,7 +123,7 @@ def test_the_auctions_table_shows_a_round_once_its_action_phase_begins():
 FRESH_IMPORT = """
 import sys
 from mogul.games.credit_mobilier.rules import GameState as CMState
-from mogul.games.mogul.state import GameState
+from mogul.games.mogul.rules import GameState
 from mogul.games.mogul.setup import new_game
 from mogul.games.credit_mobilier.setup import new_game as new_cm_game
 import mogul.games.mogul.spec, mogul.games.credit_mobilier.spec

@@ -4,7 +4,12 @@ The checks are in ``tests/faces_checks.py`` and name no game: the games come fro
 """
 
 import pytest
-from faces_checks import check_board, check_player_plays, expected_player
+from faces_checks import (
+    check_board,
+    check_player_plays,
+    check_player_takes_new_games_arguments,
+    expected_player,
+)
 
 from mogul.kit.spec import games, get_game
 from mogul.widgets import SessionPlayer, player
@@ -16,6 +21,11 @@ EDITIONS = [edition for name in games() for edition in get_game(name).editions]
 def test_every_edition_plays_through_its_player(edition):
     app = check_player_plays(edition)
     assert isinstance(app, SessionPlayer)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_player_takes_the_arguments_of_new_game_in_its_order(edition):
+    assert isinstance(check_player_takes_new_games_arguments(edition), SessionPlayer)
 
 
 @pytest.mark.parametrize("game", games())

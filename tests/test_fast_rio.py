@@ -206,7 +206,7 @@ def test_montecarlo_bot_values_are_the_same_in_both_engines():
     while state.phase == "auction":
         state = state.apply(state.legal_actions()[0])
     view, legal = state.view(state.current), state.legal_actions()
-    quick = MonteCarloBot(rollouts=6, seed=3)._fast_action_values(view, legal)
+    quick = MonteCarloBot(rollouts=6, seed=3, engine="fast").action_values(view, legal)
     reference = MonteCarloBot(rollouts=6, seed=3, engine="readable").action_values(view, legal)
     assert quick == reference and len(set(quick)) > 1
 

@@ -70,9 +70,15 @@ def trace_colour(trace) -> str | None:
 
 def test_every_figure_builder_has_a_case():
     import mogul.plots.credit_mobilier
-    import mogul.plots.mogul
+    import mogul.plots.mogul.board
+    import mogul.plots.mogul.game
 
-    modules = (mogul.plots, mogul.plots.mogul, mogul.plots.credit_mobilier)
+    modules = (
+        mogul.plots,
+        mogul.plots.mogul.board,
+        mogul.plots.mogul.game,
+        mogul.plots.credit_mobilier,
+    )
     builders = {
         name
         for module in modules

@@ -96,7 +96,8 @@ def test_keep_views_current_stores_a_plain_figure_widgets_updates():
 
 
 def test_the_auction_charts_axes_follow_the_pot():
-    player = GamePlayer(["value", "threshold:drop_at=2", "random", "value"], seed=7)  # notebook 03
+    # as in notebook 03
+    player = GamePlayer("classic", ["value", "threshold:drop_at=2", "random", "value"], seed=7)
     pots = []
     for _ in range(20):
         player.step()
@@ -112,7 +113,7 @@ def test_the_auction_charts_axes_follow_the_pot():
 
 def test_the_apps_live_charts_are_live_figure_widgets():
     player = GamePlayer(
-        ["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True
+        "classic", ["human", "value", "value", "value"], seed=3, payoff_curve=True, dashboard=True
     )
     assert isinstance(player.auction_chart, LiveFigureWidget)
     assert isinstance(player.curve, LiveFigureWidget)

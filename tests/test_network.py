@@ -17,8 +17,7 @@ import pytest
 import mogul
 from mogul import Branch, Sell
 from mogul.kit.colours import SEAT_COLOURS
-from mogul.plots.mogul import network_figure
-from mogul.plots.mogul.network import branch_choices, network_data
+from mogul.plots.mogul.board import branch_choices, network_data, network_figure
 
 CLASSIC = mogul.edition("classic")
 

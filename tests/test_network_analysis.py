@@ -320,7 +320,7 @@ def test_bad_arguments_say_what_is_allowed():
 
 
 def test_the_sell_right_figures_show_the_tables():
-    from mogul.plots.mogul import sell_right_figure, sell_right_use_figure
+    from mogul.plots.mogul.game import sell_right_figure, sell_right_use_figure
 
     uses = pd.DataFrame(
         {

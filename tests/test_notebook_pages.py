@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
-# The notebook `make classroom` serves with Voila, where students see widgets but no code.
+# The notebook `make voila-player` serves with Voila, where students see widgets but no code.
 CLASSROOM = "03-play-against-bots.ipynb"
 
 

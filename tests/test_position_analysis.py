@@ -18,7 +18,7 @@ from mogul.games.mogul.rules import settle_auction
 from mogul.kit.bots import play_out
 from mogul.kit.session import GameSession
 from mogul.plots.analysis import CHOSEN, bar_label, position_analysis_figure
-from mogul.widgets.mogul.analysis import PositionAnalysis
+from mogul.widgets.mogul import PositionAnalysis
 
 
 def mid_game(seed: int = 3, round_: int = 10):
@@ -80,7 +80,7 @@ def test_the_figure_marks_the_chosen_action():
 
 
 def test_the_widget_analyses_the_human_and_marks_the_move():
-    session = GameSession("classic", ["human", "value", "value", "value"], None, 3, True)
+    session = GameSession("classic", ["human", "value", "value", "value"], 3, autoplay=True)
     widget = PositionAnalysis(session, rollouts=200)
     assert widget.figure.layout.title.text.startswith("Ann to move")
     assert widget.last_box.layout.display == "none"
@@ -95,7 +95,7 @@ def test_the_widget_analyses_the_human_and_marks_the_move():
 
 
 def test_game_player_places_the_analysis_on_request():
-    from mogul.widgets.mogul.player import GamePlayer
+    from mogul.widgets.mogul import GamePlayer
 
     app = GamePlayer(seed=3, analysis=True)
     assert isinstance(app.analysis, PositionAnalysis) and app.analysis.analysis is not None
@@ -151,7 +151,7 @@ def test_reading_says_how_far_the_rollouts_rank_the_actions():
 
 
 def test_the_widget_caption_reads_the_analysis_it_draws():
-    session = GameSession("classic", ["human", "value", "value", "value"], None, 3, True)
+    session = GameSession("classic", ["human", "value", "value", "value"], 3, autoplay=True)
     widget = PositionAnalysis(session, rollouts=200)
     from mogul.analysis.position import reading
 

@@ -7,7 +7,7 @@ import pytest
 
 import mogul  # noqa: F401 - registers the games
 from mogul import credit_mobilier as cm
-from mogul.analysis.credit_mobilier.position import analyse_position as cm_analyse
+from mogul.analysis.credit_mobilier import analyse_position as cm_analyse
 from mogul.kit import spec as registry
 from mogul.widgets.position_analysis import COLUMNS, PositionAnalysis
 
@@ -67,7 +67,7 @@ def test_the_credit_mobilier_player_shows_the_generic_panel_for_its_human():
     from mogul.widgets.credit_mobilier import CreditMobilierPlayer
 
     player = CreditMobilierPlayer(
-        ["human", "dividend"], seed=5, analysis={"rollouts": 2, "horizon": 1}
+        "credit-mobilier", ["human", "dividend"], seed=5, analysis={"rollouts": 2, "horizon": 1}
     )
     panel = player.analysis
     assert isinstance(panel, PositionAnalysis) and panel in player.children[2].children[1].children

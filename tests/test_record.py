@@ -52,6 +52,14 @@ def test_play_refuses_a_game_in_progress():
         play(mogul.new_game(players=3, seed=1), [RandomBot(1)] * 2)
 
 
+def test_a_record_goes_on_with_one_more_action():
+    # What play() tells a user to do to continue from a later state.
+    record = GameRecord.of(mogul.new_game(players=3, seed=1), [mogul.BID])
+    longer = record.with_action(mogul.DROP)
+    assert longer.actions == ("bid", "drop") and longer.setup == record.setup
+    assert longer.replay() == record.replay().apply(mogul.DROP)
+
+
 def good_json():
     return json.loads(GameRecord.load("rulebook-opening").to_json())
 

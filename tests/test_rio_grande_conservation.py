@@ -15,7 +15,7 @@ import random
 import pytest
 
 import mogul
-from mogul.games.mogul.state import AUCTION, RUNNER_UP
+from mogul.games.mogul.rules import AUCTION, RUNNER_UP
 
 GAMES_PER_COUNT = 10_000
 BLOCKS = 5

@@ -231,4 +231,6 @@ def test_bad_arguments_say_what_is_wrong(kwargs, message):
 
 def test_workers_and_executor_together_are_refused():
     with ThreadPoolExecutor(1) as pool, pytest.raises(ValueError, match="not both"):
-        simulate("classic", ["random"], 2, 0, players=3, executor=pool, workers=2, progress=False)
+        simulate(
+            "classic", ["random"], 0, games=2, players=3, executor=pool, workers=2, progress=False
+        )

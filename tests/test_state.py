@@ -4,7 +4,7 @@ import pytest
 
 import mogul
 from mogul import BID, CREDIT, DROP, TAKE, IllegalActionError, Sell
-from mogul.games.mogul.state import PlayerView
+from mogul.games.mogul.rules import PlayerView
 
 
 def test_apply_returns_a_new_state_and_leaves_the_old_one_untouched():

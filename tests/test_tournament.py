@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mogul.games.mogul.bots import ThresholdBot
-from mogul.kit.tournament import Tournament, mean_interval, schedule, tournament, wilson_interval
+from mogul.kit.tournament import Tournament, mean_interval, seatings, tournament, wilson_interval
 
 LINEUP = ["value", "threshold", "random", "threshold:drop_at=1"]
 
@@ -41,11 +41,11 @@ def small() -> Tournament:
 
 
 def test_schedule_seats_everyone_everywhere():
-    seatings = schedule(4, 4, 2)
-    assert len(seatings) == 48 and len(set(seatings)) == 24
+    planned = list(seatings(4, 4, 2))
+    assert len(planned) == 48 and len(set(planned)) == 24
     for seat in range(4):
-        assert sorted(s[seat] for s in seatings[:24]) == [b for b in range(4) for _ in range(6)]
-    assert len(schedule(5, 3, 1)) == 5 * 4 * 3
+        assert sorted(s[seat] for s in planned[:24]) == [b for b in range(4) for _ in range(6)]
+    assert len(list(seatings(5, 3, 1))) == 5 * 4 * 3
 
 
 def test_results_table(small):
@@ -215,7 +215,7 @@ def test_the_game_comes_first():
 
 
 def test_run_options_are_one_block_shared_by_simulate_and_tournament():
-    from mogul.kit.options import RunOptions
+    from mogul.kit.runner import RunOptions
     from mogul.kit.simulate import simulate
 
     by_keywords = tournament(
@@ -235,7 +235,7 @@ def test_run_options_are_one_block_shared_by_simulate_and_tournament():
     )
     for run in (
         lambda **k: tournament("classic", LINEUP, **k),
-        lambda **k: simulate("classic", ["random"], 2, **k),
+        lambda **k: simulate("classic", ["random"], games=2, **k),
     ):
         with pytest.raises(
             TypeError, match="unknown run option.s. wrkers; the options are executor, workers"
@@ -257,7 +257,7 @@ def test_run_options_are_one_block_shared_by_simulate_and_tournament():
     ],
 )
 def test_bad_run_options_say_what_is_wrong(bad, message):
-    from mogul.kit.options import RunOptions
+    from mogul.kit.runner import RunOptions
 
     with pytest.raises(ValueError, match=message):
         RunOptions(**bad)

@@ -114,7 +114,7 @@ def test_action_labels():
 
 
 def test_next_step_next_round_play_to_end_and_undo():
-    app = GamePlayer(BOTS, seed=5)
+    app = GamePlayer("classic", BOTS, seed=5)
     assert app.action_buttons.children == ()
     assert "press <i>Next step</i>" in app.status.value
     app.next_step_button.click()
@@ -130,18 +130,18 @@ def test_next_step_next_round_play_to_end_and_undo():
     assert app.next_step_button.disabled and app.next_round_button.disabled
     assert "Game over" in app.status.value and "Final scores" in app.table.value
     # the same seed and the same (deterministic) bots give the same game
-    again = GamePlayer(BOTS, seed=5)
+    again = GamePlayer("classic", BOTS, seed=5)
     again.play_to_end_button.click()
     assert again.state.final_scores() == app.state.final_scores()
 
 
 def test_one_name_per_seat():
     with pytest.raises(ValueError, match="one name per seat"):
-        GamePlayer(BOTS, names=["Ann", "Ben"])
+        GamePlayer("classic", BOTS, names=["Ann", "Ben"])
 
 
 def test_new_game_uses_the_seed_box():
-    app = GamePlayer(BOTS, seed=1)
+    app = GamePlayer("classic", BOTS, seed=1)
     app.seed_box.value = 42
     app.new_game_button.click()
     assert app.state.setup.seed == 42 and len(app.history) == 1
@@ -150,6 +150,7 @@ def test_new_game_uses_the_seed_box():
 
 def test_scripted_setup_and_a_rulebook_round_by_labels():
     app = GamePlayer(
+        "classic",
         ["human"] * 4,
         names=["Ann", "Ben", "Cai", "Dee"],
         seed=2002,
@@ -188,7 +189,7 @@ def test_scripted_setup_and_a_rulebook_round_by_labels():
 
 
 def test_bots_move_on_their_own_until_the_human_must_decide():
-    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    app = GamePlayer("classic", ["human", "value", "value", "value"], seed=3)
     assert app.state.current == 0
     assert shown(app) == [action_label(app.state, a) for a in app.state.legal_actions()]
     assert "your move" in app.status.value
@@ -199,7 +200,7 @@ def test_bots_move_on_their_own_until_the_human_must_decide():
 
 
 def test_undo_returns_to_the_human_decision_and_another_branch_can_be_tried():
-    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    app = GamePlayer("classic", ["human", "value", "value", "value"], seed=3)
     before = app.state
     press(app, "Bid")
     assert app.state != before
@@ -231,7 +232,7 @@ def play_by_mouse(app: GamePlayer, rng: random.Random) -> int:
 @pytest.mark.parametrize("seed", [0, 1, 3])
 def test_a_whole_game_against_three_bots_with_the_mouse_alone(seed):
     # the set-up of notebook 03 (seed 3 there), dashboard and payoff curve included
-    app = GamePlayer(["human", "value", "value", "value"], seed=seed, payoff_curve=True)
+    app = GamePlayer("classic", ["human", "value", "value", "value"], seed=seed, payoff_curve=True)
     ShareValueDashboard(app)
     clicks = play_by_mouse(app, random.Random(seed))
     assert clicks > 5
@@ -245,7 +246,7 @@ def test_a_whole_game_against_three_bots_with_the_mouse_alone(seed):
 
 
 def test_hot_seat_covers_the_table_between_two_humans():
-    app = GamePlayer(["human", "human", "value"], names=["Ann", "Ben", "Cai"], seed=11)
+    app = GamePlayer("classic", ["human", "human", "value"], names=["Ann", "Ben", "Cai"], seed=11)
     assert app.hot_seat
     first = app.state.current
     assert app.cover.layout.display is None and app.table.layout.display == "none"
@@ -271,7 +272,7 @@ def test_hot_seat_covers_the_table_between_two_humans():
 
 
 def test_dashboard_follows_the_player():
-    app = GamePlayer(BOTS, seed=8)
+    app = GamePlayer("classic", BOTS, seed=8)
     board = ShareValueDashboard(app)
     market, sales = board.figure.data[0], board.figure.data[5]
     assert list(market.y) == [app.state.market_value("brown")]
@@ -292,14 +293,14 @@ def test_dashboard_follows_the_player():
 def test_a_view_made_after_updates_draws_the_current_data():
     # Plotly sends updates as one-off messages; the stored widget state must follow them, or a
     # figure displayed after its game moved on (a Voila page, a reload) shows the first round.
-    app = GamePlayer(BOTS, seed=8, payoff_curve=False)
+    app = GamePlayer("classic", BOTS, seed=8, payoff_curve=False)
     board = ShareValueDashboard(app)
     app.next_round_button.click()
     app.next_round_button.click()
     for chart in (board.market, board.scores):
         stored = chart._widget_data
         assert [list(t.get("y", ())) for t in stored] == [list(t.y) for t in chart.data]
-    human = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
+    human = GamePlayer("classic", ["human", "value", "value", "value"], seed=3, payoff_curve=True)
     assert list(human.curve._widget_data[0]["y"]) == list(human.curve.data[0].y)
     assert human.curve._widget_layout["title"]["text"] == human.curve.layout.title.text
 
@@ -307,7 +308,7 @@ def test_a_view_made_after_updates_draws_the_current_data():
 def test_payoff_curve_for_the_human_seat():
     from mogul.auction.mogul import chain_payoff_curve
 
-    app = GamePlayer(["human", "value", "value", "value"], seed=3, payoff_curve=True)
+    app = GamePlayer("classic", ["human", "value", "value", "value"], seed=3, payoff_curve=True)
     assert app.curve_box.layout.display is None  # Ann is in an auction: the curve shows
     curve = chain_payoff_curve(app.history, 0)
     assert list(app.curve.data[0].y) == [round(v, 4) for v in curve["payoff"]]
@@ -323,7 +324,7 @@ def test_payoff_curve_for_the_human_seat():
 
 
 def test_dashboard_redraws_only_when_a_card_is_revealed_or_shares_are_sold():
-    app = GamePlayer(BOTS, seed=8)
+    app = GamePlayer("classic", BOTS, seed=8)
     board = ShareValueDashboard(app)
     app.next_step_button.click()  # an auction move: nothing the dashboard shows has changed
     assert board._drawn is app.history[0]
@@ -341,7 +342,7 @@ def test_dashboard_redraws_only_when_a_card_is_revealed_or_shares_are_sold():
 
 
 def test_the_player_is_a_view_of_its_session():
-    app = GamePlayer(["human", "value", "value", "value"], seed=3)
+    app = GamePlayer("classic", ["human", "value", "value", "value"], seed=3)
     assert isinstance(app.session, mogul.GameSession)
     assert app.history is app.session.history and app.state is app.session.state
     app.session.act(mogul.DROP)  # a move made on the session shows in the widget
@@ -350,7 +351,9 @@ def test_the_player_is_a_view_of_its_session():
 
 
 def test_seats_take_bot_classes_and_factories():
-    app = GamePlayer([mogul.ValueBot, "value", lambda seed: mogul.RandomBot(seed)], seed=4)
+    app = GamePlayer(
+        "classic", [mogul.ValueBot, "value", lambda seed: mogul.RandomBot(seed)], seed=4
+    )
     assert [type(b).__name__ for b in app.bots] == ["ValueBot", "ValueBot", "RandomBot"]
     app.play_to_end_button.click()
     assert app.state.is_over and app.record().replay() == app.state
@@ -378,7 +381,7 @@ class Cheats:
     ],
 )
 def test_a_failing_bot_is_shown_in_the_page_not_left_as_dead_buttons(bot, why):
-    app = GamePlayer([bot, "value", "value"], names=["Ann", "Ben", "Cai"], seed=1)
+    app = GamePlayer("classic", [bot, "value", "value"], names=["Ann", "Ben", "Cai"], seed=1)
     app.play_to_end_button.click()  # Ann's bot fails at its first real choice
     assert app.session.bot_error and why in app.session.bot_error
     assert "A bot failed." in app.status.value and why in html_text(app.status.value)
@@ -396,7 +399,7 @@ def html_text(page: str) -> str:
 
 
 def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
-    app = GamePlayer(BOTS, names=["Ann", "Ben", "Cai", "Dee"], seed=8, dashboard=True)
+    app = GamePlayer("classic", BOTS, names=["Ann", "Ben", "Cai", "Dee"], seed=8, dashboard=True)
     for _ in range(3):
         app.next_step_button.click()
     pots = [st.pot for st in mogul.plots.mogul.game.auction_steps(app.history, app.state.round)]
@@ -418,7 +421,7 @@ def test_the_play_page_has_a_live_auction_chart_and_the_dashboard_inside():
 def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map_follows():
     # Four people at one screen (no bots, so nothing but the buttons moves the game).
     app = GamePlayer(
-        ["human"] * 4, names=["Ann", "Ben", "Cai", "Dee"], seed=7, game="rio-grande", hot_seat=False
+        "rio-grande", ["human"] * 4, seed=7, names=["Ann", "Ben", "Cai", "Dee"], hot_seat=False
     )
     live = app.network_map
     assert live is not None and live in app.children[2].children[1].children  # beside the table
@@ -460,5 +463,5 @@ def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map
 
 
 def test_the_classic_player_has_no_map():
-    app = GamePlayer(BOTS, seed=2)
+    app = GamePlayer("classic", BOTS, seed=2)
     assert app.network_map is None and app.last_house() is None

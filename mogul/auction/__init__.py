@@ -55,7 +55,7 @@ from mogul.auction.mechanisms import (
 from mogul.auction.model import (
     MAX_SEATS,
     MIN_SEATS,
-    PLACES,  # noqa: F401  (importable, as before the split)
+    PLACES,
     AuctionNode,
     Bot,
     Outcome,
@@ -86,6 +86,7 @@ from mogul.auction.solve import Solution, solve
 __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
+    "PLACES",
     "AllPayResult",
     "AuctionNode",
     "BestResponseResult",

@@ -50,11 +50,11 @@ import pandas as pd
 from mogul.auction.model import PLACES, TOLERANCE, _check_inputs
 from mogul.auction.private import (
     ValueDraw,
+    _payoffs,
     best_response_dynamics,
     draw_values,
     threshold_outcomes,
 )
-from mogul.auction.private.play import _payoffs
 from mogul.auction.solve import solve
 
 MEASURES = ("efficient", "welfare", "bidders_surplus", "revenue", "winner_pays", "droppers_net")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,7 +17,6 @@ MAX_SEATS = 8
 PLACES = ("win", "second", "out")
 TOLERANCE = 1e-9
 
-Action = Literal["bid", "drop"]
 Bot = Callable[[int, int, Mapping[int, int]], str]
 """A bot is ``bot(seat, pot, chips) -> "bid" | "drop"``.
 

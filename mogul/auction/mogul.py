@@ -204,21 +204,20 @@ def _montecarlo_values(
     view = state.view(state.current_player)
     scores, _ = fast.rollouts(view, [None] * len(pairs), rollouts, "value", seed, settle=pairs)
     mean = scores.mean(axis=0)  # branch x seat
+
+    def average(branches: list[int], seat: int) -> float:
+        return float(np.mean(mean[branches, seat]))
+
     out = []
     for seat in range(n):
-
-        def average(branches: list[int], seat: int = seat) -> float:
-            return float(np.mean(mean[branches, seat]))
-
-        everything = list(range(len(pairs)))
         if seat not in active:
-            last = average(everything)
+            last = average(list(range(len(pairs))), seat)
             out.append((last, last, last))
             continue
-        win = average([b for b, (w, _) in enumerate(pairs) if w == seat])
-        second = average([b for b, (_, r) in enumerate(pairs) if r == seat])
+        win = average([b for b, (w, _) in enumerate(pairs) if w == seat], seat)
+        second = average([b for b, (_, r) in enumerate(pairs) if r == seat], seat)
         others = [b for b, (w, r) in enumerate(pairs) if seat not in (w, r)]
-        out.append((win, second, average(others) if others else second))
+        out.append((win, second, average(others, seat) if others else second))
     return tuple(out)
 
 

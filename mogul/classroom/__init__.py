@@ -1,21 +1,23 @@
 """The classroom: students play each other from their own devices; the lecturer watches.
 
+* ``table``: a table in words (states, codes, seat keys, what a page is told);
 * ``store``: tables, seats and every action in SQLite or PostgreSQL (``TableStore``: the
-  lecturer's side), on ``moves`` (the students' seats and moves, the bots' answers, the turn
-  timer), ``reading`` (the reads and replays) and ``schema`` (states, codes, seat keys, the
-  database schema);
-* ``export``: a session's records (JSON) and tidy tables (CSV), and loading them back;
+  lecturer's tables, the students' seats and moves, the bots' answers, the turn timer), on
+  ``database`` (the schema and the reads);
+* ``export``: a session's records (JSON) and tidy tables (CSV), and reading them back;
 * ``decisions``: the debrief's "analyse this position" for any game: every decision of a
   session's tables, and what each legal action was worth to the seat that moved (the game's
   ``analyse_position`` face), the move made marked;
-* ``student``, ``lecturer`` (with its ``cards`` and ``projector``) and ``figures``: the
-  pages' widgets and the debrief's charts (the faces of this layer);
+* ``server``: the lecture hall, the students' pages (a Jupyter server extension, or
+  ``python -m mogul.classroom.server``), and the projector page;
+* ``lecturer`` (with ``projector``) and ``figures``: the lecturer's dashboard and the
+  debrief's charts (with ``server``, the faces of this layer);
 * ``<game>/``, named as the game's folder in ``mogul/games/``: a game's own part, such as its
   debrief (the class's real bids beside the auction's equilibrium) and the sample session
   played by stand-in students;
-* ``pages/``: the two notebooks that Voila serves (``make classroom``, ``make lecturer``).
+* ``pages/``: the dashboard's notebook that Voila serves (``make classroom``, ``make lecturer``).
+
+The live store, the hall and the dashboard need the install extra ``mogul-kit[classroom]``
+(SQLAlchemy, psycopg, segno); ``table``, ``export``'s reader, ``decisions`` and the debrief
+read an exported session without it.
 """
-
-from mogul.classroom.store import ClassroomError, TableInfo, TableStore, Ticket
-
-__all__ = ["ClassroomError", "TableInfo", "TableStore", "Ticket"]

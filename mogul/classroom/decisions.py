@@ -11,12 +11,14 @@ win chance, each with a 95% interval, and the move the student really made marke
 from __future__ import annotations
 
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from mogul.classroom.export import pretty_code
-from mogul.classroom.store import TableStore
+from mogul.classroom.export import ExportedSession, pretty_code
+
+if TYPE_CHECKING:
+    from mogul.classroom.store import TableStore
 
 DECISION_COLUMNS = [
     "code",
@@ -32,7 +34,7 @@ DECISION_COLUMNS = [
 
 
 def decisions(
-    store: TableStore, session: str | None = None, people_only: bool = True
+    store: TableStore | ExportedSession, session: str | None = None, people_only: bool = True
 ) -> pd.DataFrame:
     """One row per decision of the session's tables: a state with two legal actions or more.
 
@@ -70,7 +72,9 @@ def decisions(
     return pd.DataFrame(rows, columns=DECISION_COLUMNS)
 
 
-def analyse_decision(store: TableStore, code: str, step: int, **options: Any) -> pd.DataFrame:
+def analyse_decision(
+    store: TableStore | ExportedSession, code: str, step: int, **options: Any
+) -> pd.DataFrame:
     """What each legal action was worth at move ``step`` of table ``code``, to the seat that moved.
 
     The game's ``analyse_position`` face on the state before the move, for the seat to move

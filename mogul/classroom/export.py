@@ -14,7 +14,9 @@ and the student page show it (``HDKP-DM82``, ``pretty_code``).
 
 CSV only: parquet would need pyarrow, which is not a dependency of the kit (pandas writes
 parquet from these frames in one line where pyarrow is installed). ``load_session`` reads a
-folder back into a store (by default a new in-memory one), checking every record whole.
+folder back, checking every record whole: into an ``ExportedSession`` (no database: the kit
+without its classroom extra reads it, as notebook 08 reads the shipped sample) or into a
+``TableStore``. Both answer the reads the tables below and the debrief ask.
 """
 
 from __future__ import annotations
@@ -23,44 +25,68 @@ import hashlib
 import hmac
 import json
 import re
-import secrets
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-import sqlalchemy as sa
 
-from mogul.classroom.store import TableStore, pretty_code
+from mogul.classroom.table import ClassroomError, TableInfo, pretty_code, recorded_table
 from mogul.kit.record import MAX_BYTES, GameRecord
+from mogul.kit.spec import GameSpec
+
+if TYPE_CHECKING:
+    from mogul.classroom.store import TableStore
 
 FORMAT = "mogul-classroom-session"
 VERSION = 1
 MAX_TABLES = 500
-KEYS = sa.Table(
-    "mogul_keys",
-    sa.MetaData(),
-    sa.Column("name", sa.String(32), primary_key=True),
-    sa.Column("secret", sa.String(128), nullable=False),
-)
-"""Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
 
 
-def signing_key(store: TableStore, create: bool = True) -> bytes | None:
-    """The store's export key (made at the first export); None if it has none and ``create`` is False."""
-    KEYS.metadata.create_all(store.engine)
-    for _ in range(2):
-        with store.engine.begin() as conn:
-            row = conn.execute(sa.select(KEYS.c.secret).where(KEYS.c.name == "export")).first()
-        if row is not None:
-            return bytes.fromhex(row[0])
-        if not create:
-            return None
-        try:
-            with store.engine.begin() as conn:
-                conn.execute(sa.insert(KEYS).values(name="export", secret=secrets.token_hex(32)))
-        except sa.exc.IntegrityError:  # another process made it first: read theirs
-            pass
-    raise RuntimeError("the store's export key could not be read")  # pragma: no cover
+class ExportedSession:
+    """An exported session read back without a database: its tables and their games, to read.
+
+    It answers what the debrief asks a ``TableStore`` (``tables``, ``info``, ``history``,
+    ``actions``, ``record``, ``spec``); nobody can join or move here.
+    """
+
+    def __init__(self, session: str, tables: list[tuple[TableInfo, list[Any], GameRecord]]):
+        self.session = session
+        self._tables = {info.code: (info, states, record) for info, states, record in tables}
+
+    def __repr__(self) -> str:
+        return f"ExportedSession({self.session!r}, {len(self._tables)} tables)"
+
+    def _table(self, code: str) -> tuple[TableInfo, list[Any], GameRecord]:
+        found = self._tables.get(code)
+        if found is None:
+            raise ClassroomError(f"there is no table {code!r} in session {self.session!r}")
+        return found
+
+    def tables(self, session: str | None = None) -> list[TableInfo]:
+        """Every table (of ``session``, if given), as exported."""
+        if session not in (None, self.session):
+            return []
+        return [info for info, _, _ in self._tables.values()]
+
+    def info(self, code: str) -> TableInfo:
+        """The table ``code``."""
+        return self._table(code)[0]
+
+    def history(self, code: str) -> list[Any]:
+        """Every state of the table's game, its first decision first."""
+        return list(self._table(code)[1])
+
+    def actions(self, code: str) -> list[str]:
+        """The table's actions, as text."""
+        return list(self._table(code)[2].actions)
+
+    def record(self, code: str) -> GameRecord:
+        """The table's game as exported."""
+        return self._table(code)[2]
+
+    def spec(self, code: str) -> GameSpec:
+        """The game played at table ``code``."""
+        return self._table(code)[2].spec
 
 
 def _signature(key: bytes, manifest: dict[str, Any]) -> str:
@@ -73,7 +99,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "session"
 
 
-def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
+def seats_table(store: TableStore | ExportedSession, session: str | None = None) -> pd.DataFrame:
     """One row per table and seat: code, table, session, status, seat, name, kind, score,
     rank, won (``code`` as stored, ``table`` as the dashboard shows it).
 
@@ -107,12 +133,14 @@ def seats_table(store: TableStore, session: str | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def _ranks(store: TableStore, code: str, state: Any) -> list[int]:
+def _ranks(store: TableStore | ExportedSession, code: str, state: Any) -> list[int]:
     keys = store.spec(code).standings(state)
     return [1 + sum(other > mine for other in keys) for mine in keys]
 
 
-def game_tables(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:
+def game_tables(
+    store: TableStore | ExportedSession, session: str | None = None
+) -> dict[str, pd.DataFrame]:
     """The games' tidy tables (by the game's table names), every table's rows with its code
     (as stored) and its table (as the dashboard shows it) in front."""
     out: dict[str, list[pd.DataFrame]] = {}
@@ -178,7 +206,7 @@ def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
             entry["record"] = saved.name
             entry["sha256"] = hashlib.sha256(saved.read_bytes()).hexdigest()
         manifest["tables"].append(entry)
-    manifest["signature"] = _signature(signing_key(store), manifest)
+    manifest["signature"] = _signature(store.signing_key(), manifest)
     (target / "session.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     seats_table(store, session).to_csv(target / "seats.csv", index=False)
     for name, frame in game_tables(store, session).items():
@@ -188,10 +216,10 @@ def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
 
 def load_session(
     folder: str | Path, store: TableStore | None = None, *, key: TableStore | bytes | None = None
-) -> tuple[TableStore, str]:
-    """Load an exported session into ``store`` (default: a new in-memory store).
+) -> tuple[TableStore | ExportedSession, str]:
+    """Read an exported session: into ``store``, or (by default) an ``ExportedSession``.
 
-    Returns the store and the session's name. Tables that never started are skipped (they hold
+    Returns the store or the ``ExportedSession``, and the session's name. Tables that never started are skipped (they hold
     no game); every record is checked whole before anything is stored, and against the
     fingerprint the export wrote beside it. ``key``: the store that exported the session (or
     its key): the session's signature must then match, so a record changed after the export,
@@ -215,7 +243,7 @@ def load_session(
             f'{path}: needs a "session" name and a list of at most {MAX_TABLES} "tables"'
         )
     if key is not None:
-        secret = key if isinstance(key, bytes) else signing_key(key, create=False)
+        secret = key if isinstance(key, bytes) else key.signing_key(create=False)
         signature = manifest.get("signature")
         if (
             not secret
@@ -255,19 +283,29 @@ def load_session(
                 f"{path}: {name} was changed after the export (its fingerprint differs)"
             )
         loaded.append((entry, GameRecord.load(folder / name)))
-    store = store if store is not None else TableStore("sqlite://")
-    for entry, record in loaded:
-        store.restore_table(entry["code"], session, record, entry["seats"], entry.get("status"))
+    tables = [  # every table checked before any is stored
+        (
+            *recorded_table(entry["code"], session, record, entry["seats"], entry.get("status")),
+            record,
+        )
+        for entry, record in loaded
+    ]
+    if len({info.code for info, _, _ in tables}) < len(tables):
+        raise ValueError(f"{path}: a table code appears twice")
+    if store is None:
+        return ExportedSession(session, tables), session
+    for info, states, record in tables:
+        store.restore_table(info, record, states)
     return store, session
 
 
 __all__ = [
+    "ExportedSession",
     "export_session",
     "game_tables",
     "load_session",
     "pretty_code",
     "seats_table",
-    "signing_key",
     "slug",
     "whole_numbers",
 ]

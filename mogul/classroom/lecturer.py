@@ -5,52 +5,202 @@
 table with its join code in large type, who sits where, the round, the pot, whose turn and
 the scores, updated live, with buttons to start a table early (free seats get bots), pause,
 resume and end it, and a button that exports the session (``export.export_session``).
-It polls the store like the student page does: one small query for the versions of all the
-session's tables, then a redraw of only the cards that changed.
+It polls the store: one small query for the versions of all the session's tables, then a
+redraw of only the cards that changed (``card_html`` draws a table, ``TableCard`` puts its
+buttons under it, ``Confirming`` makes a button act only on a second press).
 
-The table cards and their buttons are ``mogul.classroom.cards``. For the room: a projector
-view (``mogul.classroom.projector``: the student page's address, a QR code per table that
-opens the page with its code filled in, the codes in large type, "N of M seats joined"); a
-second press to confirm anything that cannot be undone (End, Delete, a new seat key); Create
-that ignores a double click; deleting an unused table; a new seat key for a locked-out
-student (shown here only); and a turn timer (an idle person gets the fill bot's move).
+For the room: a projector view (the projector page's drawing, ``mogul.classroom.projector``:
+the student page's address, a QR code per table that opens the page with its code filled in,
+the codes in large type, "N of M seats joined"); a second press to confirm anything that
+cannot be undone (End, Delete, a new seat key); Create that ignores a double click; deleting
+an unused table; a new seat key for a locked-out student (shown here only); and a turn timer
+(an idle person gets the fill bot's move).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import html
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from mogul.classroom.cards import CONFIRM_SECONDS, Confirming, TableCard, card_html
 from mogul.classroom.export import export_session
-from mogul.classroom.polling import Polling
 from mogul.classroom.projector import (
-    HALL_URL_ENV,
-    projector_html,
+    Projectors,
     projector_path,
-    qr_svg,
     seats_joined,
     student_address,
-    table_address,
 )
-from mogul.classroom.store import (
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import (
     ENDED,
     OVER,
+    PAUSED,
+    PLAYING,
+    WAITING,
     ClassroomError,
     TableInfo,
-    TableStore,
     pretty_code,
 )
 from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, games, get_game, resolve
 
+CONFIRM_SECONDS = 8.0
+"""A button that cannot be undone acts on a second press within this many seconds."""
+_CARD = (
+    "<style>.mogul-card-code{font:bold 3em/1.1 monospace;letter-spacing:.06em}"
+    ".mogul-card td{padding:0 .6em 0 0}</style>"
+)
+
+
+class Confirming:
+    """A button whose first press only asks ("Really end?"), and whose second press within
+    ``CONFIRM_SECONDS`` acts: for what cannot be undone."""
+
+    def __init__(
+        self, button: w.Button, work: Callable[[], Any], run: Callable[[Callable[[], Any]], None]
+    ) -> None:
+        self.button, self.work, self.run = button, work, run
+        self.label, self.armed = button.description, 0.0
+        button.on_click(lambda _: self.press())
+
+    def press(self) -> None:
+        """Ask on the first press; act on the second."""
+        if time.monotonic() - self.armed < CONFIRM_SECONDS:
+            self.disarm()
+            self.run(self.work)
+            return
+        self.armed = time.monotonic()
+        self.button.description = f"Really {self.label.lower()}? Press again"
+
+    def disarm(self) -> None:
+        """Back to the first press."""
+        self.armed = 0.0
+        self.button.description = self.label
+
+
+def card_html(info: TableInfo, states: list[Any]) -> str:
+    """A table's card: its code, large; status; each seat's name and score; round, pot, turn."""
+    state = states[-1] if states else None
+    lines = [
+        f'<div class="mogul-card-code">{pretty_code(info.code)}</div>',
+        f"<div><b>{info.status}</b>",
+    ]
+    if state is not None:
+        stage = get_game(info.game).stage(state)
+        lines[-1] += f" &middot; round {stage}"
+        pot = getattr(state, "pot", None)
+        if pot is not None and not state.is_over:
+            lines[-1] += f" &middot; pot {pot}"
+        lines[-1] += f" &middot; step {info.step}"
+    lines[-1] += "</div>"
+    scores = state.final_scores() if state is not None else None
+    rows = []
+    for s in info.seats:
+        name = html.escape(s.name) if s.name else "<i>free</i>"
+        kind = "" if s.is_human else f" <small>({html.escape(s.kind)} bot)</small>"
+        turn = state is not None and not state.is_over and state.current_player == s.seat
+        score = "" if scores is None else str(scores[s.seat])
+        mark = "&#9654; " if turn else ""
+        rows.append(f"<tr><td>{mark}{name}{kind}</td><td>{score}</td></tr>")
+    head = "<tr><th></th><th>score</th></tr>" if scores is not None else ""
+    lines.append(f'<table class="mogul-card">{head}{"".join(rows)}</table>')
+    return _CARD + "".join(lines)
+
+
+class TableCard(w.VBox):
+    """One table on the dashboard: its card and its buttons."""
+
+    def __init__(self, dashboard: Any, code: str):
+        """``dashboard``: the ``LecturerDashboard`` whose ``do``, ``store``, ``delete`` and
+        ``new_key`` the buttons call."""
+        self.dashboard, self.code = dashboard, code
+        self.view = w.HTML()
+
+        def small() -> w.Layout:  # one layout per button: hiding one must not hide all
+            return w.Layout(width="auto")
+
+        self.start_button = w.Button(
+            description="Start now", tooltip="free seats get bots", layout=small()
+        )
+        self.pause_button = w.Button(description="Pause", layout=small())
+        self.end_button = w.Button(description="End", button_style="danger", layout=small())
+        self.delete_button = w.Button(
+            description="Delete", tooltip="a table nobody has joined", layout=small()
+        )
+        self.seat_box = w.Dropdown(description="", layout=w.Layout(width="9em"))
+        self.key_button = w.Button(
+            description="New seat key", tooltip="for a student who lost theirs", layout=small()
+        )
+        self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
+        self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
+        self.confirms = [
+            Confirming(self.end_button, lambda: dashboard.store.end(code), dashboard.do),
+            Confirming(self.delete_button, lambda: dashboard.delete(code), dashboard.do),
+            Confirming(
+                self.key_button, lambda: dashboard.new_key(code, self.seat_box.value), dashboard.do
+            ),
+        ]
+        buttons = w.HBox(
+            [self.start_button, self.pause_button, self.end_button, self.delete_button],
+            layout=w.Layout(flex_flow="row wrap"),
+        )
+        self.key_row = w.HBox(
+            [self.seat_box, self.key_button], layout=w.Layout(flex_flow="row wrap")
+        )
+        super().__init__(
+            [self.view, buttons, self.key_row],
+            layout=w.Layout(
+                border="1px solid #bbb", padding="6px", margin="4px", width="22em", max_width="100%"
+            ),
+        )
+        self.add_class("mogul-table-card")
+
+    def _pause_or_resume(self) -> None:
+        store = self.dashboard.store
+        (store.resume if store.info(self.code).status == PAUSED else store.pause)(self.code)
+
+    def show(self, info: TableInfo, states: list[Any]) -> None:
+        """Draw the table and set which buttons apply."""
+        self.view.value = card_html(info, states)
+        self.start_button.layout.display = None if info.status == WAITING else "none"
+        self.pause_button.description = "Resume" if info.status == PAUSED else "Pause"
+        self.pause_button.disabled = info.status not in (PLAYING, PAUSED)
+        self.end_button.disabled = info.status in (ENDED, OVER)
+        unused = info.step == 0 and not any(s.is_human and s.name for s in info.seats)
+        self.delete_button.layout.display = (
+            None if unused and info.status in (WAITING, ENDED) else "none"
+        )
+        people = [(f"{s.seat + 1}: {s.name}", s.seat) for s in info.seats if s.is_human and s.name]
+        if list(self.seat_box.options) != people:
+            chosen = self.seat_box.value
+            self.seat_box.options = people
+            self.seat_box.value = (
+                chosen
+                if chosen in [seat for _, seat in people]
+                else (people[0][1] if people else None)
+            )
+        self.key_row.layout.display = None if people else "none"
+        for confirm in self.confirms:
+            confirm.disarm()
+
+
 POLL_SECONDS = 0.5
+PANEL_STYLE = (
+    "<style>.mogul-projector{font:1.4em/1.3 Helvetica,Arial,sans-serif}"
+    ".mogul-projector .address b{font-family:monospace;font-size:1.3em}"
+    ".mogul-projector .tables{display:flex;flex-wrap:wrap;gap:1.2em}"
+    ".mogul-projector .table{border:2px solid #444;border-radius:10px;padding:.5em;text-align:center}"
+    ".mogul-projector .code{font:bold 2.2em/1.1 monospace;letter-spacing:.06em}</style>"
+)
+"""The dashboard's projector panel: the projector page's drawing (``mogul.classroom.projector``)
+at the size of a laptop screen."""
 DOUBLE_CLICK_SECONDS = 3.0
 """Create, pressed again this soon with the same form, is taken for a double click."""
 EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
@@ -68,7 +218,7 @@ def game_choices() -> list[tuple[str, str]]:
     return out
 
 
-class LecturerDashboard(w.VBox, Polling):
+class LecturerDashboard(w.VBox):
     """Create a session's tables and watch them live (see the module docstring).
 
     ``store``: default ``TableStore()`` (``$MOGUL_CLASSROOM``); ``session``: the session's
@@ -86,6 +236,7 @@ class LecturerDashboard(w.VBox, Polling):
         self.store = store if store is not None else TableStore()
         self.export_folder = Path(export_folder or os.environ.get(EXPORT_ENV) or "classroom-export")
         self.poll_seconds = poll_seconds
+        self._task: asyncio.Task | None = None
         self.versions: dict[str, int] = {}
         self.cards: dict[str, TableCard] = {}
         style = {"description_width": "9em"}
@@ -134,6 +285,7 @@ class LecturerDashboard(w.VBox, Polling):
             description="Projector view", layout=w.Layout(width="auto")
         )
         self.address = student_address()
+        self.projectors = Projectors(self.store, self.address)
         self.joined = w.HTML()
         self.joined.add_class("mogul-joined-count")
         self.projector = w.HTML(layout=w.Layout(display="none", width="100%"))
@@ -292,24 +444,36 @@ class LecturerDashboard(w.VBox, Polling):
         showing = self.projector_button.value
         self.projector.layout.display = None if showing else "none"
         if showing:
-            self.projector.value = projector_html(infos, self.address)
+            self.projector.value = f'{PANEL_STYLE}<div class="mogul-projector">{self.projectors.draw(self.session)}</div>'
 
     def poll_failed(self, error: Exception) -> None:
         """Say on the dashboard that the store could not be read (the polling goes on)."""
         self.message.value = f"cannot reach the table store: {html.escape(str(error))}"
 
+    def start_polling(self) -> None:
+        """Poll the store every ``poll_seconds`` from the kernel's event loop (in a notebook or
+        the Voila page; without a running loop, as in tests, call ``poll`` yourself)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._poll_forever())
 
-__all__ = [  # the cards' and the projector's names are importable from here, as before
+    async def _poll_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                self.poll()
+            except Exception as err:  # a database hiccup: say so, keep polling
+                self.poll_failed(err)
+
+
+__all__ = [
     "CONFIRM_SECONDS",
-    "HALL_URL_ENV",
     "Confirming",
     "LecturerDashboard",
     "TableCard",
     "card_html",
     "game_choices",
-    "projector_html",
-    "qr_svg",
-    "seats_joined",
-    "student_address",
-    "table_address",
 ]

@@ -22,13 +22,18 @@ transaction that first locks the table (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL:
 FOR UPDATE``) and is checked against the table's step number, and the actions' primary key is
 (table, step): two devices acting at once cannot both move. Bad input (an unknown code, a taken
 seat, a stale or illegal move) raises ``ClassroomError`` with a sentence for the page, and
-changes nothing. The store's vocabulary (states, codes, keys, the schema) is in
-``mogul.classroom.schema``; its reads in ``mogul.classroom.reading``; the students' seats and
-moves in ``mogul.classroom.moves``.
+changes nothing.
+
+Here are the lecturer's side (creating, starting, pausing, ending, restoring tables) and the
+students' (``join`` a seat or get it back with its key, ``act``), the bots' answers
+(``move_bots``) and the turn timer (``time_out``). The schema and the reads are
+``mogul.classroom.database``; the words (states, codes, keys) ``mogul.classroom.table``.
+SQLAlchemy and psycopg come with the install extra ``mogul-kit[classroom]``.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 import re
 import secrets
@@ -36,42 +41,45 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import sqlalchemy as sa
-
-from mogul.classroom.moves import StoreMoves, bot_action
-from mogul.classroom.schema import (
+from mogul.classroom.database import (
     ACTIONS,
+    KEYS,
+    NOTIFY_CHANNEL,
+    SEATS,
+    TABLES,
+    TIMEOUTS,
+    TIMERS,
+    StoreReads,
+    sa,
+    seat_rows,
+    timer_seconds,
+)
+from mogul.classroom.table import (
     CODE_ALPHABET,
     CODE_LENGTH,
     ENDED,
     KEY_LENGTH,
-    META,
+    MAX_ACTION_TEXT,
     OVER,
     PAUSED,
     PLAYING,
-    SEATS,
-    STATUSES,
-    TABLES,
-    TIMEOUTS,
     TIMER_RANGE,
-    TIMERS,
     WAITING,
     ClassroomError,
-    SeatInfo,
     TableInfo,
     Ticket,
     bot_seat_name,
     bot_seed,
     check_name,
-    database_url,
-    default_url,
     key_hash,
     normal_code,
+    not_playing,
     pretty_code,
     random_code,
-    seat_labels,
 )
-from mogul.kit.bots import bot_factory
+from mogul.kit.bots import bot_factory, decide
+from mogul.kit.contract import IllegalActionError
+from mogul.kit.names import lookalike
 from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
@@ -92,45 +100,13 @@ def _insert_table(
     return table_id
 
 
-__all__ = [  # the store's vocabulary lives in mogul.classroom.schema; pages import it from here
-    "ACTIONS",
-    "CODE_ALPHABET",
-    "CODE_LENGTH",
-    "ENDED",
-    "KEY_LENGTH",
-    "META",
-    "OVER",
-    "PAUSED",
-    "PLAYING",
-    "SEATS",
-    "STATUSES",
-    "TABLES",
-    "WAITING",
-    "ClassroomError",
-    "SeatInfo",
-    "TableInfo",
-    "TableStore",
-    "Ticket",
-    "bot_action",
-    "bot_seat_name",
-    "bot_seed",
-    "check_name",
-    "database_url",
-    "default_url",
-    "normal_code",
-    "pretty_code",
-    "seat_labels",
-]
-
-
-class TableStore(StoreMoves):
+class TableStore(StoreReads):
     """Tables, seats and actions in a database; the games replayed from them.
 
     ``where``: a SQLAlchemy URL (``sqlite:///class.sqlite``, ``postgresql+psycopg://...``), a
     SQLite file path, or None for ``default_url()``. The tables are created if missing. The
-    reads (``info``, ``history``, ``record`` ...) come from ``StoreReads``, the students' seats
-    and moves (``join``, ``act``, ``move_bots``, ``time_out``) from ``StoreMoves``; here is
-    what the lecturer does with tables.
+    reads (``info``, ``history``, ``record`` ...) come from ``StoreReads``; here are what the
+    lecturer does with tables and the students' seats and moves.
     """
 
     # --- the lecturer: tables -------------------------------------------------------------------
@@ -298,60 +274,30 @@ class TableStore(StoreMoves):
             self._bump(conn, row)  # the clock of the seat to move starts again
         return self.info(code)
 
-    def restore_table(
-        self,
-        code: str,
-        session: str,
-        record: GameRecord,
-        kinds: Sequence[str],
-        status: str | None = None,
-        fill: str | None = None,
-    ) -> TableInfo:
-        """Put a recorded game back at a table (loading an exported session).
-
-        ``kinds`` gives each seat's kind (``"human"`` or a bot spec); the names come from the
-        record. ``status`` defaults to "over" for a finished game, else "ended".
-        """
-        code = normal_code(code)
-        if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code):
-            raise ValueError(
-                f"a table code has {CODE_LENGTH} letters and digits from {CODE_ALPHABET}; got {code!r}"
-            )
-        spec = record.spec
-        states = list(record.states())  # a record that does not replay is refused here, whole
-        first, final = states[0], states[-1]
-        if len(kinds) != len(first.names):
-            raise ValueError(
-                f"give one seat kind per player: {len(first.names)} players, {len(kinds)} kinds"
-            )
-        for kind in set(kinds) - {HUMAN}:
-            bot_factory(kind, spec.bots)
-        status = status or (OVER if final.is_over else ENDED)
-        if status not in STATUSES or status == WAITING:
-            raise ValueError(f"a restored table is playing, paused, ended or over; got {status!r}")
-        if status == OVER and not final.is_over:
-            raise ValueError("the record stops before the game ends, so the table cannot be over")
-        setup = json.dumps(spec.setup_to_json(first.setup), sort_keys=True)
+    def restore_table(self, info: TableInfo, record: GameRecord, states: list[Any]) -> TableInfo:
+        """Put a recorded game back at a table (an exported session loaded into a store):
+        ``info`` and ``states`` as ``mogul.classroom.table.recorded_table`` checked them."""
+        setup = json.dumps(record.spec.setup_to_json(states[0].setup), sort_keys=True)
         now = time.time()
         try:
             with self._write() as (conn, _):
                 table_id = _insert_table(
                     conn,
                     dict(
-                        code=code,
-                        session=str(session)[:80],
-                        game=spec.name,
-                        edition=first.setup.edition,
-                        seed=first.setup.seed,
-                        fill=fill or next(iter(spec.bots)),
-                        status=status,
-                        step=len(record.actions),
-                        version=1,
+                        code=info.code,
+                        session=info.session,
+                        game=info.game,
+                        edition=info.edition,
+                        seed=info.seed,
+                        fill=info.fill,
+                        status=info.status,
+                        step=info.step,
+                        version=info.version,
                         setup=setup,
                         created=now,
                         updated=now,
                     ),
-                    list(zip(kinds, first.names, strict=True)),
+                    [(s.kind, s.name) for s in info.seats],
                 )
                 if record.actions:
                     conn.execute(
@@ -368,5 +314,267 @@ class TableStore(StoreMoves):
                         ],
                     )
         except sa.exc.IntegrityError:
-            raise ValueError(f"the store already has a table {pretty_code(code)}") from None
-        return self.info(code)
+            raise ValueError(f"the store already has a table {pretty_code(info.code)}") from None
+        return self.info(info.code)
+
+    def signing_key(self, create: bool = True) -> bytes | None:
+        """The store's export key (made at the first export); None if it has none and
+        ``create`` is False. ``mogul.classroom.export`` signs the sessions it writes with it."""
+        KEYS.metadata.create_all(self.engine)
+        for _ in range(2):
+            with self.engine.begin() as conn:
+                row = conn.execute(sa.select(KEYS.c.secret).where(KEYS.c.name == "export")).first()
+            if row is not None:
+                return bytes.fromhex(row[0])
+            if not create:
+                return None
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        sa.insert(KEYS).values(name="export", secret=secrets.token_hex(32))
+                    )
+            except sa.exc.IntegrityError:  # another process made it first: read theirs
+                pass
+        raise RuntimeError("the store's export key could not be read")  # pragma: no cover
+
+    # --- dealing and bumping a table (the lecturer's side uses these too) ------------------------
+    def _deal(self, conn: sa.Connection, row: Any, fill_free: bool) -> None:
+        """Deal table ``row``'s game (its people's seats still free get the fill bot first, with
+        ``fill_free``) and store its setup: the game starts."""
+        seats = seat_rows(conn, row.id)
+        if fill_free:
+            for s in seats:
+                if s.kind == HUMAN and s.name is None:
+                    conn.execute(
+                        sa.update(SEATS)
+                        .where(SEATS.c.table_id == row.id, SEATS.c.seat == s.seat)
+                        .values(kind=row.fill, name=bot_seat_name(s.seat))
+                    )
+            seats = seat_rows(conn, row.id)
+        spec, edition = resolve(row.edition)
+        first = spec.new_game(edition, [s.name for s in seats], row.seed)
+        setup = json.dumps(spec.setup_to_json(first.setup), sort_keys=True)
+        self._bump(conn, row, status=OVER if first.is_over else PLAYING, setup=setup)
+
+    def _bump(self, conn: sa.Connection, row: Any, **values: Any) -> None:
+        """Change table ``row`` (still at its step) and bump its version."""
+        done = conn.execute(
+            sa.update(TABLES)
+            .where(TABLES.c.id == row.id, TABLES.c.step == row.step)
+            .values(version=TABLES.c.version + 1, updated=time.time(), **values)
+        ).rowcount
+        if done != 1:  # the row lock makes this impossible; the check keeps it so
+            raise ClassroomError("the table changed meanwhile; try again")
+        self._notify(conn, row.code)
+
+    def _notify(self, conn: sa.Connection, code: str) -> None:
+        """PostgreSQL: tell every listening server that table ``code`` changed (sent at commit)."""
+        if not self.is_sqlite:
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, code)))
+
+    # --- students: seats and moves ---------------------------------------------------------------
+    def join(self, code: str, name: str, key: str | None = None) -> Ticket:
+        """Take the first free seat at table ``code`` under ``name``; returns the seat's ticket.
+
+        With ``key`` (a seat key given out earlier), the student gets that seat back instead
+        (after a reload or on another device); ``name`` is then not checked. The last person to
+        sit down starts the game.
+        """
+        code = normal_code(code)
+        if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code):
+            raise ClassroomError(
+                f"a table code has {CODE_LENGTH} letters and digits, like {pretty_code('ABCD2345')}"
+            )
+        if key:
+            return self._rejoin(code, normal_code(key))
+        name = check_name(name)
+        if (kept := lookalike(name)) is not None:  # issue 27: nobody passes for the kit's bots
+            raise ClassroomError(
+                f"{name!r} looks like {kept!r}, a name kept for the bots; choose another"
+            )
+        with self._write(code) as (conn, row):
+            if row.status != WAITING:
+                raise ClassroomError(
+                    f"table {pretty_code(code)} is full ({row.status}); "
+                    "to get your own seat back, type its seat key"
+                )
+            seats = seat_rows(conn, row.id)
+            taken = {s.name.casefold() for s in seats if s.name}
+            if name.casefold() in taken:
+                raise ClassroomError(
+                    f"someone at this table is already called {name!r}: add your initial"
+                )
+            free = [s.seat for s in seats if s.kind == HUMAN and s.name is None]
+            if not free:  # pragma: no cover - a full table is dealt at once
+                raise ClassroomError(f"table {pretty_code(code)} is full")
+            key = random_code(KEY_LENGTH)
+            conn.execute(
+                sa.update(SEATS)
+                .where(SEATS.c.table_id == row.id, SEATS.c.seat == free[0])
+                .values(name=name, key_hash=key_hash(key), joined=time.time())
+            )
+            if len(free) == 1:
+                self._deal(conn, row, fill_free=False)
+            else:
+                self._bump(conn, row)
+        self.move_bots(code)
+        return Ticket(code, free[0], key)
+
+    def _rejoin(self, code: str, key: str) -> Ticket:
+        with self._read() as conn:
+            seats = conn.execute(
+                sa.select(SEATS.c.seat, SEATS.c.key_hash).join(TABLES).where(TABLES.c.code == code)
+            ).all()
+        if not seats:
+            raise ClassroomError(
+                f"there is no table {pretty_code(code)}: check the code on the board"
+            )
+        digest = key_hash(key)
+        for seat, stored in seats:
+            if stored and hmac.compare_digest(stored, digest):
+                return Ticket(code, seat, key)
+        raise ClassroomError("that seat key does not belong to a seat at this table")
+
+    def _check_key(self, conn: sa.Connection, ticket: Ticket) -> None:
+        stored = conn.execute(
+            sa.select(SEATS.c.key_hash)
+            .join(TABLES)
+            .where(TABLES.c.code == normal_code(ticket.code), SEATS.c.seat == ticket.seat)
+        ).scalar()
+        if (
+            not stored
+            or not isinstance(ticket.key, str)
+            or not hmac.compare_digest(stored, key_hash(normal_code(ticket.key)))
+        ):
+            raise ClassroomError("this page does not hold the key of that seat")
+
+    def act(self, ticket: Ticket, step: int, action: str) -> int:
+        """Play ``action`` (its text, as ``str(action)`` writes it) for the ticket's seat.
+
+        ``step`` is the number of actions the page had seen: if the table has moved on, the
+        move is stale and refused. Returns the new step. Bots then move until a person must.
+        """
+        if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION_TEXT:
+            raise ClassroomError("that is not a move")
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise ClassroomError("that move names no step of the game")
+        with self._write(ticket.code) as (conn, row):
+            self._check_key(conn, ticket)
+            if row.status != PLAYING:
+                raise ClassroomError(not_playing(row.status))
+            if step != row.step:
+                raise ClassroomError(
+                    f"too late: the table moved on since your page showed it (step {step}, now {row.step}); "
+                    "look at the table and choose again"
+                )
+            states, _ = self._game(conn, row)
+            state = states[-1]
+            if state.current_player != ticket.seat:
+                raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
+            new, stored = self._apply(conn, row, ticket.seat, state, action)
+            bot_next = (
+                not new.is_over
+                and conn.execute(
+                    sa.select(SEATS.c.kind).where(
+                        SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player
+                    )
+                ).scalar()
+                != HUMAN
+            )
+        self._remember(row, new, stored)
+        if bot_next:  # a person moves next: no need to read the table again
+            self.move_bots(ticket.code)
+        return step + 1
+
+    def _apply(
+        self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str
+    ) -> tuple[Any, str]:
+        """Check ``text`` against ``state`` and store it as the table's next action.
+
+        Returns the new state and the action as stored (its canonical text).
+        """
+        spec = resolve(row.edition)[0]
+        try:
+            action = spec.parse_action(text)
+            new = state.apply(action)
+        except IllegalActionError as err:
+            legal = ", ".join(str(a) for a in state.legal_actions())
+            raise ClassroomError(f"{text!r} is not allowed now; you may: {legal}") from err
+        except (ValueError, TypeError) as err:
+            raise ClassroomError(f"{text!r} is not a move of this game: {err}") from err
+        conn.execute(
+            sa.insert(ACTIONS).values(
+                table_id=row.id, step=row.step, seat=seat, action=str(action), at=time.time()
+            )
+        )
+        self._bump(conn, row, step=row.step + 1, **({"status": OVER} if new.is_over else {}))
+        return new, str(action)
+
+    def move_bots(self, code: str, limit: int = 10_000) -> int:
+        """Let bots play until a person must move (or the table stops); returns the moves made.
+
+        Each move is thought out from a snapshot, outside any lock, then stored only if the
+        table is still at that step: several pages may call this at once, and one of them wins.
+        """
+        moves = 0
+        for _ in range(limit):
+            info = self.info(code)
+            if info.status != PLAYING:
+                break
+            states = self.history(code)
+            state, step = states[-1], len(states) - 1
+            seat = state.current_player
+            # info and history are two reads: another device may have ended the game between them
+            if state.is_over or info.seats[seat].kind == HUMAN:
+                break
+            action = bot_action(
+                info.seats[seat].kind, resolve(info.edition)[0], info.seed, seat, step, state
+            )
+            with self._write(code) as (conn, row):
+                if row.step != step or row.status != PLAYING:
+                    continue  # another page moved first
+                new, stored = self._apply(conn, row, seat, state, str(action))
+            self._remember(row, new, stored)
+            moves += 1
+        return moves
+
+    def time_out(self, code: str, step: int) -> bool:
+        """If the person to move at ``step`` has run out of time, play the fill bot's move for
+        them (noted in ``timeouts``); True if it did. Any server may call it: one wins."""
+        states = self.history(code)
+        with self._write(code) as (conn, row):
+            seconds = timer_seconds(conn, row.id)
+            if (
+                seconds is None
+                or row.status != PLAYING
+                or row.step != step
+                or time.time() - row.updated < seconds
+            ):
+                return False
+            if len(states) != step + 1:
+                states, _ = self._game(conn, row)
+            state = states[-1]
+            seat = state.current_player
+            kind = conn.execute(
+                sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
+            ).scalar()
+            if state.is_over or kind != HUMAN:
+                return False
+            action = bot_action(row.fill, resolve(row.edition)[0], row.seed, seat, step, state)
+            conn.execute(sa.insert(TIMEOUTS).values(table_id=row.id, step=step))
+            new, stored = self._apply(conn, row, seat, state, str(action))
+        self._remember(row, new, stored)
+        self.move_bots(code)
+        return True
+
+
+def bot_action(kind: str, spec: Any, seed: int, seat: int, step: int, state: Any) -> Any:
+    """The move bot ``kind`` makes for ``seat`` at ``step`` (seeded by the table, so a resumed
+    table plays on exactly); a bot that fails or answers an illegal move plays the first option."""
+    legal = state.legal_actions()
+    bot = bot_factory(kind, spec.bots)(bot_seed(seed, seat, step))
+    try:
+        action = decide(bot, state.view(seat), legal) if len(legal) > 1 else legal[0]
+    except Exception:  # a broken bot must not stop a class: it plays the first option
+        action = legal[0]
+    return action if action in legal else legal[0]

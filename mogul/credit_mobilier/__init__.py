@@ -10,8 +10,11 @@
 
 The same contract as Mogul: immutable states, ``legal_actions()``, ``apply()``, ``is_over``,
 ``final_scores()`` (cash), ``winners()``. The engine is ``mogul.games.credit_mobilier``; this
-package re-exports its public names.
+package re-exports its public names, and ``new_game`` is ``mogul.new_game`` for this game.
 """
+
+from collections.abc import Sequence
+from typing import Any
 
 from mogul import games as _games  # noqa: F401 - registers the games
 from mogul.games.credit_mobilier.actions import (
@@ -42,7 +45,6 @@ from mogul.games.credit_mobilier.rules import (
     legal_actions,
     pay_round,
 )
-from mogul.games.credit_mobilier.setup import new_game
 from mogul.games.credit_mobilier.spec import SPEC
 from mogul.games.credit_mobilier.tables import (
     dividends_table,
@@ -52,6 +54,15 @@ from mogul.games.credit_mobilier.tables import (
 )
 from mogul.kit.bots import RandomBot
 from mogul.kit.contract import IllegalActionError
+from mogul.kit.spec import new_game as _new_game
+
+
+def new_game(
+    players: int | Sequence[str] | None = None, seed: int | None = None, **setup: Any
+) -> GameState:
+    """``mogul.new_game("credit-mobilier", players, seed, **setup)``: the same call, this game."""
+    return _new_game("credit-mobilier", players, seed, **setup)
+
 
 __all__ = [
     "COAST",

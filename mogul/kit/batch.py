@@ -9,11 +9,17 @@ own seeds, and the chunks reach the ``sink`` in game order whatever finishes fir
 tables are the same, byte for byte, on any number of workers and any executor.
 
 A sink takes each chunk's tables as they come: ``Collect`` keeps them for pandas frames at
-the end, ``mogul.kit.stream.Writer`` appends them to files, so memory stays bounded. For a
+the end, ``Writer`` appends them to files, so memory stays bounded. For a
 writer the workers also encode the tables (CSV text, or Feather's compressed record
 batches), and a local pool's workers hand them over through files in a private folder of
 the run (``Spilled``): the process that owns the files only appends bytes, so two workers
 play nearly twice as many games per second as one.
+
+The bots a batch engine plays are numbers its compiled kernels read: a few bot classes, each
+a kernel code with at most one number (a threshold bot's ``drop_at``, a dividend bot's
+``rival_weight``). A game's table maps the bots' names to ``(class, code, parameter name,
+default)``; ``bot_policy`` reads one bot (a name such as ``"threshold:drop_at=2"``, a class,
+a factory or an instance) and ``seat_policies`` one bot per seat.
 """
 
 from __future__ import annotations
@@ -24,17 +30,18 @@ import pickle
 import random
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mogul.kit.arrow_ipc import FileAssembler, encode
+from mogul.kit.bots import BotFactory, bot_factory
 from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
-from mogul.kit.options import RunOptions
-from mogul.kit.sandbox_process import die_with_parent
+from mogul.kit.runner import RunOptions, play_all, progress_bar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,8 +192,6 @@ def run_chunks(
     ``sink.encode`` (None, "csv" or "feather") says in what form ``sink.add(tables, games)``
     wants the tables; the workers encode them.
     """
-    from tqdm.auto import tqdm
-
     size = options.chunk_size or CHUNK
     deals = random.Random(seed)
     players, encode = engine.players, getattr(sink, "encode", None)
@@ -197,8 +202,7 @@ def run_chunks(
             seeds = deal_seeds(deals, count, players)
             yield Chunk(engine, seed, first, seeds, tuple(tables), encode)
 
-    progress = options.progress
-    bar = tqdm(total=games, unit="game", disable=progress is False, delay=0 if progress else 2)
+    bar = progress_bar(games, options.progress)
 
     def done(played: Played | Spilled) -> None:
         if isinstance(played, Spilled):
@@ -208,70 +212,16 @@ def run_chunks(
             totals.add(played.sums)
         bar.update(played.games)
 
+    folder = getattr(sink, "folder", None)  # a pool's encoded chunks come back through files there
+    pool = options.executor is None and (options.workers or 1) > 1
+    spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if pool and folder and encode else None
     try:
-        if options.executor is None and options.workers is None:
-            for chunk in chunks():
-                done(play_chunk(chunk))
-            return False
-        if options.executor is not None:
-            return _on_executor(options.executor, chunks(), done, in_flight=8)
-        pool = ProcessPoolExecutor(max_workers=options.workers, initializer=die_with_parent)
-        folder = getattr(sink, "folder", None)  # encoded chunks come back through files there
-        spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if folder and encode else None
-        play = partial(play_and_spill, folder=spill) if spill else play_chunk
-        interrupted = True
-        try:
-            interrupted = _on_executor(pool, chunks(), done, 4 * options.workers, play)
-            return interrupted
-        finally:
-            if interrupted:  # stop the workers now, not after the chunks they hold
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.kill()
-            pool.shutdown(wait=not interrupted, cancel_futures=True)
-            if spill:
-                shutil.rmtree(spill, ignore_errors=True)
-    except KeyboardInterrupt:
-        return True
+        pooled = partial(play_and_spill, folder=spill) if spill else None
+        return play_all(chunks(), play_chunk, done, options, pooled=pooled, per_worker=4)
     finally:
         bar.close()
-
-
-def _on_executor(
-    executor: Executor,
-    chunks: Iterator[Chunk],
-    done: Callable[[Any], None],
-    in_flight: int,
-    play: Callable[[Chunk], Any] = play_chunk,
-) -> bool:
-    """``play`` each chunk on an executor, at most ``in_flight`` at once, the results handed
-    to ``done`` in order."""
-    pending: dict[Future, int] = {}
-    finished: dict[int, Played] = {}
-    submitted = delivered = 0
-    try:
-        while True:
-            while len(pending) + len(finished) < in_flight:
-                chunk = next(chunks, None)
-                if chunk is None:
-                    break
-                pending[executor.submit(play, chunk)] = submitted
-                submitted += 1
-            if not pending:
-                return False
-            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in ready:
-                finished[pending.pop(future)] = future.result()
-            while delivered in finished:
-                done(finished.pop(delivered))
-                delivered += 1
-    except KeyboardInterrupt:
-        for future in pending:
-            future.cancel()
-        return True
-    except BaseException:
-        for future in pending:
-            future.cancel()
-        raise
+        if spill:
+            shutil.rmtree(spill, ignore_errors=True)
 
 
 def bot_sums(games: Columns) -> dict[str, np.ndarray]:
@@ -314,3 +264,159 @@ class Totals:
             index=pd.Index(names, name="bot"),
         )
         return table.sort_values(["win_rate", "mean_score"], ascending=False)
+
+
+# --- writing the tables as the chunks come -------------------------------------------------------
+
+
+class Writer:
+    """Appends each chunk's tables to ``folder/<name>.<format>`` ("csv", "parquet", "feather"):
+    tables written as the games finish, so memory stays bounded however many games.
+
+    A sink for ``run_chunks``: each chunk of games is appended to
+    one file per table, ``folder/<table>.csv`` (the rows as pandas' ``to_csv`` writes them) or
+    ``folder/<table>.parquet`` (one row group per chunk) or ``folder/<table>.feather`` (Arrow's
+    file format, one LZ4-compressed record batch per chunk: the fastest to write, read with
+    ``pandas.read_feather``); the last two need pyarrow and keep text as dictionary columns.
+    CSV and Feather chunks come encoded, by whichever worker played them
+    (``play_chunk``): here they are only appended. After every chunk the
+    files hold whole chunks only, and ``progress`` (a callback, e.g. the command line's manifest)
+    learns how many games and rows they hold; an interrupted run therefore keeps what it wrote.
+
+        >>> import tempfile, numpy as np
+        >>> folder = tempfile.mkdtemp()
+        >>> writer = Writer(folder, "csv")
+        >>> writer.add({"games": {"game": np.array([0, 1]), "score": np.array([30, 25])}}, 2)
+        >>> writer.close(); writer.games, writer.rows
+        (2, {'games': 2})
+        >>> open(writer.paths["games"]).read()
+        'game,score\\n0,30\\n1,25\\n'
+    """
+
+    def __init__(
+        self,
+        folder: str | Path,
+        format: str = "csv",
+        progress: Callable[[Writer], None] | None = None,
+    ):
+        if format not in ("csv", "parquet", "feather"):
+            raise ValueError(f"format must be 'parquet', 'feather' or 'csv', got {format!r}")
+        self.folder, self.format, self.progress = Path(folder), format, progress
+        # run_chunks has the workers encode CSV and Feather (their compressed IPC messages);
+        # Parquet is made here from the columns
+        self.encode = format if format in ("csv", "feather") else None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.paths: dict[str, Path] = {}
+        self.rows: dict[str, int] = {}
+        self.games = 0
+        self._files: dict[str, Any] = {}
+
+    def add(self, tables: dict[str, Any], games: int, counts: dict[str, int] | None = None) -> None:
+        """Append one chunk (``games`` games) to every table's file: each table as columns,
+        or already encoded (CSV bytes, the header in the first chunk; or Feather's
+        ``arrow_ipc.Encoded``) with its rows in ``counts``."""
+        for name, table in tables.items():
+            first = name not in self._files
+            if isinstance(table, dict):
+                count = rows(table)
+                table = self._encoded(table, header=first)
+            else:
+                count = counts[name] if counts is not None else 0
+            if first:
+                self.paths[name] = self.folder / f"{name}.{self.format}"
+                self.rows[name] = 0
+                self._files[name] = self._open(self.paths[name], table)
+            self._append(name, table)
+            self.rows[name] += count
+        self.games += games
+        if self.progress is not None:
+            self.progress(self)
+
+    def _encoded(self, columns: Columns, header: bool) -> Any:
+        if self.format == "csv":
+            return csv_bytes(columns, header)
+        if self.format == "feather":
+            return encode(arrow_table(columns))
+        return arrow_table(columns)
+
+    def _open(self, path: Path, table: Any) -> Any:
+        if self.format == "csv":
+            return open(path, "wb")
+        if self.format == "feather":
+            return FileAssembler(open(path, "wb"))
+        import pyarrow.parquet as pq
+
+        return pq.ParquetWriter(path, table.schema)
+
+    def _append(self, name: str, table: Any) -> None:
+        handle = self._files[name]
+        if self.format == "csv":
+            handle.write(table)
+            handle.flush()
+        elif self.format == "feather":
+            handle.add(table)
+        else:
+            handle.write_table(table)
+
+    def close(self) -> None:
+        """Close the files (a Parquet or Feather file is readable only once closed)."""
+        for handle in self._files.values():
+            handle.close()
+            if isinstance(handle, FileAssembler):
+                handle.sink.close()
+        self._files.clear()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --- the bots a batch engine plays ---------------------------------------------------------------
+
+BotCodes = Mapping[str, tuple[type, int, str, float]]
+"""Bot name -> (class, kernel code, the parameter the kernel takes or "", its default)."""
+
+
+def bot_policy(spec: Any, played: BotCodes) -> tuple[int, float] | None:
+    """``(code, parameter)`` for a bot of ``played``, else None."""
+    classes = {name: cls for name, (cls, *_) in played.items()}
+    if isinstance(spec, tuple(classes.values())):
+        cls, kwargs = type(spec), vars(spec)
+    else:
+        try:
+            factory = spec if isinstance(spec, BotFactory) else bot_factory(spec, classes)
+        except (TypeError, ValueError):
+            return None
+        cls, kwargs = factory.make, dict(factory.kwargs)
+    for kind, code, parameter, default in played.values():
+        if cls is kind:
+            return code, float(kwargs.get(parameter, default)) if parameter else 0.0
+    return None
+
+
+def seat_policies(
+    bots: Any, players: int, played: BotCodes, seats: int, engine: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-seat codes and parameters (arrays of ``seats``) from one bot for every seat or one
+    per seat; ``ValueError`` naming the bots ``engine`` plays for any other."""
+    specs = (
+        [bots] * players if isinstance(bots, str) or not isinstance(bots, Sequence) else list(bots)
+    )
+    if len(specs) != players:
+        raise ValueError(
+            f"give one bot for every seat or one per seat ({players}); got {len(specs)}"
+        )
+    kinds, params = np.zeros(seats, np.int64), np.zeros(seats, np.float64)
+    for seat, spec in enumerate(specs):
+        policy = bot_policy(spec, played)
+        if policy is None:
+            names = [f"'{name}'" for name in played]
+            listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+            raise ValueError(
+                f"the {engine} plays {listed} bots, not {spec!r}; "
+                "use the readable engine for other bots"
+            )
+        kinds[seat], params[seat] = policy
+    return kinds, params

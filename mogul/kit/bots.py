@@ -1,4 +1,6 @@
-"""Bots for any game: the protocol, the random baseline, building bots from names, playing.
+"""Bots for any game: the protocol, the random baseline, building bots from names, the one
+loop that plays a game (``play_states``, with ``play`` and ``play_out`` on top), and flat
+Monte Carlo (``MonteCarloBot``, which each game completes with what only it knows).
 
 A bot is any object with a ``name`` and a ``choose(view, legal_actions) -> action`` method.
 It sees what its seat may see (``state.view(seat)``) and draws any randomness from its own
@@ -13,6 +15,7 @@ legal action for it. So a bot written for one edition never meets an option it c
 from __future__ import annotations
 
 import inspect
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +49,18 @@ class RandomBot:
         return self.rng.choice(legal_actions)
 
 
+class BotFailure(Exception):
+    """A bot could not give a legal decision; ``reason`` is one of ``mogul.kit.guard.REASONS``."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.reason, self.detail))
+
+
 def offered(bot: Any, legal: Sequence[Any]) -> Sequence[Any]:
     """The legal actions ``bot`` understands (all of them unless it lists ``understands``)."""
     kinds = getattr(bot, "understands", None)
@@ -56,7 +71,11 @@ def offered(bot: Any, legal: Sequence[Any]) -> Sequence[Any]:
 
 def decide(bot: Any, view: Any, legal: Sequence[Any]) -> Any:
     """Ask ``bot`` for a move among the options it understands; the first legal action if none."""
-    options = offered(bot, legal)
+    return _decide(bot, getattr(bot, "understands", None), view, legal)
+
+
+def _decide(bot: Any, known: Any, view: Any, legal: Sequence[Any]) -> Any:
+    options = legal if known is None else [a for a in legal if type(a) in known]
     return bot.choose(view, options) if options else legal[0]
 
 
@@ -159,30 +178,50 @@ def bot_name(bot: Any) -> str:
 
 
 def play_states(
-    state: Any, bots: Sequence[Any], max_steps: int = 100_000, keep_states: bool = True
+    state: Any,
+    bots: Sequence[Any],
+    max_steps: int = 100_000,
+    keep_states: bool = True,
+    *,
+    until: Callable[[Any], bool] | None = None,
+    forced: bool = True,
+    failed: Callable[[int, int, BotFailure], Any] | None = None,
 ) -> tuple[list[Any], list[Any]]:
-    """Let ``bots`` (one per seat) finish the game from ``state``: (states, actions).
+    """Let ``bots`` (one per seat) play on from ``state``: (states, actions).
 
     ``states[0]`` is ``state`` and ``actions[i]`` leads from ``states[i]`` to ``states[i+1]``;
     with ``keep_states=False`` only the first and the last state are kept (faster: the
-    garbage collector has fewer live objects to walk). Every decision is asked for, a forced
-    one too, so the actions are a full record.
+    garbage collector has fewer live objects to walk). Play stops when the game ends or, with
+    ``until``, at the first state where ``until(state)`` holds. Every decision is asked for,
+    a forced one too, so the actions are a full record; with ``forced=False`` a single legal
+    action is played without asking (rollouts). A refereed game passes ``failed(seat, step,
+    error)``: when a bot raises ``BotFailure`` it returns the bot that takes the seat over,
+    or raises to stop the game.
     """
     if len(bots) != len(state.names):
         raise ValueError(f"play needs one bot per seat: {len(state.names)} seats, {len(bots)} bots")
+    bots = list(bots)
     # What each bot understands, looked up once (this loop runs for every decision).
     kinds = [getattr(bot, "understands", None) for bot in bots]
     states, actions = [state], []
-    for _ in range(max_steps):
-        if state.is_over:
+    for step in range(max_steps):
+        if state.is_over or (until is not None and until(state)):
             if not keep_states:
                 states.append(state)  # the last state beside the first
             return states, actions
         seat = state.current_player
         legal = state.legal_actions()
-        known = kinds[seat]
-        options = legal if known is None else [a for a in legal if type(a) in known]
-        action = bots[seat].choose(state.view(seat), options) if options else legal[0]
+        if forced or len(legal) > 1:
+            try:
+                action = _decide(bots[seat], kinds[seat], state.view(seat), legal)
+            except BotFailure as err:
+                if failed is None:
+                    raise
+                bots[seat] = failed(seat, step, err)
+                kinds[seat] = getattr(bots[seat], "understands", None)
+                action = _decide(bots[seat], kinds[seat], state.view(seat), legal)
+        else:
+            action = legal[0]
         state = state.apply(action)
         if keep_states:
             states.append(state)
@@ -207,19 +246,178 @@ def play(state: Any, bots: Sequence[Any], max_steps: int = 100_000) -> Any:
     return GameRecord.of(state, actions)
 
 
-def play_out(state: Any, bots: Sequence[Any], max_steps: int = 100_000) -> Any:
-    """Play ``state`` to the end with one bot per seat and return the final state.
+def play_out(
+    state: Any,
+    bots: Sequence[Any],
+    max_steps: int = 100_000,
+    until: Callable[[Any], bool] | None = None,
+) -> Any:
+    """Play ``state`` on with one bot per seat and return the last state: the game's end, or
+    the first state where ``until(state)`` holds.
 
     Unlike ``play`` it starts anywhere, keeps no record and does not ask a bot when it has a
     single legal action (fast, for rollouts).
     """
-    for _ in range(max_steps):
-        if state.is_over:
-            return state
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state = state.apply(legal[0])
-        else:
-            seat = state.current_player
-            state = state.apply(decide(bots[seat], state.view(seat), legal))
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
+    return play_states(state, bots, max_steps, keep_states=False, until=until, forced=False)[0][-1]
+
+
+# --- looking ahead: flat Monte Carlo -------------------------------------------------------------
+
+ENGINES = ("auto", "readable", "fast")
+"""Where ``MonteCarloBot`` plays its rollouts (see its docstring)."""
+
+
+class MonteCarloBot:
+    """Tries the candidate actions on many random futures and keeps the one that did best.
+
+    Flat Monte Carlo with determinised rollouts, for any game: for each of ``rollouts``
+    futures (a full state that agrees with the seat's view, the hidden part drawn at random:
+    ``future``) and every candidate action, the game is played on with the rollout policy in
+    every seat, to its end or until ``until`` says stop. The same futures serve every action
+    (common random numbers), so the comparison is fair. A rollout scores ``seat_values`` of
+    the state it ended in: the bot's own value minus the best other (``objective="margin"``:
+    it plays to win), or its own value alone (``objective="score"``). This is the rollout
+    algorithm of Tesauro & Galperin (1996), "On-line policy improvement using Monte-Carlo
+    search", NIPS 9: one step of policy improvement over the rollout policy.
+
+    With more than ``shortlist`` candidates of the kind ``screened``, those are first tried on
+    the first ``first_look`` futures only, and only the ``shortlist`` best go on to the other
+    futures with every other action (successive rejection, as in Audibert & Bubeck 2010,
+    "Best arm identification in multi-armed bandits"). The choice is the best mean over all
+    futures among the actions that saw them all (the first one on a tie).
+
+    ``engine="auto"`` plays the rollouts in the game's batch engine (``batch_values``) when it
+    plays the edition and the rollout policy, else in the readable engine
+    (``engine="readable"``: always; ``"fast"``: the batch engine or a ``ValueError``). The
+    futures are the same either way, so a deterministic rollout policy gets the same values
+    and the same choice from both.
+
+    A game's ``MonteCarloBot`` sets its defaults and name and supplies ``future``,
+    ``seat_values`` and ``batch_values``, and ``until`` and ``candidates`` where it needs them.
+    """
+
+    traits = {"stochastic": True, "lookahead": True}
+    screened: type | None = None
+    """The kind of action the shortlist screens (None: every action sees every future)."""
+
+    def __init__(
+        self,
+        rollouts: int,
+        rollout_policy: BotFactory,
+        seed: int | None,
+        engine: str = "auto",
+        objective: str = "margin",
+        shortlist: int | None = None,
+        first_look: int = 1,
+    ):
+        for key, value in (("rollouts", rollouts), ("first_look", first_look)):
+            whole_number(key, value)
+        if shortlist is not None:
+            whole_number("shortlist", shortlist, "None (no shortlist) or a whole number >= 1")
+        if objective not in ("margin", "score"):
+            raise ValueError(f"objective must be 'margin' or 'score', got {objective!r}")
+        if engine not in ENGINES:
+            raise ValueError(
+                f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}"
+            )
+        self.rollouts, self.policy, self.engine = rollouts, rollout_policy, engine
+        self.objective, self.shortlist, self.first_look = objective, shortlist, first_look
+        self.rng = random.Random(seed)
+
+    # What a game supplies.
+
+    def future(self, view: Any, rng: random.Random) -> tuple[Any, int]:
+        """One random future consistent with ``view``, and the seed its policy bots get."""
+        raise NotImplementedError
+
+    def seat_values(self, state: Any) -> Sequence[float]:
+        """What a rollout that ended in ``state`` is worth to each seat."""
+        raise NotImplementedError
+
+    def until(self, view: Any) -> Callable[[Any], bool] | None:
+        """Where a rollout from ``view`` stops short of the game's end (None: it never does)."""
+        return None
+
+    def batch_values(
+        self, view: Any, futures: Sequence[tuple[Any, int]], actions: Sequence[Any]
+    ) -> Any:
+        """``seat_values`` of every future after every action, played in the batch engine
+        (futures x actions x seats), or None where the batch engine cannot play them."""
+        return None
+
+    def candidates(self, view: Any, legal_actions: Sequence[Any]) -> list[Any]:
+        """The actions worth trying (all legal ones unless a game says otherwise)."""
+        return list(legal_actions)
+
+    # The search.
+
+    def rollout(self, view: Any, future: tuple[Any, int], action: Any) -> Sequence[float]:
+        """``seat_values`` at the end of one rollout of ``action`` in the readable engine."""
+        state, seed = future
+        bots = [self.policy(seed + seat) for seat in range(len(state.names))]
+        return self.seat_values(play_out(state.apply(action), bots, until=self.until(view)))
+
+    def action_values(self, view: Any, legal_actions: Sequence[Any]) -> list[float]:
+        """Mean rollout score of each action (own value, minus the best other with "margin").
+
+        An action left off the shortlist keeps the mean of its first look.
+        """
+        return self._evaluate(view, legal_actions)[0]
+
+    def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        """The candidate with the best mean rollout score (the first one on a tie)."""
+        options = self.candidates(view, legal_actions)
+        if len(options) == 1:
+            return options[0]
+        values, seen_all = self._evaluate(view, options)
+        return options[max(seen_all, key=lambda i: (values[i], -i))]
+
+    def _scores(
+        self, view: Any, futures: Sequence[tuple[Any, int]], actions: Sequence[Any]
+    ) -> list[list[float]]:
+        """Every action's score on every future: one row per future."""
+        outcomes = None
+        if self.engine != "readable":
+            outcomes = self.batch_values(view, futures, actions)
+            if outcomes is None and self.engine == "fast":
+                raise ValueError("the batch engine cannot play this edition or rollout policy")
+        if outcomes is None:
+            outcomes = [[self.rollout(view, f, a) for a in actions] for f in futures]
+        seat = view.seat
+        return [[self._score(values, seat) for values in row] for row in outcomes]
+
+    def _score(self, values: Sequence[float], seat: int) -> float:
+        own = values[seat]
+        if self.objective == "score":
+            return own
+        return own - max(v for s, v in enumerate(values) if s != seat)
+
+    def _evaluate(self, view: Any, legal_actions: Sequence[Any]) -> tuple[list[float], list[int]]:
+        """(mean score per action, the actions that saw every future, by index)."""
+        futures = [self.future(view, self.rng) for _ in range(self.rollouts)]
+        n = len(legal_actions)
+        totals, tried = [0.0] * n, [0] * n
+        everyone = list(range(n))
+        screened = [i for i in everyone if type(legal_actions[i]) is self.screened]
+        screen = (
+            self.shortlist is not None
+            and len(screened) > self.shortlist
+            and self.first_look < self.rollouts
+        )
+        looks = (0, self.first_look, self.rollouts) if screen else (0, self.rollouts)
+        for start, stop in itertools.pairwise(looks):
+            if start:  # after the first look: the best screened and every other action go on
+                best = sorted(screened, key=lambda i: -totals[i])[: self.shortlist]
+                everyone = sorted({*best, *(i for i in everyone if i not in set(screened))})
+            scores = self._scores(view, futures[start:stop], [legal_actions[i] for i in everyone])
+            for row in scores:  # summed future by future
+                for i, score in zip(everyone, row, strict=True):
+                    totals[i] += score
+                    tried[i] += 1
+        return [t / k for t, k in zip(totals, tried, strict=True)], everyone
+
+
+def whole_number(key: str, value: Any, what: str = "a whole number >= 1") -> None:
+    """Raise ``ValueError`` unless ``value`` is a whole number >= 1 (a bot's setting)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{key} must be {what}, got {value!r}")

@@ -8,7 +8,7 @@ anything but a registry name) as untrusted:
 
 * it runs in a ``Sandbox``: a fresh Python process holding only the bot (sent by
   cloudpickle, so classes written in a notebook work), inside a bubblewrap sandbox where
-  the system has one (``mogul.kit.isolation``: its own process IDs, no network, a read-only
+  the system has one (see below: its own process IDs, no network, a read-only
   view of Python and the kit, a cleared environment). Each decision sends the seat's view
   (a copy) and the legal actions and waits at most ``time_limit`` seconds; a bot that does
   not answer in time is killed with every process it started. Its memory, processor time,
@@ -24,26 +24,44 @@ anything but a registry name) as untrusted:
 With ``sandbox=False`` untrusted bots run in the game's process: exceptions and illegal
 answers are still caught and named, but a loop cannot be stopped, memory is not capped, and
 the bot can reach the game through the call stack. Use it only for bots you trust.
+
+Where the bot's process runs: bubblewrap (``bwrap``, Debian's ``bubblewrap`` package, the tool Flatpak uses) starts the
+bot's Python in namespaces of its own: its own process IDs (it sees no other process, so it
+cannot signal the referee or another bot, and every process it starts dies with it), no
+network, and a file system of its own holding only read-only views of what Python needs
+(the interpreter, the virtual environment, the folders on ``sys.path``) and a small
+writable ``/tmp``. The environment is cleared. Run as root, the bot also gives up root
+and becomes a user of its own (``bot_uid()``), so that the kernel counts its processes
+apart from every other bot's (it exempts root from that count).
+
+Where bubblewrap is missing or cannot create namespaces (a locked-down container, macOS,
+Windows), ``bwrap()`` warns once and the kit falls back to a plain process with the same
+limits (memory, CPU time, processes, output) and a cleared environment, but no namespaces:
+such a bot could still see other processes and read what the user may read. Set
+``MOGUL_SANDBOX=process`` to choose the fallback on purpose.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import pickle
+import random
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mogul.kit.bots import offered
-from mogul.kit.isolation import bot_env, bot_uid, bwrap, sandbox_args
+from mogul.kit.bots import BotFailure, offered
 
 REASONS = ("start", "raised", "timeout", "illegal", "crashed", "forbidden")
 TIME_LIMIT = 5.0
@@ -63,18 +81,6 @@ class Failure:
     reason: str  # one of REASONS
     detail: str  # the error message or the offending value
     outcome: str  # "forfeit" (the game is dropped) or "replaced" (a fallback bot took over)
-
-
-class BotFailure(Exception):
-    """A bot could not give a legal decision; ``reason`` is one of ``REASONS``."""
-
-    def __init__(self, reason: str, detail: str):
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.reason, self.detail))
 
 
 def describe(err: BaseException) -> str:
@@ -125,7 +131,7 @@ class Sandbox:
 
     ``Sandbox(factory, time_limit)`` starts the process (a new interpreter, not a fork: a
     fork would carry the game's memory along; in a bubblewrap sandbox where there is one,
-    see ``mogul.kit.isolation``) and sends it the factory with cloudpickle, so a bot class
+    see ``bwrap``) and sends it the factory with cloudpickle, so a bot class
     defined in a notebook travels too. ``new_game(seed)`` builds a fresh bot there and
     returns its name; ``choose(view, legal)`` returns its decision or raises ``BotFailure``.
     After a failure the process is gone; the next ``new_game`` starts another. ``close()``
@@ -308,15 +314,8 @@ class Sandbox:
     def choose(self, view: Any, legal: list[Any]) -> Any:
         """The bot's decision for ``view``, read from its text and checked against ``legal``."""
         text = self._call(("choose", view, list(legal)), "timeout")[-1]
-        if self.parse is None:
-            matches = [a for a in legal if str(a) == text]
-            if len(matches) != 1:
-                raise BotFailure(
-                    "illegal", f"answered {_cut(text, 120)!r}; legal: {', '.join(map(str, legal))}"
-                )
-            return matches[0]
         try:
-            action = self.parse(text)
+            action = self.parse(text) if self.parse else next(a for a in legal if str(a) == text)
         except Exception:
             raise BotFailure(
                 "illegal",
@@ -418,3 +417,146 @@ def _processes_of(uid: int) -> int:
             except OSError:
                 pass
     return count
+
+
+# --- where the bot's process runs: bubblewrap, or a plain process -------------------------
+
+BOT_UIDS = range(1 << 30, (1 << 30) + (1 << 24))
+"""The users a bot may run as when the referee runs as root: one drawn afresh per sandbox
+(no account has them; a bot reads only what everyone may read)."""
+TMP_BYTES = 16 << 20
+"""Size of the sandbox's writable /tmp."""
+ENV = {
+    "PATH": "/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "HOME": "/tmp",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "OPENBLAS_NUM_THREADS": "1",  # numerical libraries: one thread, no surprise processes
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+"""The whole environment a bot sees (nothing of the referee's: no passwords, no store URL)."""
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.cache")
+
+
+def bot_uid() -> int:
+    """A user ID of its own for a bot sandboxed by root."""
+    return random.SystemRandom().choice(BOT_UIDS)
+
+
+def bot_env() -> dict[str, str]:
+    """The environment a bot's process starts with."""
+    return dict(ENV)
+
+
+@functools.cache
+def bwrap() -> str | None:
+    """The ``bwrap`` program if it can make a sandbox here; else None, after one warning."""
+    if os.environ.get("MOGUL_SANDBOX", "").lower() == "process":
+        return None
+    path = shutil.which("bwrap") if sys.platform.startswith("linux") else None
+    why = "" if path else "bubblewrap (bwrap) is not installed"
+    if path:
+        try:
+            probe = subprocess.run(
+                [path, *sandbox_args(path), sys.executable, "-I", "-c", "pass"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=30,
+                env=bot_env(),
+            )
+            why = (
+                ""
+                if probe.returncode == 0
+                else probe.stderr.decode(errors="replace").strip()[-200:]
+            )
+        except (OSError, subprocess.TimeoutExpired) as err:
+            why = str(err)
+    if not sys.platform.startswith("linux"):
+        why = f"namespaces need Linux (this is {sys.platform})"
+    if why:
+        warnings.warn(
+            f"Students' bots run without namespaces: {why}. They keep their limits (time, memory, "
+            "processes, output) but could see other processes and read your files. On Debian/Ubuntu: "
+            "apt-get install bubblewrap (make test installs it).",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    return path
+
+
+def sandbox_args(program: str, paths: Iterable[str] = ()) -> list[str]:
+    """bwrap's arguments (after the program, before the command) for a bot's sandbox."""
+    root = os.getuid() == 0
+    if root:  # real root: no user namespace (so the bot can become nobody), the rest unshared
+        spaces = [
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+        ]
+    else:
+        spaces = ["--unshare-all"]
+    args = [*spaces, "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"]
+    # The bot's own /tmp first: the views come after it, so a kit or venv that lives under
+    # /tmp (a clone there, as CI may make) is laid over it instead of hidden by it.
+    args += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
+    args += _views([*SYSTEM, *_python_paths(), *paths])
+    args += [
+        "--remount-ro",
+        "/",
+        "--chdir",
+        "/tmp",
+        "--clearenv",
+    ]
+    for key, value in ENV.items():
+        args += ["--setenv", key, value]
+    return [*args, "--"]
+
+
+def _python_paths() -> list[str]:
+    """Where this Python lives: its prefixes and the real interpreter's folder."""
+    real = os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))
+    return [
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        real,
+        os.path.dirname(os.path.abspath(sys.executable)),
+    ]
+
+
+def _views(paths: Iterable[str]) -> list[str]:
+    """Read-only binds of ``paths`` (each once, outermost first) and their parent folders."""
+    args: list[str] = []
+    bound: list[str] = []
+    made: set[str] = {"/"}
+    for path in sorted({os.path.abspath(p or ".") for p in paths}, key=lambda p: (p.count("/"), p)):
+        if not os.path.exists(path) or any(
+            path == b or path.startswith(b.rstrip("/") + "/") for b in bound
+        ):
+            continue
+        real = os.path.realpath(path)
+        if os.path.islink(path) and os.path.dirname(path) == "/" and real.startswith("/usr/"):
+            args += ["--symlink", os.path.relpath(real, "/"), path]  # /lib -> usr/lib (merged /usr)
+            bound.append(path)
+            continue
+        parent = os.path.dirname(path)
+        missing = []
+        while parent not in made:
+            missing.append(parent)
+            parent = os.path.dirname(parent)
+        for folder in reversed(missing):  # 0755 even where the real folder is private (/root)
+            args += ["--perms", "0755", "--dir", folder]
+            made.add(folder)
+        args += ["--ro-bind", path, path]
+        bound.append(path)
+        made.add(path)
+    return args

@@ -1,8 +1,9 @@
 """The game runner: many games of any registered game, bots in the seats, tidy pandas tables.
 
-    >>> from mogul.kit.runner import plan_games
     >>> [(p.game, len(p.bot_seeds)) for p in plan_games(1, [(0, 1, 2), (2, 1, 0)])]
     [(0, 3), (1, 3)]
+    >>> RunOptions.of(workers=2).referee.on_failure
+    'forfeit'
 
 Tables, one row per observation (tidy data, Wickham 2014, J. Stat. Softw. 59(10)):
 
@@ -19,59 +20,440 @@ the game's own tables -- ``GameSpec.tables``
     ("forfeit": the game is left out of every other table; "replaced": a fallback bot
     finished it for the failing seat).
 
-Every game is fixed by its seeds, drawn in game order from ``seed`` as the games are
-planned (lazily: a run of a hundred million games plans as it goes; ``mogul.kit.plans``).
-Games run in chunks (``mogul.kit.jobs``) on any ``concurrent.futures.Executor`` and are put
-back in order, so the same seed gives the same tables whatever the executor. Interrupting a
-run (Ctrl-C, the notebook's stop button) stops it at once, worker processes included, and
-returns the games finished so far, marked ``partial``. ``mogul.kit.simulate`` and
-``mogul.kit.tournament`` use this machinery.
+How a run goes:
+
+* ``RunOptions`` says where it plays (in this process, a process pool, any executor), how
+  visibly, and how untrusted bots are refereed (``Referee``, which travels with every job).
+* ``plan_games`` gives every game its deal seed and its bots' seeds, all drawn from the run's
+  seed as the games are planned (lazily: a run of a hundred million games plans as it goes);
+  ``entrants`` turns bot specs into the run's named entrants, trusted (the game's own bots)
+  or not (a student's bot, run in a sandbox).
+* ``play_job`` plays one worker's share, a chunk of planned games, with the bots refereed
+  (``Seats``), and returns the rows of its tables.
+* ``run_plans`` hands the chunks out and puts their tables back in order, so the same seed
+  gives the same tables whatever the executor. Interrupting a run (Ctrl-C, the notebook's
+  stop button) stops it at once, worker processes included, and returns the games finished
+  so far, marked ``partial``.
+
+``mogul.kit.simulate`` and ``mogul.kit.tournament`` use this machinery.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import pickle
+import random
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, fields, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from mogul.kit.jobs import (
-    FAILURE_COLUMNS,
-    GAMES_COLUMNS,
-    Job,
-    Seats,
-    game_rows,
-    no_failures,
-    play_job,
-)
-from mogul.kit.options import Referee, RunOptions
-from mogul.kit.plans import Entrant, GamePlan, entrants, plan_games
+from mogul.kit.bots import BotFactory, BotFailure, BotSpec, bot_factory, bot_name, play_states
+from mogul.kit.guard import MEMORY_LIMIT, TIME_LIMIT, Failure, Sandbox, ask, build
+from mogul.kit.names import student_name
 from mogul.kit.sandbox_process import cap_memory, die_with_parent
+from mogul.kit.spec import GameSpec, default_game, get_game, resolve
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the runner loads without pandas
 
-__all__ = [  # the runner's parts live in plans and jobs; callers import them from here too
-    "FAILURE_COLUMNS",
-    "GAMES_COLUMNS",
-    "Entrant",
-    "GamePlan",
-    "Job",
-    "Referee",
-    "Run",
-    "RunOptions",
-    "entrants",
-    "game_rows",
-    "no_failures",
-    "plan_games",
-    "play_job",
-    "run_plans",
-]
+# --- how a run plays ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Referee:
+    """How a run treats its bots (see ``mogul.kit.guard``).
+
+    ``time_limit``: seconds an untrusted bot may take for one decision (and to start).
+    ``sandbox``: run untrusted bots in processes of their own (stoppable, memory capped).
+    ``memory_limit``: bytes a sandboxed bot may use beyond its start. ``on_failure``:
+    "forfeit" (drop the game) or "replace" (``fallback``, one of the game's bots, finishes
+    it for the failing seat).
+    """
+
+    time_limit: float = TIME_LIMIT
+    sandbox: bool = True
+    memory_limit: int | None = MEMORY_LIMIT
+    on_failure: str = "forfeit"
+    fallback: str = "random"
+
+    def __post_init__(self) -> None:
+        limit = self.time_limit
+        if (
+            isinstance(limit, bool)
+            or not isinstance(limit, int | float)
+            or not 0 < limit < float("inf")
+        ):
+            raise ValueError(f"time_limit must be a number of seconds > 0, got {limit!r}")
+        if self.on_failure not in ("forfeit", "replace"):
+            raise ValueError(f"on_failure must be 'forfeit' or 'replace', got {self.on_failure!r}")
+        if not isinstance(self.sandbox, bool):
+            raise ValueError(f"sandbox must be True or False, got {self.sandbox!r}")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run plays its games: where, how visibly, and how it treats untrusted bots.
+
+    ``simulate`` and ``tournament`` take these as keywords (``workers=2, progress=False``) or
+    as ``options=RunOptions(...)``; they are written down here only.
+
+    ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
+    ``client.get_executor()`` too). ``workers=N``: a local process pool of N workers for this
+    run. Neither: the games run in this process. ``progress``: None shows a bar only for runs
+    longer than two seconds, True always, False never. ``chunk_size``: games per job (default:
+    about a 32nd of the run, at most 100). ``time_limit``, ``sandbox``, ``memory_limit``,
+    ``on_failure``: how untrusted bots are refereed (see ``Referee``).
+    """
+
+    executor: Executor | None = None
+    workers: int | None = None
+    progress: bool | None = None
+    chunk_size: int | None = None
+    time_limit: float = TIME_LIMIT
+    on_failure: str = "forfeit"
+    sandbox: bool = True
+    memory_limit: int | None = MEMORY_LIMIT
+
+    def __post_init__(self) -> None:
+        if self.executor is not None and self.workers is not None:
+            raise ValueError("give either an executor or a number of workers, not both")
+        if self.executor is not None and not isinstance(self.executor, Executor):
+            raise ValueError(
+                f"executor must be a concurrent.futures.Executor, got {self.executor!r}"
+            )
+        for name in ("workers", "chunk_size", "memory_limit"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
+                raise ValueError(f"{name} must be a whole number >= 1 (or None), got {value!r}")
+        if self.progress not in (None, True, False):
+            raise ValueError(
+                f"progress must be True, False or None (a bar for long runs), got {self.progress!r}"
+            )
+        self.referee  # noqa: B018 - checks time_limit, on_failure and sandbox
+
+    @property
+    def referee(self) -> Referee:
+        """How this run treats its bots."""
+        return Referee(self.time_limit, self.sandbox, self.memory_limit, self.on_failure)
+
+    @classmethod
+    def of(cls, options: RunOptions | None = None, **changes: Any) -> RunOptions:
+        """``options`` (default: the defaults) with ``changes``; an unknown name is a ``TypeError``."""
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(changes) - set(known))
+        if unknown:
+            raise TypeError(
+                f"unknown run option(s) {', '.join(unknown)}; the options are {', '.join(known)}"
+            )
+        if options is not None and not isinstance(options, RunOptions):
+            raise TypeError(f"options must be a RunOptions, got {options!r}")
+        return replace(options or cls(), **changes)
+
+
+def game_first(game: Any, entry: str) -> tuple[GameSpec, str]:
+    """The game and edition of a run's first argument; a list there (bots first) is a ``TypeError``."""
+    if isinstance(game, list | tuple):
+        raise TypeError(
+            f"{entry}(game, bots, ...) takes the game first, e.g. {entry}({default_game()!r}, {list(game)!r}, ...)"
+        )
+    return resolve(game)
+
+
+# --- who plays which game ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """One game to play: its number, deal seed, which entrant sits in each seat, bot seeds."""
+
+    game: int
+    seed: int
+    seating: tuple[int, ...]
+    bot_seeds: tuple[int, ...]
+
+
+def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GamePlan]:
+    """Number the games and give each its deal seed and bot seeds, all drawn from ``seed``.
+
+    Deals come from ``random.Random(seed)`` in game order, as they always have (seeded deals
+    stay the same). Bot seeds come from streams of their own, a keyed hash (BLAKE2b keyed
+    with the run's seed) of the game number and the seat, so a bot that knows its seed learns
+    nothing about the deal or the other bots' seeds (short of trying every run seed: for a
+    graded tournament pick a large random one, for example ``secrets.randbits(64)``).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    deals = random.Random(seed)
+    keyed = hashlib.blake2b(
+        key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4
+    )
+
+    def bot_seed(game: int, seat: int) -> int:
+        h = keyed.copy()
+        h.update(f"{game} {seat}".encode())
+        return int.from_bytes(h.digest(), "big")
+
+    for game, seating in enumerate(seatings):
+        deal = deals.getrandbits(32)
+        for _ in (
+            seating
+        ):  # the draws that were bot seeds before: the deals of every seed stay as they were
+            deals.getrandbits(32)
+        yield GamePlan(
+            game, deal, tuple(seating), tuple(bot_seed(game, seat) for seat in range(len(seating)))
+        )
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot in a run: how to build it, its name, and whether it is one of the kit's own."""
+
+    factory: BotFactory
+    name: str
+    trusted: bool
+
+
+def entrants(
+    specs: Sequence[BotSpec],
+    registry: Mapping[str, type],
+    *,
+    unique: bool,
+    referee: Referee | None = None,
+) -> tuple[Entrant, ...]:
+    """The run's entrants from bot specs. Registry names are trusted; anything else is not.
+
+    Names come from a bot built with seed 0 (an untrusted one in its sandbox, under the time
+    limit; a bot that cannot start keeps its class name and fails in every game). An
+    untrusted bot whose name passes for one of the game's bots gets " (student)" after it
+    (``mogul.kit.names``). With ``unique``, repeated names get " 2", " 3" ...
+    """
+    referee = referee or Referee()
+    out: list[Entrant] = []
+    for spec in specs:
+        factory = bot_factory(spec, registry)
+        trusted = isinstance(spec, str)
+        name = _start_name(factory, trusted, referee)
+        if (
+            not trusted and factory.make not in registry.values()
+        ):  # a student's bot may not pass for the kit's
+            name = student_name(
+                name, {*registry, *(str(getattr(c, "name", k)) for k, c in registry.items())}
+            )
+        if unique and name in [e.name for e in out]:
+            taken = [e.name for e in out]
+            name = next(
+                f"{name} {k}" for k in range(2, len(taken) + 2) if f"{name} {k}" not in taken
+            )
+        out.append(Entrant(factory, name, trusted))
+    return tuple(out)
+
+
+def _start_name(factory: BotFactory, trusted: bool, referee: Referee) -> str:
+    make = getattr(factory.make, "func", factory.make)  # a functools.partial's function
+    fallback = getattr(make, "__name__", type(make).__name__)
+    if trusted:
+        return bot_name(factory(0))
+    if referee.sandbox:
+        box = Sandbox(factory, referee.time_limit, referee.memory_limit)
+        try:
+            return box.new_game(0)
+        except BotFailure:
+            return fallback
+        finally:
+            box.close()
+    try:
+        return bot_name(build(factory, 0))
+    except Exception:
+        return fallback
+
+
+# --- a worker's share ---------------------------------------------------------------------------
+
+
+GAMES_COLUMNS = ("game", "seed", "seat", "player", "bot", "bot_seed", "score", "rank", "won")
+"""The games table's first columns, the same for every game."""
+FAILURE_COLUMNS = tuple(f.name for f in fields(Failure))
+
+
+@dataclass(frozen=True)
+class Job:
+    """A chunk of games for one worker: everything it needs, and all of it picklable."""
+
+    game: str
+    edition: str
+    entrants: tuple[Entrant, ...]
+    plans: tuple[GamePlan, ...]
+    tables: tuple[str, ...]
+    referee: Referee = Referee()
+
+
+def play_job(job: Job, seats: Seats | None = None) -> dict[str, pd.DataFrame]:
+    """Play a chunk of games; return the requested tables and the failures (rows in game order).
+
+    The game's own tables get ``game`` first, and ``bot`` next where they have a ``seat``.
+    ``seats`` keeps sandboxed bots from one chunk to the next (in-process runs); it also holds
+    the game's spec, looked up once.
+    """
+    import pandas as pd
+
+    games: list[dict[str, Any]] = []
+    failures: list[Failure] = []
+    extra: dict[str, list[dict[str, Any]]] = {name: [] for name in job.tables if name != "games"}
+    with nullcontext(seats) if seats is not None else Seats(job) as seats:
+        spec = seats.spec
+        for plan in job.plans:
+            state = spec.new_game(job.edition, len(plan.seating), plan.seed)
+            states = _play_refereed(state, seats, plan, failures)
+            if states is None:
+                continue  # forfeit: the game is left out of every table
+            names = [job.entrants[e].name for e in plan.seating]
+            games.extend(game_rows(spec, plan, names, states[-1]))
+            for name, rows in extra.items():
+                for row in spec.tables[name](states):
+                    first = (
+                        {"game": plan.game, "bot": names[row["seat"]]}
+                        if "seat" in row
+                        else {"game": plan.game}
+                    )
+                    rows.append(first | row)
+    out = {"games": pd.DataFrame(games, columns=[*GAMES_COLUMNS, *spec.result_columns])}
+    out.update({name: pd.DataFrame(rows) for name, rows in extra.items()})
+    out["failures"] = pd.DataFrame([asdict(f) for f in failures], columns=FAILURE_COLUMNS)
+    return out
+
+
+class _InProcess:
+    """An untrusted bot run in the game's process: errors and illegal answers are caught."""
+
+    def __init__(self, bot: Any):
+        self.bot = bot
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        return ask(self.bot, view, legal)
+
+
+class Seats:
+    """The bots of a job's games: trusted ones built directly, untrusted ones guarded."""
+
+    def __init__(self, job: Job):
+        self.job, self.spec = job, get_game(job.game)
+        # By entrant and copy (the same bot may sit in several seats): reused game after game.
+        self.boxes: dict[tuple[int, int], Sandbox] = {}
+
+    def __enter__(self) -> Seats:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for box in self.boxes.values():
+            box.close()
+
+    def for_game(self, plan: GamePlan, failures: list[Failure]) -> list[Any]:
+        """One bot per seat for ``plan``; a bot that cannot start is a failure (seat None)."""
+        bots: list[Any] = []
+        for seat, (e, seed) in enumerate(zip(plan.seating, plan.bot_seeds, strict=True)):
+            entrant = self.job.entrants[e]
+            referee = self.job.referee
+            try:
+                if entrant.trusted:
+                    bots.append(entrant.factory(seed))
+                elif referee.sandbox:
+                    key = (e, plan.seating[:seat].count(e))
+                    if key not in self.boxes:
+                        self.boxes[key] = Sandbox(
+                            entrant.factory,
+                            referee.time_limit,
+                            referee.memory_limit,
+                            parse=self.spec.parse_action,
+                        )
+                    box = self.boxes[key]
+                    box.new_game(seed)
+                    bots.append(box)
+                else:
+                    bots.append(_InProcess(build(entrant.factory, seed)))
+            except BotFailure as err:
+                bots.append(self.failed(plan, seat, 0, err, failures))
+        return bots
+
+    def failed(
+        self, plan: GamePlan, seat: int, step: int, err: BotFailure, failures: list[Failure]
+    ) -> Any:
+        """Note a failure; return the fallback bot that takes the seat over, or None (forfeit)."""
+        referee = self.job.referee
+        name = self.job.entrants[plan.seating[seat]].name
+        outcome = "replaced" if referee.on_failure == "replace" else "forfeit"
+        failures.append(Failure(plan.game, seat, name, step, err.reason, err.detail, outcome))
+        if outcome == "forfeit":
+            return None
+        return bot_factory(referee.fallback, self.spec.bots)(plan.bot_seeds[seat])
+
+
+class _Forfeit(Exception):
+    """A bot failed and its game is forfeit."""
+
+
+def _play_refereed(
+    state: Any, seats: Seats, plan: GamePlan, failures: list[Failure]
+) -> list[Any] | None:
+    """Play one game; a failing bot is replaced or forfeits it. The game's states, or None
+    when it is forfeit."""
+    bots = seats.for_game(plan, failures)
+    if any(b is None for b in bots):
+        return None  # a bot failed to start
+
+    def failed(seat: int, step: int, err: BotFailure) -> Any:
+        bot = seats.failed(plan, seat, step, err, failures)
+        if bot is None:
+            raise _Forfeit
+        return bot
+
+    try:
+        return play_states(state, bots, failed=failed)[0]
+    except _Forfeit:
+        return None
+
+
+def game_rows(
+    spec: GameSpec, plan: GamePlan, names: Sequence[str], final: Any
+) -> list[dict[str, Any]]:
+    """The games-table rows of one finished game, one per seat."""
+    scores = final.final_scores()
+    keys = spec.standings(final)
+    rows = []
+    for seat, player in enumerate(final.names):
+        rank = 1 + sum(other > keys[seat] for other in keys)
+        rows.append(
+            {
+                "game": plan.game,
+                "seed": plan.seed,
+                "seat": seat,
+                "player": player,
+                "bot": names[seat],
+                "bot_seed": plan.bot_seeds[seat],
+                "score": scores[seat],
+                "rank": rank,
+                "won": rank == 1,
+                **spec.result_row(final, seat),
+            }
+        )
+    return rows
+
+
+def no_failures() -> pd.DataFrame:
+    """An empty failures table (a run whose bots all behaved)."""
+    import pandas as pd
+
+    return pd.DataFrame(columns=FAILURE_COLUMNS)
+
+
+# --- the run --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -96,55 +478,49 @@ def run_plans(
     The tables returned are the ``tables`` asked for plus ``failures``.
     """
     options = options or RunOptions()
-    referee, executor, workers = options.referee, options.executor, options.workers
+    referee = options.referee
     size = options.chunk_size or max(1, min(100, math.ceil(total / 32)))
     chunks = iter(plans)
     jobs = (
         Job(game, edition, tuple(entrants), batch, tuple(tables), referee)
         for batch in iter(lambda: tuple(islice(chunks, size)), ())
     )
-    bar = _progress_bar(total, options.progress)
-    results: dict[int, dict[str, pd.DataFrame]] = {}
-    partial = False
+    if options.executor is None and (options.workers or 1) > 1:
+        _check_picklable(entrants)
+    results: list[dict[str, pd.DataFrame]] = []
+    bar = progress_bar(total, options.progress)
+
+    def done(played: tuple[int, dict[str, pd.DataFrame]]) -> None:
+        results.append(played[1])
+        bar.update(played[0])
+
+    first = Job(game, edition, tuple(entrants), (), tuple(tables), referee)
     try:
-        if executor is None and (workers or 1) == 1:
-            first = Job(game, edition, tuple(entrants), (), tuple(tables), referee)
-            with Seats(first) as seats:  # sandboxes live for the whole run
-                for i, job in enumerate(jobs):
-                    results[i] = play_job(job, seats)
-                    bar.update(len(job.plans))
-        elif executor is not None:
-            partial = _run_on(executor, jobs, bar, results, in_flight=8)
-        else:
-            _check_picklable(entrants)
-            pool = ProcessPoolExecutor(
-                max_workers=workers, initializer=_start_worker, initargs=(_worker_memory(referee),)
+        with Seats(first) as seats:  # in this process, sandboxes live for the whole run
+            partial = play_all(
+                jobs,
+                _play_counted,
+                done,
+                options,
+                here=lambda job: (len(job.plans), play_job(job, seats)),
+                memory=_worker_memory(referee),
             )
-            finished = False
-            try:
-                partial = _run_on(pool, jobs, bar, results, in_flight=2 * workers)
-                finished = not partial
-            finally:
-                if (
-                    not finished
-                ):  # interrupted or failed: stop the workers now, not after their queue
-                    _stop_now(pool)
-                pool.shutdown(wait=finished, cancel_futures=True)
-    except KeyboardInterrupt:
-        partial = True
     finally:
         bar.close()
     if partial:
-        done = sum(len(r["games"]["game"].unique()) for r in results.values())
+        kept = sum(r["games"]["game"].nunique() for r in results)
         print(
-            f"Interrupted: kept the {done} games finished so far (results marked partial).",
+            f"Interrupted: kept the {kept} games finished so far (results marked partial).",
             file=sys.stderr,
         )
-    ordered = [results[i] for i in sorted(results)]
+    results = results or [play_job(first)]
     names = [*tables, "failures"]
-    if not ordered:
-        ordered = [play_job(Job(game, edition, tuple(entrants), (), tuple(tables), referee))]
-    return Run({name: _concat([r[name] for r in ordered]) for name in names}, partial)
+    return Run({name: _concat([r[name] for r in results]) for name in names}, partial)
+
+
+def _play_counted(job: Job) -> tuple[int, dict[str, pd.DataFrame]]:
+    """``play_job`` in a worker, with the number of games it played (for the progress bar)."""
+    return len(job.plans), play_job(job)
 
 
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -155,28 +531,83 @@ def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(full or frames[:1], ignore_index=True)
 
 
-def _run_on(
-    executor: Executor, jobs: Iterator[Job], bar: Any, results: dict[int, Any], in_flight: int
+def play_all(
+    work: Iterable[Any],
+    play: Callable[[Any], Any],
+    done: Callable[[Any], None],
+    options: RunOptions,
+    *,
+    here: Callable[[Any], Any] | None = None,
+    pooled: Callable[[Any], Any] | None = None,
+    per_worker: int = 2,
+    memory: int | None = None,
 ) -> bool:
-    """Run jobs with at most ``in_flight`` submitted at once; True if interrupted."""
-    pending: dict[Future, tuple[int, Job]] = {}
-    numbered = enumerate(jobs)
+    """Play every piece of ``work`` where ``options`` say and hand the results to ``done``, in
+    order; True if interrupted (Ctrl-C), ``done`` having had the results up to there.
+
+    Without an executor and with at most one worker the pieces are played here (``here``,
+    default ``play``); on ``options.executor`` with ``play``, eight at a time; else on a local
+    pool of ``options.workers`` processes with ``pooled`` (default ``play``), ``per_worker``
+    pieces per worker at a time. Pool workers end with this process (SIGKILL too), are capped
+    at ``memory`` more bytes, and are killed at once when the run is interrupted or fails.
+    Both ``runner`` (chunks of planned games) and ``batch`` (a batch engine's chunks) run here.
+    """
+    work = iter(work)
+    try:
+        if options.executor is None and (options.workers or 1) == 1:
+            for piece in work:
+                done((here or play)(piece))
+            return False
+        if options.executor is not None:
+            return _in_order(options.executor, play, work, done, in_flight=8)
+        pool = ProcessPoolExecutor(options.workers, initializer=_start_worker, initargs=(memory,))
+        interrupted = True
+        try:
+            in_flight = per_worker * options.workers
+            interrupted = _in_order(pool, pooled or play, work, done, in_flight)
+            return interrupted
+        finally:
+            if interrupted:  # interrupted or failed: stop the workers now, not after their queue
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.kill()  # their sandboxed bots die with them
+            pool.shutdown(wait=not interrupted, cancel_futures=True)
+    except KeyboardInterrupt:
+        return True
+
+
+def _in_order(
+    executor: Executor,
+    play: Callable[[Any], Any],
+    work: Iterator[Any],
+    done: Callable[[Any], None],
+    in_flight: int,
+) -> bool:
+    """``play`` each piece on ``executor``, at most ``in_flight`` submitted or waiting for
+    their turn at once, the results handed to ``done`` in order; True if interrupted."""
+    pending: dict[Future, int] = {}
+    finished: dict[int, Any] = {}
+    submitted = delivered = 0
     try:
         while True:
-            for i, job in islice(numbered, max(0, in_flight - len(pending))):
-                pending[executor.submit(play_job, job)] = (i, job)
+            while len(pending) + len(finished) < in_flight:
+                piece = next(work, None)
+                if piece is None:
+                    break
+                pending[executor.submit(play, piece)] = submitted
+                submitted += 1
             if not pending:
                 return False
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                i, job = pending.pop(future)
-                results[i] = future.result()
-                bar.update(len(job.plans))
+            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished[pending.pop(future)] = future.result()
+            while delivered in finished:
+                done(finished.pop(delivered))
+                delivered += 1
     except KeyboardInterrupt:
         for future in pending:
             future.cancel()
         return True
-    except Exception as err:
+    except BaseException as err:
         for future in pending:
             future.cancel()
         _explain_pickling(err)
@@ -196,12 +627,6 @@ def _check_picklable(entrants: Sequence[Entrant]) -> None:
         raise
 
 
-def _stop_now(pool: ProcessPoolExecutor) -> None:
-    """Kill a pool's worker processes at once (their sandboxed bots die with them)."""
-    for process in list(getattr(pool, "_processes", {}).values()):
-        process.kill()
-
-
 def _start_worker(memory: int | None) -> None:
     """A pool worker: ends with this process whatever ends it (SIGKILL too), memory capped."""
     die_with_parent()
@@ -213,7 +638,7 @@ def _worker_memory(referee: Referee) -> int | None:
     return None if referee.memory_limit is None else referee.memory_limit + (2 << 30)
 
 
-def _explain_pickling(err: Exception) -> None:
+def _explain_pickling(err: BaseException) -> None:
     """Add advice to the error when a worker could not receive or load a bot."""
     text = str(err).lower()
     if isinstance(err, BrokenProcessPool) or "pickle" in text or "can't get attribute" in text:
@@ -224,7 +649,8 @@ def _explain_pickling(err: Exception) -> None:
         )
 
 
-def _progress_bar(total: int, progress: bool | None) -> Any:
+def progress_bar(total: int, progress: bool | None) -> Any:
+    """A bar of ``total`` games: None shows it only for runs longer than two seconds."""
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="game", disable=progress is False, delay=0 if progress else 2)

@@ -6,9 +6,12 @@ no widgets: ``mogul.widgets.player(game, ...)`` opens the game's player over one
 
     >>> from mogul.kit.session import GameSession
     >>> from mogul.kit.spec import default_game
-    >>> s = GameSession(default_game(), seats=["human", "random", "random"], seed=3)
+    >>> s = GameSession(default_game(), ["human", "random", "random"], seed=3)
     >>> s.human_to_act() or s.state.is_over
     True
+
+It takes the first arguments of ``mogul.new_game`` in the same order: the game or edition,
+who sits at the table (here one spec per seat), the seed.
 """
 
 from __future__ import annotations
@@ -17,12 +20,19 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mogul.kit.bots import bot_factory, bot_name, offered
+from mogul.kit.bots import RandomBot, bot_factory, bot_name, offered
 from mogul.kit.record import GameRecord
-from mogul.kit.spec import default_game, resolve
+from mogul.kit.spec import GameSpec, default_game, resolve
 
 HUMAN = "human"
 """The seat spec of a person at the table (every other spec names a bot)."""
+
+
+def default_seats(spec: GameSpec, edition: str) -> list[Any]:
+    """You against the game's first bots (random bots for a game with none), at the fewest seats."""
+    fewest = spec.player_range(edition)[0]
+    bot = next(iter(spec.bots), None) or RandomBot
+    return [HUMAN, *(bot for _ in range(fewest - 1))]
 
 
 def last_events(states: Sequence[Any], lines: int = 12) -> list[str]:
@@ -40,7 +50,8 @@ class GameSession:
 
     ``game``: a game or edition name (None: the registry's default game). ``seats``: one spec
     per seat, ``"human"`` or a bot (a name of the game's bots such as ``"random"``, a bot
-    class, a function that builds a bot, or a bot instance). ``names``: the people's names
+    class, a function that builds a bot, or a bot instance); default: you against the game's
+    first bots at the fewest seats. ``seed`` deals the game. ``names``: the people's names
     (default: the game's).
     Setup keywords (``deck``, ``start_player`` ...) go to the game's ``new_game``.
     ``autoplay``: bots move on their own after a human acted (default: when a human plays).
@@ -52,9 +63,10 @@ class GameSession:
     def __init__(
         self,
         game: Any = None,
-        seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
-        names: Sequence[str] | None = None,
+        seats: Sequence[Any] | None = None,
         seed: int = 0,
+        *,
+        names: Sequence[str] | None = None,
         autoplay: bool | None = None,
         **setup: Any,
     ) -> None:
@@ -64,7 +76,7 @@ class GameSession:
                 "the number of seats"
             )
         self.spec, self.edition = resolve(default_game() if game is None else game)
-        self.seats = list(seats)
+        self.seats = list(default_seats(self.spec, self.edition) if seats is None else seats)
         self.spec.check_players(self.edition, len(self.seats))
         self.humans = tuple(
             i for i, s in enumerate(self.seats) if isinstance(s, str) and s == HUMAN

@@ -3,7 +3,7 @@
     >>> from mogul.kit.simulate import simulate
     >>> from mogul.kit.spec import default_game, get_game
     >>> game = default_game()                                 # or any game or edition name
-    >>> sim = simulate(game, ["random"], players=3, games=20, seed=1, progress=False)
+    >>> sim = simulate(game, ["random"], seed=1, players=3, games=20, progress=False)
     >>> sorted(sim.tables) == sorted(["games", *get_game(game).tables])
     True
     >>> len(sim.games), int(sim.games["won"].sum()) >= 20   # 20 games x 3 seats; ties share
@@ -24,11 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.batch import Chunk, Collect, Totals, engine_for, play_chunk, run_chunks
+from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
-from mogul.kit.options import RunOptions, game_first
-from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
-from mogul.kit.stream import Writer
+from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -168,9 +166,9 @@ def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:
 def simulate(
     game: Any,
     bots: Sequence[BotSpec],
-    games: int = 100,
     seed: int = 0,
     *,
+    games: int = 100,
     players: int | None = None,
     tables: Sequence[str] | None = None,
     engine: str | None = None,
@@ -182,16 +180,17 @@ def simulate(
 ) -> Simulation:
     """Play ``games`` games with one bot per seat and return their tables.
 
-    ``game``: a game or edition name (``mogul.kit.spec.names()``) or an edition object.
-    ``bots``: the game's bot names (``"value"``, ``"threshold:drop_at=2"``), bot classes or
-    bot factories; with ``players`` larger than the list, the list is repeated to fill the
-    seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc, random). Each
-    game gets its own deal seed and bot seeds from ``seed``. ``tables`` picks which tables to
+    The first arguments are ``mogul.new_game``'s, in its order: ``game``, a game or edition
+    name (``mogul.kit.spec.names()``) or an edition object; ``bots``, who sits at the table:
+    the game's bot names (``"value"``, ``"threshold:drop_at=2"``), bot classes or bot
+    factories, one per seat; with ``players`` larger than the list, the list is repeated to
+    fill the seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc,
+    random); ``seed``: each game gets its own deal seed and bot seeds from it. ``tables`` picks which tables to
     build: "games" and any of the game's own (default all; fewer is faster).
 
     How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
     ``on_failure``, ``sandbox``, ``memory_limit``): keywords or ``options``, see
-    ``mogul.kit.options.RunOptions``. Bots other than the game's own are untrusted
+    ``mogul.kit.runner.RunOptions``. Bots other than the game's own are untrusted
     (``mogul.kit.guard``): each decision gets ``time_limit`` seconds in a sandbox process
     (``sandbox=False``: in this process, with no time limit); a failing bot forfeits the game
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
@@ -207,7 +206,7 @@ def simulate(
     Feather, Arrow's own file, is the fastest to write and the smallest, ``pd.read_feather``
     reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
-    after each chunk (``mogul.kit.stream.Writer``: ``games``, ``rows``, ``paths``).
+    after each chunk (``mogul.kit.batch.Writer``: ``games``, ``rows``, ``paths``).
     """
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)

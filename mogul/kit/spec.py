@@ -1,20 +1,25 @@
-"""Game specs and the registry: how the generic layer finds and handles each game.
+"""Game specs and the registry: how the generic layer finds, deals and handles each game.
 
-A ``GameSpec`` is a plain record of the functions the generic layer needs from one game
-(how to deal it, read and print its actions, make tidy tables of it, draw it, label its
-buttons, which bots it ships). Each game builds one and registers it; records, the runner,
-tournaments, the command line and sessions look games up by name:
+A ``GameSpec`` is a plain record of what the generic layer needs from one game. A game must
+say only its name, its state class, how many players it takes, how to deal it and how to
+read its actions; everything else (editions, setups in records, tables, the table display,
+button texts) has a default that a game replaces where it has more to say. Each game
+registers one; ``new_game``, records, the runner, tournaments, the command line and sessions
+look games up by name:
 
-    >>> from mogul.kit.spec import default_game, resolve
+    >>> from mogul.kit.spec import default_game, new_game, resolve
     >>> spec, edition = resolve(default_game())  # a game name stands for its first edition ...
     >>> edition == spec.editions[0]
     True
     >>> resolve(spec.editions[-1]) == (spec, spec.editions[-1])  # ... an edition for itself
     True
+    >>> new_game(spec.editions[-1], seed=1) == new_game(spec.editions[-1], seed=1)
+    True
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -22,33 +27,110 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def _final_scores(state: Any) -> tuple[Any, ...]:
+    return tuple(state.final_scores())
+
+
+def _round_or_turn(state: Any) -> int:
+    return state.round if hasattr(state, "round") else getattr(state, "turn", 0)
+
+
+def _text_of(state: Any, action: Any) -> str:
+    return str(action)
+
+
+def _no_result(state: Any, seat: int) -> dict[str, Any]:
+    return {}
+
+
+def _fields(setup: Any) -> dict[str, Any]:
+    return setup._asdict() if hasattr(setup, "_asdict") else dataclasses.asdict(setup)
+
+
+def _setup_to_json(setup: Any) -> dict[str, Any]:
+    import json  # here, as html below: ``import mogul`` loads neither
+
+    return json.loads(json.dumps(_fields(setup)))  # tuples become lists, as JSON holds them
+
+
+def _setup_by_new_game(new_game: Callable[..., Any], raw: Any) -> Any:
+    """A setup from JSON data, checked by dealing it: an unknown field is a ``ValueError``."""
+    if not isinstance(raw, Mapping) or not all(isinstance(key, str) for key in raw):
+        raise ValueError(f"a setup is a JSON object of named fields, got {raw!r}")
+    try:
+        return new_game(**raw).setup
+    except TypeError as err:
+        raise ValueError(f"a setup with fields the game does not know: {err}") from None
+
+
+def _imported(target: str) -> Any:
+    """What ``"module:attribute"`` names (``"module:"``: the module itself), imported now."""
+    module, _, attribute = target.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, attribute) if attribute else found
+
+
+def generic_table_html(
+    state: Any,
+    hide_chips: Sequence[int] = (),
+    log: Sequence[str] = (),
+    labels: Sequence[str] | None = None,
+) -> str:
+    """The generic table (``GameSpec.table_html`` of a game that draws none): who plays, who is
+    to move (in bold) or the final scores, and the log."""
+    import html
+
+    scores = state.final_scores() if state.is_over else None
+    seats = []
+    for seat, name in enumerate(state.names):
+        text = html.escape(name + (f" ({labels[seat]})" if labels and labels[seat] else ""))
+        if scores is not None:
+            text += f": {html.escape(str(scores[seat]))}"
+        seats.append(f"<b>{text}</b>" if seat == state.current_player else text)
+    lines = "".join(f"<li>{html.escape(line)}</li>" for line in log)
+    return f"<div class='kit-table'><p>{', '.join(seats)}</p><ul>{lines}</ul></div>"
+
+
 @dataclass(frozen=True, eq=False)
 class GameSpec:
-    """Everything the generic layer needs to know about one game."""
+    """Everything the generic layer needs to know about one game.
+
+    The first five fields are what a game must say; every other field has a default,
+    filled in when the spec is made (``spec.deal`` and the rest are always callable).
+    """
 
     name: str  # registry name, e.g. "mogul"
-    title: str  # for people: the game's title and its designer
-    editions: tuple[str, ...]  # rule systems of this game; the first is the default
-    state_type: type  # the class of the game's states
-    player_range: Callable[[str], tuple[int, int]]  # edition -> (fewest, most) players
+    state_type: type  # the class of the game's states (the engine contract's state)
+    player_range: tuple[int, int] | Callable[[str], tuple[int, int]]
+    """(fewest, most) players, or edition -> (fewest, most) where editions differ."""
     new_game: Callable[..., Any]  # new_game(edition, players, seed, **setup) -> first state
-    deal: Callable[[Any], Any]  # state.setup -> the same first state again
-    setup_to_json: Callable[[Any], dict[str, Any]]  # state.setup -> JSON-ready data
-    setup_from_json: Callable[[Mapping[str, Any]], Any]  # checked data -> a setup for deal
     parse_action: Callable[[str], Any]  # "bid" -> Bid(); str(action) writes it back
-    bots: Mapping[str, type]  # the game's bots by registry name
-    result_columns: tuple[str, ...]  # the game's own columns of the games table
-    result_row: Callable[[Any, int], dict[str, Any]]  # (final state, seat) -> those columns
-    standings: Callable[[Any], tuple[Any, ...]]  # ranking key per seat (higher is better)
-    stage: Callable[[Any], int]  # the round (or turn) number: "Next round" waits for a change
-    table_html: Callable[..., str]  # table_html(state, hide_chips=(), log=(), labels=None)
-    action_label: Callable[[Any, Any], str]  # a button text for an action in a state
+    title: str = ""  # for people: the game's title and its designer (default: the name)
+    editions: tuple[str, ...] = ()  # rule systems; the first is the default (default: the name)
+    aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
+    deal: Callable[[Any], Any] | None = None
+    """state.setup -> the same first state again (default: ``new_game(**setup's fields)``)."""
+    setup_to_json: Callable[[Any], dict[str, Any]] = _setup_to_json
+    """state.setup -> JSON-ready data (default: the setup's fields, tuples as lists)."""
+    setup_from_json: Callable[[Mapping[str, Any]], Any] | None = None
+    """Checked JSON data -> a setup for ``deal`` (default: ``new_game(**data).setup``; an
+    unknown or bad field is a ``ValueError``)."""
+    bots: Mapping[str, type] = field(default_factory=dict)  # the game's bots by name
+    result_columns: tuple[str, ...] = ()  # the game's own columns of the games table
+    result_row: Callable[[Any, int], dict[str, Any]] = _no_result  # (final, seat) -> columns
+    standings: Callable[[Any], tuple[Any, ...]] = _final_scores
+    """Ranking key per seat, higher is better (default: the final scores)."""
+    stage: Callable[[Any], int] = _round_or_turn
+    """The round (or turn) number: "Next round" waits for a change (default: ``state.round``,
+    else ``state.turn``)."""
+    table_html: Callable[..., str] = generic_table_html
+    """table_html(state, hide_chips=(), log=(), labels=None) (default: the generic table)."""
+    action_label: Callable[[Any, Any], str] = _text_of  # button text (default: str(action))
     tables: Mapping[str, Callable[[Sequence[Any]], list[dict[str, Any]]]] = field(
         default_factory=dict
     )
     """The game's tidy tables by name: each turns a game's states into rows (plain dicts)."""
     determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
-    aliases: Mapping[str, str] = field(default_factory=dict)  # other names of editions
     batch: str | None = None
     """The game's batch engine, named lazily as ``"module:attribute"``: ``batch(edition, bots,
     names)`` -> an engine whose ``play(first, seeds, bot_seeds, tables)`` plays planned games
@@ -62,6 +144,20 @@ class GameSpec:
     chance), ``"analysis"`` (the module of the game's analyses). The
     layers above read them with ``face``; a face the game does not name has a generic stand-in
     there (the session player plays any game)."""
+
+    def __post_init__(self) -> None:
+        new_game, span = self.new_game, self.player_range
+        if not callable(span):
+            object.__setattr__(self, "player_range", lambda edition: tuple(span))
+        defaults = {
+            "title": self.name,
+            "editions": (self.name,),
+            "deal": lambda setup: new_game(**_fields(setup)),
+            "setup_from_json": lambda raw: _setup_by_new_game(new_game, raw),
+        }
+        for key, value in defaults.items():
+            if not getattr(self, key):
+                object.__setattr__(self, key, value)
 
     def edition(self, name: str | None = None) -> str:
         """The canonical edition name for ``name`` (None: the default edition)."""
@@ -87,18 +183,11 @@ class GameSpec:
     def face(self, name: str, default: Any = None) -> Any:
         """The face called ``name`` (imported now), or ``default`` if the game names none."""
         target = self.faces.get(name)
-        if target is None:
-            return default
-        module, _, attribute = target.partition(":")
-        found = importlib.import_module(module)
-        return getattr(found, attribute) if attribute else found
+        return default if target is None else _imported(target)
 
     def batch_engine(self) -> Callable[..., Any] | None:
         """The ``batch`` hook (imported now), or None if the game has no batch engine."""
-        if self.batch is None:
-            return None
-        module, _, attribute = self.batch.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return None if self.batch is None else _imported(self.batch)
 
     def __repr__(self) -> str:
         return f"GameSpec({self.name!r}, editions={list(self.editions)})"
@@ -190,6 +279,30 @@ def resolve(name: Any) -> tuple[GameSpec, str]:
             spec = _GAMES[owner]
             return spec, spec.edition(key)
     raise ValueError(f"unknown game or edition {name!r}; known: {', '.join(names())}")
+
+
+def new_game(
+    game_or_edition: Any = None,
+    players: int | Sequence[str] | None = None,
+    seed: int | None = None,
+    **setup: Any,
+) -> Any:
+    """Deal a new game of any registered game or edition: its first state.
+
+    ``game_or_edition``: a name of ``names()`` (a game's name stands for its first edition;
+    None: the default game). ``players``: a count or the players' names; ``seed``: the whole
+    number that deals the game (same seed, same game). Either left out takes the game's own
+    default (Mogul: 4 players and a fresh seed, kept in ``state.setup``). Other keywords are the
+    game's scripted setup (Mogul's ``deck``, ``starting_shares`` ...; Credit Mobilier's
+    ``dice``, ``money`` ...). An unknown name, a player count the edition does not allow or a
+    bad setup is a ``ValueError`` that says what is allowed.
+    """
+    spec, edition = resolve(default_game() if game_or_edition is None else game_or_edition)
+    if players is not None:
+        setup["players"] = players
+    if seed is not None:
+        setup["seed"] = seed
+    return spec.new_game(edition, **setup)
 
 
 def spec_for(state: Any) -> GameSpec:

@@ -2,7 +2,7 @@
 
     >>> from mogul.kit.tournament import tournament
     >>> from mogul.kit.spec import default_game
-    >>> t = tournament(default_game(), ["random"] * 3, repetitions=5, seed=1, progress=False)
+    >>> t = tournament(default_game(), ["random"] * 3, seed=1, repetitions=5, progress=False)
     >>> t.summary()  # doctest: +SKIP
 
 Each repetition plays one game for every ordered choice of ``players`` entrants, i.e. every
@@ -38,8 +38,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotSpec
-from mogul.kit.options import RunOptions, game_first
-from mogul.kit.runner import entrants, no_failures, plan_games, run_plans
+from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -146,13 +145,9 @@ class Tournament:
         return table
 
 
-def schedule(entrants: int, players: int, repetitions: int) -> list[tuple[int, ...]]:
-    """Seatings in play order: every ordered choice of ``players`` entrants, per repetition."""
-    return list(seatings(entrants, players, repetitions))
-
-
 def seatings(entrants: int, players: int, repetitions: int) -> Iterator[tuple[int, ...]]:
-    """``schedule`` one seating at a time (a long tournament is planned as it is played)."""
+    """Seatings in play order: every ordered choice of ``players`` entrants, per repetition,
+    one at a time (a long tournament is planned as it is played)."""
     for _ in range(repetitions):
         yield from permutations(range(entrants), players)
 
@@ -160,21 +155,23 @@ def seatings(entrants: int, players: int, repetitions: int) -> Iterator[tuple[in
 def tournament(
     game: Any,
     bots: Sequence[BotSpec],
-    players: int | None = None,
-    repetitions: int = 10,
     seed: int = 0,
     *,
+    players: int | None = None,
+    repetitions: int = 10,
     options: RunOptions | None = None,
     **run_options: Any,
 ) -> Tournament:
     """Play every seating of the entrants ``repetitions`` times; return the results.
 
-    ``bots``: the game's bot names, bot classes or bot factories, at least ``players`` of them;
-    the same name twice gets the suffix " 2". ``players`` defaults to the number of bots.
-    Games: (number of seatings) x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
-    ``game``: a game or edition name (``mogul.kit.spec.names()``) or an edition object.
+    The first arguments are ``mogul.new_game``'s, in its order: ``game``, a game or edition
+    name (``mogul.kit.spec.names()``) or an edition object; ``bots``, the entrants: the game's
+    bot names, bot classes or bot factories, at least ``players`` of them (the same name
+    twice gets the suffix " 2"); ``seed``, from which every game's seeds are drawn.
+    ``players`` (seats per game) defaults to the number of bots. Games: (number of seatings)
+    x ``repetitions``; with 4 bots at 4 seats, 24 per repetition.
     How the games run (``executor``, ``workers``, ``progress``, ``time_limit`` ...): keywords
-    or ``options``, see ``mogul.kit.options.RunOptions``.
+    or ``options``, see ``mogul.kit.runner.RunOptions``.
 
     Student bots (anything but the game's own bot names) are untrusted: each decision gets
     ``time_limit`` seconds in a sandbox process; a bot that raises, loops, answers something

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from mogul.plots.template import KIT_TEMPLATE, rounded
+from mogul.plots.template import laid_out, rounded
 
 __all__ = ["bar_label", "figure_height", "position_analysis_figure", "position_traces"]
 
@@ -114,7 +114,7 @@ def position_analysis_figure(
         fig.add_bar(
             orientation="h", textposition="inside", showlegend=False, row=1, col=col, **trace
         )
-    fig.update_layout(template=KIT_TEMPLATE, title={"text": title}, bargap=0.35, margin={"t": 70})
+    laid_out(fig, {"text": title}, bargap=0.35, margin={"t": 70})
     fig.update_yaxes(autorange="reversed", row=1, col=1)  # the first action on top
     fig.update_xaxes(tickformat=".0%", rangemode="tozero", row=1, col=2)
     return fig
@@ -138,9 +138,9 @@ def _win_chance_figure(
         ),
         **trace,
     )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title={"text": title},
+    laid_out(
+        fig,
+        {"text": title},
         bargap=0.35,
         margin={"t": 60},
         height=figure_height(analysis["action"]),

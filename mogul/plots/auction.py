@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
+from mogul.plots.template import SEAT_COLOURS, laid_out, rounded
 
 __all__ = [
     "convergence_figure",
@@ -74,11 +74,11 @@ def payoff_curve_figure(
             name=f"{label}: best k",
             showlegend=False,
         )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title={"text": title, "y": 0.98, "yanchor": "top"},
-        xaxis_title="k: drop when the pot reaches k",
-        yaxis_title="payoff (points)",
+    laid_out(
+        fig,
+        {"text": title, "y": 0.98, "yanchor": "top"},
+        x="k: drop when the pot reaches k",
+        y="payoff (points)",
         height=400,
         legend=_LEGEND_ABOVE,
         margin={"t": 90},
@@ -169,14 +169,7 @@ def pot_ladder_figure(
         textposition="top center",
         cliponaxis=False,
     )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title=title,
-        xaxis_title="move",
-        yaxis_title="pot before the move",
-        height=340,
-        showlegend=False,
-    )
+    laid_out(fig, title, x="move", y="pot before the move", height=340, showlegend=False)
     x_range, y_range = pot_ladder_ranges(path)
     fig.update_yaxes(range=y_range, automargin=True)  # room for markers and labels
     fig.update_xaxes(range=x_range, automargin=True)
@@ -214,9 +207,9 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
             row=2,
             col=1,
         )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title={"text": title, "y": 0.98, "yanchor": "top"},
+    laid_out(
+        fig,
+        {"text": title, "y": 0.98, "yanchor": "top"},
         height=440,
         legend=_LEGEND_ABOVE,
         margin={"t": 90},
@@ -268,9 +261,9 @@ def mechanism_figure(
             row=1,
             col=col,
         )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title={"text": title, "y": 0.98, "yanchor": "top"},
+    laid_out(
+        fig,
+        {"text": title, "y": 0.98, "yanchor": "top"},
         height=120 + 45 * len(names),
         margin={"t": 90},
     )
@@ -323,16 +316,16 @@ def winner_regions_figure(
                 name=f"seat {seat} wins (tie point)",
                 cliponaxis=False,
             )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title={"text": title, "y": 0.98, "yanchor": "top"},
+    laid_out(
+        fig,
+        {"text": title, "y": 0.98, "yanchor": "top"},
         barmode="overlay",
         bargap=0,
         height=420 if "win" in regions.columns else 240,
         legend=_LEGEND_ABOVE,
         margin={"t": 90},
-        xaxis_title="chip value (points per chip)",
-        yaxis_title=row_title if "win" in regions.columns else None,
+        x="chip value (points per chip)",
+        y=row_title if "win" in regions.columns else None,
     )
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True, showticklabels="win" in regions.columns)

@@ -6,13 +6,14 @@ plotly version.
 """
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 
 from mogul.kit.colours import SEAT_COLOURS
 
-__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "rounded"]
+__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "laid_out", "rounded"]
 
 KIT_TEMPLATE = go.layout.Template(
     layout={
@@ -37,6 +38,15 @@ KIT_TEMPLATE = go.layout.Template(
     }
 )
 """The kit template: pass ``template=KIT_TEMPLATE`` to every figure."""
+
+
+def laid_out(
+    fig: go.Figure, title: Any, x: str | None = None, y: str | None = None, **layout: Any
+) -> go.Figure:
+    """``fig`` in the kit template with its ``title``, its axes' titles ``x`` and ``y`` (when
+    given) and any other ``layout`` (``height=320``, ``barmode="stack"`` ...)."""
+    axes = {k: v for k, v in (("xaxis_title", x), ("yaxis_title", y)) if v is not None}
+    return fig.update_layout(template=KIT_TEMPLATE, title=title, **axes, **layout)
 
 
 def rounded(values: Iterable, digits: int = 4) -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from mogul.plots.template import KIT_TEMPLATE, rounded
+from mogul.plots.template import laid_out, rounded
 
 __all__ = ["head_to_head_figure", "win_rate_figure"]
 
@@ -38,12 +38,12 @@ def win_rate_figure(
             hovertemplate="%{x}: %{y:.1%} of %{customdata[0]} games<extra></extra>",
         )
     )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title=title,
+    laid_out(
+        fig,
+        title,
         height=360,
         showlegend=False,
-        xaxis_title="bot",
+        x="bot",
         yaxis={"title": "win rate", "tickformat": ".0%", "rangemode": "tozero"},
     )
     seats = players or summary.attrs.get("players")
@@ -78,12 +78,6 @@ def head_to_head_figure(
             colorbar={"tickformat": ".0%"},
         )
     )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title=title,
-        height=360,
-        yaxis={"autorange": "reversed"},
-        xaxis_title="column bot",
-        yaxis_title="row bot",
+    return laid_out(
+        fig, title, height=360, yaxis={"autorange": "reversed"}, x="column bot", y="row bot"
     )
-    return fig

@@ -9,6 +9,7 @@ player (``GameSpec.faces["player"]``).
     >>> from mogul.kit.spec import default_game, games
     >>> from mogul.widgets import SessionPlayer, player
     >>> app = player(default_game(), seed=3)           # the game's own player, you against bots
+    >>> app = player(default_game(), ["human", "random", "random"], 3)  # as mogul.new_game
     >>> isinstance(app, SessionPlayer), app.session.human_to_act()
     (True, True)
     >>> all(isinstance(player(game, seed=3), SessionPlayer) for game in games())
@@ -19,7 +20,6 @@ import gc
 from collections.abc import Sequence
 from typing import Any
 
-from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
 from mogul.widgets.auction import AuctionExplorer
 from mogul.widgets.session_player import GameTable, SessionPlayer
@@ -28,27 +28,22 @@ __all__ = ["AuctionExplorer", "GameTable", "SessionPlayer", "player"]
 
 
 def player(
-    game: str | None = None, seats: Sequence[Any] | None = None, **options: Any
+    game: str | None = None, seats: Sequence[Any] | None = None, seed: int = 0, **options: Any
 ) -> SessionPlayer:
     """A player widget for any registered game or edition (default: the registry's default game).
 
-    ``seats``: one spec per seat, ``"human"`` or a bot name of the game (default: the game's
-    own player decides; a game without one gets you against its first bots at the fewest
-    seats). Other keywords (``names``, ``seed``, ``hot_seat``, ``autoplay``, setup keywords
-    and the game player's own options) go to the game's player, which its spec names
+    The first arguments are ``mogul.new_game``'s, in its order. ``seats``: one spec per seat,
+    ``"human"`` or a bot name of the game (default: the game's own player decides; a game
+    without one gets you against its first bots at the fewest seats). ``seed`` deals the
+    game. Other keywords (``names``, ``hot_seat``, ``autoplay``, setup keywords and the game
+    player's own options) go to the game's player, which its spec names
     (``GameSpec.faces["player"]``); a game that names none is played by ``SessionPlayer``.
     """
     spec, edition = resolve(game if game is not None else default_game())
-    cls = spec.face("player")
-    if cls is None:
-        if seats is None:
-            fewest = spec.player_range(edition)[0]
-            bots = list(spec.bots) or ["random"]
-            seats = [HUMAN, *(bots[0] for _ in range(fewest - 1))]
-        return SessionPlayer(edition, seats, **options)
-    if seats is not None:
+    cls = spec.face("player", SessionPlayer)
+    if seats is not None:  # else the game's player seats its own default table
         options["seats"] = seats
-    return cls(game=edition, **options)
+    return cls(edition, seed=seed, **options)
 
 
 # An app answers clicks and slider moves; a full garbage collection walks every object in

@@ -66,9 +66,10 @@ def shared_words(actions: Sequence[Any], labels: Sequence[str]) -> Row:
 class CreditMobilierPlayer(SessionPlayer):
     """A game of Credit Mobilier with human and bot seats, stepped by buttons.
 
-    ``seats``: one spec per seat, ``"human"`` or a bot name of the game (``"dividend"``,
-    ``"random"``, ``"mc:rollouts=8"``), a bot class, a factory or an instance. ``names``: the people's
-    names (default Ann, Ben ...). Scripted setup keywords (``dice``, ``money``, ``stocks``,
+    ``game``: ``"credit-mobilier"``. ``seats``: one spec per seat, ``"human"`` or a bot name
+    of the game (``"dividend"``, ``"random"``, ``"mc:rollouts=8"``), a bot class, a factory or
+    an instance. ``seed`` deals the game; ``names``: the people's names (default Ann, Ben ...).
+    Scripted setup keywords (``dice``, ``money``, ``stocks``,
     ``treasuries``, ``goods``, ``track``, ``start_player``) go to the game's ``new_game``.
     ``hot_seat`` (default: with two or more humans) covers the table between two humans'
     turns; nothing on this game's table is secret, so no one's cash is hidden.
@@ -79,20 +80,18 @@ class CreditMobilierPlayer(SessionPlayer):
 
     def __init__(
         self,
-        seats: Sequence[Any] = (HUMAN, "dividend", "dividend"),
-        names: Sequence[str] | None = None,
-        seed: int = 0,
         game: str = "credit-mobilier",
-        hot_seat: bool | None = None,
-        autoplay: bool | None = None,
+        seats: Sequence[Any] = (HUMAN, "dividend", "dividend"),
+        seed: int = 0,
+        *,
         analysis: bool | Mapping[str, Any] = False,
-        **setup: Any,
+        **options: Any,
     ) -> None:
         self._asked_analysis = analysis
         self.dice = w.HTML(layout=w.Layout(width="100%", margin="2px 0"))
         self.dice.add_class("mogul-dice-box")
         self._drawn: Any = None  # the state the board shows (kept, so its id is never reused)
-        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
+        super().__init__(game, seats, seed, **options)
 
     def side_top(self) -> list[w.Widget]:
         return [self.dice]

@@ -86,6 +86,10 @@ class SessionPlayer(w.VBox):
     human seat (``action_rows`` groups them), a "pass the laptop" cover between two humans'
     turns in hot-seat mode, and the game's table with the event log. A subclass gives the
     widgets of its side column (``side``) and redraws them in ``draw``.
+
+    ``game``, ``seats``, ``seed``, ``names``, ``autoplay`` and setup keywords are
+    ``GameSession``'s, in its order. ``hot_seat`` (default: with two or more humans) turns the
+    cover on.
     """
 
     stage_word = "turn"  # "Next turn": what the session's next_round waits for
@@ -93,10 +97,11 @@ class SessionPlayer(w.VBox):
 
     def __init__(
         self,
-        game: str,
-        seats: Sequence[Any],
-        names: Sequence[str] | None = None,
+        game: str | None = None,
+        seats: Sequence[Any] | None = None,
         seed: int = 0,
+        *,
+        names: Sequence[str] | None = None,
         hot_seat: bool | None = None,
         autoplay: bool | None = None,
         **setup: Any,

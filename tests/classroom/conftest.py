@@ -118,7 +118,7 @@ def postgres_url() -> Iterator[str]:
 
 def _empty(store: TableStore) -> TableStore:
     """Drop whatever an earlier test left in a shared database."""
-    from mogul.classroom.store import META
+    from mogul.classroom.database import META
 
     META.drop_all(store.engine)
     META.create_all(store.engine)

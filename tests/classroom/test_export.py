@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-import pandas as pd
+import json
 
-from mogul.classroom.export import export_session, game_tables, pretty_code, seats_table
+import pandas as pd
+import pytest
+
+from mogul.classroom.export import (
+    export_session,
+    game_tables,
+    load_session,
+    pretty_code,
+    seats_table,
+)
 from mogul.classroom.store import TableStore
 
 
@@ -34,4 +43,36 @@ def test_exported_tables_spell_codes_as_the_dashboard_and_still_join(tmp_path):
     assert {f"{c}.json" for c in codes} <= {p.name for p in folder.iterdir()}
     # and the in-memory tables are the files'
     assert set(game_tables(store, "Mon")) >= {"rounds"}
+    store.close()
+
+
+def test_export_and_load_round_trip(tmp_path):
+    store = TableStore("sqlite://")
+    tables = store.create_tables(2, "classic", ["human", "value", "value"], session="Mon", seed=10)
+    ann = store.join(tables[0].code, "Ann")
+    state = store.history(tables[0].code)[-1]
+    store.act(ann, len(store.history(tables[0].code)) - 1, str(state.legal_actions()[0]))
+    folder = export_session(store, "Mon", tmp_path)
+    manifest = json.loads((folder / "session.json").read_text())
+    assert [t.get("record") for t in manifest["tables"]] == [f"{tables[0].code}.json", None]
+    again, session = load_session(folder)
+    assert session == "Mon" and [t.code for t in again.tables()] == [tables[0].code]
+    assert again.actions(tables[0].code) == store.actions(tables[0].code)
+    assert again.info(tables[0].code).status == "playing"  # as exported
+    seats = seats_table(again)
+    assert list(seats["name"]) == ["Ann", "Bot 2", "Bot 3"] and list(seats["kind"]) == [
+        "human",
+        "value",
+        "value",
+    ]
+    other = TableStore("sqlite://")
+    load_session(folder, other)
+    assert other.actions(tables[0].code) == store.actions(tables[0].code)
+    with pytest.raises(ValueError, match="already has a table"):
+        load_session(folder, other)
+    (folder / "session.json").write_text('{"format": "x"}')
+    with pytest.raises(ValueError, match="mogul-classroom-session"):
+        load_session(folder)
+    with pytest.raises(ValueError, match="no tables"):
+        export_session(store, "nobody", tmp_path)
     store.close()

@@ -7,6 +7,7 @@ server processes, their WebSockets and PostgreSQL between them are in ``test_hal
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import time
 from typing import Any
@@ -14,9 +15,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from mogul.classroom.schema import TABLES
-from mogul.classroom.server.hall import Hall, Page, howto_html, seat_view
-from mogul.classroom.store import ClassroomError, TableStore, Ticket, seat_labels
+from mogul.classroom.database import TABLES
+from mogul.classroom.server import hall as hall_module
+from mogul.classroom.server.hall import Hall, Page, howto_html, seat_view, status_line
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import ClassroomError, Ticket, seat_labels
 from mogul.kit.session import last_events
 from mogul.kit.spec import games, get_game
 
@@ -203,8 +206,8 @@ def test_a_new_seat_key_replaces_the_lost_one(sqlite_store: TableStore) -> None:
     with pytest.raises(ClassroomError, match="does not belong"):
         sqlite_store.join(code, "", old)
     assert sqlite_store.join(code, "", ticket.key).seat == 2
-    with pytest.raises(ClassroomError, match="does not hold the key"):
-        sqlite_store.check_ticket(Ticket(code, 2, old))
+    with pytest.raises(ClassroomError, match="does not hold the key"):  # nor moves with it
+        sqlite_store.act(Ticket(code, 2, old), 0, "bid")
     bots = sqlite_store.create_table("classic", ["human", "value", "value"])
     with pytest.raises(ClassroomError, match="has no student"):
         sqlite_store.reissue_key(bots.code, 1)
@@ -355,3 +358,73 @@ def test_a_store_that_fails_a_click_is_named_and_the_same_click_works_once_it_is
     monkeypatch.setattr(sqlite_store, "act", real)
     handle(hall, mover.page, {"op": "act", "step": step, "action": action})
     assert len(sqlite_store.actions(code)) == len(before) + 1
+
+
+def test_a_seats_view_shows_nothing_of_the_hidden_pile(sqlite_store: TableStore) -> None:
+    hall, code, phones = seated(sqlite_store, seed=3)
+    states = sqlite_store.history(code)
+    spec = sqlite_store.spec(code)
+    state = states[-1]
+    other = spec.determinize(state.view(1), random.Random(1))
+    assert other.deck != state.deck  # a different hidden pile ...
+    labels = ["", "you", ""]
+    log = last_events(states, 8)
+    assert phones[1].view["table_html"] == spec.table_html(state, (), log, labels)
+    assert spec.table_html(other, (), log, labels) == spec.table_html(state, (), log, labels)
+    assert [spec.action_label(other, a) for a in other.legal_actions()] == [
+        spec.action_label(state, a) for a in state.legal_actions()
+    ]  # ... the same page for seat 1
+
+
+def test_the_status_line_says_whose_move_it_is_or_why_nothing_happens(
+    sqlite_store: TableStore,
+) -> None:
+    hall, code, phones = seated(sqlite_store)
+    mover = mover_of(phones)
+    waiting = next(p for p in phones if p is not mover)
+    assert waiting.view["line"] == f"Waiting for <b>{mover.view['name']}</b>."
+    sqlite_store.end(code)
+    asyncio.run(hall.changed())
+    assert all(p.view["line"] == "<b>This table was ended</b> by your lecturer." for p in phones)
+    assert all(p.view["moves"] == [] for p in phones)
+    bots = sqlite_store.create_table("classic", ["value", "value", "value"], seed=1)
+    info, states = sqlite_store.info(bots.code), sqlite_store.history(bots.code)
+    final = states[-1]
+    assert final.is_over and len(final.winners()) == 1
+    (winner,) = final.winners()
+    assert status_line(info, final, winner) == "<b>Game over. You win!</b>"
+    loser = (winner + 1) % 3
+    assert status_line(info, final, loser) == f"<b>Game over.</b> {final.names[winner]} wins."
+
+
+def test_a_bot_left_to_move_is_moved_by_the_hall_after_a_grace_time(
+    sqlite_store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server that stored a person's move died before its bots answered: the hall that
+    shows the table moves the bot once ``BOT_GRACE_SECONDS`` have passed."""
+    code = sqlite_store.create_table("classic", ["human", "value", "value"], seed=2).code
+    ann = sqlite_store.join(code, "Ann")
+    move_bots = sqlite_store.move_bots
+    monkeypatch.setattr(sqlite_store, "move_bots", lambda code, limit=0: 0)  # the mover dies
+    sqlite_store.act(ann, 0, "bid")
+    monkeypatch.setattr(sqlite_store, "move_bots", move_bots)
+    state = sqlite_store.history(code)[-1]
+    assert state.names[state.current_player].startswith("Bot")  # a bot is left to move
+    monkeypatch.setattr(hall_module, "BOT_GRACE_SECONDS", 0.05)
+
+    async def watch() -> Phone:
+        hall = Hall(sqlite_store, threads=0)
+        hall._loop = asyncio.get_running_loop()
+        phone = Phone()
+        await hall.handle(phone.page, {"op": "join", "table": code, "key": ann.key})
+        assert phone.view["moves"] == []  # the bot's turn: Ann waits
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if phone.view["moves"]:
+                break
+        return phone
+
+    phone = asyncio.run(watch())
+    state = sqlite_store.history(code)[-1]
+    assert state.names[state.current_player] == "Ann" and phone.view["moves"]
+    assert phone.view["step"] == len(sqlite_store.actions(code)) > 1

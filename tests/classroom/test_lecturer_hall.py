@@ -1,6 +1,7 @@
-"""The lecturer's flow for a lecture hall: the projector view with its QR codes, "N of M seats
-joined", a second press for what cannot be undone, Create safe against a double click,
-deleting an unused table, a new seat key, and the turn timer."""
+"""The lecturer's dashboard, driven headless (buttons clicked in Python): creating tables and
+following them live, the projector view with its QR codes, "N of M seats joined", a second
+press for what cannot be undone, Create safe against a double click, deleting an unused
+table, a new seat key, the turn timer, and the page as Voila builds it."""
 
 from __future__ import annotations
 
@@ -9,15 +10,11 @@ import re
 import pytest
 import segno
 
-from mogul.classroom.lecturer import (
-    LecturerDashboard,
-    projector_html,
-    qr_svg,
-    seats_joined,
-    student_address,
-    table_address,
-)
-from mogul.classroom.store import ENDED, TableStore
+from mogul.classroom.export import slug
+from mogul.classroom.lecturer import LecturerDashboard, card_html, game_choices
+from mogul.classroom.projector import qr_svg, seats_joined, student_address, table_address
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import ENDED, PAUSED, PLAYING
 
 
 @pytest.fixture
@@ -62,21 +59,19 @@ def test_the_projector_shows_codes_qr_codes_and_how_many_joined(board, store) ->
     store.join(infos[0].code, "Ann")
     infos = store.tables("Hall")
     assert seats_joined(infos) == (1, 6)
-    page = projector_html(infos, board.address)
-    assert page.count("<svg") == 2 and "1 of 6</b> seats joined" in page
-    assert all(f"{i.code[:4]}-{i.code[4:]}" in page for i in infos)
-    assert (
-        "2 seats free" in page
-        and "3 seats free" in page
-        and "http://10.1.2.3:8866/mogul/hall/" in page
-    )
     board.refresh()
     assert (
         "<b>1 of 6</b> seats joined" in board.joined.value
         and board.projector.layout.display == "none"
     )
-    board.projector_button.value = True
-    assert board.projector.layout.display is None and board.projector.value.count("<svg") == 2
+    board.projector_button.value = True  # the projector page's drawing, on the dashboard
+    page = board.projector.value
+    assert board.projector.layout.display is None and 'class="mogul-projector"' in page
+    assert page.count("<svg") == 2 and "<b>1 of 6</b> seats joined" in page
+    assert all(f"{i.code[:4]}-{i.code[4:]}" in page for i in infos)
+    assert "1 of 3 seats taken" in page and "0 of 3 seats taken" in page
+    assert "Open <b>http://10.1.2.3:8866/mogul/hall/</b>" in page
+    assert board.projectors.draw("Hall") in page
 
 
 def test_create_ignores_a_double_click_but_makes_more_when_pressed_again(board, store) -> None:
@@ -140,3 +135,72 @@ def test_the_turn_timer_is_set_on_created_tables_and_can_be_changed(board, store
         None,
         None,
     ] and board.message.value == "No turn timer"
+
+
+def test_the_dashboard_creates_tables_and_follows_them_live(store, tmp_path):
+    board = LecturerDashboard(store, session="Week 3", export_folder=tmp_path)
+    assert ("Mogul (Michael Schacht): classic", "classic") in game_choices()
+    assert board.bot_box.value == "value" and "random" in board.bot_box.options
+    board.count_box.value, board.people_box.value, board.bots_box.value = 2, 3, 1
+    board.create_button.click()
+    assert board.message.value == "" and len(board.grid.children) == 2
+    infos = store.tables("Week 3")
+    assert [[s.kind for s in i.seats] for i in infos] == [["human", "human", "human", "value"]] * 2
+    card = board.cards[infos[0].code]
+    code = infos[0].code
+    assert f"{code[:4]}-{code[4:]}" in card.view.value and "mogul-card-code" in card.view.value
+    assert "waiting" in card.view.value and card.start_button.layout.display is None
+    store.join(code, "Ann")  # a student's page (the hall) takes a seat
+    assert board.poll() and "Ann" in card.view.value and not board.poll()
+    card.start_button.click()  # the two free seats get the bot
+    info = store.info(code)
+    assert info.status == PLAYING and info.names == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
+    assert (
+        "round 1" in card.view.value
+        and "pot" in card.view.value
+        and "&#9654; Ann" in card.view.value
+    )
+    assert card.start_button.layout.display == "none" and card.pause_button.layout.display != "none"
+    card.pause_button.click()
+    assert store.info(code).status == PAUSED and card.pause_button.description == "Resume"
+    card.pause_button.click()
+    card.end_button.click()  # End asks first (it cannot be undone) ...
+    assert (
+        store.info(code).status == PLAYING
+        and card.end_button.description == "Really end? Press again"
+    )
+    card.end_button.click()  # ... and ends on the second press
+    assert "ended" in card.view.value and card.end_button.disabled
+    board.export_button.click()
+    folder = tmp_path / slug("Week 3")
+    assert "Exported" in board.message.value and (folder / "session.json").is_file()
+    assert {p.name for p in folder.iterdir()} >= {
+        "session.json",
+        "seats.csv",
+        f"{code}.json",
+        "rounds.csv",
+    }
+    board.session_box.value = "Week 4"
+    assert board.grid.children == ()
+    board.people_box.value = 9 - 1
+    board.bots_box.value = 1
+    board.create_button.click()
+    assert "players" in board.message.value and store.tables("Week 4") == []
+
+
+def test_card_html_escapes_names(store):
+    code = store.create_table("classic", ["human"] * 3).code
+    store.join(code, "<b>x</b>")
+    html = card_html(store.info(code), [])
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
+
+
+def test_the_page_builds_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOGUL_CLASSROOM", str(tmp_path / "class.sqlite"))
+    monkeypatch.setenv("MOGUL_CLASSROOM_EXPORT", str(tmp_path / "out"))
+    board = LecturerDashboard.for_page()  # no event loop here: it does not poll on its own
+    assert board._task is None and board.grid.children == ()
+    assert board.store.url == f"sqlite:///{tmp_path / 'class.sqlite'}"
+    assert board.export_folder == tmp_path / "out"
+    assert (tmp_path / "class.sqlite").is_file()
+    board.store.close()

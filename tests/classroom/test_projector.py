@@ -13,9 +13,16 @@ from tornado.httpclient import AsyncHTTPClient
 from tornado.websocket import websocket_connect
 
 from mogul.classroom import server
-from mogul.classroom.projector import qr_svg, seats_joined, table_address
+from mogul.classroom.projector import (
+    Projectors,
+    projector_path,
+    qr_scale,
+    qr_svg,
+    seats_joined,
+    table_address,
+    table_state,
+)
 from mogul.classroom.server.hall import Hall
-from mogul.classroom.server.projector import Projectors, projector_path, qr_scale, table_state
 from mogul.classroom.store import TableStore
 
 ADDRESS = "http://10.0.0.7:8866/mogul/hall/"
@@ -134,7 +141,7 @@ def test_a_projector_page_opened_later_does_not_leave_the_first_one_behind(
         return work(*args)
 
     async def visit() -> tuple[list[str], list[str]]:
-        projectors = Projectors(store, run, ADDRESS)
+        projectors = Projectors(store, ADDRESS, run)
         following = asyncio.create_task(projectors.follow(0.05))
         first: list[str] = []
         second: list[str] = []

@@ -17,17 +17,16 @@ import traceback
 import pytest
 import sqlalchemy as sa
 
-from mogul.classroom.store import (
-    ACTIONS,
+from mogul.classroom.database import ACTIONS, SEATS
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import (
     CODE_ALPHABET,
     ENDED,
     OVER,
     PAUSED,
     PLAYING,
-    SEATS,
     WAITING,
     ClassroomError,
-    TableStore,
     Ticket,
     bot_seed,
     normal_code,
@@ -82,8 +81,8 @@ def test_codes_are_long_random_and_typed_forgivingly(store):
 
 def test_joining_fills_seats_in_order_and_the_last_one_deals(store):
     table = store.create_table("classic", ["human", "value", "human", "human"], seed=3)
-    assert table.status == WAITING and table.free_seats == [0, 2, 3]
-    assert table.names == [None, "Bot 2", None, None]
+    assert table.status == WAITING and table.names == [None, "Bot 2", None, None]
+    assert [s.is_human for s in table.seats] == [True, False, True, True]
     assert store.history(table.code) == [] and store.record(table.code) is None
     ann = store.join(table.code, "  Ann  Lee ")
     ben = store.join(table.code, "Ben")
@@ -226,11 +225,7 @@ def test_unknown_games_bots_and_seat_counts_are_refused(store):
 
 
 def test_any_registered_game_plays_at_a_table(store):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    import toy_game
+    import toy_game  # examples/toy_game: on the path (pyproject's pytest pythonpath)
 
     with toy_game.registered_toy():
         table = store.create_table("toy-race", ["human", "human"], seed=2)

@@ -1,14 +1,8 @@
 """Contract tests: the games they run over (from the registry) and the toy game, registered."""
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: toy_game
-
-import toy_game  # noqa: E402
-from kit_cases import bot_cases, game_cases  # noqa: E402
+import toy_game  # examples/toy_game: on the path (pyproject's pytest pythonpath)
+from kit_cases import bot_cases, game_cases
 
 CASES = game_cases(extra=[toy_game.SPEC])
 BOT_CASES = bot_cases(CASES)

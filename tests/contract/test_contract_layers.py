@@ -19,8 +19,7 @@ from pandas.testing import assert_frame_equal
 from mogul.cli import main
 from mogul.kit.bots import RandomBot, play_states
 from mogul.kit.contract import IllegalActionError
-from mogul.kit.options import RunOptions
-from mogul.kit.runner import GAMES_COLUMNS, entrants, plan_games, run_plans
+from mogul.kit.runner import GAMES_COLUMNS, RunOptions, entrants, plan_games, run_plans
 from mogul.kit.session import GameSession
 from mogul.kit.simulate import simulate
 from mogul.kit.tournament import tournament

@@ -14,10 +14,10 @@ import pytest
 from test_cm_fast import fast_final_table, final_table, random_states
 
 from mogul import credit_mobilier as cm
-from mogul.analysis.credit_mobilier.position import analyse_position
+from mogul.analysis.credit_mobilier import analyse_position
 from mogul.games.credit_mobilier import fast
 from mogul.games.credit_mobilier.determinize import determinize
-from mogul.kit.bots import play
+from mogul.kit.bots import play, play_out
 
 
 def decision_states(count: int, seed: int) -> list:
@@ -39,11 +39,10 @@ def test_play_after_ends_each_rollout_in_the_readable_engines_table():
         legal = state.legal_actions()[:6]
         until = state.turn + 1 + k % 5
         tables = fast.play_after(futures, legal, until, "dividend")
-        bot = cm.MonteCarloBot(engine="readable")
         for f, future in enumerate(futures):
             bots = [cm.DividendBot() for _ in state.names]
             for a, action in enumerate(legal):
-                end = bot.play_on(future.apply(action), bots, until)
+                end = play_out(future.apply(action), bots, until=lambda s, t=until: s.turn >= t)
                 assert fast_final_table(tables[f, a]) == final_table(end), (k, action)
 
 
@@ -105,12 +104,15 @@ def test_a_rollout_policy_it_cannot_play_goes_to_the_readable_engine():
 
 
 def test_the_position_analysis_gives_the_readable_engines_figures(monkeypatch):
-    from mogul.analysis.credit_mobilier import position
+    from mogul.analysis import credit_mobilier
+
+    def readable_rollout(*args, **kwargs):
+        raise AssertionError("engine='auto' played a rollout in the readable engine")
 
     for k, state in enumerate(random_states(8, seed=15)):
         options = {"rollouts": 6, "horizon": 1 + k % 4, "seed": k}
         with monkeypatch.context() as patched:
-            patched.setattr(position, "_play_on", None)  # the batch simulator plays every rollout
+            patched.setattr(credit_mobilier, "play_out", readable_rollout)  # the kit's loop
             fast_frame = analyse_position(state, **options)
         pd.testing.assert_frame_equal(
             fast_frame, analyse_position(state, engine="readable", **options)

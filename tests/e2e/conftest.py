@@ -49,7 +49,7 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 VIEWPORT = {"width": 1366, "height": 768}  # a laptop (screens.SIZES)
-# What `make classroom` passes to Voila (keep the two in step): the kit's template (no CDN
+# What `make classroom` and `make voila-player` pass to Voila (keep them in step): the kit's template (no CDN
 # fetches) and progressive rendering (plotly's renderer gets real output models).
 VOILA_CELL_ERROR = "There was an error when executing cell"  # Voila's page when a cell failed
 CLASSROOM_VOILA_ARGS = ["--template=mogul", "--progressive_rendering=True"]
@@ -249,7 +249,7 @@ def lab(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 @pytest.fixture(scope="session")
 def voila(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The notebook as a Voila app (what ``make classroom`` serves) on a free localhost port."""
+    """The notebook as a Voila app (what ``make voila-player`` serves) on a free localhost port."""
     home = tmp_path_factory.mktemp("voila-home")
     port = free_port()
     argv = [

@@ -5,9 +5,10 @@ The lecturer creates a table at 1920x1080 and shows the projector view (the dash
 and the projector page the hall serves, on a 1920x1080 screen of its own); three phones
 (390x844, separate browser contexts as separate devices) open the student page with the table
 filled in (as the QR code does), join, and play into round 2 while the projector page follows;
-one phone reloads and is back at its seat without typing; the lecturer sets a turn timer and
-the idle student's clock runs down on every page until a bot moves for them. Screenshots of
-each go to ``screenshots/``. Every wait is on something visible on the page, never a sleep.
+the dashboard's card follows the table and its Pause reaches every phone; one phone reloads and
+is back at its seat without typing; the lecturer sets a turn timer and the idle student's clock
+runs down on every page until a bot moves for them. Screenshots of each go to ``screenshots/``.
+Every wait is on something visible on the page, never a sleep.
 """
 
 from __future__ import annotations
@@ -199,6 +200,19 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(screen.locator(".table .state")).to_have_text(["round 2 · playing"], timeout=10_000)
     check_projector(screen)
     shot(screen, "projector-page-round-2")
+
+    # The dashboard's card follows the table; its Pause reaches every phone, Resume lets it go on.
+    card = lecturer.locator(".mogul-table-card").first
+    expect(card).to_contain_text("round 2", timeout=10_000)
+    for name in NAMES:
+        expect(card).to_contain_text(name)
+    card.get_by_role("button", name="Pause").click()
+    for phone in phones:
+        expect(phone.locator("#line")).to_contain_text("Paused", timeout=10_000)
+        expect(phone.locator("#moves button")).to_have_count(0)
+    card.get_by_role("button", name="Resume").click()
+    for phone in phones:
+        expect(phone.locator("#line")).not_to_contain_text("Paused", timeout=10_000)
 
     # A reload (or a phone waking up) comes back to the seat without typing.
     phones[1].reload()

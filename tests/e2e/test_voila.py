@@ -1,4 +1,4 @@
-"""Notebook 03 as the Voila classroom app (``make classroom``): no code, the game plays."""
+"""Notebook 03 as a Voila app (``make voila-player``): no code, the game plays."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import sys
 import time
 
 from mogul import BID, DROP, TAKE, Sell
-from mogul.games.mogul.state import AUCTION
+from mogul.games.mogul.rules import AUCTION
 
 
 class Honest:

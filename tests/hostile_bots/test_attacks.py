@@ -20,7 +20,7 @@ import mogul
 from hostile_bots import attacks
 from mogul import tournament
 from mogul.kit import guard, runner
-from mogul.kit.isolation import bwrap
+from mogul.kit.guard import bwrap
 
 LIMIT = 1.0
 OTHERS = [hb.Honest, "value", "random"]  # with the attacker: 24 games, 6 of them without it
@@ -286,30 +286,28 @@ def test_a_bot_finds_no_game_state_in_its_process():
 
 
 def test_without_bubblewrap_the_kit_says_so_once(monkeypatch):
-    from mogul.kit import isolation
 
-    monkeypatch.setattr(isolation.shutil, "which", lambda name: None)
+    monkeypatch.setattr(guard.shutil, "which", lambda name: None)
     monkeypatch.delenv("MOGUL_SANDBOX", raising=False)
-    isolation.bwrap.cache_clear()
+    guard.bwrap.cache_clear()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            assert isolation.bwrap() is None and isolation.bwrap() is None
+            assert guard.bwrap() is None and guard.bwrap() is None
         assert len(
             caught
         ) == 1 and "without namespaces: bubblewrap (bwrap) is not installed" in str(
             caught[0].message
         )
     finally:
-        isolation.bwrap.cache_clear()
+        guard.bwrap.cache_clear()
 
 
 def test_the_fallback_keeps_the_limits(monkeypatch):
     """Without namespaces (MOGUL_SANDBOX=process) a bot still cannot answer with a pickle."""
-    from mogul.kit import isolation
 
     monkeypatch.setenv("MOGUL_SANDBOX", "process")
-    isolation.bwrap.cache_clear()
+    guard.bwrap.cache_clear()
     try:
         box = guard.Sandbox(attacks.Shouter, time_limit=5, parse=mogul.parse_action)
         box.new_game(1)
@@ -318,14 +316,13 @@ def test_the_fallback_keeps_the_limits(monkeypatch):
             box.choose(state.view(state.current_player), state.legal_actions())
         box.close()
     finally:
-        isolation.bwrap.cache_clear()
+        guard.bwrap.cache_clear()
 
 
 def test_the_fallback_names_and_ends_processes_left_running(monkeypatch):
-    from mogul.kit import isolation
 
     monkeypatch.setenv("MOGUL_SANDBOX", "process")
-    isolation.bwrap.cache_clear()
+    guard.bwrap.cache_clear()
     started = time.time()
     box = guard.Sandbox(attacks.Forker, time_limit=5, parse=mogul.parse_action)
     try:
@@ -339,5 +336,5 @@ def test_the_fallback_names_and_ends_processes_left_running(monkeypatch):
             box.new_game(2)
     finally:
         box.close()
-        isolation.bwrap.cache_clear()
+        guard.bwrap.cache_clear()
     assert left_behind(started, "sleep 601") == []

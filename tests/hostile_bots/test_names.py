@@ -4,7 +4,8 @@ import pytest
 
 from hostile_bots.attacks import CalledGreekValue, CalledValue
 from mogul import tournament
-from mogul.classroom.store import ClassroomError, TableStore
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import ClassroomError
 from mogul.kit.names import lookalike, skeleton, student_name
 
 

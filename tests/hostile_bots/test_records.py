@@ -6,7 +6,7 @@ import json
 import pytest
 
 import mogul
-from mogul.classroom.export import export_session, load_session, signing_key
+from mogul.classroom.export import ExportedSession, export_session, load_session
 from mogul.classroom.store import TableStore
 from mogul.kit.bots import RandomBot, play
 from mogul.kit.record import GameRecord
@@ -37,7 +37,8 @@ def test_the_exporting_store_checks_its_signature(exported):
     store, folder, _ = exported
     again, session = load_session(folder, key=store)
     assert session == "Mon" and len(again.tables()) == 1
-    assert signing_key(store) == signing_key(store) and len(signing_key(store)) == 32
+    assert isinstance(again, ExportedSession)
+    assert store.signing_key() == store.signing_key() and len(store.signing_key()) == 32
 
 
 def test_a_record_changed_after_the_export_is_refused(exported):

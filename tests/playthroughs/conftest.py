@@ -1,8 +1,10 @@
-"""Playthrough tests: the toy game (in tests/) is importable, and ``toy`` registers it."""
+"""Playthrough tests: ``toy`` registers the toy game (examples/toy_game) for a test."""
 
-import sys
-from pathlib import Path
+import pytest
+import toy_game
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: toy_game
 
-from toy_game import toy  # noqa: E402, F401 - the fixture
+@pytest.fixture
+def toy():
+    with toy_game.registered_toy() as spec:
+        yield spec

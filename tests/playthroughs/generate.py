@@ -23,8 +23,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-# This checkout's package and the tests' toy game, whatever is installed elsewhere.
-for folder in (HERE.parent, ROOT):
+# This checkout's package and its toy game (examples/), whatever is installed elsewhere.
+for folder in (ROOT / "examples", ROOT):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 

@@ -36,18 +36,16 @@ two editions over simulated games (``compare_editions``, ``edition_summary``); w
 differences are made of, each with its interval, is in ``comparisons`` (re-exported here).
 """
 
+from mogul.analysis.intervals import Z95, interval_table, mean_interval
 from mogul.analysis.mogul.comparisons import (
     SCORE_PARTS,
-    Z95,
     chose_the_better,
     edition_comparison,
     length_parts,
-    mean_interval,
     model_check,
     score_gap,
     sell_nothing,
 )
-from mogul.analysis.mogul.intervals import interval_table
 from mogul.analysis.mogul.position import (
     analyse_position,
     table_view,

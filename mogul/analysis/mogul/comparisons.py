@@ -1,37 +1,22 @@
 """What the numbers of a Mogul study are made of, each with its interval.
 
-Means with their normal 95% intervals (``mean_interval``); the differences between two
-editions and what they are made of (``edition_comparison``, ``length_parts``, ``score_gap``,
-``sell_nothing``); how often the bots' sell right took the option worth most
-(``chose_the_better``); and whether the premiums model matches what shares earned
-(``model_check``). The inputs are the frames of ``mogul.analysis.mogul``: tables in, tidy
-frames out.
+The differences between two editions and what they are made of (``edition_comparison``,
+``length_parts``, ``score_gap``, ``sell_nothing``); how often the bots' sell right took the
+option worth most (``chose_the_better``); and whether the premiums model matches what shares
+earned (``model_check``). Means and their intervals are ``mogul.analysis.intervals``'. The
+inputs are the frames of ``mogul.analysis.mogul``: tables in, tidy frames out.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import pandas as pd
 
+from mogul.analysis.intervals import Z95, mean_interval
 from mogul.games.mogul.editions import edition
 from mogul.kit.spec import resolve
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
-
-
-def mean_interval(sample: Sequence[float] | pd.Series) -> tuple[float, float, float]:
-    """(mean, low, high): the mean of ``sample`` and its normal 95% interval.
-
-    >>> mean_interval([1, 2, 3, 4])
-    (2.5, 1.2348, 3.7652)
-    """
-    values = pd.Series(sample, dtype=float).dropna()
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / len(values) ** 0.5 if len(values) > 1 else float("nan")
-    return round(mean, 9), round(mean - half, 4), round(mean + half, 4)
 
 
 def _difference(a: pd.Series, b: pd.Series) -> tuple[float, float, float]:

@@ -7,7 +7,7 @@ import pandas as pd
 
 from mogul.analysis.mogul.share_values import Table
 from mogul.analysis.position import action_values
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.rules import GameState, PlayerView
 
 
 def analyse_position(
@@ -99,14 +99,3 @@ def _position_rollouts(view: PlayerView, legal: list, rollouts: int, policy: str
             scores[r, b] = final.final_scores()
             keys[r, b] = [score * 100 + shares for score, shares in standings(final)]
     return scores, keys
-
-
-# --- the 2013 edition: the sell right as the map fills, and the two editions side by side -------
-#
-# In the 2013 edition whoever uses the sell right sells all their shares of the border colour,
-# sells none, or founds a branch on that colour's line. Both are counted in end points, "if
-# nothing else changed": a sale pays ``k * market value`` now and gives up the end bonus of the
-# ``k`` shares sold (one point each); a house adds what ``branch_gain`` says to its owner's end
-# bonus (each house scores its owner's house count on each of its lines, so a line with ``h``
-# houses scores ``h * h``: the third house on a line adds 5). Later houses on the same line add
-# more, so a branch's value here is a floor.

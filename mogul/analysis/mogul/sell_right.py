@@ -1,4 +1,13 @@
-"""The 2013 sell right (sell all, or found a branch) in end points, and the two editions compared."""
+"""The 2013 sell right (sell all, or found a branch) in end points, and the two editions compared.
+
+In the 2013 edition whoever uses the sell right sells all their shares of the border colour,
+sells none, or founds a branch on that colour's line. Both are counted in end points, "if
+nothing else changed": a sale pays ``k * market value`` now and gives up the end bonus of the
+``k`` shares sold (one point each); a house adds what ``branch_gain`` says to its owner's end
+bonus (each house scores its owner's house count on each of its lines, so a line with ``h``
+houses scores ``h * h``: the third house on a line adds 5). Later houses on the same line add
+more, so a branch's value here is a floor.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +16,11 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.analysis.mogul.comparisons import (
-    Z95,
-)
+from mogul.analysis.intervals import Z95
 from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import edition
 from mogul.games.mogul.network import branch_gain
-from mogul.games.mogul.state import RUNNER_UP, WINNER, GameState
+from mogul.games.mogul.rules import RUNNER_UP, WINNER, GameState
 from mogul.kit.bots import bot_factory, play_states
 from mogul.kit.simulate import seat_bots, simulate
 from mogul.kit.spec import resolve
@@ -38,7 +45,7 @@ SELL_RIGHT_COLUMNS = (
 
 
 def sell_right_options(state: GameState) -> pd.DataFrame:
-    """The sell right's options of the player to act, each valued in end points (see above).
+    """The sell right's options of the player to act, each valued in end points (see the module docstring).
 
     One row per option, best first (ties in the game's order): ``action`` (its text, as in
     records), ``kind`` ("sell", "branch" or "nothing") and ``value``. Empty when the player to
@@ -210,8 +217,8 @@ def compare_editions(
         sim = simulate(
             name,
             bots,
-            games,
             seed,
+            games=games,
             players=players,
             tables=("games", "auctions", "rounds"),
             progress=False,

@@ -18,7 +18,7 @@ from mogul.games.mogul.pile import (
     expected_premiums,
     reveal_distribution,
 )
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.rules import GameState, PlayerView
 
 Table = GameState | PlayerView
 """Anything that shows the table: a full state or one seat's view."""
@@ -136,7 +136,7 @@ def game_share_values(states: Sequence[GameState], game: int = 0) -> pd.DataFram
 def share_values(rounds: pd.DataFrame, ed: Edition | str = "classic") -> pd.DataFrame:
     """``game_share_values`` rows for many games at once, from their rounds tables.
 
-    ``rounds`` is ``mogul.kit.runner.simulate(...).rounds`` or a ``GameRecord.table("rounds")``
+    ``rounds`` is ``mogul.simulate(...).rounds`` or a ``GameRecord.table("rounds")``
     (a missing ``game`` column means one game). The unseen shares are worked out from the
     table: the box, minus the shares held as round 1 opens (the deal), minus the cards revealed
     so far. That holds for every game dealt from the full box (any seeded game); for a
@@ -213,7 +213,7 @@ def market_long(rounds: pd.DataFrame) -> pd.DataFrame:
 def by_round(values: pd.DataFrame) -> pd.DataFrame:
     """Averages per round and company over the games still running at that round.
 
-    ``values`` is a long table (``simulate_share_values`` or ``market_long``). Returns one row
+    ``values`` is a long table (``share_values`` or ``market_long``). Returns one row
     per (round, company) with the mean of every numeric column present among
     ``market_value``, ``premiums_to_come``, ``premiums_realized``, and ``games`` (how many
     games reached that round's auction).
@@ -228,6 +228,3 @@ def by_round(values: pd.DataFrame) -> pd.DataFrame:
     order = {c: i for i, c in enumerate(dict.fromkeys(values["company"]))}
     out["_order"] = out["company"].map(order)
     return out.sort_values(["round", "_order"]).drop(columns="_order").reset_index(drop=True)
-
-
-# --- analyse this position ---------------------------------------------------------------------

@@ -26,14 +26,15 @@ The model's assumptions: each seat values winning, second place and dropping out
 ``values_from_state`` estimates them (the winner gets the option it values more, the
 runner-up the other), a chip is worth ``chip_value`` points at the end, and there is no credit:
 a seat that took one during the auction is flagged (``credit``) and measured as if it had held
-the credit's chips from the opening (the points the credit cost are not counted). Everything here is read from the store (``TableStore``), so
-it works on a live session and on a loaded one alike.
+the credit's chips from the opening (the points the credit cost are not counted). Everything
+here is read from a live store (``TableStore``) or an exported session (``ExportedSession``,
+no database needed) alike.
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -41,9 +42,11 @@ from mogul.analysis.mogul import game_share_values
 from mogul.auction import payoff_curve, solve
 from mogul.auction.model import PLACES
 from mogul.auction.mogul import values_from_state
-from mogul.classroom.export import load_session, pretty_code, seats_table
-from mogul.classroom.store import TableStore
+from mogul.classroom.export import ExportedSession, load_session, pretty_code, seats_table
 from mogul.kit.data import data_path
+
+if TYPE_CHECKING:
+    from mogul.classroom.store import TableStore
 
 TOLERANCE = 1e-9
 BID_COLUMNS = [
@@ -99,8 +102,8 @@ BID_PARTS = {
 SAMPLE = "sample-class"
 
 
-def load_sample() -> tuple[TableStore, str]:
-    """The sample session shipped in ``data/classroom/sample-class``, in an in-memory store."""
+def load_sample() -> tuple[ExportedSession, str]:
+    """The sample session shipped in ``data/classroom/sample-class``, read back (no database)."""
     return load_session(data_path("classroom", SAMPLE))
 
 
@@ -278,7 +281,9 @@ def auction_bids(states: list[Any], chip_value: float | None = None) -> list[dic
     return rows
 
 
-def bids(store: TableStore, session: str | None = None, people_only: bool = True) -> pd.DataFrame:
+def bids(
+    store: TableStore | ExportedSession, session: str | None = None, people_only: bool = True
+) -> pd.DataFrame:
     """Every seat's bidding in every auction of the session's Mogul tables (see the module doc).
 
     Columns: code, round, card, seat, name, kind, real_drop (None: won), equilibrium_drop (None:
@@ -334,7 +339,9 @@ def bidders(bid_rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def league_table(
-    store: TableStore, session: str | None = None, bid_rows: pd.DataFrame | None = None
+    store: TableStore | ExportedSession,
+    session: str | None = None,
+    bid_rows: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The session's players ranked by final score: name, table (its code as the dashboard
     spells it), score, rank at the table, won, and (with ``bid_rows`` from ``bids``) ``model_loss``: the points their bidding lost
@@ -379,7 +386,9 @@ def comparison_table(bid_rows: pd.DataFrame) -> pd.Series:
     return pd.Series(comparison(bid_rows), name="rows of bids")
 
 
-def share_values(store: TableStore, session: str | None = None) -> dict[str, pd.DataFrame]:
+def share_values(
+    store: TableStore | ExportedSession, session: str | None = None
+) -> dict[str, pd.DataFrame]:
     """Per Mogul table: market value, premiums to come and premiums realized by company and
     round (``mogul.analysis.game_share_values``), for ``mogul.plots.mogul.game.share_value_figure``."""
     return {

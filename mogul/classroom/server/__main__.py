@@ -14,8 +14,8 @@ import os
 import secrets
 import signal
 
-from mogul.classroom.projector import HALL_URL_ENV
-from mogul.classroom.server import PATH, make_app, projector_path, student_address
+from mogul.classroom.projector import HALL_URL_ENV, projector_path, student_address
+from mogul.classroom.server import PATH, make_app
 from mogul.classroom.server.hall import Hall
 from mogul.classroom.store import TableStore
 

@@ -9,7 +9,7 @@ PostgreSQL ``NOTIFY`` from any other server process on the same store (at once),
 cheap look at every table's version number (every ``poll_seconds``: the SQLite default, and
 the safety net under NOTIFY). So several server processes can serve one class.
 
-The same changes redraw the lecturer's projector pages (``projector.Projectors``).
+The same changes redraw the lecturer's projector pages (``mogul.classroom.projector.Projectors``).
 
 Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
@@ -30,19 +30,16 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import sqlalchemy as sa
-
-from mogul.classroom.projector import student_address
-from mogul.classroom.schema import NOTIFY_CHANNEL
-from mogul.classroom.server.projector import Projectors
-from mogul.classroom.store import (
+from mogul.classroom.database import NOTIFY_CHANNEL, sa
+from mogul.classroom.projector import Projectors, student_address
+from mogul.classroom.store import TableStore
+from mogul.classroom.table import (
     ENDED,
     PAUSED,
     PLAYING,
     WAITING,
     ClassroomError,
     TableInfo,
-    TableStore,
     Ticket,
     pretty_code,
     seat_labels,
@@ -190,7 +187,7 @@ class Hall:
         address: str | None = None,
     ) -> None:
         self.store = store
-        self.projectors = Projectors(store, self._run, address or student_address())
+        self.projectors = Projectors(store, address or student_address(), self._run)
         self.listen = listen and not store.is_sqlite
         self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
         self.pages: dict[str, set[Page]] = {}  # table code -> its open pages

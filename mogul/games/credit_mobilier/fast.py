@@ -63,7 +63,7 @@ from mogul.games.credit_mobilier.rules import (
     next_roll,
 )
 from mogul.games.credit_mobilier.simple_bots import DividendBot
-from mogul.kit import policies as kit_policies
+from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
 
 if TYPE_CHECKING:
@@ -119,12 +119,12 @@ PLAYED = {
 
 def bot_policy(spec: Any) -> tuple[int, float] | None:
     """``(kind, rival_weight)`` for a bot the batch simulator plays (random, dividend), else None."""
-    return kit_policies.bot_policy(spec, PLAYED)
+    return kit_batch.bot_policy(spec, PLAYED)
 
 
 def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat bot kinds and parameters from one bot for every seat or one per seat."""
-    return kit_policies.seat_policies(bots, players, PLAYED, MAX_SEATS, "batch simulator")
+    return kit_batch.seat_policies(bots, players, PLAYED, MAX_SEATS, "batch simulator")
 
 
 def seats_record(bots: Any, players: int) -> np.ndarray:
@@ -324,7 +324,7 @@ def play_after(
 
     The futures show one table (states determinised from one view: only the dice to come
     differ); each rolls its own dice as the readable engine would, so dividend bots end
-    every rollout in the readable engine's table (``MonteCarloBot.play_on``).
+    every rollout in the readable engine's table (``MonteCarloBot.rollout``).
     """
     if not futures or not actions:
         return np.zeros((len(futures), len(actions)), TABLE)

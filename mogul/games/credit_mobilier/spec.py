@@ -22,11 +22,6 @@ from mogul.games.credit_mobilier.tables import RESULT_COLUMNS, TABLES, result_ro
 from mogul.kit.spec import GameSpec, register
 
 
-def _player_range(edition: str) -> tuple[int, int]:
-    box = components()
-    return box.min_players, box.max_players
-
-
 def _new_game(
     edition: str = EDITION, players: int | Sequence[str] = 4, seed: int | None = None, **setup: Any
 ) -> GameState:
@@ -34,17 +29,12 @@ def _new_game(
     return new_game(players, seed, **setup)
 
 
-def _stage(state: GameState) -> int:
-    return state.turn
-
-
 SPEC = register(
     GameSpec(
         name="credit-mobilier",
         title="Credit Mobilier (Max Michael)",
-        editions=(EDITION,),
         state_type=GameState,
-        player_range=_player_range,
+        player_range=(components().min_players, components().max_players),
         new_game=_new_game,
         deal=deal,
         setup_to_json=setup_to_json,
@@ -54,7 +44,6 @@ SPEC = register(
         result_columns=RESULT_COLUMNS,
         result_row=result_row,
         standings=standings,
-        stage=_stage,
         table_html=table_html,
         action_label=action_label,
         tables=TABLES,
@@ -63,7 +52,7 @@ SPEC = register(
         faces={
             "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
             "board": "mogul.plots.credit_mobilier:board_figure",
-            "analyse_position": "mogul.analysis.credit_mobilier.position:analyse_position",
+            "analyse_position": "mogul.analysis.credit_mobilier:analyse_position",
             "analysis": "mogul.analysis.credit_mobilier:",
         },
     )

@@ -5,6 +5,3 @@ Read ``rules.py`` beside the rulebook: it follows the round phase by phase. Comp
 (cards, chips, crash placement, credit size, setup card, map) are data in ``data/editions/``;
 ``network.py`` reads the map (free stations, what branches score).
 """
-
-# The rules and the display hand a GameState its answers (see state.py): load them with the game.
-from mogul.games.mogul import display, rules  # noqa: E402, F401

@@ -94,7 +94,7 @@ class Branch:
 
 Action = Bid | Drop | Credit | Take | Sell | Branch
 
-# One shared instance of each field-less action keeps the hot path cheap.
+# One instance of each field-less action: the engine offers these, and code writes BID for Bid().
 BID, DROP, CREDIT, TAKE = Bid(), Drop(), Credit(), Take()
 
 

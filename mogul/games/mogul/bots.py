@@ -29,6 +29,7 @@ from mogul.games.mogul.actions import CREDIT, Action, Branch
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.network import branch_gain, branch_gains
 from mogul.games.mogul.pile import expected_reveals, premium_outlook  # noqa: F401 - part of the bots API
+from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import (  # noqa: F401 - the bots that read the table, listed here
     ALL_ACTIONS,
     CLASSIC_ACTIONS,
@@ -37,41 +38,28 @@ from mogul.games.mogul.simple_bots import (  # noqa: F401 - the bots that read t
     best_branch,
     share_value,
 )
-from mogul.games.mogul.state import PlayerView
 from mogul.kit import bots as kit
-from mogul.kit.bots import BotFactory, BotSpec, RandomBot, play_out
+from mogul.kit.bots import BotFactory, BotSpec, RandomBot
 
 # --- the bot that looks ahead -----------------------------------------------------------------
 
 
-class MonteCarloBot:
+class MonteCarloBot(kit.MonteCarloBot):
     """Tries every legal action on many random piles and keeps the one that did best.
 
-    Determinised rollouts ("flat Monte Carlo"): for each of ``rollouts`` deals it invents a
-    hidden pile consistent with its view (``mogul.games.mogul.determinize``: unseen shares shuffled, the
-    crash card placed by the crash rule), then for every legal action plays the game to the
-    end with ``rollout_policy`` in every seat. The same deals serve every action (common
-    random numbers), so the comparison is fair. The score of a rollout is the bot's final
-    score minus the best other final score (``objective="margin"``: it plays to win), or just
-    its own final score (``objective="score"``).
-
-    With the greedy ``ValueBot`` as rollout policy this is the *rollout algorithm* of
-    Tesauro & Galperin (1996), "On-line policy improvement using Monte-Carlo search", NIPS 9,
-    and Bertsekas, Tsitsiklis & Wu (1997), "Rollout algorithms for combinatorial optimization",
-    J. Heuristics 3: one step of policy improvement over the rollout policy.
-    It tries a credit only when it has no chips left (a credit trades points for chips it
-    does not need yet), of the branches only the ``branches`` best by their sure gain on
-    the map (``candidates``), and a decision with a single option costs nothing.
-
-    ``engine="auto"`` plays the rollouts in the batch simulator (``mogul.games.mogul.fast``)
-    when it plays the edition and the rollout policy (random, threshold or value bots, in
-    the classic and the Rio Grande edition), else in the readable engine
-    (``engine="readable"``: always). The piles are the same either way, so with a
-    deterministic rollout policy both engines give the same values and the same choice; the
-    batch simulator is about a hundred times faster.
+    ``mogul.kit.bots.MonteCarloBot`` (flat Monte Carlo, its engines and its objectives) on
+    Mogul: each future is a hidden pile consistent with the view
+    (``mogul.games.mogul.determinize``: unseen shares shuffled, the crash card placed by the
+    crash rule), played to the end; a rollout is worth the final scores. With the greedy
+    ``ValueBot`` as rollout policy this is the *rollout algorithm* of Tesauro & Galperin
+    (1996), NIPS 9, and Bertsekas, Tsitsiklis & Wu (1997), "Rollout algorithms for
+    combinatorial optimization", J. Heuristics 3. It tries a credit only when it has no chips
+    left (a credit trades points for chips it does not need yet), and of the branches only the
+    ``branches`` best on the map (``candidates``). The batch simulator (``mogul.games.mogul.fast``)
+    plays random, threshold and value rollout policies in both editions, about a hundred times
+    faster than the readable engine, on the same piles.
     """
 
-    traits = {"stochastic": True, "lookahead": True}
     understands = ALL_ACTIONS
 
     def __init__(
@@ -83,47 +71,26 @@ class MonteCarloBot:
         engine: str = "auto",
         branches: int = 3,
     ):
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-            raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
-        if objective not in ("margin", "score"):
-            raise ValueError(f"objective must be 'margin' or 'score', got {objective!r}")
-        if engine not in ("auto", "readable"):
-            raise ValueError(f"engine must be 'auto' or 'readable', got {engine!r}")
-        if isinstance(branches, bool) or not isinstance(branches, int) or branches < 1:
-            raise ValueError(f"branches must be a whole number >= 1, got {branches!r}")
-        self.objective = objective
-        self.engine = engine
+        kit.whole_number("branches", branches)
+        super().__init__(rollouts, bot_factory(rollout_policy), seed, engine, objective)
         self.branches = branches
-        self.rollouts = rollouts
-        self.policy = bot_factory(rollout_policy)
-        self.rng = random.Random(seed)
         policy_name = self.policy(0).name
         self.name = f"mc-{rollouts}" + ("" if policy_name == "value" else f"-{policy_name}")
         self.name += "" if objective == "margin" else f"-{objective}"
 
-    def action_values(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[float]:
-        """Mean rollout score of each action (own score, minus the best other with "margin")."""
-        if self.engine == "auto":
-            values = self._fast_action_values(view, legal_actions)
-            if values is not None:
-                return values
-        totals = [0.0] * len(legal_actions)
-        seats = range(len(view.players))
-        for _ in range(self.rollouts):
-            seed = self.rng.getrandbits(32)
-            state = determinize(view, random.Random(seed))
-            for i, action in enumerate(legal_actions):
-                bots = [self.policy(seed + seat) for seat in seats]
-                scores = play_out(state.apply(action), bots).final_scores()
-                totals[i] += scores[view.seat]
-                if self.objective == "margin":
-                    totals[i] -= max(s for seat, s in enumerate(scores) if seat != view.seat)
-        return [t / self.rollouts for t in totals]
+    def future(self, view: PlayerView, rng: random.Random) -> tuple[GameState, int]:
+        """A random pile behind ``view``, dealt from a seed that also seeds the policy bots."""
+        seed = rng.getrandbits(32)
+        return determinize(view, random.Random(seed)), seed
 
-    def _fast_action_values(
-        self, view: PlayerView, legal_actions: Sequence[Action]
-    ) -> list[float] | None:
-        """``action_values`` on the same piles in the batch simulator; None where it cannot play."""
+    def seat_values(self, state: GameState) -> tuple[int, ...]:
+        """The final scores."""
+        return state.final_scores()
+
+    def batch_values(
+        self, view: PlayerView, futures: Sequence[tuple[GameState, int]], actions: Sequence[Action]
+    ) -> list | None:
+        """The final scores of every rollout in the batch simulator; None where it cannot play."""
         from mogul.games.mogul import fast  # compiled code (numba): loaded when first needed
 
         if fast.bot_policy(self.policy) is None:
@@ -132,23 +99,15 @@ class MonteCarloBot:
             fast.check_edition(view.edition, rio_grande=True)
         except ValueError:
             return None
-        seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
-        piles = [fast.pile_codes(determinize(view, random.Random(seed))) for seed in seeds]
         scores, _ = fast.rollouts(
             view,
-            legal_actions,
-            self.rollouts,
+            actions,
+            len(futures),
             [self.policy] * len(view.players),
-            seed=seeds[0] >> 1,
-            piles=piles,
+            seed=futures[0][1] >> 1,
+            piles=[fast.pile_codes(state) for state, _ in futures],
         )
-        totals = [0.0] * len(legal_actions)
-        for rollout in scores.tolist():  # summed in the order of the readable loop
-            for i, final in enumerate(rollout):
-                totals[i] += final[view.seat]
-                if self.objective == "margin":
-                    totals[i] -= max(s for seat, s in enumerate(final) if seat != view.seat)
-        return [t / self.rollouts for t in totals]
+        return scores.tolist()
 
     def candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
         """The actions worth trying: all legal ones, but a credit only when out of chips, and
@@ -170,14 +129,6 @@ class MonteCarloBot:
             kept = set(rank_branches(view, branches)[: self.branches])
             options = [a for a in options if type(a) is not Branch or a in kept]
         return options
-
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """The candidate with the best mean rollout score (the first one on a tie)."""
-        options = self.candidates(view, legal_actions)
-        if len(options) == 1:
-            return options[0]
-        values = self.action_values(view, options)
-        return options[values.index(max(values))]
 
 
 def rank_branches(view: PlayerView, branches: Sequence[Branch]) -> list[Branch]:

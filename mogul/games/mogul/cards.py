@@ -8,7 +8,6 @@ Frisco (green) share whose border lets the holder of the action right sell brown
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cache
 from typing import NamedTuple
 
 CRASH_NOTATION = "crash"
@@ -76,15 +75,14 @@ class Shares(Mapping[str, int]):
     Behaves like a read-only dict: ``shares["brown"]``, ``shares.items()``, ``sum(shares.values())``.
     """
 
-    __slots__ = ("_companies", "_counts", "_index")
+    __slots__ = ("_companies", "_counts")
 
     def __init__(self, companies: tuple[str, ...], counts: Iterable[int] | None = None):
         values = tuple(counts) if counts is not None else (0,) * len(companies)
         if len(values) != len(companies):
             raise ValueError(f"need one count per company {companies}, got {values}")
-        _set(self, "_companies", companies)
-        _set(self, "_index", _company_index(companies))
-        _set(self, "_counts", values)
+        object.__setattr__(self, "_companies", companies)
+        object.__setattr__(self, "_counts", values)
 
     @classmethod
     def of(cls, companies: tuple[str, ...], cards: Iterable[Card]) -> Shares:
@@ -95,7 +93,10 @@ class Shares(Mapping[str, int]):
         return cls(companies, counts)
 
     def __getitem__(self, company: str) -> int:
-        return self._counts[self._index[company]]
+        try:
+            return self._counts[self._companies.index(company)]
+        except ValueError:
+            raise KeyError(company) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._companies)
@@ -135,24 +136,13 @@ class Shares(Mapping[str, int]):
 
     def add(self, company: str, count: int = 1) -> Shares:
         """A new count with ``count`` more (or fewer, if negative) shares of ``company``."""
-        i = self._index[company]
+        if company not in self._companies:
+            raise KeyError(company)
+        i = self._companies.index(company)
         value = self._counts[i] + count
         if value < 0:
             raise ValueError(f"cannot remove {-count} {company} shares from {self._counts[i]}")
-        # Built without __init__: this runs on every take and sale.
-        new = object.__new__(Shares)
-        _set(new, "_companies", self._companies)
-        _set(new, "_index", self._index)
-        _set(new, "_counts", self._counts[:i] + (value,) + self._counts[i + 1 :])
-        return new
+        return Shares(self._companies, self._counts[:i] + (value,) + self._counts[i + 1 :])
 
     def __reduce__(self) -> tuple:
         return (Shares, (self._companies, self._counts))
-
-
-_set = object.__setattr__
-
-
-@cache
-def _company_index(companies: tuple[str, ...]) -> dict[str, int]:
-    return {c: i for i, c in enumerate(companies)}

@@ -22,7 +22,7 @@ import random
 
 from mogul.games.mogul.cards import CRASH, Card, CrashCard
 from mogul.games.mogul.pile import crash_window
-from mogul.games.mogul.state import OVER, SEEN, GameState, PlayerView, Setup
+from mogul.games.mogul.rules import OVER, SEEN, GameState, PlayerView, Setup
 
 
 def deal_hidden_pile(view: PlayerView, rng: random.Random) -> tuple[Card | CrashCard, ...]:

@@ -1,19 +1,20 @@
 """How a game table looks in HTML: the card, the pot, a row per player, market values, the log.
 
 ``table_html`` is what a state shows in a notebook (``GameState._repr_html_``) and what the
-``GameTable`` widget draws.
+``GameTable`` widget draws. It reads a state by its fields and methods (the phase as text)
+and imports nothing from ``mogul.games.mogul.rules``, which imports this module to draw itself.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 from mogul.games.mogul.actions import Action, Bid, Branch, Credit, Drop, Sell, Take
 from mogul.games.mogul.cards import Card, CrashCard
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.pile import next_crash_chance
-from mogul.games.mogul.state import ANSWERS, AUCTION, GameState
 from mogul.kit.colours import SEAT_COLOURS, readable_fill, text_colour
 
 __all__ = ["action_label", "badge_colours", "card_html", "table_html"]
@@ -55,7 +56,7 @@ def _badge(colour: str, text: str, title: str = "", faded: bool = False) -> str:
     )
 
 
-def _shares_html(state: GameState, seat: int) -> str:
+def _shares_html(state: Any, seat: int) -> str:
     shares = state.players[seat].shares
     out = [
         _badge(c.colour, f"{c.id} {shares[c.id]}", c.name)
@@ -65,7 +66,7 @@ def _shares_html(state: GameState, seat: int) -> str:
     return "".join(out) or "&ndash;"
 
 
-def _houses_html(state: GameState, seat: int) -> str:
+def _houses_html(state: Any, seat: int) -> str:
     """A player's houses as station badges, coloured by the station's (first) line."""
     ed = state.edition
     out = []
@@ -77,9 +78,9 @@ def _houses_html(state: GameState, seat: int) -> str:
     return "".join(out) + f'<span style="color:#555">{left} left</span>'
 
 
-def _marks(state: GameState, seat: int) -> str:
+def _marks(state: Any, seat: int) -> str:
     marks = []
-    if state.phase == AUCTION:
+    if state.phase == "auction":
         marks.append("in the auction" if seat in state.in_auction else "dropped")
     if seat == state.winner:
         marks.append("won the auction")
@@ -113,7 +114,7 @@ _CSS = (
 
 
 def table_html(
-    state: GameState,
+    state: Any,
     hide_chips: Sequence[int] = (),
     log: Sequence[str] = (),
     labels: Sequence[str] | None = None,
@@ -175,7 +176,7 @@ def table_html(
         "</tbody></table>",
         f"<p>Market value (points per share sold): {market}</p>",
     ]
-    if state.phase == AUCTION:
+    if state.phase == "auction":
         still = ", ".join(names[s] for s in state.in_auction)
         gone = ", ".join(names[s] for s in state.dropped) or "nobody yet"
         parts.append(
@@ -196,7 +197,7 @@ def table_html(
     return "".join(parts)
 
 
-def _bonus_table(state: GameState, names: Sequence[str], hide_chips: Sequence[int]) -> str:
+def _bonus_table(state: Any, names: Sequence[str], hide_chips: Sequence[int]) -> str:
     """The score in parts (2013): points on the track and each end bonus ("?" for hidden chips)."""
     rows = []
     for seat, (n, b) in enumerate(zip(names, state.score_breakdown(), strict=True)):
@@ -214,7 +215,7 @@ def _bonus_table(state: GameState, names: Sequence[str], hide_chips: Sequence[in
     )
 
 
-def action_label(state: GameState, action: Action) -> str:
+def action_label(state: Any, action: Action) -> str:
     """A button text for ``action`` in ``state``: "Bid 1 chip", "Drop (take 3)", "Sell 2 blue (+10)",
     "Branch at BL3", "Move house BR2 -> BL3"."""
     kind = type(action)
@@ -237,8 +238,3 @@ def action_label(state: GameState, action: Action) -> str:
             return f"Move house {action.move_from} -> {action.station}"
         return f"Branch at {action.station}"
     return str(action)
-
-
-ANSWERS.table_html = (
-    table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)
-)

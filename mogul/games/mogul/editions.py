@@ -38,7 +38,6 @@ class Company:
     id: str
     name: str
     colour: str
-    modeled: bool = False
 
 
 class Station(NamedTuple):
@@ -51,11 +50,6 @@ class Station(NamedTuple):
     lines: tuple[str, ...]
     x: float
     y: float
-
-    @property
-    def is_interchange(self) -> bool:
-        """True for a station on two lines."""
-        return len(self.lines) > 1
 
 
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
@@ -122,10 +116,7 @@ class Edition:
 
 
 def _from_json(raw: dict[str, Any]) -> Edition:
-    companies = tuple(
-        Company(c["id"], c["name"], c["colour"], bool(c.get("modeled", False)))
-        for c in raw["companies"]
-    )
+    companies = tuple(Company(c["id"], c["name"], c["colour"]) for c in raw["companies"])
     ids = {c.id for c in companies}
     cards = []
     for c in raw["cards"]:

@@ -70,9 +70,9 @@ from mogul.games.mogul.fast_kernels import (  # noqa: F401 - TABLE, the codes an
     _seed,
     deal_hidden_pile,
 )
+from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
-from mogul.games.mogul.state import GameState, PlayerView
-from mogul.kit import policies as kit_policies
+from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
 
 # --- from Python: editions, bots, states ------------------------------------------------------
@@ -121,12 +121,12 @@ def bot_policy(spec: Any) -> tuple[int, float] | None:
     ``spec`` is a bot name (``"threshold:drop_at=2"``), class, factory or instance of
     ``RandomBot``, ``ThresholdBot`` or ``ValueBot``.
     """
-    return kit_policies.bot_policy(spec, PLAYED)
+    return kit_batch.bot_policy(spec, PLAYED)
 
 
 def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-seat bot kinds and parameters from one bot for every seat or one per seat."""
-    return kit_policies.seat_policies(bots, players, PLAYED, MAX_SEATS, "fast simulator")
+    return kit_batch.seat_policies(bots, players, PLAYED, MAX_SEATS, "fast simulator")
 
 
 def _empty_tables(ed: Edition, count: int, players: int) -> np.ndarray:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from mogul.games.mogul.fast_table import AUCTION, COMPANIES, CRASH, OVER, RUNNER_UP, WINNER
-from mogul.games.mogul.state import AUCTION as AUCTION_PHASE
-from mogul.games.mogul.state import OVER as OVER_PHASE
-from mogul.games.mogul.state import RUNNER_UP as RUNNER_UP_PHASE
-from mogul.games.mogul.state import WINNER as WINNER_PHASE
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.rules import AUCTION as AUCTION_PHASE
+from mogul.games.mogul.rules import OVER as OVER_PHASE
+from mogul.games.mogul.rules import RUNNER_UP as RUNNER_UP_PHASE
+from mogul.games.mogul.rules import WINNER as WINNER_PHASE
+from mogul.games.mogul.rules import GameState, PlayerView
 
 PHASES = {
     AUCTION_PHASE: AUCTION,

@@ -47,7 +47,7 @@ from mogul.games.mogul.fast_rio_table import (
     branch_of,
 )
 from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS
-from mogul.games.mogul.state import GameState, PlayerView
+from mogul.games.mogul.rules import GameState, PlayerView
 
 
 def plays(ed: Edition) -> bool:

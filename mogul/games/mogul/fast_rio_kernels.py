@@ -55,7 +55,7 @@ _jit = nb.njit(cache=True, nogil=True)
 
 @_jit
 def score_end(t):
-    """The end bonuses (scoring.score_breakdown): each house scores its owner's house count on
+    """The end bonuses (rules.score_breakdown): each house scores its owner's house count on
     each of its lines (``h * h`` per line), and ``share_bonus`` per share held."""
     for seat in range(t.players):
         bonus = 0

@@ -25,7 +25,7 @@ MAX_SEATS = 6
 COMPANIES = 5
 PILE = 32  # the classic box: 31 shares and the crash card
 
-# Phases of a round, as in state.py.
+# Phases of a round, as in rules.py.
 AUCTION, WINNER, RUNNER_UP, OVER = 0, 1, 2, 3
 
 # Actions: Sell(n) is SELL + n.

@@ -28,11 +28,6 @@ def taken_stations(table: Any) -> set[str]:
     return {station for p in table.players for station in p.houses}
 
 
-def station_owners(table: Any) -> dict[str, int]:
-    """The seat whose house stands on each taken station (for drawing the map)."""
-    return {station: seat for seat, p in enumerate(table.players) for station in p.houses}
-
-
 def free_stations(table: Any, line: str) -> tuple[str, ...]:
     """The stations of ``line`` without a house, in their order along the line."""
     taken = taken_stations(table)

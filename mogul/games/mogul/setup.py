@@ -28,8 +28,7 @@ from mogul.games.mogul.cards import CRASH, Card, CrashCard, Shares, parse_card
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
 from mogul.games.mogul.events import GameStarted, HousesPlaced
-from mogul.games.mogul.rules import begin_round
-from mogul.games.mogul.state import AUCTION, GameState, PlayerState, Setup
+from mogul.games.mogul.rules import AUCTION, GameState, PlayerState, Setup, begin_round
 from mogul.kit.checks import (
     as_list,
     is_count,

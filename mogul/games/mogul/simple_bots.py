@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 
 from mogul.games.mogul.actions import (
     BID,
@@ -25,10 +24,9 @@ from mogul.games.mogul.actions import (
     Sell,
     Take,
 )
-from mogul.games.mogul.editions import Edition
-from mogul.games.mogul.network import branch_gains
+from mogul.games.mogul.network import branch_gains, free_stations
 from mogul.games.mogul.pile import premium_outlook
-from mogul.games.mogul.state import AUCTION, PlayerView
+from mogul.games.mogul.rules import AUCTION, PlayerView
 
 CLASSIC_ACTIONS = (Bid, Drop, Credit, Take, Sell)
 """The options of the 2002 rules: bots that know only these are never offered anything else."""
@@ -43,8 +41,7 @@ ALL_ACTIONS = CLASSIC_ACTIONS + (Branch,)
 def share_value(view: PlayerView, company: str) -> float:
     """Points one more share of ``company`` is expected to bring this seat: the premiums it
     will still earn (``premium_outlook``) plus, in the 2013 edition, its end bonus."""
-    bonus = view.edition.share_bonus
-    return premium_outlook(view, company) + bonus if bonus else premium_outlook(view, company)
+    return premium_outlook(view, company) + view.edition.share_bonus
 
 
 def best_branch(view: PlayerView) -> tuple[int, Branch | None]:
@@ -54,23 +51,10 @@ def best_branch(view: PlayerView) -> tuple[int, Branch | None]:
     With all houses out, a house is moved: the gain is then what the new station adds minus
     what the old one scored. ``(0, None)`` when no station is free.
     """
-    houses = tuple(p.houses for p in view.players)
-    return _best_branch(view.edition, view.revealed.border, houses, view.seat)
-
-
-@lru_cache(maxsize=65_536)
-def _best_branch(
-    ed: Edition, line: str, houses: tuple[tuple[str, ...], ...], seat: int
-) -> tuple[int, Branch | None]:
-    """``best_branch`` for the houses of every seat (the same map is asked about again and again;
-    editions hash by identity)."""
-    taken = {station for own in houses for station in own}
-    free = [s for s in ed.lines.get(line, ()) if s not in taken]
-    best: tuple[int, str, str | None] | None = None
-    for option in branch_gains(ed, houses[seat], free):
-        if best is None or option[0] > best[0]:
-            best = option
-    return (0, None) if best is None else (best[0], Branch(best[1], best[2]))
+    free = free_stations(view, view.revealed.border)
+    options = branch_gains(view.edition, view.me.houses, free)
+    gain, station, move_from = max(options, key=lambda option: option[0], default=(0, None, None))
+    return (0, None) if station is None else (gain, Branch(station, move_from))
 
 
 # --- the bots -------------------------------------------------------------------------------

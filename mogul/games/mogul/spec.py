@@ -7,9 +7,8 @@ from mogul.games.mogul.bots import REGISTRY
 from mogul.games.mogul.determinize import determinize
 from mogul.games.mogul.display import action_label, table_html
 from mogul.games.mogul.editions import EDITION_FILES, edition
-from mogul.games.mogul.rules import standings
+from mogul.games.mogul.rules import GameState, Setup, standings
 from mogul.games.mogul.setup import deal, new_game, setup_from_json, setup_to_json
-from mogul.games.mogul.state import GameState, Setup
 from mogul.games.mogul.tables import RESULT_COLUMNS, auction_rows, result_row, round_rows
 from mogul.kit.spec import GameSpec, register
 
@@ -21,10 +20,6 @@ def _player_range(name: str) -> tuple[int, int]:
 
 def _deal(setup: Setup) -> GameState:
     return deal(edition(setup.edition), setup)
-
-
-def _stage(state: GameState) -> int:
-    return state.round
 
 
 _EDITIONS = tuple(dict.fromkeys(edition(name).name for name in EDITION_FILES))
@@ -46,14 +41,13 @@ SPEC = register(
         result_columns=RESULT_COLUMNS,
         result_row=result_row,
         standings=standings,
-        stage=_stage,
         table_html=table_html,
         action_label=action_label,
         tables={"rounds": round_rows, "auctions": auction_rows},
         determinize=determinize,
         batch="mogul.games.mogul.fast_batch:batch_engine",
         faces={
-            "player": "mogul.widgets.mogul.player:GamePlayer",
+            "player": "mogul.widgets.mogul:GamePlayer",
             "board": "mogul.plots.mogul.board:board_figure",
             "analyse_position": "mogul.analysis.mogul:analyse_position",
             "analysis": "mogul.analysis.mogul:",

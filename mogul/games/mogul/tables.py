@@ -20,7 +20,7 @@ from mogul.games.mogul.events import (
     Dropped,
     SharesSold,
 )
-from mogul.games.mogul.state import GameState
+from mogul.games.mogul.rules import GameState
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,18 +1,24 @@
-"""Figures of one game as it was played: data in, ``go.Figure`` out.
+"""Mogul's charts: one game as it was played, and the analyses of many games. Data in,
+``go.Figure`` out.
 
-The inputs are the kit's tables: ``GameRecord.table("rounds")`` (one row per round and
-player), ``GameRecord.table("auctions")`` (one row per auction) and the state sequence of a
-game. The figures of Mogul's analyses (the crash, share values, distributions over many
-games) are in ``mogul.plots.mogul.analysis`` and importable from here too. Companies are named by their colour words, as on the
-cards, buttons and tables ("brown"), with the railroad's name in the hover ("brown: Great
-Northern"), and drawn in their own colours (``edition.colours()``); players use
-``SEAT_COLOURS``, which are never a company's colour. Markers are not clipped at the axes.
-Floats are rounded so stored notebook outputs stay small and stable.
+One game: its tables, ``GameRecord.table("rounds")`` (one row per round and player) and
+``GameRecord.table("auctions")`` (one row per auction), and its state sequence. The analyses:
+the frames of ``mogul.analysis.mogul``: the crash hazard of a state, share values by round
+over many games, any samples of simulated games (scores, lengths; one group per bot or
+edition), and the 2013 sell right (``sell_right_by_fill``: its value as the map fills;
+``use_shares``: what it was used for, per edition).
+
+Companies are named by their colour words, as on the cards, buttons and tables ("brown"), with
+the railroad's name in the hover ("brown: Great Northern"), and drawn in their own colours
+(``edition.colours()``); players and groups use ``SEAT_COLOURS``, which are never a
+company's colour. Markers are not clipped at the axes. Floats are rounded so stored notebook
+outputs stay small and stable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -20,14 +26,9 @@ import plotly.graph_objects as go
 from mogul.auction import Step
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed, ChipBid, Dropped
-from mogul.games.mogul.state import GameState
+from mogul.games.mogul.rules import GameState
 from mogul.plots.auction import pot_ladder_figure
-from mogul.plots.mogul.analysis import (  # importable from here, as before the split
-    crash_hazard_figure,
-    distribution_figure,
-    share_value_figure,
-)
-from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
+from mogul.plots.template import SEAT_COLOURS, laid_out, rounded
 
 __all__ = [
     "auction_steps",
@@ -41,6 +42,8 @@ __all__ = [
     "score_data",
     "score_traces",
     "scores_figure",
+    "sell_right_figure",
+    "sell_right_use_figure",
     "share_value_figure",
 ]
 
@@ -144,13 +147,7 @@ def market_value_figure(
     A take raises a company's value by one; a sale of n shares lowers it by n at the next round.
     """
     fig = go.Figure(market_traces(rounds, ed, sales))
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title=title,
-        xaxis_title="round",
-        yaxis_title="market value (points<br>per share sold)",
-        height=360,
-    )
+    laid_out(fig, title, x="round", y="market value (points<br>per share sold)", height=360)
     fig.update_yaxes(rangemode="tozero")
     return fig
 
@@ -175,15 +172,14 @@ def holdings_figure(
             marker={"color": ed.colours()[c]},
             hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
         )
-    fig.update_layout(
-        template=KIT_TEMPLATE,
+    return laid_out(
+        fig,
+        title or f"Shares held, round {at_round}",
         barmode="stack",
-        title=title or f"Shares held, round {at_round}",
-        xaxis_title="player",
-        yaxis_title="shares held",
+        x="player",
+        y="shares held",
         height=320,
     )
-    return fig
 
 
 def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
@@ -249,11 +245,11 @@ def scores_figure(
     """
     fig = go.Figure(score_traces(rounds, score_track, track))
     label = f"space on the {score_track}-space<br>track (wraps around)" if track else SCORE_TITLE
-    fig.update_layout(
-        template=KIT_TEMPLATE,
-        title=title or ("Score track (wraps around)" if track else "Scores"),
-        xaxis_title="round",
-        yaxis_title=label,
+    laid_out(
+        fig,
+        title or ("Score track (wraps around)" if track else "Scores"),
+        x="round",
+        y=label,
         height=340,
     )
     if track:
@@ -315,3 +311,257 @@ def game_pot_ladder_figure(
     )
     fig.update_xaxes(dtick=1, range=[-0.5, max(len(steps), 4) - 0.5])  # room for a short auction
     return fig
+
+
+# --- the crash -------------------------------------------------------------------------------------
+
+
+def crash_hazard_figure(
+    hazard: pd.DataFrame, title: str = "When will the crash come?"
+) -> go.Figure:
+    """Bars: chance the crash is each remaining card; line: the hazard if the game gets there.
+
+    ``hazard`` is ``mogul.analysis.crash_hazard(state)``.
+    """
+    fig = go.Figure()
+    fig.add_bar(
+        x=rounded(hazard["round"]),
+        y=rounded(hazard["p_crash"]),
+        name="crash is this card",
+        marker={"color": "#999"},
+        hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+    )
+    fig.add_scatter(
+        x=rounded(hazard["round"]),
+        y=rounded(hazard["hazard"]),
+        name="crash now, if the game gets here",
+        mode="lines+markers",
+        line={"color": "#b22222"},
+        hovertemplate="round %{x}: %{y:.0%}<extra></extra>",
+        cliponaxis=False,
+    )
+    laid_out(fig, title, x="round (card revealed)", y="chance", height=320)
+    fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
+    return fig
+
+
+# --- many games -------------------------------------------------------------------------------------
+
+
+def distribution_figure(
+    samples: Sequence[float] | Mapping[str, Sequence[float]],
+    title: str = "Distribution",
+    x_title: str = "value",
+    intervals: bool = False,
+) -> go.Figure:
+    """Share of samples at each whole value, as bars (one bar series per named group); with
+    ``intervals``, each group's mean with its normal 95% interval too (a diamond with error
+    bars above the bars; the legend gives the numbers), for comparing groups.
+
+    Values are rounded to whole numbers and counted, so the figure stores one number per
+    value, not one per sample.
+    """
+    groups = dict(samples) if isinstance(samples, Mapping) else {"all": samples}
+    fig = go.Figure()
+    top = 0.0
+    means = []
+    for n, (label, values) in enumerate(groups.items()):
+        values = [float(v) for v in values]
+        counts = Counter(round(v) for v in values)
+        total = sum(counts.values()) or 1
+        xs = sorted(counts)
+        top = max([top, *(counts[x] / total for x in xs)])
+        mean = sum(values) / len(values) if values else float("nan")
+        sd = (
+            (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+            if len(values) > 1
+            else 0.0
+        )
+        half = 1.959963984540054 * sd / len(values) ** 0.5 if values else 0.0
+        means.append((n, label, mean, half))
+        fig.add_bar(
+            x=xs,
+            y=rounded(counts[x] / total for x in xs),
+            name=f"{label}: mean {mean:.2f} ({mean - half:.2f} to {mean + half:.2f})"
+            if intervals
+            else str(label),
+            marker={"color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            legendgroup=str(label),
+            hovertemplate="%{x}: %{y:.1%}<extra>" + str(label) + "</extra>",
+        )
+    for n, label, mean, half in means if intervals else ():
+        fig.add_scatter(
+            x=[round(mean, 3)],
+            y=[round(top * (1.08 + 0.07 * n), 4)],
+            mode="markers",
+            showlegend=False,
+            cliponaxis=False,
+            legendgroup=str(label),
+            marker={"symbol": "diamond", "size": 9, "color": SEAT_COLOURS[n % len(SEAT_COLOURS)]},
+            error_x={"type": "constant", "value": round(half, 3), "thickness": 1.5, "width": 6},
+            name=f"{label} mean",
+            hovertemplate=f"{label}: mean %{{x}} (95% interval ±{half:.2f})<extra></extra>",
+        )
+    laid_out(
+        fig,
+        title,
+        x=x_title,
+        y="share of samples",
+        barmode="overlay" if len(groups) > 1 else "group",
+        height=320,
+        showlegend=len(groups) > 1 or intervals,
+    )
+    if len(groups) > 1:
+        fig.update_traces(opacity=0.6, selector={"type": "bar"})
+    return fig
+
+
+def share_value_figure(
+    averages: pd.DataFrame,
+    ed: Edition | str | None = None,
+    columns: Sequence[str] = ("market_value", "premiums_to_come"),
+    title: str = "Sell now or hold to the crash?",
+) -> go.Figure:
+    """Average market value (solid) against premiums to come (dashed) per company and round.
+
+    ``averages`` is ``mogul.analysis.by_round(...)``. Where the solid line is above the dashed
+    one, a share sells for more than it is still expected to earn. The legend names each
+    company once (click it to hide the company's lines) and shows what each line style means.
+    """
+    ed = _edition(ed)
+    styles = {"market_value": "solid", "premiums_to_come": "dash", "premiums_realized": "dot"}
+    labels = {
+        "market_value": "market value",
+        "premiums_to_come": "premiums to come",
+        "premiums_realized": "premiums realized",
+    }
+    fig = go.Figure()
+    for c in dict.fromkeys(averages["company"]):
+        rows = averages[averages["company"] == c]
+        for n, column in enumerate(columns):
+            label = labels.get(column, column)
+            fig.add_scatter(
+                x=rounded(rows["round"]),
+                y=rounded(rows[column], 2),
+                mode="lines",
+                name=c if n == 0 else f"{c}: {label}",
+                legendgroup=c,
+                showlegend=n == 0,
+                line={"color": ed.colours()[c], "dash": styles.get(column, "solid")},
+                hovertemplate=f"{c} ({ed.company(c).name}), round %{{x}}: %{{y}}<extra>{label}</extra>",
+            )
+    for column in columns:  # a key to the line styles
+        fig.add_scatter(
+            x=[None],
+            y=[None],
+            mode="lines",
+            name=labels.get(column, column),
+            hoverinfo="skip",
+            line={"color": "#555", "dash": styles.get(column, "solid")},
+        )
+    return laid_out(fig, title, x="round", y="points per share", height=420)
+
+
+# --- the two editions and the 2013 sell right -----------------------------------------------------
+
+
+EDITION_COLOURS = (SEAT_COLOURS[1], SEAT_COLOURS[2])
+"""The two editions' bars, in the order of the table."""
+
+
+def sell_right_figure(
+    by_fill: pd.DataFrame, title: str = "Branch or sell? The map fills up"
+) -> go.Figure:
+    """Mean value of selling all against the best branch, by houses already on the map.
+
+    ``by_fill`` is ``mogul.analysis.sell_right_by_fill(...)``: both values in end points, with
+    their 95% intervals as error bars. The hover adds how many uses each point averages and how
+    often a branch was chosen.
+    """
+    x = rounded(by_fill.index)
+    extra = [
+        f"{u} uses, branch chosen {b:.0%}"
+        for u, b in zip(by_fill["uses"], by_fill["chose_branch"], strict=True)
+    ]
+    fig = go.Figure()
+    for column, label, colour, dash in (
+        ("sell", "sell all", SEAT_COLOURS[1], "solid"),
+        ("branch", "best branch", SEAT_COLOURS[2], "solid"),
+        ("best", "the better of the two", "#555555", "dot"),
+    ):
+        bars = None
+        if f"{column}_low" in by_fill:  # the 95% interval of the mean
+            bars = {
+                "type": "data",
+                "symmetric": False,
+                "thickness": 1.5,
+                "array": rounded(by_fill[f"{column}_high"] - by_fill[column], 2),
+                "arrayminus": rounded(by_fill[column] - by_fill[f"{column}_low"], 2),
+            }
+        fig.add_scatter(
+            x=x,
+            y=rounded(by_fill[column], 2),
+            mode="lines+markers",
+            name=label,
+            cliponaxis=False,
+            line={"color": colour, "dash": dash},
+            marker={"size": 7},
+            text=extra,
+            error_y=bars,
+            hovertemplate=f"{label}: %{{y}} points<br>%{{x}} houses on the map<br>%{{text}}<extra></extra>",
+        )
+    return laid_out(
+        fig,
+        title,
+        height=360,
+        x="houses on the map (start of group)",
+        y="end points (mean)",
+        yaxis_rangemode="tozero",
+    )
+
+
+def sell_right_use_figure(
+    shares: pd.DataFrame, title: str = "What the sell right was used for"
+) -> go.Figure:
+    """Share of the sell right's uses that sold, founded a branch or did nothing: one bar per
+    edition and use, with its 95% interval over games as an error bar.
+
+    ``shares`` is ``mogul.analysis.use_shares(...)`` (index: edition, use). Bars side by side,
+    not stacked: a stacked bar has no place for each share's interval. The numbers are in the
+    hover and in ``mogul.analysis.use_share_table`` (printed beside the chart in notebook 06).
+    """
+    editions = list(dict.fromkeys(shares.index.get_level_values("edition")))
+    fig = go.Figure()
+    for n, name in enumerate(editions):
+        rows = shares.loc[name]
+        uses = [str(u) for u in rows.index]
+        fig.add_bar(
+            y=uses,
+            x=rounded(rows["share"], 4),
+            name=str(name),
+            orientation="h",
+            marker={"color": EDITION_COLOURS[n % len(EDITION_COLOURS)]},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "thickness": 1.5,
+                "array": rounded(rows["high"] - rows["share"], 4),
+                "arrayminus": rounded(rows["share"] - rows["low"], 4),
+            },
+            customdata=list(zip(rounded(rows["low"], 4), rounded(rows["high"], 4), strict=True)),
+            hovertemplate=(
+                f"{name}: %{{y}} in %{{x:.1%}} of the uses"
+                "<br>95% interval %{customdata[0]:.1%} to %{customdata[1]:.1%}<extra></extra>"
+            ),
+        )
+    return laid_out(
+        fig,
+        title,
+        barmode="group",
+        height=300,
+        x="share of uses (95% interval)",
+        xaxis_tickformat=".0%",
+        xaxis_range=[0, 1],
+        yaxis_autorange="reversed",
+        legend_traceorder="normal",
+    )

@@ -1,10 +1,12 @@
-"""Mogul's game player: the kit's ``SessionPlayer`` with the auction's live charts beside it.
+"""Mogul's widgets: the game player and the live charts beside it. No rules live here.
 
-``GamePlayer`` is what a class plays Mogul with: the controls, the buttons and the table of
-``mogul.widgets.session_player.SessionPlayer`` (whose ``GameTable`` is re-exported here), and
-beside the table the pot of the current auction move by move, the human's payoff curve, a
-share-value dashboard, "analyse this position" and, in the 2013 edition, the railway map.
-No rules live here.
+* ``GamePlayer`` is what a class plays Mogul with: the controls, the buttons and the table
+  of ``mogul.widgets.session_player.SessionPlayer``, and beside the table the pot of the
+  current auction move by move, the human's payoff curve, a share-value dashboard, "analyse
+  this position" and, in the 2013 edition, the railway map.
+* ``ShareValueDashboard``: market values and scores of a game, live as the game goes on.
+* ``PositionAnalysis``: the kit's "analyse this position" panel with Mogul's rollouts and
+  words (rounds, the expected final score).
 """
 
 from __future__ import annotations
@@ -16,18 +18,166 @@ import ipywidgets as w
 import pandas as pd
 import plotly.graph_objects as go
 
+from mogul.analysis.mogul import analyse_position
 from mogul.auction.mogul import chain_payoff_curve
+from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
+from mogul.games.mogul.rules import GameState
+from mogul.games.mogul.tables import auctions_table, rounds_table
 from mogul.kit.session import HUMAN
 from mogul.plots.auction import payoff_curve_figure
-from mogul.plots.mogul.game import auction_steps, game_pot_ladder_figure
-from mogul.plots.mogul.network import branch_choices, network_figure
-from mogul.plots.template import rounded
+from mogul.plots.mogul.board import branch_choices, network_figure
+from mogul.plots.mogul.game import (
+    auction_steps,
+    game_pot_ladder_figure,
+    market_data,
+    market_traces,
+    score_data,
+    score_traces,
+)
+from mogul.plots.template import laid_out, rounded
 from mogul.widgets.live import live_figure
-from mogul.widgets.mogul.analysis import PositionAnalysis
-from mogul.widgets.mogul.dashboard import ShareValueDashboard
-from mogul.widgets.session_player import LOG_LINES, GameTable, SessionPlayer
+from mogul.widgets.position_analysis import PositionAnalysis as Panel
+from mogul.widgets.session_player import SessionPlayer
 
-__all__ = ["HUMAN", "LOG_LINES", "GamePlayer", "GameTable"]
+__all__ = ["GamePlayer", "PositionAnalysis", "ShareValueDashboard"]
+
+
+class ShareValueDashboard(w.VBox):
+    """Market value per company and scores over the rounds, live for a game.
+
+    Two live charts, one above the other: ``market`` (the company lines plus a "sale" marker
+    trace) and ``scores`` (one line per player), each with its legend along its own bottom,
+    so a legend that wraps to more rows on a phone makes its own chart taller instead of
+    running into the next one. ``figure`` is the market chart. ``update(states)`` redraws
+    both from any state sequence; ``follow(game)`` redraws after every change of a
+    ``GamePlayer`` or a ``GameSession``. The charts read the table as each auction opens, so
+    they only change when a card is revealed or shares are sold; other steps cost nothing.
+    """
+
+    def __init__(self, game: Any = None, height: int = 520) -> None:
+        self.market: go.FigureWidget | None = None
+        self.scores: go.FigureWidget | None = None
+        self.height = height
+        self._drawn: GameState | None = None  # the last state that changed what is drawn
+        super().__init__([])
+        self.add_class("mogul-dashboard")  # a hook for the browser tests and for CSS
+        if game is not None:
+            self.follow(game)
+
+    @property
+    def figure(self) -> go.FigureWidget | None:
+        """The market chart (the first of the two)."""
+        return self.market
+
+    def follow(self, game: Any) -> None:
+        """Draw ``game``'s states now and after each of its changes (a player or a session)."""
+        game.on_change(lambda g: self.update(g.history))
+        self.update(game.history)
+
+    def _build(self, states: Sequence[GameState]) -> None:
+        ed = states[0].edition
+        first = rounds_table(states[:1])
+        market = laid_out(
+            go.Figure(market_traces(first, ed)),
+            "Market value per company",
+            x="round",
+            y="points per<br>share sold",  # two short lines fit a 260 px chart
+            legend_title_text="company",
+        )
+        market.update_yaxes(rangemode="tozero")
+        scores = laid_out(
+            go.Figure(score_traces(first, ed.score_track)),
+            "Scores",
+            x="round",
+            y="score (points,<br>+1 per 5 chips)",
+            legend_title_text="player",
+        )
+        for fig in (market, scores):
+            # the legend along the chart's own bottom: plotly makes room for as many rows as
+            # it wraps to, where a legend placed between two panels runs into the lower one
+            legend = {"yref": "container", "y": 0, "yanchor": "bottom", "font": {"size": 12}}
+            fig.update_layout(legend={**legend, "title": {"side": "left"}})
+        self.market = live_figure(market, height=self.height // 2)
+        self.scores = live_figure(scores, height=self.height // 2)
+        self.players = len(states[0].players)
+        self.children = (self.market, self.scores)
+
+    def update(self, states: Sequence[GameState]) -> None:
+        """Redraw both charts from a game's states (first decision to now)."""
+        if not states:
+            return
+        if self.market is None or self.players != len(states[0].players):
+            self._build(states)
+        change = _last_change(states)
+        if change is self._drawn:
+            return
+        self._drawn = change
+        ed = states[0].edition
+        rounds = rounds_table(states)
+        market = market_data(rounds, auctions_table(states), ed)
+        scores = score_data(rounds, ed.score_track)
+        lines = self.market.data[: len(market["values"])]
+        sales = self.market.data[len(market["values"])]
+        rounds_shown = [0.5, max(5, states[-1].round) + 0.5]
+        with self.market.batch_update():
+            self.market.layout.xaxis.range = rounds_shown
+            for line, values in zip(lines, market["values"].values(), strict=True):
+                line.x, line.y = market["x"], values
+            marks = market["sales"]
+            sales.x, sales.y, sales.text, sales.marker.color = (
+                marks["x"],
+                marks["y"],
+                marks["text"],
+                marks["colour"],
+            )
+        with self.scores.batch_update():
+            self.scores.layout.xaxis.range = rounds_shown
+            for line, d in zip(self.scores.data, scores, strict=True):
+                line.x, line.y, line.customdata = d["x"], d["score"], d["customdata"]
+
+
+def _last_change(states: Sequence[GameState]) -> GameState:
+    """The latest state whose step revealed a card (or the crash) or sold shares.
+
+    The dashboard's data (``rounds_table`` rows at each reveal, sales) depends only on the
+    states up to this one, so an unchanged answer means there is nothing to redraw.
+    """
+    for state in reversed(states):
+        for event in state.events:
+            kind = type(event)
+            if (
+                kind is CardRevealed
+                or kind is CrashRevealed
+                or (kind is SharesSold and event.count)
+            ):
+                return state
+    return states[0]
+
+
+class PositionAnalysis(Panel):
+    """For the watched seat to move: every legal action's expected final score and win chance.
+
+    ``follow(game)`` (a ``GamePlayer`` or a ``GameSession``) analyses each decision of the
+    ``seats`` watched (default: the game's human seats, else every seat) with
+    ``analyse_position`` (``rollouts`` per action, ``policy`` for every seat afterwards) and
+    draws it in ``figure``. Once the move is made, ``last_figure`` shows that analysis with
+    the action chosen marked (it stays there while the next decision is analysed above).
+    ``update(history, actions)`` does the same from any game's states and actions.
+    """
+
+    def __init__(
+        self,
+        game: Any = None,
+        seats: Sequence[int] | None = None,
+        height: int = 300,
+        **options: Any,
+    ) -> None:
+        """``options`` (``rollouts=2000``, ``policy="random"``, ``seed=0``) go to
+        ``analyse_position``."""
+        super().__init__(
+            game, seats, analyse_position, height, "expected final score", "round", **options
+        )
+
 
 _CHART_HEIGHT = 300
 _MAP_HEIGHT = 460
@@ -36,10 +186,10 @@ _MAP_HEIGHT = 460
 class GamePlayer(SessionPlayer):
     """A game with human and bot seats, stepped by buttons: a view of a ``GameSession``.
 
-    ``seats`` gives one spec per seat: ``"human"`` or a bot (a registry name such as
-    ``"value"`` or ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or
-    a bot instance). ``game``: the edition (``"classic"``, ``"rio-grande"``); ``names``: the
-    people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
+    ``game``: the edition (``"classic"``, ``"rio-grande"``). ``seats`` gives one spec per
+    seat: ``"human"`` or a bot (a registry name such as ``"value"`` or
+    ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or a bot instance).
+    ``seed`` deals the game; ``names``: the people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
     ``chips``, ``quick_start``) go to the game's ``new_game``.
 
     * ``Next step`` lets the bot to act make one move; ``Next round`` plays until the next card
@@ -70,21 +220,19 @@ class GamePlayer(SessionPlayer):
 
     def __init__(
         self,
-        seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
-        names: Sequence[str] | None = None,
-        seed: int = 0,
         game: str = "classic",
-        hot_seat: bool | None = None,
-        autoplay: bool | None = None,
+        seats: Sequence[Any] = (HUMAN, "value", "value", "value"),
+        seed: int = 0,
+        *,
         payoff_curve: bool = False,
         dashboard: bool = False,
         analysis: bool = False,
-        **setup: Any,
+        **options: Any,
     ) -> None:
         self._asked = {"payoff_curve": payoff_curve, "dashboard": dashboard, "analysis": analysis}
         self._auction_drawn: tuple | None = None
         self._map_drawn: tuple | None = None
-        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
+        super().__init__(game, seats, seed, **options)
 
     def side(self) -> list[w.Widget]:
         """The railway map (2013), the auction chart, the payoff curve, dashboard and analysis."""

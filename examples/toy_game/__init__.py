@@ -7,25 +7,24 @@ Whoever brings the total exactly to the target scores 1 point and the game ends.
 With two players it is the subtraction game of Bouton's Nim family: the player to move wins
 exactly when the distance to the target is not a multiple of 4 (``PerfectBot`` plays that).
 
-Nothing here is special-cased by the kit: records, the runner, tournaments, sessions and the
-command line handle it through its ``GameSpec`` alone. ``registered_toy()`` (or the ``toy``
-fixture) registers it for a test and removes it afterwards.
+Nothing here is special-cased by the kit: ``mogul.new_game("toy")``, records, simulations,
+tournaments, sessions, the player widget and the command line handle it through its
+``GameSpec`` alone, once ``register(SPEC)`` (or ``with registered_toy():``) put it in the
+registry. ``docs/adding-a-game.md`` walks through this file; ``board.py`` and ``player.py``
+beside it are its optional faces.
 """
 
 from __future__ import annotations
 
-import html
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pytest
-
 from mogul.kit.bots import RandomBot
 from mogul.kit.contract import IllegalActionError
-from mogul.kit.spec import GameSpec, register, unregister
+from mogul.kit.spec import GameSpec, generic_table_html, register, unregister
 
 EDITION = "toy-race"
 NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -44,6 +43,8 @@ class Add:
 
 @dataclass(frozen=True)
 class RaceSetup:
+    """What deals a game: ``new_game(**fields)`` deals it again (records keep this)."""
+
     edition: str
     players: tuple[str, ...]
     seed: int
@@ -58,6 +59,8 @@ class RaceView:
 
 @dataclass(frozen=True)
 class RaceState:
+    """One moment of the race. Frozen: ``apply`` returns a new state, as the contract asks."""
+
     setup: RaceSetup
     target: int
     total: int
@@ -69,6 +72,7 @@ class RaceState:
     names = property(lambda self: self.setup.players)
     current_player = property(lambda self: self.current)
     is_over = property(lambda self: self.winner is not None)
+    round = property(lambda self: self.turn // len(self.names))  # "Next round" in the player
 
     def legal_actions(self) -> list[Add]:
         return [] if self.is_over else [Add(n) for n in STEPS if self.total + n <= self.target]
@@ -106,10 +110,11 @@ class RaceState:
         return list(self.events)
 
     def _repr_html_(self) -> str:
-        return table_html(self)
+        return generic_table_html(self)
 
 
 def new_game(edition: str = EDITION, players: int | Sequence[str] = 2, seed: int = 0) -> RaceState:
+    """Deal a race (``mogul.new_game("toy", players, seed)`` calls this through the spec)."""
     edition = SPEC.edition(edition)
     count = players if isinstance(players, int) else len(players)
     SPEC.check_players(edition, count)
@@ -128,16 +133,7 @@ def deal(setup: RaceSetup) -> RaceState:
     return RaceState(setup, target, 0, 0, start, None, (said,))
 
 
-# --- the rest of the spec: records, tables, display, bots ----------------------------------
-
-
-def setup_from_json(raw: Mapping[str, Any]) -> RaceSetup:
-    """A setup from record JSON: exactly these three fields, each checked by ``new_game``."""
-    if not isinstance(raw, Mapping) or set(raw) != {"edition", "players", "seed"}:
-        raise ValueError(f"a toy-race setup has exactly edition, players and seed; got {raw!r}")
-    if raw["edition"] != EDITION or not isinstance(raw["players"], list):
-        raise ValueError(f"setup needs edition {EDITION!r} and a list of players; got {raw!r}")
-    return new_game(EDITION, raw["players"], raw["seed"]).setup
+# --- what the spec needs besides the state: reading actions, tables, bots -----------------
 
 
 def parse_action(text: str) -> Add:
@@ -145,17 +141,6 @@ def parse_action(text: str) -> Add:
     if len(words) != 2 or words[0] != "add" or not words[1].isdigit():
         raise ValueError(f"a toy-race action is written 'add N', got {text!r}")
     return Add(int(words[1]))
-
-
-def table_html(state: RaceState, hide_chips=(), log=(), labels=None) -> str:
-    who = "nobody" if state.current is None else html.escape(state.names[state.current])
-    notes = [f" ({x})" if x else "" for x in labels or [""] * len(state.names)]
-    seats = ", ".join(html.escape(n + note) for n, note in zip(state.names, notes, strict=True))
-    lines = "".join(f"<li>{html.escape(line)}</li>" for line in log)
-    return (
-        f"<div class='toy-race'><p>Total {state.total} of {state.target}; {who} to move. "
-        f"Players: {seats}</p><ul>{lines}</ul></div>"
-    )
 
 
 def turn_rows(states: Sequence[RaceState]) -> list[dict]:
@@ -181,44 +166,30 @@ class PerfectBot:
 
 
 SPEC = GameSpec(
+    # What every game must say: its name, its states, its players, how to deal and read actions.
     name="toy",
-    title="Counting race (a toy game for the tests)",
-    editions=(EDITION,),
     state_type=RaceState,
-    player_range=lambda edition: (2, 4),
+    player_range=(2, 4),
     new_game=new_game,
-    deal=deal,
-    setup_to_json=lambda s: {"edition": s.edition, "players": list(s.players), "seed": s.seed},
-    setup_from_json=setup_from_json,
     parse_action=parse_action,
+    # What this game says beyond the defaults (each has one: see mogul.kit.spec.GameSpec).
+    title="Counting race (a toy game)",
+    editions=(EDITION,),
     bots={"random": RandomBot, "perfect": PerfectBot},
     result_columns=("target", "turns"),
     result_row=lambda final, seat: {"target": final.target, "turns": final.turn},
-    standings=lambda state: state.final_scores(),
-    stage=lambda state: state.turn // len(state.names),
-    table_html=table_html,
     action_label=lambda state, a: f"Add {a.n} (to {state.total + a.n})",
     tables={"turns": turn_rows},
+    faces={"player": "toy_game.player:RacePlayer", "board": "toy_game.board:race_figure"},
 )
-
-
-def register_toy() -> GameSpec:
-    """Put the toy game in the registry (``unregister("toy")`` takes it out again)."""
-    return register(SPEC)
+"""The toy game's spec; ``register(SPEC)`` makes it playable by name."""
 
 
 @contextmanager
 def registered_toy() -> Iterator[GameSpec]:
     """The toy game in the registry for the duration of a ``with`` block."""
-    register_toy()
+    register(SPEC)
     try:
         yield SPEC
     finally:
         unregister(SPEC.name)
-
-
-@pytest.fixture
-def toy() -> Iterator[GameSpec]:
-    """The toy game, registered for one test."""
-    with registered_toy() as spec:
-        yield spec

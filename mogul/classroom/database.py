@@ -1,39 +1,166 @@
-"""Reading the classroom store: tables, sessions, versions, and each table's game replayed
-from its stored actions (kept, so a later read replays only what is new).
+"""The classroom store's database: its schema, its engine (SQLite or PostgreSQL), and every read.
 
 ``StoreReads`` is the part of ``mogul.classroom.store.TableStore`` that changes nothing: the
-connection, its transactions, and every question a page or an export asks.
+connection, its transactions, and every question a page or an export asks, with each table's
+game replayed from its stored actions (kept, so a later read replays only what is new).
+SQLAlchemy and psycopg come with the classroom's install extra, ``mogul-kit[classroom]``: this
+is the one module that imports SQLAlchemy (the store and the hall take ``sa`` from here), so
+the kit without the extra says what to install.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
-
-from mogul.classroom.schema import (
-    ACTIONS,
-    META,
+from mogul.classroom.table import (
+    MAX_ACTION_TEXT,
+    MAX_NAME,
     PLAYING,
-    SEATS,
-    TABLES,
-    TIMEOUTS,
-    TIMERS,
     ClassroomError,
+    SeatInfo,
     TableInfo,
-    database_url,
-    default_url,
-    make_engine,
     normal_code,
     pretty_code,
-    table_info,
 )
 from mogul.kit.record import GameRecord
 from mogul.kit.spec import GameSpec, resolve
+
+try:
+    import sqlalchemy as sa
+except ModuleNotFoundError as err:  # the kit without its classroom extra
+    raise ModuleNotFoundError(
+        'the classroom\'s table store needs SQLAlchemy: pip install "mogul-kit[classroom]"',
+        name=err.name,
+    ) from err
+
+ENV = "MOGUL_CLASSROOM"
+"""The environment variable naming the store (a database URL or a SQLite file path)."""
+DEFAULT_FILE = "classroom.sqlite"
+
+# --- the schema ----------------------------------------------------------------------------------
+META = sa.MetaData()
+TABLES = sa.Table(
+    "tables",
+    META,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("session", sa.String(80), nullable=False, index=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("edition", sa.String(40), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("fill", sa.String(80), nullable=False),  # the bot that takes seats left free
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),  # actions played so far
+    sa.Column("version", sa.Integer, nullable=False),  # bumped by every change: pages poll it
+    sa.Column("setup", sa.Text, nullable=True),  # the game's setup as JSON, once dealt
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+SEATS = sa.Table(
+    "seats",
+    META,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(80), nullable=False),
+    sa.Column("name", sa.String(MAX_NAME * 4), nullable=True),
+    sa.Column("key_hash", sa.String(64), nullable=True),
+    sa.Column("joined", sa.Float, nullable=True),
+)
+ACTIONS = sa.Table(
+    "actions",
+    META,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),  # one action per step, ever
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(MAX_ACTION_TEXT), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+TIMERS = sa.Table(
+    "timers",
+    META,  # a table's turn timer: a person idle this long gets the fill bot's move
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seconds", sa.Float, nullable=False),
+)
+TIMEOUTS = sa.Table(
+    "timeouts",
+    META,  # the steps a bot played because the timer ran out
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),
+)
+KEYS = sa.Table(
+    "mogul_keys",
+    sa.MetaData(),  # made at the first export, not with the tables
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("secret", sa.String(128), nullable=False),
+)
+"""Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
+NOTIFY_CHANNEL = "mogul_tables"
+"""PostgreSQL: every change of a table sends its code on this channel (LISTEN to follow them)."""
+
+
+def default_url() -> str:
+    """The store named by ``$MOGUL_CLASSROOM``, else ``classroom.sqlite`` in the current folder."""
+    return os.environ.get(ENV) or DEFAULT_FILE
+
+
+def database_url(where: str | Path) -> str:
+    """A SQLAlchemy URL for a URL or a SQLite file path."""
+    text = str(where)
+    return text if "://" in text else f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def make_engine(url: str) -> sa.Engine:
+    """The engine of a store URL; SQLite gets WAL, and writes that take the lock at once."""
+    if not url.startswith("sqlite"):
+        return sa.create_engine(url, pool_pre_ping=True)
+    if url in ("sqlite://", "sqlite:///:memory:"):  # one shared in-memory database (tests, docs)
+        engine = sa.create_engine(
+            url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False}
+        )
+    else:
+        engine = sa.create_engine(url, connect_args={"timeout": 30})
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # The driver starts no transactions of its own; _begin below does, explicitly.
+        dbapi_connection.isolation_level = None
+        if url not in ("sqlite://", "sqlite:///:memory:"):
+            dbapi_connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+            # A commit survives any crash of a kernel or the server (not a power cut) without
+            # waiting for the disk: a click's write stays short with a room full of pages.
+            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+        dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        # A write takes SQLite's write lock at once, so two writers queue instead of both
+        # reading the old step and one failing to upgrade its lock later.
+        conn.exec_driver_sql(
+            "BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN"
+        )
+
+    return engine
+
+
+def table_info(row: Any, seats: Sequence[Any]) -> TableInfo:
+    """A table row and its seat rows as the ``TableInfo`` pages see."""
+    return TableInfo(
+        row.code,
+        row.session,
+        row.game,
+        row.edition,
+        row.seed,
+        row.fill,
+        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats),
+        row.status,
+        row.step,
+        row.version,
+    )
 
 
 class StoreReads:
@@ -78,10 +205,7 @@ class StoreReads:
         """The table ``code`` (``ClassroomError`` for an unknown code)."""
         with self._read() as conn:
             row = _row(conn, code)
-            seats = conn.execute(
-                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-            ).all()
-        return table_info(row, seats)
+            return table_info(row, seat_rows(conn, row.id))
 
     def tables(self, session: str | None = None) -> list[TableInfo]:
         """Every table (of ``session``, if given), oldest first."""
@@ -126,14 +250,7 @@ class StoreReads:
         """Table ``code``'s turn timer: its seconds (None: no timer), when the table last changed
         (the turn's start, as a Unix time), and the steps a bot played because time ran out."""
         with self._read() as conn:
-            row = _row(conn, code)
-            seconds = conn.execute(
-                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
-            ).scalar()
-            steps = conn.execute(
-                sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)
-            ).scalars()
-            return seconds, row.updated, frozenset(steps)
+            return _clock(conn, _row(conn, code))
 
     def snapshot(
         self, code: str
@@ -142,19 +259,8 @@ class StoreReads:
         redraw: one round trip to the database instead of three)."""
         with self._read() as conn:
             row = _row(conn, code)
-            seats = conn.execute(
-                sa.select(SEATS).where(SEATS.c.table_id == row.id).order_by(SEATS.c.seat)
-            ).all()
-            states = list(self._game(conn, row)[0])
-            seconds = conn.execute(
-                sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == row.id)
-            ).scalar()
-            steps = frozenset(
-                conn.execute(
-                    sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)
-                ).scalars()
-            )
-        return table_info(row, seats), states, (seconds, row.updated, steps)
+            info = table_info(row, seat_rows(conn, row.id))
+            return info, list(self._game(conn, row)[0]), _clock(conn, row)
 
     def due(self, now: float) -> list[tuple[str, int]]:
         """(code, step) of each playing table whose turn timer has run out by ``now`` (maybe on a
@@ -241,3 +347,20 @@ def _row(conn: sa.Connection, code: str, lock: bool = False) -> Any:
     if row is None:
         raise ClassroomError(f"there is no table {code!r}: check the code on the board")
     return row
+
+
+def seat_rows(conn: sa.Connection, table_id: int) -> list[Any]:
+    """The seat rows of table ``table_id``, in seat order."""
+    return conn.execute(
+        sa.select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
+    ).all()
+
+
+def timer_seconds(conn: sa.Connection, table_id: int) -> float | None:
+    """Table ``table_id``'s turn timer in seconds (None: no timer)."""
+    return conn.execute(sa.select(TIMERS.c.seconds).where(TIMERS.c.table_id == table_id)).scalar()
+
+
+def _clock(conn: sa.Connection, row: Any) -> tuple[float | None, float, frozenset[int]]:
+    steps = conn.execute(sa.select(TIMEOUTS.c.step).where(TIMEOUTS.c.table_id == row.id)).scalars()
+    return timer_seconds(conn, row.id), row.updated, frozenset(steps)

@@ -1,4 +1,4 @@
-"""Tables of values with their intervals, written to fit a notebook column on a laptop.
+"""Means with their normal 95% intervals, and tables that write each value with its interval.
 
 The analyses give a value and its interval in three columns (``x``, ``x low``, ``x high``);
 printed side by side for two editions and their difference they run to 120 characters and
@@ -8,9 +8,26 @@ column: ``25.94 (25.75 to 26.14)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
-__all__ = ["interval_table"]
+__all__ = ["Z95", "interval_table", "mean_interval"]
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+
+def mean_interval(sample: Sequence[float] | pd.Series) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of ``sample`` and its normal 95% interval.
+
+    >>> mean_interval([1, 2, 3, 4])
+    (2.5, 1.2348, 3.7652)
+    """
+    values = pd.Series(sample, dtype=float).dropna()
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    return round(mean, 9), round(mean - half, 4), round(mean + half, 4)
 
 
 def interval_table(frame: pd.DataFrame, decimals: int = 2) -> pd.DataFrame:

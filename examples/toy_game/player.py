@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from mogul.kit.session import HUMAN
 from mogul.widgets.session_player import SessionPlayer
-from toy_faces.board import race_figure
+from toy_game.board import race_figure
 
 
 class RacePlayer(SessionPlayer):
@@ -17,15 +17,12 @@ class RacePlayer(SessionPlayer):
 
     def __init__(
         self,
-        seats: Sequence[Any] = (HUMAN, "perfect"),
-        names: Sequence[str] | None = None,
-        seed: int = 0,
         game: str = "toy-race",
-        hot_seat: bool | None = None,
-        autoplay: bool | None = None,
-        **setup: Any,
+        seats: Sequence[Any] = (HUMAN, "perfect"),
+        seed: int = 0,
+        **options: Any,
     ) -> None:
-        super().__init__(game, seats, names, seed, hot_seat, autoplay, **setup)
+        super().__init__(game, seats, seed, **options)
 
     def side(self) -> list:
         self.track = go.FigureWidget(race_figure(self.session.state))

@@ -29,24 +29,40 @@ and because the extra share changes who pays out and when (the bots pay out what
 
 The functions are pure: tables in, tidy frames out (``marginal_values`` plays its games).
 ``mogul.plots.credit_mobilier.dividends_to_come_figure`` draws ``by_turn``.
+
+"Analyse this position" (``analyse_position``, the game's face ``"analyse_position"``) has
+the same columns as Mogul's, so one widget draws either game's analysis. Credit Mobilier
+games last a few hundred decisions, so its rollouts stop after ``horizon`` turns (or at the
+end of the game) and read the table there: a seat's ``worth`` is its cash plus half its
+stake in every treasury (what ``MonteCarloBot`` scores: money left in a treasury at the end
+is lost, so it counts only in part), and a rollout is "won" by the seat whose worth is
+highest (shared wins count). At the end of the game worth is the cash alone plus half the
+stakes, which ranks as the rules do except for ties on cash.
 """
 
 from __future__ import annotations
 
-import math
+import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from mogul.games.credit_mobilier.bots import REGISTRY
+from mogul.analysis import intervals
+from mogul.analysis.intervals import Z95
+from mogul.analysis.position import action_values
+from mogul.games.credit_mobilier.bots import bot_factory, worth
 from mogul.games.credit_mobilier.components import COMPANIES, components
+from mogul.games.credit_mobilier.determinize import determinize
+from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.events import DividendsPaid
-from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState
+from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView
 from mogul.games.credit_mobilier.setup import new_game
-from mogul.kit.bots import BotFactory, BotSpec, bot_factory, decide
+from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
 
 __all__ = [
+    "analyse_position",
     "by_turn",
     "marginal_by_turn",
     "marginal_table",
@@ -57,9 +73,6 @@ __all__ = [
     "share_values",
     "start_values",
 ]
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 
 COLUMNS = ["game", "turn", "company", "treasury", "shares_held", "to_come"]
 
@@ -164,15 +177,8 @@ def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
     {'mean': 2.5, 'low': 1.2348, 'high': 3.7652, 'n': 4}
     """
     values = pd.Series(sample, dtype=float).dropna()
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return {
-        "mean": round(mean, 9),
-        "low": round(mean - half, 4),
-        "high": round(mean + half, 4),
-        "n": n,
-    }
+    mean, low, high = intervals.mean_interval(values)
+    return {"mean": mean, "low": low, "high": high, "n": len(values)}
 
 
 # --- the marginal value of one more share ----------------------------------------------------
@@ -206,7 +212,7 @@ def reversed_ties(bot: BotSpec) -> BotFactory:
     colour first (blue before red, purple first), the kinds in their usual order. A bot that
     takes the first of equally good actions then favours the other end of the colour order;
     compare the two to see what the tie order decides."""
-    inner = bot_factory(bot, REGISTRY)
+    inner = bot_factory(bot)
 
     def make(seed: int | None = None) -> _ColoursReversed:
         return _ColoursReversed(inner(seed))
@@ -220,30 +226,24 @@ def _play_on(
     """Play ``state`` to the end: the owner's final ``cash``, the owner's ``dividends`` per
     company and each company's ``average`` payout per share (``per_share`` summed over its
     rounds); and for each of ``turns`` the state at which it began with the tallies so far."""
+    states, _ = play_states(state, bots, forced=False)
     tally = {
-        "cash": 0,
+        "cash": states[-1].money[owner],
         "dividends": dict.fromkeys(COMPANIES, 0),
         "average": dict.fromkeys(COMPANIES, 0.0),
     }
     starts: dict[int, tuple[GameState, dict[str, Any]]] = {}
     wanted = set(turns)
-    for _ in range(100_000):
-        if state.is_over:
-            tally["cash"] = state.money[owner]
-            return tally, starts
-        if state.turn in wanted and state.turn not in starts:
+    for k, state in enumerate(states):
+        # The dividends paid by the move that made this state (the first state's, before the play).
+        paid = [e for e in state.events if type(e) is DividendsPaid] if k else []
+        for event in paid:
+            held = sum(s[event.company] for s in state.stocks)
+            tally["dividends"][event.company] += event.paid[owner]
+            tally["average"][event.company] += sum(event.paid) / held if held else 1.0
+        if state.turn in wanted and state.turn not in starts and not state.is_over:
             starts[state.turn] = (state, {k: dict(tally[k]) for k in ("dividends", "average")})
-        legal = state.legal_actions()
-        seat = state.current_player
-        state = state.apply(
-            legal[0] if len(legal) == 1 else decide(bots[seat], state.view(seat), legal)
-        )
-        for event in state.events:
-            if type(event) is DividendsPaid:
-                held = sum(s[event.company] for s in state.stocks)
-                tally["dividends"][event.company] += event.paid[owner]
-                tally["average"][event.company] += sum(event.paid) / held if held else 1.0
-    raise RuntimeError("the game did not end within 100000 steps")
+    return tally, starts
 
 
 def marginal_values(
@@ -283,7 +283,7 @@ def marginal_values(
         raise ValueError(f"unknown companies {unknown}; allowed: {list(COMPANIES)}")
     if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
         raise ValueError(f"turns must be whole numbers from 1 on, got {list(turns)!r}")
-    factories = [bot_factory(spec, REGISTRY) for spec in specs]
+    factories = [bot_factory(spec) for spec in specs]
     for make in factories:
         if getattr(make(0), "traits", {}).get("stochastic", True):
             raise ValueError(
@@ -412,3 +412,82 @@ def marginal_table(marginal: pd.DataFrame) -> pd.DataFrame:
         table[column] = marginal[column].round(2)
     table["worth_buying"] = marginal["worth_buying"]
     return table
+
+
+# --- analyse this position ------------------------------------------------------------------------
+
+
+POLICIES = ("dividend", "random")
+"""Who plays every seat after the action: ``DividendBot`` or uniformly random legal actions."""
+
+ENGINES = ("auto", "readable")
+"""Where the rollouts are played: the batch simulator or the readable engine."""
+
+TREASURY_WEIGHT = 0.5
+"""The part of a seat's stake in a treasury its worth counts (as ``MonteCarloBot``'s default)."""
+
+
+def analyse_position(
+    table: GameState | PlayerView,
+    seat: int | None = None,
+    rollouts: int = 24,
+    policy: str = "dividend",
+    seed: int = 0,
+    horizon: int = 6,
+    engine: str = "auto",
+) -> pd.DataFrame:
+    """What each legal action of the seat to move is worth to ``seat``, by playing it out.
+
+    For ``rollouts`` futures of the dice (``determinize``: the table as ``seat`` sees it, new
+    rolls from a seed), every legal action is played on the same future (common random
+    numbers) and then every seat by ``policy`` for ``horizon`` more turns. ``seat`` defaults
+    to the seat to move. ``engine="auto"`` plays the rollouts in the batch simulator
+    (``fast.play_after``; with the dividend policy it ends every rollout in the readable
+    engine's table, so the figures are the same), ``"readable"`` in the readable engine.
+
+    One row per legal action, in ``legal_actions()`` order: ``action`` (its button text),
+    ``mean_score`` (the seat's worth after the rollouts, see the module docstring) with a 95%
+    interval (``score_low``, ``score_high``: mean +- 1.96 standard errors), ``win_chance``
+    (highest worth, shared wins count) with a 95% Wilson interval (``win_low``,
+    ``win_high``) and ``rollouts``.
+    """
+    if table.is_over:
+        raise ValueError("the game is over: there is no decision left to analyse")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, got {policy!r}")
+    for name, value in (("rollouts", rollouts), ("horizon", horizon)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+    n = len(table.money)
+    seat = table.current if seat is None else seat
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
+    view = table.view(seat) if isinstance(table, GameState) else table._replace(seat=seat)
+    rng = random.Random(seed)
+    futures = [determinize(view, rng) for _ in range(rollouts)]
+    legal = futures[0].legal_actions()
+    factory = bot_factory(policy)
+    labels = [action_label(futures[0], a) for a in legal]
+    if engine == "auto":
+        from mogul.games.credit_mobilier import fast  # compiled code: loaded when first needed
+
+        tables = fast.play_after(futures, legal, view.turn + horizon, factory, seed)
+        worths = fast.worths(tables, TREASURY_WEIGHT)  # rollouts x actions x seats
+        best = worths.max(axis=-1)
+        sharing = (worths == best[..., None]).sum(axis=-1)
+        own = worths[..., seat]
+        return action_values(labels, own, np.where(own == best, 1 / sharing, 0.0))
+    own = np.zeros((rollouts, len(legal)))
+    won = np.zeros((rollouts, len(legal)))
+    last = view.turn + horizon  # each rollout stops as this turn begins
+    for r, future in enumerate(futures):
+        for i, action in enumerate(legal):
+            bots = [factory(future.setup.seed + s) for s in range(n)]
+            end = play_out(future.apply(action), bots, until=lambda s: s.turn >= last)
+            worths = [worth(end, s, TREASURY_WEIGHT) for s in range(n)]
+            best = max(worths)
+            own[r, i] = worths[seat]
+            won[r, i] = 1 / worths.count(best) if worths[seat] == best else 0.0
+    return action_values(labels, own, won)
