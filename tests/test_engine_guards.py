@@ -122,7 +122,7 @@ def test_the_auctions_table_shows_a_round_once_its_action_phase_begins():
 
 FRESH_IMPORT = """
 import sys
-from mogul.games.credit_mobilier.state import GameState as CMState
+from mogul.games.credit_mobilier.rules import GameState as CMState
 from mogul.games.mogul.rules import GameState
 from mogul.games.mogul.setup import new_game
 from mogul.games.credit_mobilier.setup import new_game as new_cm_game

@@ -57,9 +57,8 @@ from mogul.games.credit_mobilier.components import COMPANIES, components
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.events import DividendsPaid
-from mogul.games.credit_mobilier.rules import STOCK_PRICE
+from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView
 from mogul.games.credit_mobilier.setup import new_game
-from mogul.games.credit_mobilier.state import GameState, PlayerView
 from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
 
 __all__ = [

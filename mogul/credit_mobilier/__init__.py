@@ -37,9 +37,15 @@ from mogul.games.credit_mobilier.components import (
 )
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.dice import allowance
-from mogul.games.credit_mobilier.rules import legal_actions, pay_round
+from mogul.games.credit_mobilier.rules import (
+    ByCompany,
+    GameState,
+    PlayerView,
+    Setup,
+    legal_actions,
+    pay_round,
+)
 from mogul.games.credit_mobilier.spec import SPEC
-from mogul.games.credit_mobilier.state import ByCompany, GameState, PlayerView, Setup
 from mogul.games.credit_mobilier.tables import (
     dividends_table,
     holdings_table,

@@ -13,7 +13,7 @@ from collections import Counter
 from mogul.games.credit_mobilier.board import board
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS
 from mogul.games.credit_mobilier.events import DividendsPaid, GoodsMoved, StockBought, TrackBuilt
-from mogul.games.credit_mobilier.state import GameState
+from mogul.games.credit_mobilier.rules import GameState
 
 
 def pawn_counts(state: GameState) -> tuple[int, ...]:

@@ -1,12 +1,12 @@
 """The engine plays every game exactly as it did before it was made faster.
 
 The digests below were worked out on the engine as it stood before the speed work (commit
-0afee3a, before ``facts.py``): for each game, every state's table (money, stock, treasuries,
+0afee3a, before the caches it has since dropped): for each game, every state's table (money, stock, treasuries,
 goods, track, whose turn, dice, colour, kind, unit actions used), its events and its legal
 actions in order, one state after another. Random play depends on the order of the legal
 actions too, so a changed order, a changed event or a changed sum shows here as a changed
 digest. The branching games also apply every legal action at every step (as the bots do when
-they look ahead), so facts kept for one branch cannot leak into another.
+they look ahead), so nothing kept for one branch can leak into another.
 """
 
 from __future__ import annotations

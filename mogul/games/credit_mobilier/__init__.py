@@ -5,6 +5,3 @@ one colour and one kind (build track, move goods, buy stock, pay dividends). Com
 (board, dice faces, pawns, track markers, stock) are data in ``data/credit-mobilier/``; the
 game's spec is "credit-mobilier". ``docs/credit-mobilier.md`` lists the rules decisions.
 """
-
-# The rules and the display hand a GameState its answers (see state.py): load them with the game.
-from mogul.games.credit_mobilier import display, rules  # noqa: E402, F401

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from mogul.kit.data import data_path
 
@@ -25,6 +25,8 @@ COAST = "coast"
 """The Pacific Coast space: goods that reach it stay there."""
 
 WEST, NORTH, SOUTH, EAST = "west", "north", "south", "east"
+DIRECTIONS = (WEST, NORTH, SOUTH, EAST)
+"""The ways out of a space, in the order the kit lists them (goods never move east)."""
 
 
 @dataclass(frozen=True)
@@ -47,38 +49,32 @@ class Board:
     rows: tuple[str, ...]
     columns: int
     squares: tuple[str, ...]  # goods squares, row by row from the north-west
+    spaces: tuple[str, ...]  # every space goods can stand on: the coast, then the squares
     sections: tuple[Section, ...]
     eastern: frozenset[str]  # squares on the eastern edge
-
-    @property
-    def spaces(self) -> tuple[str, ...]:
-        """Every space goods can stand on: the coast, then the squares."""
-        return (COAST, *self.squares)
+    ways: dict[str, tuple[tuple[str, str, str], ...]]
+    """Space -> (track space, neighbour, direction) for each way out: west, north, south, east."""
 
     def section(self, section_id: str) -> Section:
         """The track space called ``section_id``; ``ValueError`` shows the form of a name."""
-        found = _lookups(self)[0].get(section_id)
-        if found is None:
-            raise ValueError(
-                f"no track space {section_id!r}; name one by its two ends, west or north end first, "
-                f"such as 'B3-B4', 'A2-B2' or 'coast-C1'"
-            )
-        return found
+        for s in self.sections:
+            if s.id == section_id:
+                return s
+        raise ValueError(
+            f"no track space {section_id!r}; name one by its two ends, west or north end first, "
+            f"such as 'B3-B4', 'A2-B2' or 'coast-C1'"
+        )
 
     def between(self, here: str, there: str) -> Section | None:
         """The track space joining two spaces, or None when they are not neighbours."""
-        return _lookups(self)[1].get((here, there))
+        for section_id, neighbour, _ in self.ways.get(here, ()):
+            if neighbour == there:
+                return self.section(section_id)
+        return None
 
     def direction(self, here: str, there: str) -> str:
         """Which way a move from ``here`` to the neighbouring ``there`` goes: west, north, south or east."""
-        if there == COAST:
-            return WEST
-        if here == COAST:
-            return EAST
-        (r1, c1), (r2, c2) = _position(here), _position(there)
-        if r1 == r2:
-            return WEST if c2 < c1 else EAST
-        return NORTH if self.rows.index(r2) < self.rows.index(r1) else SOUTH
+        return _direction(self.rows, here, there)
 
     def column(self, space: str) -> int:
         """The column of a square (1 = west ... 6 = east); 0 for the coast."""
@@ -89,9 +85,20 @@ def _position(square: str) -> tuple[str, int]:
     return square[0], int(square[1:])
 
 
+def _direction(rows: tuple[str, ...], here: str, there: str) -> str:
+    if there == COAST:
+        return WEST
+    if here == COAST:
+        return EAST
+    (r1, c1), (r2, c2) = _position(here), _position(there)
+    if r1 == r2:
+        return WEST if c2 < c1 else EAST
+    return NORTH if rows.index(r2) < rows.index(r1) else SOUTH
+
+
 @cache
 def board() -> Board:
-    """The board, built once from ``data/credit-mobilier/board.json``."""
+    """The board, read once from ``data/credit-mobilier/board.json`` (there is one board)."""
     raw = json.loads(data_path("credit-mobilier", "board.json").read_text(encoding="utf-8"))
     rows = tuple(raw["rows"]["names"])
     columns = int(raw["columns"]["count"])
@@ -106,7 +113,13 @@ def board() -> Board:
             sections.append(
                 Section(f"{north}{c}-{south}{c}", f"{north}{c}", f"{south}{c}", "north-south")
             )
-    built = Board(rows, columns, squares, tuple(sections), frozenset(f"{r}{columns}" for r in rows))
+    ways = {}
+    for space in (COAST, *squares):
+        out = [(s.id, s.b, _direction(rows, space, s.b)) for s in sections if s.a == space]
+        out += [(s.id, s.a, _direction(rows, space, s.a)) for s in sections if s.b == space]
+        ways[space] = tuple(sorted(out, key=lambda way: DIRECTIONS.index(way[2])))
+    eastern = frozenset(f"{r}{columns}" for r in rows)
+    built = Board(rows, columns, squares, (COAST, *squares), tuple(sections), eastern, ways)
     if len(built.sections) != raw["track_spaces"]["count"]:
         raise ValueError(
             f"board.json promises {raw['track_spaces']['count']} track spaces; the grid has {len(built.sections)}"
@@ -114,76 +127,26 @@ def board() -> Board:
     return built
 
 
-@cache
-def _lookups(b: Board) -> tuple[dict[str, Section], dict[tuple[str, str], Section]]:
-    """Track spaces by name, and by the pair of spaces they join (both ways round)."""
-    between = {}
-    for s in b.sections:
-        between[s.a, s.b] = s
-        between[s.b, s.a] = s
-    return {s.id: s for s in b.sections}, between
-
-
-@cache
 def moves_from(b: Board, space: str) -> tuple[tuple[str, str, str], ...]:
     """(section id, neighbour, direction) for every way out of ``space`` except east.
 
-    Goods move west, north or south along a track space; the coast has no way out.
+    Goods move west, north or south along a track space; from the coast every way leads east.
     """
-    if space == COAST:
-        return ()
-    out = []
-    for (here, there), s in _lookups(b)[1].items():
-        if here == space:
-            way = b.direction(here, there)
-            if way != EAST:
-                out.append((s.id, there, way))
-    order = {WEST: 0, NORTH: 1, SOUTH: 2}
-    return tuple(sorted(out, key=lambda m: order[m[2]]))
+    return tuple(way for way in b.ways[space] if way[2] != EAST)
 
 
-@cache
-def _neighbours(b: Board) -> dict[str, tuple[tuple[str, str], ...]]:
-    """(track space, neighbour) for every way out of each space, east included."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    for (here, there), s in _lookups(b)[1].items():
-        out.setdefault(here, []).append((s.id, there))
-    return {space: tuple(ways) for space, ways in out.items()}
-
-
-@lru_cache(maxsize=8192)
 def connected_spaces(b: Board, built: frozenset[str]) -> frozenset[str]:
     """Spaces joined to the eastern edge: the eastern squares and all they reach over built track."""
-    neighbours = _neighbours(b)
     reached = set(b.eastern)
     frontier = list(reached)
     while frontier:
-        for section, there in neighbours[frontier.pop()]:
+        for section, there, _ in b.ways[frontier.pop()]:
             if section in built and there not in reached:
                 reached.add(there)
                 frontier.append(there)
     return frozenset(reached)
 
 
-@cache
-def section_order(b: Board) -> dict[str, int]:
-    """The board order of each track space (``b.sections``' order): sections sort by it."""
-    return {s.id: i for i, s in enumerate(b.sections)}
-
-
-@cache
-def touching(b: Board, space: str) -> tuple[str, ...]:
-    """The track spaces with ``space`` at one end, in board order."""
-    return tuple(s.id for s in b.sections if space in (s.a, s.b))
-
-
-@cache
-def ways(b: Board) -> dict[tuple[str, str], tuple[str, str]]:
-    """(track space, direction) of the move between two neighbouring spaces, either way round."""
-    return {pair: (s.id, b.direction(*pair)) for pair, s in _lookups(b)[1].items()}
-
-
-@lru_cache(maxsize=8192)
 def buildable(b: Board, built: frozenset[str]) -> tuple[str, ...]:
     """Free track spaces that would join the track already connected to the eastern edge.
 
@@ -194,7 +157,6 @@ def buildable(b: Board, built: frozenset[str]) -> tuple[str, ...]:
     return tuple(s.id for s in b.sections if s.id not in built and (s.a in joined or s.b in joined))
 
 
-@cache
 def space_order(b: Board) -> dict[str, int]:
     """The board order of each space (``b.spaces``' order: the coast, then the squares row by row)."""
     return {space: i for i, space in enumerate(b.spaces)}

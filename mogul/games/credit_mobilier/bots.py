@@ -21,14 +21,13 @@ from collections.abc import Callable, Sequence
 
 from mogul.games.credit_mobilier.actions import Action, Build
 from mogul.games.credit_mobilier.determinize import determinize
+from mogul.games.credit_mobilier.rules import GameState, PlayerView
 from mogul.games.credit_mobilier.simple_bots import (  # noqa: F401 - the bots that read the table, listed here
     ACTIONS,
     DividendBot,
     stake,
-    stakes,
     worth,
 )
-from mogul.games.credit_mobilier.state import GameState, PlayerView
 from mogul.kit import bots as kit
 from mogul.kit.bots import BotFactory, BotSpec, RandomBot
 

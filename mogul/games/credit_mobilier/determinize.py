@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
+from mogul.games.credit_mobilier.rules import SEEN, GameState, PlayerView, Setup
 from mogul.games.credit_mobilier.setup import EDITION
-from mogul.games.credit_mobilier.state import SEEN, GameState, PlayerView, Setup
 
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:

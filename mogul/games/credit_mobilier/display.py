@@ -4,24 +4,29 @@
 kit's game widgets draw. The board is a small grid: a row per board row, the Pacific Coast at
 the west; each square lists its goods pawns as coloured dots, and a built track space shows
 as a thick edge of its colour (west and north edges of a square).
+
+It reads a state through its fields and methods alone: the rules (``rules.py``) import this
+module when a state draws itself, so it imports nothing from them.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 from mogul.games.credit_mobilier.actions import Action, Build, Buy, EndTurn, Move, PayRound
 from mogul.games.credit_mobilier.board import COAST, board
 from mogul.games.credit_mobilier.components import COMPANIES, components
 from mogul.games.credit_mobilier.dice import allowance
-from mogul.games.credit_mobilier.rules import pay_round
-from mogul.games.credit_mobilier.state import ANSWERS, GameState
 from mogul.kit.colours import SEAT_COLOURS, readable_fill, text_colour
 
 __all__ = ["action_label", "colour_of", "table_html"]
 
 ORANGE = "#ff7f0e"
+
+GameState = Any
+"""A ``rules.GameState`` (named here only in annotations)."""
 
 
 def colour_of(name: str) -> str:
@@ -173,16 +178,9 @@ def action_label(state: GameState, action: Action) -> str:
     if kind is Buy:
         return f"Buy {action.company} ($1)"
     if kind is PayRound:
-        paid, _, _ = pay_round(
-            state.stocks, state.treasuries[action.company], state.current, action.company
-        )
+        paid = state.apply(action).events[0].paid  # the round's DividendsPaid
         rounds = allowance(state.dice, action.company, "dividends")
         return f"Pay {action.company} dividends (round {state.used + 1 if state.kind else 1} of {rounds}: ${sum(paid)})"
     if kind is EndTurn:
         return "End turn" if state.kind else "Pass (nothing possible)"
     return str(action)
-
-
-ANSWERS.table_html = (
-    table_html  # what ``state._repr_html_()`` shows (state.py cannot import this module)
-)

@@ -143,15 +143,3 @@ class GameEnded(NamedTuple):
         who = " and ".join(names[w] for w in self.winners)
         verb = "wins" if len(self.winners) == 1 else "share the win"
         return f"Only {left} goods remain outside the Pacific Coast: the game ends. Cash: {table}. {who} {verb}."
-
-
-Event = (
-    GameStarted
-    | DiceRolled
-    | TrackBuilt
-    | GoodsMoved
-    | StockBought
-    | DividendsPaid
-    | TurnEnded
-    | GameEnded
-)

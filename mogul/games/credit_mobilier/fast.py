@@ -56,9 +56,13 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
     play_tables,
 )
 from mogul.games.credit_mobilier.fast_kernels import play_after as play_after_kernel
-from mogul.games.credit_mobilier.rules import next_roll, track_facts
+from mogul.games.credit_mobilier.rules import (
+    GameState,
+    buildable_sections,
+    markers_on_board,
+    next_roll,
+)
 from mogul.games.credit_mobilier.simple_bots import DividendBot
-from mogul.games.credit_mobilier.state import GameState
 from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
 
@@ -155,8 +159,8 @@ def encode(state: GameState) -> np.ndarray:
     for section, owner in state.track:
         t["owner"][sections[section]] = colour[owner]
         t["built"] |= 1 << sections[section]
-    t["buildable"] = sum(1 << sections[s] for s in track_facts(state.track).buildable)
-    t["markers"] = [track_facts(state.track).markers.get(c, 0) for c in RAILROADS]
+    t["buildable"] = sum(1 << sections[s] for s in buildable_sections(state.track))
+    t["markers"] = [markers_on_board(state.track, c) for c in RAILROADS]
     t["start_player"], t["current"], t["turn"] = state.start_player, state.current, state.turn
     t["dice"] = face_counts(state.dice)
     t["colour"] = NO_KIND if state.colour is None else colour[state.colour]

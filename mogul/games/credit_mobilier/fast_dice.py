@@ -20,13 +20,13 @@ import numba as nb
 import numpy as np
 
 from mogul.games.credit_mobilier.components import components
-from mogul.games.credit_mobilier.dice import _roll_table
+from mogul.games.credit_mobilier.dice import draw_range, roll_of
 from mogul.kit.seed_hash import HASH_LANES, IV, _compress_lanes, _put_digits, compress, word_at
 
 _jit = nb.njit(cache=True, nogil=True)
 
 PREFIX = np.frombuffer(b"credit-mobilier ", np.uint8)
-"""The start of every roll's text (``dice._seed_hash``)."""
+"""The start of every roll's text (``dice.roll``)."""
 
 LARGEST_SEED = 2**63 - 1
 """Seeds up to this are hashed here; larger ones (and negative ones) by ``dice.roll`` itself."""
@@ -56,9 +56,9 @@ def _big_endian(word):
 
 @_jit
 def roll_numbers(seed, first, count, rolls, limit, out):
-    """``out[n - first]``: which of the ``rolls`` rolls (``dice._rolls()``) roll number ``n`` of
+    """``out[n - first]``: which of the ``rolls`` rolls (``dice.roll_of``) roll number ``n`` of
     the game dealt from ``seed`` is, for ``first <= n < count``; ``limit`` is the largest whole
-    multiple of ``rolls`` a digest may fall below (``dice._roll_table``)."""
+    multiple of ``rolls`` a digest may fall below (``dice.draw_range``)."""
     h0 = IV.copy()
     h0[0] ^= np.uint64(0x01010000 | 8)  # depth 1, fanout 1, no key, digest 8 bytes
     text = np.zeros(128, np.uint8)
@@ -98,9 +98,9 @@ def face_counts(dice: Sequence[str]) -> list[int]:
 
 @cache
 def roll_faces() -> np.ndarray:
-    """Each roll of ``dice._rolls()`` as its ``face_counts`` (one row per roll)."""
-    rolls, _ = _roll_table()
-    return np.array([face_counts(roll) for roll in rolls], np.int8)
+    """Each roll of ``dice.roll_of`` as its ``face_counts`` (one row per roll)."""
+    rolls, _ = draw_range()
+    return np.array([face_counts(roll_of(n)) for n in range(rolls)], np.int8)
 
 
 def rolled(seed: int, first: int, count: int) -> np.ndarray:
@@ -108,7 +108,7 @@ def rolled(seed: int, first: int, count: int) -> np.ndarray:
     rolls them), in counts per face: one row per roll."""
     if not 0 <= seed <= LARGEST_SEED:
         raise ValueError(f"seeds from 0 to 2**63 - 1 are rolled here, not {seed}")
-    rolls, limit = _roll_table()
+    rolls, limit = draw_range()
     numbers = np.empty(max(count - first, 0), np.int64)
-    roll_numbers(seed, first, count, len(rolls), np.uint64(limit), numbers)
+    roll_numbers(seed, first, count, rolls, np.uint64(limit), numbers)
     return roll_faces()[numbers]

@@ -23,8 +23,14 @@ from mogul.games.credit_mobilier.board import board, connected_spaces
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
 from mogul.games.credit_mobilier.dice import sort_roll
 from mogul.games.credit_mobilier.events import GameStarted
-from mogul.games.credit_mobilier.rules import begin_turn, colours_outside_coast, goods_order
-from mogul.games.credit_mobilier.state import ByCompany, GameState, Setup
+from mogul.games.credit_mobilier.rules import (
+    ByCompany,
+    GameState,
+    Setup,
+    begin_turn,
+    colours_outside_coast,
+    goods_order,
+)
 from mogul.kit.checks import (
     as_list,
     is_count,

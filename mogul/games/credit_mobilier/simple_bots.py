@@ -11,16 +11,16 @@ import random
 from collections.abc import Sequence
 
 from mogul.games.credit_mobilier.actions import Action, Build, Buy, EndTurn, Move, PayRound
-from mogul.games.credit_mobilier.board import WEST, board, ways
+from mogul.games.credit_mobilier.board import WEST, board
 from mogul.games.credit_mobilier.components import COMPANIES, CREDIT_MOBILIER
 from mogul.games.credit_mobilier.rules import (
     BUILD_PAYMENT,
     STOCK_PRICE,
     WEST_INCOME,
+    GameState,
+    PlayerView,
     pay_round,
-    track_facts,
 )
-from mogul.games.credit_mobilier.state import GameState, PlayerView
 
 ACTIONS = (Build, Move, Buy, PayRound, EndTurn)
 """The options of the game: the bots know every one."""
@@ -30,13 +30,6 @@ def stake(table: GameState | PlayerView, seat: int, company: str) -> float:
     """The part of ``company`` the seat owns: its shares over all shares held (0 when none are)."""
     held = sum(s[company] for s in table.stocks)
     return table.stocks[seat][company] / held if held else 0.0
-
-
-def stakes(table: GameState | PlayerView, seat: int) -> dict[str, float]:
-    """The seat's ``stake`` in every company (0 in a company with no shares held)."""
-    mine = table.stocks[seat]
-    held = [sum(shares) for shares in zip(*table.stocks, strict=True)]
-    return {c: mine[i] / held[i] if held[i] else 0.0 for i, c in enumerate(COMPANIES)}
 
 
 def worth(table: GameState | PlayerView, seat: int, treasury_weight: float = 1.0) -> float:
@@ -88,41 +81,26 @@ class DividendBot:
 
     def value(self, view: PlayerView, action: Action) -> float:
         """The action's worth in dollars for the viewing seat (see the class docstring)."""
-        return self._value(view, action, stakes(view, view.seat))
-
-    def _value(self, view: PlayerView, action: Action, stake_in: dict[str, float]) -> float:
-        kind = type(action)
-        if kind is Move:
-            section, direction = ways(board())[action.from_space, action.to_space]
-            if direction != WEST:
+        seat = view.seat
+        if isinstance(action, Move):
+            b = board()
+            if b.direction(action.from_space, action.to_space) != WEST:
                 return 0.0
-            return WEST_INCOME * (
-                stake_in[action.colour] + stake_in[track_facts(view.track).owner[section]]
-            )
-        if kind is Build:
-            return BUILD_PAYMENT * stake_in[CREDIT_MOBILIER]
-        if kind is PayRound:
+            owner = dict(view.track)[b.between(action.from_space, action.to_space).id]
+            return WEST_INCOME * (stake(view, seat, action.colour) + stake(view, seat, owner))
+        if isinstance(action, Build):
+            return BUILD_PAYMENT * stake(view, seat, CREDIT_MOBILIER)
+        if isinstance(action, PayRound):
             paid, _, _ = pay_round(
                 view.stocks, view.treasuries[action.company], view.current, action.company
             )
-            rival = max(p for seat, p in enumerate(paid) if seat != view.seat)
-            return paid[view.seat] - self.rival_weight * rival
-        if kind is Buy:
+            rival = max(p for other, p in enumerate(paid) if other != seat)
+            return paid[seat] - self.rival_weight * rival
+        if isinstance(action, Buy):
             c = action.company
             return view.treasuries[c] / (view.shares_held(c) + 1) - STOCK_PRICE
         return 0.0
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """The action worth most; ending the turn when nothing is worth more."""
-        stake_in = stakes(view, view.seat)  # the same for every option: worked out once
-        best, most = None, float("-inf")
-        a_build = False
-        for action in legal_actions:
-            if type(action) is Build:  # every build is worth the same: only the first can win
-                if a_build:
-                    continue
-                a_build = True
-            worth = self._value(view, action, stake_in)
-            if worth > most:
-                best, most = action, worth
-        return best
+        """The action worth most (the first of equals); ending the turn when nothing is worth more."""
+        return max(legal_actions, key=lambda action: self.value(view, action))

@@ -10,7 +10,7 @@ from mogul.games.credit_mobilier.bots import REGISTRY
 from mogul.games.credit_mobilier.components import components
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.display import action_label, table_html
-from mogul.games.credit_mobilier.rules import standings
+from mogul.games.credit_mobilier.rules import GameState, standings
 from mogul.games.credit_mobilier.setup import (
     EDITION,
     deal,
@@ -18,7 +18,6 @@ from mogul.games.credit_mobilier.setup import (
     setup_from_json,
     setup_to_json,
 )
-from mogul.games.credit_mobilier.state import GameState
 from mogul.games.credit_mobilier.tables import RESULT_COLUMNS, TABLES, result_row
 from mogul.kit.spec import GameSpec, register
 

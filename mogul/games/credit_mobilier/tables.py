@@ -24,7 +24,7 @@ from mogul.games.credit_mobilier.events import (
     StockBought,
     TrackBuilt,
 )
-from mogul.games.credit_mobilier.state import GameState
+from mogul.games.credit_mobilier.rules import GameState
 
 if TYPE_CHECKING:
     import pandas as pd
