@@ -17,7 +17,9 @@ game (so does the short import package ``mogul.<game>``). This file names no gam
 * a generic module (no game in its path) imports no game's module, lazily or not, and names
   no game or edition in its code: games reach it through the registry;
 * no import circle among ``mogul`` modules (lazy imports count: a circle papered over with
-  an import inside a function is still a circle).
+  an import inside a function is still a circle), and none through a table: no module sets
+  an attribute of something it imported at module level (``ANSWERS.apply = apply``);
+* no generated code: no ``exec``, ``eval`` or ``compile`` anywhere in the package.
 
 Modules are sized by their ideas, not by a line count: one idea per module, however long.
 
@@ -447,3 +449,101 @@ def test_generic_modules_name_no_game():
             if any(w in low for w in words):
                 found.append(f"{module} line {line}: {text!r}")
     assert not found, "generic modules that name a game:\n" + "\n".join(found)
+
+
+# --- no generated code, no registration tables ----------------------------------------------
+# Rules are read beside the rulebook: no code written at run time (``exec``, ``eval``,
+# ``compile``). And no module fills another module's table when it is imported (as
+# ``ANSWERS.apply = apply`` once tied a state to its rules): such a tie is an import circle that
+# the import graph cannot see, so it is refused here.
+
+GENERATING = ("exec", "eval", "compile")
+
+
+def generated_code(source: str) -> list[int]:
+    """The lines that call ``exec``, ``eval`` or ``compile``."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in GENERATING
+    ]
+
+
+def filled_tables(module: str, source: str, is_package: bool, known: Iterable[str]) -> list[str]:
+    """Module-level statements that set an attribute of a name imported from a mogul module
+    (``table.answer = f`` or ``setattr(table, ...)``), one line each."""
+    tree = ast.parse(source)
+    imported = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom | ast.Import) and imports_of(
+            module, ast.unparse(node), is_package, known
+        ):
+            imported.update((a.asname or a.name).split(".")[0] for a in node.names)
+
+    def base(target: ast.AST) -> str | None:
+        while isinstance(target, ast.Attribute | ast.Subscript):
+            target = target.value
+        return target.id if isinstance(target, ast.Name) else None
+
+    found = []
+    for node in tree.body:  # module level only: a function may of course set attributes
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                targets.extend(t.elts if isinstance(t, ast.Tuple) else [t])
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets.append(node.target)
+        elif (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "id", None) == "setattr"
+            and node.value.args
+        ):
+            targets.append(ast.Attribute(value=node.value.args[0], attr="?"))
+        for t in targets:
+            if isinstance(t, ast.Attribute | ast.Subscript) and base(t) in imported:
+                found.append(f"{module} line {node.lineno} fills {ast.unparse(t)}")
+    return found
+
+
+def test_the_table_finder_sees_a_filled_table_and_passes_a_local_one():
+    known = {"mogul.games.alpha.state": ("", False)}
+    rules = (
+        "from mogul.games.alpha.state import ANSWERS\n"
+        "def apply(s, a): return s\n"
+        "ANSWERS.apply = apply\n"
+    )
+    assert filled_tables("mogul.games.alpha.rules", rules, False, known) == [
+        "mogul.games.alpha.rules line 3 fills ANSWERS.apply"
+    ]
+    several = "from mogul.games.alpha import state\nstate.T['x'], y = 1, 2\n"
+    assert len(filled_tables("mogul.games.alpha.rules", several, False, known)) == 1
+    called = "from mogul.games.alpha.state import T\nsetattr(T, 'x', 1)\n"
+    assert len(filled_tables("mogul.games.alpha.rules", called, False, known)) == 1
+    local = (
+        "import numpy as np\nfrom mogul.games.alpha.state import S\n"
+        "class T: pass\nT.x = 1\nnp.x = 1\ndef f(s): s.y = 2\n"
+    )
+    assert filled_tables("mogul.games.alpha.rules", local, False, known) == []
+
+
+def test_the_code_finder_sees_exec_and_eval():
+    assert generated_code("x = 1\nexec('y = 2')\nz = eval('3')\n") == [2, 3]
+    assert generated_code("import re\nre.compile('x')\n") == []
+
+
+def test_no_generated_code_and_no_filled_tables():
+    sources = real_sources()
+    found = [
+        f"{m} line {line} calls exec, eval or compile"
+        for m, (source, _) in sources.items()
+        for line in generated_code(source)
+    ]
+    found += [
+        entry
+        for m, (source, is_package) in sources.items()
+        for entry in filled_tables(m, source, is_package, sources)
+    ]
+    assert not found, "generated code or tables filled at import:\n" + "\n".join(found)
