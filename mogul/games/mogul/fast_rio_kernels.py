@@ -29,7 +29,7 @@ from mogul.games.mogul.fast_kernels import (
     threshold_action,
 )
 from mogul.games.mogul.fast_kernels import use_right as classic_use_right
-from mogul.games.mogul.fast_rio_table import BRANCH, MAX_STATIONS, NO_STATION, drop_stale_rio_caches
+from mogul.games.mogul.fast_rio_table import BRANCH, MAX_STATIONS, NO_STATION, RIO_COMPILED
 from mogul.games.mogul.fast_table import (
     AUCTION,
     BID,
@@ -45,6 +45,7 @@ from mogul.games.mogul.fast_table import (
     THRESHOLD,
     VALUE,
     WINNER,
+    drop_stale_caches,
 )
 
 _jit = nb.njit(cache=True, nogil=True)
@@ -409,4 +410,4 @@ def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, 
                 keys[r, b, seat] = score * 100 + np.sum(t.shares[seat])
 
 
-drop_stale_rio_caches(globals())
+drop_stale_caches(globals(), RIO_COMPILED)
