@@ -141,6 +141,7 @@ class MogulBatch:
         """Games ``first``, ``first + 1``... dealt from ``seeds`` with bots seeded from
         ``bot_seeds`` (one row per game): the ``tables`` asked for, as columns."""
         from mogul.games.mogul import fast, fast_record
+        from mogul.games.mogul.fast_encode import new_tables
         from mogul.games.mogul.setup import new_game
 
         ed = fast.check_edition(self.edition)
@@ -152,7 +153,7 @@ class MogulBatch:
             np.array([c.starting for c in ed.cards], np.int64),
             np.array([ed.chips_total, ed.chips_per_player], np.int64),
         )
-        record = fast._empty_tables(ed, games, players)
+        record = new_tables(ed, games, players)
         out, path = _scratch(games, players, recorded=bool(set(tables) - {"games"}))
         seeds = np.asarray(seeds, np.int64)
         bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
