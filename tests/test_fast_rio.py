@@ -231,7 +231,7 @@ def test_position_analysis_plays_rio_grande_in_the_batch_engine(monkeypatch):
     original = fast_rio._play_branches
 
     def counted(*args):
-        calls.append(args[4])  # the rollouts
+        calls.append(len(args[-2]))  # the rollouts: one row of scores each
         return original(*args)
 
     monkeypatch.setattr(fast_rio, "_play_branches", counted)

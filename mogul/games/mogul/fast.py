@@ -334,7 +334,7 @@ def rollouts(
         raise ValueError(f"piles must have shape ({rollouts}, 2, {slots}), got {given.shape}")
     scores = np.zeros((rollouts, len(first), players), np.int64)
     keys = np.zeros_like(scores)
-    play_branches(starts, codes, settled, given, rollouts, kinds, params, seed, scores, keys)
+    play_branches(starts, codes, settled, given, kinds, params, seed, scores, keys)
     return scores, keys
 
 

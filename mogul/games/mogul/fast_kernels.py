@@ -53,7 +53,7 @@ from mogul.games.mogul.fast_table import (  # noqa: F401 - re-exported: fast.py 
 _jit = nb.njit(cache=True, nogil=True)
 _inline = nb.njit(cache=True, nogil=True, inline="always")
 """For the rules that take an edition's functions as arguments (``step``, ``play_out``,
-``play_branches``, ``any_action``): inlined where they are called, so the functions are called directly, as
+``play_tables``, ``play_branches``, ``any_action``): inlined where they are called, so the functions are called directly, as
 written (a function passed to a call that is not inlined is an address numba cannot cache)."""
 
 
@@ -419,27 +419,25 @@ def _deal_and_play(
 
 @_jit
 def _play_tables(tables, kinds, params, seed):
+    play_tables(tables, kinds, params, seed, apply, choose)
+
+
+@_inline
+def play_tables(tables, kinds, params, seed, apply, choose):
+    """Each table played to the crash with an edition's ``apply`` and ``choose``."""
     np.random.seed(seed)
     for g in range(len(tables)):
-        play_to_end(tables[g], kinds, params)
+        play_out(tables[g], kinds, params, apply, choose)
 
 
 @_jit
-def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, scores, keys):
+def _play_branches(starts, first, settle, piles, kinds, params, seed, scores, keys):
     """For each rollout one hidden pile, shared by every branch (common random numbers); each
     branch is a start table, optionally settled, then its first action, then bots to the end."""
     np.random.seed(seed)
     play_branches(
-        starts, first, settle, piles, rollouts, kinds, params, scores, keys, play, final_score
+        starts, first, settle, piles, kinds, params, scores, keys, apply, choose, final_score
     )
-
-
-@_jit
-def play(t, first, kinds, params):
-    """``first`` (unless ``NO_ACTION``), then the bots to the crash."""
-    if first != NO_ACTION:
-        apply(t, first)
-    play_to_end(t, kinds, params)
 
 
 @_jit
@@ -449,12 +447,13 @@ def final_score(t, seat):
 
 
 @_inline
-def play_branches(starts, first, settle, piles, rollouts, kinds, params, scores, keys, play, score):
-    """``_play_branches`` with an edition's ``play`` (first action, then bots) and ``score``."""
+def play_branches(starts, first, settle, piles, kinds, params, scores, keys, apply, choose, score):
+    """``_play_branches`` with an edition's ``apply``, ``choose`` and ``score``, one rollout
+    per row of ``scores``."""
     work = starts[:1].copy()
     dealt = starts[:1].copy()
     t = work[0]
-    for r in range(rollouts):
+    for r in range(len(scores)):
         if len(piles):
             dealt[0].pile_company[:] = piles[r, 0]
             dealt[0].pile_border[:] = piles[r, 1]
@@ -466,7 +465,9 @@ def play_branches(starts, first, settle, piles, rollouts, kinds, params, scores,
             t.pile_border[:] = dealt[0].pile_border
             if settle[b, 0] >= 0:
                 settle_auction(t, settle[b, 0], settle[b, 1])
-            play(t, first[b], kinds, params)
+            if first[b] != NO_ACTION:
+                apply(t, first[b])
+            play_out(t, kinds, params, apply, choose)
             for seat in range(t.players):
                 scores[r, b, seat] = score(t, seat)
                 keys[r, b, seat] = ranking_key(scores[r, b, seat], t.shares[seat])

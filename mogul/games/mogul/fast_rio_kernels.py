@@ -23,6 +23,7 @@ from mogul.games.mogul.fast_kernels import (
     market_value,
     play_branches,
     play_out,
+    play_tables,
     premium_outlook,
     set_out,
     step,
@@ -334,27 +335,17 @@ def _deal_and_play(tables, pile_company, pile_border, hands, chips, kinds, param
 
 @_jit
 def _play_tables(tables, kinds, params, seed):
-    np.random.seed(seed)
-    for g in range(len(tables)):
-        play_to_end(tables[g], kinds, params)
+    play_tables(tables, kinds, params, seed, apply, choose)
 
 
 @_jit
-def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, scores, keys):
+def _play_branches(starts, first, settle, piles, kinds, params, seed, scores, keys):
     """As classic's: one hidden pile per rollout, shared by every branch; the scores count the
     end bonuses."""
     np.random.seed(seed)
     play_branches(
-        starts, first, settle, piles, rollouts, kinds, params, scores, keys, play, final_score
+        starts, first, settle, piles, kinds, params, scores, keys, apply, choose, final_score
     )
-
-
-@_jit
-def play(t, first, kinds, params):
-    """``first`` (unless ``NO_ACTION``), then the bots to the crash."""
-    if first != NO_ACTION:
-        apply(t, first)
-    play_to_end(t, kinds, params)
 
 
 @_jit
