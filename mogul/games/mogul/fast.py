@@ -38,39 +38,33 @@ from typing import Any
 
 import numpy as np
 
-from mogul.games.mogul.actions import BID as BID_ACTION
-from mogul.games.mogul.actions import CREDIT as CREDIT_ACTION
-from mogul.games.mogul.actions import DROP as DROP_ACTION
-from mogul.games.mogul.actions import TAKE as TAKE_ACTION
-from mogul.games.mogul.actions import Action, Sell
+from mogul.games.mogul.actions import Action
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
-from mogul.games.mogul.fast_encode import PHASES, fill_table, new_tables  # noqa: F401 - PHASES is part of the API
+from mogul.games.mogul.fast_encode import (  # noqa: F401 - PHASES and action_code are part of the API
+    PHASES,
+    action_code,
+    fill_table,
+    new_tables,
+)
 from mogul.games.mogul.fast_encode import pile_codes as pile_codes_of
-from mogul.games.mogul.fast_kernels import (  # noqa: F401 - TABLE, the codes and the kernels are part of the API
-    AUCTION,
-    BID,
-    COMPANIES,
-    CRASH,
-    CREDIT,
-    DROP,
-    MAX_SEATS,
-    NO_ACTION,
-    OVER,
-    PILE,
-    RANDOM,
-    RUNNER_UP,
-    SELL,
-    TABLE,
-    TAKE,
-    THRESHOLD,
-    VALUE,
-    WINNER,
+from mogul.games.mogul.fast_kernels import (  # noqa: F401 - the kernels are part of the API
     _deal_and_play,
     _play_branches,
     _play_tables,
     _seed,
     deal_hidden_pile,
+)
+from mogul.games.mogul.fast_table import (  # noqa: F401 - TABLE and its codes are part of the API
+    COMPANIES,
+    CRASH,
+    MAX_SEATS,
+    NO_ACTION,
+    PILE,
+    RANDOM,
+    TABLE,
+    THRESHOLD,
+    VALUE,
 )
 from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
@@ -146,21 +140,6 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
     out = new_tables(ed, 1, len(table.players))
     fill_table(out[0], table, PILE)
     return out
-
-
-def action_code(action: Action) -> int:
-    """An action's number in the fast simulator (Sell(n) is SELL + n)."""
-    for code, known in (
-        (BID, BID_ACTION),
-        (DROP, DROP_ACTION),
-        (CREDIT, CREDIT_ACTION),
-        (TAKE, TAKE_ACTION),
-    ):
-        if action == known:
-            return code
-    if isinstance(action, Sell):
-        return SELL + action.count
-    raise ValueError(f"the fast simulator knows Bid, Drop, Credit, Take and Sell, not {action!r}")
 
 
 # --- results ----------------------------------------------------------------------------------

@@ -27,22 +27,19 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mogul.games.mogul.fast_rng import below, deal_hidden_pile, new_rng, shuffle  # noqa: F401
-from mogul.games.mogul.fast_table import (  # noqa: F401 - re-exported: fast.py and tests use them
+from mogul.games.mogul.fast_rng import below, deal_hidden_pile, new_rng, shuffle
+from mogul.games.mogul.fast_table import (
     AUCTION,
     BID,
     COMPANIES,
     CRASH,
     CREDIT,
     DROP,
-    MAX_SEATS,
     NO_ACTION,
     OVER,
-    PILE,
     RANDOM,
     RUNNER_UP,
     SELL,
-    TABLE,
     TAKE,
     THRESHOLD,
     VALUE,
@@ -286,15 +283,24 @@ def value_bid(t, take, sell, chip_value, may_credit):
 
 
 @_jit
-def value_action(t, chip_value):
-    """ValueBot: the same values and comparisons as bots.ValueBot, in the same order."""
-    seat = t.current
-    take = premium_outlook(t, t.company)
+def option_values(t, seat, bonus):
+    """(take, owned, sell) as simple_bots.ValueBot.option_values reckons them for ``seat``: a
+    share's value is the premiums it will still earn plus ``bonus`` (the edition's end bonus
+    per share, 0 in classic); selling all owned border shares earns the market value less it."""
+    take = premium_outlook(t, t.company) + bonus
     owned = t.shares[seat, t.border]
     sell = 0.0
     if owned:
-        gain_per_share = market_value(t, t.border) - premium_outlook(t, t.border)
+        gain_per_share = market_value(t, t.border) - (premium_outlook(t, t.border) + bonus)
         sell = max(0.0, owned * gain_per_share)
+    return take, owned, sell
+
+
+@_jit
+def value_action(t, chip_value):
+    """ValueBot: the same values and comparisons as bots.ValueBot, in the same order."""
+    seat = t.current
+    take, owned, sell = option_values(t, seat, 0.0)
     if t.phase == AUCTION:
         return value_bid(t, take, sell, chip_value, may_take_credit(t, seat))
     if t.phase == WINNER:

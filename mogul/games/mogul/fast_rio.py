@@ -7,8 +7,7 @@ edition's data (the pile, the setup card, credit, houses, the map, the end bonus
 codes ``fast.policies`` makes (random, threshold, value).
 
     >>> import mogul
-    >>> from mogul.games.mogul import fast
-    >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
+    >>>     >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
     >>> bool((result.scores >= result.points).all())  # the end bonuses count
     True
 """
@@ -22,12 +21,8 @@ import numpy as np
 from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Branch, Sell
 from mogul.games.mogul.cards import parse_card
 from mogul.games.mogul.editions import Edition
+from mogul.games.mogul.fast_encode import action_code as classic_action_code
 from mogul.games.mogul.fast_encode import fill_table, new_tables
-from mogul.games.mogul.fast_kernels import BID as BID_CODE
-from mogul.games.mogul.fast_kernels import CREDIT as CREDIT_CODE
-from mogul.games.mogul.fast_kernels import DROP as DROP_CODE
-from mogul.games.mogul.fast_kernels import SELL
-from mogul.games.mogul.fast_kernels import TAKE as TAKE_CODE
 from mogul.games.mogul.fast_rio_kernels import (  # noqa: F401 - fast.rollouts plays branches here
     _deal_and_play,
     _play_branches,
@@ -45,7 +40,11 @@ from mogul.games.mogul.fast_rio_table import (
     branch_code,
     branch_of,
 )
-from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS
+from mogul.games.mogul.fast_table import BID as BID_CODE
+from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS, SELL
+from mogul.games.mogul.fast_table import CREDIT as CREDIT_CODE
+from mogul.games.mogul.fast_table import DROP as DROP_CODE
+from mogul.games.mogul.fast_table import TAKE as TAKE_CODE
 from mogul.games.mogul.rules import GameState, PlayerView
 
 
@@ -116,19 +115,7 @@ def action_code(action: Action, ed: Edition) -> int:
             raise ValueError(f"{action} names a station that is not on the map")
         old = NO_STATION if action.move_from is None else stations.index(action.move_from)
         return branch_code(stations.index(action.station), old)
-    for code, known in (
-        (BID_CODE, BID),
-        (DROP_CODE, DROP),
-        (CREDIT_CODE, CREDIT),
-        (TAKE_CODE, TAKE),
-    ):
-        if action == known:
-            return code
-    if isinstance(action, Sell):
-        return SELL + action.count
-    raise ValueError(
-        f"the fast simulator knows Bid, Drop, Credit, Take, Sell and Branch, not {action!r}"
-    )
+    return classic_action_code(action)
 
 
 def action_of(code: int, ed: Edition) -> Action:
