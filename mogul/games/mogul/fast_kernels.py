@@ -49,9 +49,11 @@ from mogul.games.mogul.fast_table import (
 
 _jit = nb.njit(cache=True, nogil=True)
 _inline = nb.njit(cache=True, nogil=True, inline="always")
-"""For the rules that take an edition's functions as arguments (``step``, ``play_out``,
-``play_tables``, ``play_branches``, ``any_action``): inlined where they are called, so the functions are called directly, as
-written (a function passed to a call that is not inlined is an address numba cannot cache)."""
+"""For the rules shared by both editions that take the edition's functions as arguments
+(``step``, ``any_action``, ``value_bid``, ``play_out``, ``play_tables``, ``play_branches``):
+inlined where they are called, so the functions are called directly, as if written there (a
+function passed to a call that is not inlined is an address numba cannot cache), and as fast
+as the code they replace (checked with benchmarks/bench_games.py)."""
 
 
 # --- phases 1 and 2: reveal and premiums (rules.begin_round) ----------------------------------
@@ -268,9 +270,10 @@ def premium_outlook(t, company):
 
 
 @_inline
-def value_bid(t, take, sell, chip_value, may_credit):
+def value_bid(t, take, sell, chip_value, may_take_credit):
     """ValueBot in the auction, worth ``take`` or ``sell`` as winner (both editions): bid while
-    winning is worth more than the pot's chips, with a credit if it is worth its points."""
+    winning is worth more than the pot's chips, with a credit (where the edition's
+    ``may_take_credit`` allows it) if it is worth its points."""
     win, second = max(take, sell), min(take, sell)
     if_dropping = second if t.seats_in == 2 else 0.0
     gain = win - if_dropping - chip_value * t.pot
@@ -279,30 +282,21 @@ def value_bid(t, take, sell, chip_value, may_credit):
     if t.chips[t.current] > 0:
         return BID
     credit_cost = t.credit_points - chip_value * t.credit_chips
-    return CREDIT if may_credit and gain > credit_cost else DROP
-
-
-@_jit
-def option_values(t, seat, bonus):
-    """(take, owned, sell) as simple_bots.ValueBot.option_values reckons them for ``seat``: a
-    share's value is the premiums it will still earn plus ``bonus`` (the edition's end bonus
-    per share, 0 in classic); selling all owned border shares earns the market value less it."""
-    take = premium_outlook(t, t.company) + bonus
-    owned = t.shares[seat, t.border]
-    sell = 0.0
-    if owned:
-        gain_per_share = market_value(t, t.border) - (premium_outlook(t, t.border) + bonus)
-        sell = max(0.0, owned * gain_per_share)
-    return take, owned, sell
+    return CREDIT if may_take_credit(t, t.current) and gain > credit_cost else DROP
 
 
 @_jit
 def value_action(t, chip_value):
     """ValueBot: the same values and comparisons as bots.ValueBot, in the same order."""
     seat = t.current
-    take, owned, sell = option_values(t, seat, 0.0)
+    take = premium_outlook(t, t.company)
+    owned = t.shares[seat, t.border]
+    sell = 0.0
+    if owned:
+        gain_per_share = market_value(t, t.border) - premium_outlook(t, t.border)
+        sell = max(0.0, owned * gain_per_share)
     if t.phase == AUCTION:
-        return value_bid(t, take, sell, chip_value, may_take_credit(t, seat))
+        return value_bid(t, take, sell, chip_value, may_take_credit)
     if t.phase == WINNER:
         return TAKE if take >= sell else SELL + owned
     if not t.winner_took:

@@ -20,10 +20,11 @@ import numpy as np
 from mogul.games.mogul.fast_kernels import (
     auction_option,
     begin_round,
-    option_values,
+    market_value,
     play_branches,
     play_out,
     play_tables,
+    premium_outlook,
     set_out,
     step,
     threshold_action,
@@ -257,16 +258,27 @@ def apply(t, action):
 
 
 @_jit
+def share_value(t, company):
+    """``simple_bots.share_value``: premiums still expected plus the end bonus of a share."""
+    return premium_outlook(t, company) + t.share_bonus
+
+
+@_jit
 def value_action(t, chip_value):
     """ValueBot in the 2013 edition: the same values and comparisons as simple_bots.ValueBot."""
     seat = t.current
-    take, owned, sell = option_values(t, seat, t.share_bonus)
+    take = share_value(t, t.company)
+    owned = t.shares[seat, t.border]
+    sell = 0.0
+    if owned:
+        gain_per_share = market_value(t, t.border) - share_value(t, t.border)
+        sell = max(0.0, owned * gain_per_share)
     gain, branch = 0, NO_ACTION
     if t.houses_per_player:
         gain, branch = best_branch(t, seat)
         sell = max(sell, gain)
     if t.phase == AUCTION:
-        return value_bid(t, take, sell, chip_value, may_take_credit(t, seat))
+        return value_bid(t, take, sell, chip_value, may_take_credit)
     if t.phase == RUNNER_UP and not t.winner_took:
         return TAKE
     if t.phase == WINNER and take >= sell:
