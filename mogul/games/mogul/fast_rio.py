@@ -7,7 +7,8 @@ edition's data (the pile, the setup card, credit, houses, the map, the end bonus
 codes ``fast.policies`` makes (random, threshold, value).
 
     >>> import mogul
-    >>>     >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
+    >>> from mogul.games.mogul import fast
+    >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
     >>> bool((result.scores >= result.points).all())  # the end bonuses count
     True
 """
