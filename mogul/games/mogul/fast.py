@@ -285,10 +285,10 @@ def rollouts(
     """Final scores and ranking keys of ``rollouts`` games per branch from ``table``.
 
     Each rollout deals one hidden pile consistent with the table (or takes ``piles[r]``, an
-    array (rollouts, 2, PILE) of company and border codes, ``RIO_PILE`` in Rio Grande) and plays every branch on it: the
-    table, settled as ``settle[b] = (winner, runner_up)`` if given, then the action
-    ``first[b]`` if not None, then ``bots`` to the crash. Returns two arrays of shape
-    (rollouts, branches, players): scores and keys (higher key = better rank).
+    array (rollouts, 2, PILE) of company and border codes; Rio Grande's: ``RIO_PILE``) and
+    plays every branch on it: the table, settled as ``settle[b] = (winner, runner_up)`` if
+    given, then the action ``first[b]`` if not None, then ``bots`` to the crash. Returns two
+    arrays of shape (rollouts, branches, players): scores and keys (higher key = better rank).
     """
     if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
         raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")

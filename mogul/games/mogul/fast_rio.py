@@ -1,9 +1,10 @@
 """Rio Grande (2013) Mogul in the batch simulator: its states as tables, and its batch loops.
 
-``mogul.games.mogul.fast`` is the one door: its ``play_fresh``, ``play_states``, ``rollouts``,
-``encode`` and ``pile_codes`` hand a Rio Grande game to the functions here, which read the
-edition's data (the pile, the setup card, credit, houses, the map, the end bonuses) into
-``RIO_TABLE`` records and run ``fast_rio_kernels`` on them. The bots come in as the kernel
+``mogul.games.mogul.fast`` is the one door: its ``play_fresh``, ``play_states`` and
+``encode`` hand a Rio Grande game to the functions here, which read the edition's data (the
+pile, the setup card, credit, houses, the map, the end bonuses) into ``RIO_TABLE`` records
+and run ``fast_rio_kernels`` on them; its ``rollouts`` takes the action codes
+(``action_code``) and the rollout kernel from here. The bots come in as the kernel
 codes ``fast.policies`` makes (random, threshold, value).
 
     >>> import mogul
