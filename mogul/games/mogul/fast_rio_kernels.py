@@ -1,12 +1,14 @@
 """The compiled rules of Rio Grande (2013) Mogul, over one ``RIO_TABLE`` record.
 
 Where the 2013 rules are classic's, classic's kernels play them (``fast_kernels``: the
-reveal and premiums, bids, drops, credits, takes and sales, the hidden pile); this module
-has what differs, named after ``rules.py``: credit once per game (``may_take_credit``),
-the sell right as "all or none" or a branch (``option_count``, ``option``), houses placed
-and moved (``use_right``), the end bonuses (``score_end``), the bots' 2013 choices
-(``value_action``: ``simple_bots.ValueBot`` with ``best_branch``, the same arithmetic in the
-same order), the deal by the setup card and the batch loops.
+reveal and premiums, the round's steps, bids, drops, credits, takes and sales, the value
+bot's bidding, the pile with the crash card, the hidden pile and the batch loops, handed this
+module's functions where the editions differ); this module has what differs, named after
+``rules.py``: credit once per game (``may_take_credit``), the sell right as "all or none" or
+a branch (``option_count``, ``option``), houses placed and moved (``use_right``), the end
+bonuses (``score_end``, ``final_score``), the bots' 2013 choices (``value_action``:
+``simple_bots.ValueBot`` with ``best_branch``, the same arithmetic in the same order) and the
+deal by the setup card.
 
 Legal actions are numbered as ``rules.legal_actions`` lists them: ``option(t, i)`` is the
 ``i``-th of ``option_count(t)``, so the random bot draws uniformly among them, in that order.
