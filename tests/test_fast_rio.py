@@ -228,13 +228,13 @@ def test_position_analysis_plays_rio_grande_in_the_batch_engine(monkeypatch):
     from mogul.analysis.mogul import analyse_position
 
     calls = []
-    original = fast_rio.rollouts
+    original = fast_rio._play_branches
 
-    def counted(*args, **kwargs):
-        calls.append(args[2])
-        return original(*args, **kwargs)
+    def counted(*args):
+        calls.append(len(args[-2]))  # the rollouts: one row of scores each
+        return original(*args)
 
-    monkeypatch.setattr(fast_rio, "rollouts", counted)
+    monkeypatch.setattr(fast_rio, "_play_branches", counted)
     state = random_states(20, 4)[-1]
     while len(state.legal_actions()) < 2:
         state = state.apply(state.legal_actions()[0])

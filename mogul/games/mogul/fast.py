@@ -33,42 +33,38 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from mogul.games.mogul.actions import BID as BID_ACTION
-from mogul.games.mogul.actions import CREDIT as CREDIT_ACTION
-from mogul.games.mogul.actions import DROP as DROP_ACTION
-from mogul.games.mogul.actions import TAKE as TAKE_ACTION
-from mogul.games.mogul.actions import Action, Sell
+from mogul.games.mogul.actions import Action
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
-from mogul.games.mogul.fast_encode import PHASES, fill_table  # noqa: F401 - PHASES is part of the API
-from mogul.games.mogul.fast_kernels import (  # noqa: F401 - TABLE, the codes and the kernels are part of the API
-    AUCTION,
-    BID,
-    COMPANIES,
-    CRASH,
-    CREDIT,
-    DROP,
-    MAX_SEATS,
-    NO_ACTION,
-    OVER,
-    PILE,
-    RANDOM,
-    RUNNER_UP,
-    SELL,
-    TABLE,
-    TAKE,
-    THRESHOLD,
-    VALUE,
-    WINNER,
+from mogul.games.mogul.fast_encode import (  # noqa: F401 - PHASES and action_code are part of the API
+    PHASES,
+    action_code,
+    fill_table,
+    new_tables,
+)
+from mogul.games.mogul.fast_encode import pile_codes as pile_codes_of
+from mogul.games.mogul.fast_kernels import (  # noqa: F401 - the kernels are part of the API
     _deal_and_play,
     _play_branches,
     _play_tables,
     _seed,
     deal_hidden_pile,
+)
+from mogul.games.mogul.fast_table import (  # noqa: F401 - TABLE and its codes are part of the API
+    COMPANIES,
+    CRASH,
+    MAX_SEATS,
+    NO_ACTION,
+    PILE,
+    RANDOM,
+    TABLE,
+    THRESHOLD,
+    VALUE,
 )
 from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
@@ -129,16 +125,6 @@ def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     return kit_batch.seat_policies(bots, players, PLAYED, MAX_SEATS, "fast simulator")
 
 
-def _empty_tables(ed: Edition, count: int, players: int) -> np.ndarray:
-    tables = np.zeros(count, TABLE)
-    tables["players"] = players
-    tables["credit_chips"] = ed.credit_chips
-    tables["credit_points"] = ed.credit_points
-    tables["chips_per_point"] = ed.chips_per_point
-    tables["crash_window"] = ed.crash_shuffled_into_last + 1
-    return tables
-
-
 def encode(table: GameState | PlayerView) -> np.ndarray:
     """A state (or one seat's view) as a one-record ``TABLE`` array.
 
@@ -151,24 +137,9 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
         from mogul.games.mogul import fast_rio
 
         return fast_rio.encode(table)
-    out = _empty_tables(ed, 1, len(table.players))
+    out = new_tables(ed, 1, len(table.players))
     fill_table(out[0], table, PILE)
     return out
-
-
-def action_code(action: Action) -> int:
-    """An action's number in the fast simulator (Sell(n) is SELL + n)."""
-    for code, known in (
-        (BID, BID_ACTION),
-        (DROP, DROP_ACTION),
-        (CREDIT, CREDIT_ACTION),
-        (TAKE, TAKE_ACTION),
-    ):
-        if action == known:
-            return code
-    if isinstance(action, Sell):
-        return SELL + action.count
-    raise ValueError(f"the fast simulator knows Bid, Drop, Credit, Take and Sell, not {action!r}")
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -266,7 +237,7 @@ def play_fresh(
     box_company = np.array([companies.index(c.company) for c in ed.cards], np.int64)
     box_border = np.array([companies.index(c.border) for c in ed.cards], np.int64)
     box_starting = np.array([c.starting for c in ed.cards], np.int64)
-    tables = _empty_tables(ed, games, players)
+    tables = new_tables(ed, games, players)
     _deal_and_play(
         tables,
         box_company,
@@ -314,10 +285,10 @@ def rollouts(
     """Final scores and ranking keys of ``rollouts`` games per branch from ``table``.
 
     Each rollout deals one hidden pile consistent with the table (or takes ``piles[r]``, an
-    array (rollouts, 2, PILE) of company and border codes) and plays every branch on it: the
-    table, settled as ``settle[b] = (winner, runner_up)`` if given, then the action
-    ``first[b]`` if not None, then ``bots`` to the crash. Returns two arrays of shape
-    (rollouts, branches, players): scores and keys (higher key = better rank).
+    array (rollouts, 2, PILE) of company and border codes; Rio Grande's: ``RIO_PILE``) and
+    plays every branch on it: the table, settled as ``settle[b] = (winner, runner_up)`` if
+    given, then the action ``first[b]`` if not None, then ``bots`` to the crash. Returns two
+    arrays of shape (rollouts, branches, players): scores and keys (higher key = better rank).
     """
     if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
         raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
@@ -326,22 +297,23 @@ def rollouts(
     settle = [None] * len(first) if settle is None else list(settle)
     if len(settle) != len(first):
         raise ValueError("give one settle entry per branch")
-    if check_edition(table.edition, rio_grande=True).name == "rio-grande":
+    start, slots, code, play_branches = encode(table), PILE, action_code, _play_branches
+    if table.edition.name == "rio-grande":
         from mogul.games.mogul import fast_rio
 
-        return fast_rio.rollouts(table, first, rollouts, kinds, params, seed, settle, piles)
-    start = encode(table)
+        slots, play_branches = fast_rio.RIO_PILE, fast_rio._play_branches
+        code = partial(fast_rio.action_code, ed=table.edition)
     starts = np.repeat(start, len(first))
-    codes = np.array([NO_ACTION if a is None else action_code(a) for a in first], np.int64)
+    codes = np.array([NO_ACTION if a is None else code(a) for a in first], np.int64)
     settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
         len(first), 2
     )
-    given = np.zeros((0, 2, PILE), np.int64) if piles is None else np.asarray(piles, np.int64)
-    if piles is not None and given.shape != (rollouts, 2, PILE):
-        raise ValueError(f"piles must have shape ({rollouts}, 2, {PILE}), got {given.shape}")
+    given = np.zeros((0, 2, slots), np.int64) if piles is None else np.asarray(piles, np.int64)
+    if piles is not None and given.shape != (rollouts, 2, slots):
+        raise ValueError(f"piles must have shape ({rollouts}, 2, {slots}), got {given.shape}")
     scores = np.zeros((rollouts, len(first), players), np.int64)
     keys = np.zeros_like(scores)
-    _play_branches(starts, codes, settled, given, rollouts, kinds, params, seed, scores, keys)
+    play_branches(starts, codes, settled, given, kinds, params, seed, scores, keys)
     return scores, keys
 
 
@@ -351,14 +323,8 @@ def pile_codes(state: GameState) -> np.ndarray:
     if state.edition.name == "rio-grande":
         from mogul.games.mogul import fast_rio
 
-        return fast_rio.pile_codes(state)
-    index = {c: i for i, c in enumerate(state.edition.company_ids)}
-    out = np.full((2, PILE), CRASH, np.int64)
-    top = PILE - len(state.deck)
-    for i, card in enumerate(state.deck):
-        if not card.is_crash:
-            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
-    return out
+        return pile_codes_of(state, fast_rio.RIO_PILE)
+    return pile_codes_of(state, PILE)
 
 
 def new_seed(rng: random.Random) -> int:

@@ -82,7 +82,7 @@ class RioGrandeBatch:
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
     ) -> dict[str, Columns]:
         """Games ``first``, ``first + 1``... dealt from ``seeds``: the games table, as columns."""
-        from mogul.games.mogul import fast
+        from mogul.games.mogul import fast, fast_rio
         from mogul.games.mogul.setup import new_game
 
         if set(tables) - set(self.tables):
@@ -91,34 +91,14 @@ class RioGrandeBatch:
         seeds = np.asarray(seeds, np.int64)
         bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
         names = new_game(self.edition, players, 0).names
-        seats = np.tile(np.arange(players, dtype=np.int64), games)
         if games:
             starts = [new_game(self.edition, players, int(s)) for s in seeds]
-            result = fast.play_states(starts, list(self.bots), int(bot_seeds[0][0]))
-            points, chips, shares = result.points, result.chips, result.shares
-            scores, ranks, credits = result.scores, result.ranks, result.credits
-            rounds = np.asarray(result.rounds, np.int64)
+            final = fast.play_states(starts, list(self.bots), int(bot_seeds[0][0])).tables
         else:
-            points = chips = shares = scores = ranks = credits = np.zeros((0, players), np.int64)
-            rounds = np.zeros(0, np.int64)
-        ranks = np.asarray(ranks, np.int64).ravel()
+            final = np.zeros(0, fast_rio.RIO_TABLE)
+        game_numbers = np.arange(first, first + games, dtype=np.int64)
         return {
-            "games": {
-                "game": np.repeat(np.arange(first, first + games, dtype=np.int64), players),
-                "seed": np.repeat(seeds, players),
-                "seat": seats,
-                "player": Coded(seats, tuple(names)),
-                "bot": Coded(seats, self.names),
-                "bot_seed": bot_seeds.ravel(),
-                "score": np.asarray(scores, np.int64).ravel(),
-                "rank": ranks,
-                "won": ranks == 1,
-                "points": np.asarray(points, np.int64).ravel(),
-                "chips": np.asarray(chips, np.int64).ravel(),
-                "shares": np.asarray(shares, np.int64).ravel(),
-                "credits": np.asarray(credits, np.int64).ravel(),
-                "rounds": np.repeat(rounds, players),
-            }
+            "games": _games(final, players, game_numbers, seeds, bot_seeds, (names, self.names))
         }
 
 
@@ -141,6 +121,7 @@ class MogulBatch:
         """Games ``first``, ``first + 1``... dealt from ``seeds`` with bots seeded from
         ``bot_seeds`` (one row per game): the ``tables`` asked for, as columns."""
         from mogul.games.mogul import fast, fast_record
+        from mogul.games.mogul.fast_encode import new_tables
         from mogul.games.mogul.setup import new_game
 
         ed = fast.check_edition(self.edition)
@@ -152,7 +133,7 @@ class MogulBatch:
             np.array([c.starting for c in ed.cards], np.int64),
             np.array([ed.chips_total, ed.chips_per_player], np.int64),
         )
-        record = fast._empty_tables(ed, games, players)
+        record = new_tables(ed, games, players)
         out, path = _scratch(games, players, recorded=bool(set(tables) - {"games"}))
         seeds = np.asarray(seeds, np.int64)
         bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
@@ -165,8 +146,8 @@ class MogulBatch:
                 path = _grown_path(path)
         seat_names = new_game(ed, players, 0).names
         game_numbers = first + np.arange(games)
-        result = {"games": self._games(record, game_numbers, seeds, bot_seeds)}
-        result["games"]["player"] = Coded(result["games"]["seat"], seat_names)
+        names = (seat_names, self.names)
+        result = {"games": _games(record, players, game_numbers, seeds, bot_seeds, names)}
         card_labels = (*(f"{c}/{b}" for c in companies for b in companies), "crash")
         rounds = record["round"]
         if "rounds" in tables:
@@ -219,32 +200,39 @@ class MogulBatch:
         )
         return columns
 
-    def _games(
-        self, record: np.ndarray, game_numbers: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
-    ) -> Columns:
-        players = self.players
-        seats = np.tile(np.arange(players), len(seeds))
-        points, chips = record["points"][:, :players], record["chips"][:, :players]
-        shares = record["shares"][:, :players].sum(axis=2)
-        scores = points + chips // record["chips_per_point"][:, None]
-        keys = scores * 100 + shares  # as fast.BatchResult.ranks and rules.standings
-        ranks = (1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)).ravel()
-        return {
-            "game": np.repeat(game_numbers, players),
-            "seed": np.repeat(seeds, players),
-            "seat": seats,
-            "player": None,  # filled in by play (the edition's names)
-            "bot": Coded(seats, self.names),
-            "bot_seed": bot_seeds.ravel(),
-            "score": scores.ravel(),
-            "rank": ranks,
-            "won": ranks == 1,
-            "points": points.ravel(),
-            "chips": chips.ravel(),
-            "shares": shares.ravel(),
-            "credits": record["credits"][:, :players].ravel(),
-            "rounds": np.repeat(record["round"], players),
-        }
+
+def _games(
+    final: np.ndarray,
+    players: int,
+    game_numbers: np.ndarray,
+    seeds: np.ndarray,
+    bot_seeds: np.ndarray,
+    names: tuple[tuple[str, ...], tuple[str, ...]],
+) -> Columns:
+    """The games table, rows (game, seat), from the games' final tables (either edition's) and
+    the names of the seats and of the bots in them."""
+    from mogul.games.mogul import fast
+
+    result = fast.BatchResult(final)
+    seats = np.tile(np.arange(players), len(seeds))
+    scores = result.scores if len(final) else np.zeros((0, players), np.int64)
+    ranks = result.ranks.ravel() if len(final) else np.zeros(0, np.int64)
+    return {
+        "game": np.repeat(game_numbers, players),
+        "seed": np.repeat(seeds, players),
+        "seat": seats,
+        "player": Coded(seats, tuple(names[0])),
+        "bot": Coded(seats, tuple(names[1])),
+        "bot_seed": bot_seeds.ravel(),
+        "score": scores.ravel(),
+        "rank": ranks,
+        "won": ranks == 1,
+        "points": final["points"][:, :players].ravel(),
+        "chips": final["chips"][:, :players].ravel(),
+        "shares": final["shares"][:, :players].sum(axis=2).ravel(),
+        "credits": final["credits"][:, :players].ravel(),
+        "rounds": np.repeat(final["round"], players),
+    }
 
 
 _SCRATCH = threading.local()

@@ -27,22 +27,19 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mogul.games.mogul.fast_rng import below, deal_hidden_pile, new_rng, shuffle  # noqa: F401
-from mogul.games.mogul.fast_table import (  # noqa: F401 - re-exported: fast.py and tests use them
+from mogul.games.mogul.fast_rng import below, deal_hidden_pile, new_rng, shuffle
+from mogul.games.mogul.fast_table import (
     AUCTION,
     BID,
     COMPANIES,
     CRASH,
     CREDIT,
     DROP,
-    MAX_SEATS,
     NO_ACTION,
     OVER,
-    PILE,
     RANDOM,
     RUNNER_UP,
     SELL,
-    TABLE,
     TAKE,
     THRESHOLD,
     VALUE,
@@ -51,6 +48,12 @@ from mogul.games.mogul.fast_table import (  # noqa: F401 - re-exported: fast.py 
 )
 
 _jit = nb.njit(cache=True, nogil=True)
+_inline = nb.njit(cache=True, nogil=True, inline="always")
+"""For the rules shared by both editions that take the edition's functions as arguments
+(``step``, ``any_action``, ``value_bid``, ``play_out``, ``play_tables``, ``play_branches``):
+inlined where they are called, so the functions are called directly, as if written there (a
+function passed to a call that is not inlined is an address numba cannot cache), and as fast
+as the code they replace (checked with benchmarks/bench_games.py)."""
 
 
 # --- phases 1 and 2: reveal and premiums (rules.begin_round) ----------------------------------
@@ -177,6 +180,13 @@ def use_right(t, seat, action):
 @_jit
 def apply(t, action):
     """The current player's ``action`` (assumed legal: the bots below choose only legal ones)."""
+    step(t, action, use_right, begin_round)
+
+
+@_inline
+def step(t, action, use_right, begin_round):
+    """``action`` played with an edition's ``use_right`` and ``begin_round`` (classic's here,
+    Rio Grande's in ``fast_rio_kernels``): numba compiles one copy per pair, calls inlined."""
     if t.phase == AUCTION:
         if action == BID:
             bid(t)
@@ -196,26 +206,42 @@ def apply(t, action):
 # --- the bots ---------------------------------------------------------------------------------
 
 
-@_jit
-def random_action(t):
-    """Any legal action, each equally likely (the order of rules.legal_actions)."""
+@_inline
+def auction_option(t, i):
+    """The ``i``-th of the auction's actions: Bid (with a chip), Drop, Credit (where allowed)."""
+    if t.chips[t.current] > 0:
+        if i == 0:
+            return BID
+        i -= 1
+    return DROP if i == 0 else CREDIT
+
+
+@_inline
+def any_action(t, rng, below):
+    """Any legal action, each equally likely (the order of rules.legal_actions), drawn by
+    ``below(rng, n)``: ``fast_rng.below``, or ``numpy_below`` (numpy's generator)."""
     seat = t.current
     if t.phase == AUCTION:  # Bid (with a chip), Drop, Credit (where allowed)
-        can_bid = t.chips[seat] > 0
-        can_credit = may_take_credit(t, seat)
-        i = np.random.randint(1 + can_bid + can_credit)
-        if can_bid:
-            if i == 0:
-                return BID
-            i -= 1
-        return DROP if i == 0 else CREDIT
+        return auction_option(t, below(rng, 1 + (t.chips[seat] > 0) + may_take_credit(t, seat)))
     owned = t.shares[seat, t.border]
     if t.phase == WINNER:  # Take, Sell(0) ... Sell(owned)
-        i = np.random.randint(owned + 2)
+        i = below(rng, owned + 2)
         return TAKE if i == 0 else SELL + i - 1
     if t.winner_took:  # the runner-up may sell 0 ... owned
-        return SELL + np.random.randint(owned + 1)
+        return SELL + below(rng, owned + 1)
     return TAKE
+
+
+@_jit
+def numpy_below(rng, n):
+    """A whole number in 0 .. n - 1 from numpy's generator (seeded per batch; ``rng`` unused)."""
+    return np.random.randint(n)
+
+
+@_jit
+def random_action(t):
+    """Any legal action, each equally likely, from numpy's generator."""
+    return any_action(t, None, numpy_below)
 
 
 @_jit
@@ -243,6 +269,22 @@ def premium_outlook(t, company):
     return t.unseen[company] * expected_reveals / unseen
 
 
+@_inline
+def value_bid(t, take, sell, chip_value, may_take_credit):
+    """ValueBot in the auction, worth ``take`` or ``sell`` as winner (both editions): bid while
+    winning is worth more than the pot's chips, with a credit (where the edition's
+    ``may_take_credit`` allows it) if it is worth its points."""
+    win, second = max(take, sell), min(take, sell)
+    if_dropping = second if t.seats_in == 2 else 0.0
+    gain = win - if_dropping - chip_value * t.pot
+    if gain <= 0:
+        return DROP
+    if t.chips[t.current] > 0:
+        return BID
+    credit_cost = t.credit_points - chip_value * t.credit_chips
+    return CREDIT if may_take_credit(t, t.current) and gain > credit_cost else DROP
+
+
 @_jit
 def value_action(t, chip_value):
     """ValueBot: the same values and comparisons as bots.ValueBot, in the same order."""
@@ -254,15 +296,7 @@ def value_action(t, chip_value):
         gain_per_share = market_value(t, t.border) - premium_outlook(t, t.border)
         sell = max(0.0, owned * gain_per_share)
     if t.phase == AUCTION:
-        win, second = max(take, sell), min(take, sell)
-        if_dropping = second if t.seats_in == 2 else 0.0
-        gain = win - if_dropping - chip_value * t.pot
-        if gain <= 0:
-            return DROP
-        if t.chips[seat] > 0:
-            return BID
-        credit_cost = t.credit_points - chip_value * t.credit_chips
-        return CREDIT if may_take_credit(t, seat) and gain > credit_cost else DROP
+        return value_bid(t, take, sell, chip_value, may_take_credit)
     if t.phase == WINNER:
         return TAKE if take >= sell else SELL + owned
     if not t.winner_took:
@@ -285,6 +319,12 @@ def choose(t, kinds, params):
 @_jit
 def play_to_end(t, kinds, params):
     """Let the bots play the game on table ``t`` to the crash."""
+    play_out(t, kinds, params, apply, choose)
+
+
+@_inline
+def play_out(t, kinds, params, apply, choose):
+    """The game on ``t`` to the crash, with an edition's ``apply`` and ``choose``."""
     while t.phase != OVER:
         apply(t, choose(t, kinds, params))
 
@@ -309,44 +349,36 @@ def deal(t, rng, box_company, box_border, starting, rest, chips_total, chips_per
     n += len(rest)
     # 3. shuffle the pile and mix the crash card into its last cards
     shuffle(rng, pile, n)
-    size = n + 1
-    crash = size - 1 - below(rng, min(t.crash_window, size))
-    j = 0
-    for i in range(size):
-        if i == crash:
-            t.pile_company[i], t.pile_border[i] = CRASH, CRASH
-        else:
-            card = pile[j]
-            j += 1
-            t.pile_company[i], t.pile_border[i] = box_company[card], box_border[card]
-            t.unseen[box_company[card]] += 1
-    t.pile_size, t.top = size, 0
-    for seat in range(players):
-        t.chips[seat] = chips_per_player
-    t.bank = chips_total - players * chips_per_player
+    crash = n - below(rng, min(t.crash_window, n + 1))
+    set_out(t, pile[:n], crash, box_company, box_border, chips_total, chips_per_player)
     # 4. a start player; the first card is revealed
     begin_round(t, below(rng, players))
 
 
 @_jit
+def set_out(t, cards, crash, box_company, box_border, chips_total, chips_per_player):
+    """The pile (the box's ``cards`` in order, the crash card at ``crash``) and the chips: each
+    player's, the rest to the bank."""
+    size = len(cards) + 1
+    j = 0
+    for i in range(size):
+        if i == crash:
+            t.pile_company[i], t.pile_border[i] = CRASH, CRASH
+        else:
+            card = cards[j]
+            j += 1
+            t.pile_company[i], t.pile_border[i] = box_company[card], box_border[card]
+            t.unseen[box_company[card]] += 1
+    t.pile_size, t.top = size, 0
+    for seat in range(t.players):
+        t.chips[seat] = chips_per_player
+    t.bank = chips_total - t.players * chips_per_player
+
+
+@_jit
 def fresh_random_action(t, rng):
     """``random_action`` drawing from ``rng`` (``fast_rng``) instead of numpy's generator."""
-    seat = t.current
-    if t.phase == AUCTION:
-        can_bid = t.chips[seat] > 0
-        i = below(rng, 1 + can_bid + may_take_credit(t, seat))
-        if can_bid:
-            if i == 0:
-                return BID
-            i -= 1
-        return DROP if i == 0 else CREDIT
-    owned = t.shares[seat, t.border]
-    if t.phase == WINNER:
-        i = below(rng, owned + 2)
-        return TAKE if i == 0 else SELL + i - 1
-    if t.winner_took:
-        return SELL + below(rng, owned + 1)
-    return TAKE
+    return any_action(t, rng, below)
 
 
 # --- batches ----------------------------------------------------------------------------------
@@ -387,20 +419,41 @@ def _deal_and_play(
 
 @_jit
 def _play_tables(tables, kinds, params, seed):
+    play_tables(tables, kinds, params, seed, apply, choose)
+
+
+@_inline
+def play_tables(tables, kinds, params, seed, apply, choose):
+    """Each table played to the crash with an edition's ``apply`` and ``choose``."""
     np.random.seed(seed)
     for g in range(len(tables)):
-        play_to_end(tables[g], kinds, params)
+        play_out(tables[g], kinds, params, apply, choose)
 
 
 @_jit
-def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, scores, keys):
+def _play_branches(starts, first, settle, piles, kinds, params, seed, scores, keys):
     """For each rollout one hidden pile, shared by every branch (common random numbers); each
     branch is a start table, optionally settled, then its first action, then bots to the end."""
     np.random.seed(seed)
+    play_branches(
+        starts, first, settle, piles, kinds, params, scores, keys, apply, choose, final_score
+    )
+
+
+@_jit
+def final_score(t, seat):
+    """Points plus one per full ``chips_per_point`` chips (rules.score)."""
+    return t.points[seat] + t.chips[seat] // t.chips_per_point
+
+
+@_inline
+def play_branches(starts, first, settle, piles, kinds, params, scores, keys, apply, choose, score):
+    """``_play_branches`` with an edition's ``apply``, ``choose`` and ``score``, one rollout
+    per row of ``scores``."""
     work = starts[:1].copy()
     dealt = starts[:1].copy()
     t = work[0]
-    for r in range(rollouts):
+    for r in range(len(scores)):
         if len(piles):
             dealt[0].pile_company[:] = piles[r, 0]
             dealt[0].pile_border[:] = piles[r, 1]
@@ -414,11 +467,10 @@ def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, 
                 settle_auction(t, settle[b, 0], settle[b, 1])
             if first[b] != NO_ACTION:
                 apply(t, first[b])
-            play_to_end(t, kinds, params)
+            play_out(t, kinds, params, apply, choose)
             for seat in range(t.players):
-                score = t.points[seat] + t.chips[seat] // t.chips_per_point
-                scores[r, b, seat] = score
-                keys[r, b, seat] = ranking_key(score, t.shares[seat])
+                scores[r, b, seat] = score(t, seat)
+                keys[r, b, seat] = ranking_key(scores[r, b, seat], t.shares[seat])
 
 
 @_jit

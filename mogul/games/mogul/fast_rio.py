@@ -1,9 +1,10 @@
 """Rio Grande (2013) Mogul in the batch simulator: its states as tables, and its batch loops.
 
-``mogul.games.mogul.fast`` is the one door: its ``play_fresh``, ``play_states``, ``rollouts``,
-``encode`` and ``pile_codes`` hand a Rio Grande game to the functions here, which read the
-edition's data (the pile, the setup card, credit, houses, the map, the end bonuses) into
-``RIO_TABLE`` records and run ``fast_rio_kernels`` on them. The bots come in as the kernel
+``mogul.games.mogul.fast`` is the one door: its ``play_fresh``, ``play_states`` and
+``encode`` hand a Rio Grande game to the functions here, which read the edition's data (the
+pile, the setup card, credit, houses, the map, the end bonuses) into ``RIO_TABLE`` records
+and run ``fast_rio_kernels`` on them; its ``rollouts`` takes the action codes
+(``action_code``) and the rollout kernel from here. The bots come in as the kernel
 codes ``fast.policies`` makes (random, threshold, value).
 
     >>> import mogul
@@ -16,20 +17,15 @@ codes ``fast.policies`` makes (random, threshold, value).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Branch, Sell
 from mogul.games.mogul.cards import parse_card
 from mogul.games.mogul.editions import Edition
-from mogul.games.mogul.fast_encode import fill_table
-from mogul.games.mogul.fast_kernels import BID as BID_CODE
-from mogul.games.mogul.fast_kernels import CRASH, NO_ACTION, SELL
-from mogul.games.mogul.fast_kernels import CREDIT as CREDIT_CODE
-from mogul.games.mogul.fast_kernels import DROP as DROP_CODE
-from mogul.games.mogul.fast_kernels import TAKE as TAKE_CODE
-from mogul.games.mogul.fast_rio_kernels import (
+from mogul.games.mogul.fast_encode import action_code as classic_action_code
+from mogul.games.mogul.fast_encode import fill_table, new_tables
+from mogul.games.mogul.fast_rio_kernels import (  # noqa: F401 - fast.rollouts plays branches here
     _deal_and_play,
     _play_branches,
     _play_tables,
@@ -46,7 +42,11 @@ from mogul.games.mogul.fast_rio_table import (
     branch_code,
     branch_of,
 )
-from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS
+from mogul.games.mogul.fast_table import BID as BID_CODE
+from mogul.games.mogul.fast_table import COMPANIES, MAX_SEATS, SELL
+from mogul.games.mogul.fast_table import CREDIT as CREDIT_CODE
+from mogul.games.mogul.fast_table import DROP as DROP_CODE
+from mogul.games.mogul.fast_table import TAKE as TAKE_CODE
 from mogul.games.mogul.rules import GameState, PlayerView
 
 
@@ -69,12 +69,7 @@ def plays(ed: Edition) -> bool:
 
 def empty_tables(ed: Edition, count: int, players: int) -> np.ndarray:
     """``count`` tables of ``players`` seats holding the edition's numbers and its map."""
-    tables = np.zeros(count, RIO_TABLE)
-    tables["players"] = players
-    tables["credit_chips"] = ed.credit_chips
-    tables["credit_points"] = ed.credit_points
-    tables["chips_per_point"] = ed.chips_per_point
-    tables["crash_window"] = ed.crash_shuffled_into_last + 1
+    tables = new_tables(ed, count, players, RIO_TABLE)
     tables["houses_per_player"] = ed.houses_per_player
     tables["share_bonus"] = ed.share_bonus
     tables["branch_bonus"] = ed.branch_bonus
@@ -122,19 +117,7 @@ def action_code(action: Action, ed: Edition) -> int:
             raise ValueError(f"{action} names a station that is not on the map")
         old = NO_STATION if action.move_from is None else stations.index(action.move_from)
         return branch_code(stations.index(action.station), old)
-    for code, known in (
-        (BID_CODE, BID),
-        (DROP_CODE, DROP),
-        (CREDIT_CODE, CREDIT),
-        (TAKE_CODE, TAKE),
-    ):
-        if action == known:
-            return code
-    if isinstance(action, Sell):
-        return SELL + action.count
-    raise ValueError(
-        f"the fast simulator knows Bid, Drop, Credit, Take, Sell and Branch, not {action!r}"
-    )
+    return classic_action_code(action)
 
 
 def action_of(code: int, ed: Edition) -> Action:
@@ -179,43 +162,3 @@ def play_states(
     tables = np.concatenate([encode(s) for s in states])
     _play_tables(tables, kinds, params, seed)
     return tables
-
-
-def rollouts(
-    table: GameState | PlayerView,
-    first: Sequence[Action | None],
-    rollouts: int,
-    kinds: np.ndarray,
-    params: np.ndarray,
-    seed: int,
-    settle: Sequence[tuple[int, int] | None],
-    piles: Any,
-) -> tuple[np.ndarray, np.ndarray]:
-    """``fast.rollouts`` for a Rio Grande table: scores and ranking keys, (rollouts, branches,
-    players), the end bonuses counted."""
-    start = encode(table)
-    players = len(table.players)
-    starts = np.repeat(start, len(first))
-    ed = table.edition
-    codes = np.array([NO_ACTION if a is None else action_code(a, ed) for a in first], np.int64)
-    settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
-        len(first), 2
-    )
-    given = np.zeros((0, 2, RIO_PILE), np.int64) if piles is None else np.asarray(piles, np.int64)
-    if piles is not None and given.shape != (rollouts, 2, RIO_PILE):
-        raise ValueError(f"piles must have shape ({rollouts}, 2, {RIO_PILE}), got {given.shape}")
-    scores = np.zeros((rollouts, len(first), players), np.int64)
-    keys = np.zeros_like(scores)
-    _play_branches(starts, codes, settled, given, rollouts, kinds, params, seed, scores, keys)
-    return scores, keys
-
-
-def pile_codes(state: GameState) -> np.ndarray:
-    """The pile of a full Rio Grande state as (2, RIO_PILE) company and border codes."""
-    index = {c: i for i, c in enumerate(state.edition.company_ids)}
-    out = np.full((2, RIO_PILE), CRASH, np.int64)
-    top = RIO_PILE - len(state.deck)
-    for i, card in enumerate(state.deck):
-        if not card.is_crash:
-            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
-    return out

@@ -1,12 +1,14 @@
 """The compiled rules of Rio Grande (2013) Mogul, over one ``RIO_TABLE`` record.
 
 Where the 2013 rules are classic's, classic's kernels play them (``fast_kernels``: the
-reveal and premiums, bids, drops, credits, takes and sales, the hidden pile); this module
-has what differs, named after ``rules.py``: credit once per game (``may_take_credit``),
-the sell right as "all or none" or a branch (``option_count``, ``option``), houses placed
-and moved (``use_right``), the end bonuses (``score_end``), the bots' 2013 choices
-(``value_action``: ``simple_bots.ValueBot`` with ``best_branch``, the same arithmetic in the
-same order), the deal by the setup card and the batch loops.
+reveal and premiums, the round's steps, bids, drops, credits, takes and sales, the value
+bot's bidding, the pile with the crash card, the hidden pile and the batch loops, handed this
+module's functions where the editions differ); this module has what differs, named after
+``rules.py``: credit once per game (``may_take_credit``), the sell right as "all or none" or
+a branch (``option_count``, ``option``), houses placed and moved (``use_right``), the end
+bonuses (``score_end``, ``final_score``), the bots' 2013 choices (``value_action``:
+``simple_bots.ValueBot`` with ``best_branch``, the same arithmetic in the same order) and the
+deal by the setup card.
 
 Legal actions are numbered as ``rules.legal_actions`` lists them: ``option(t, i)`` is the
 ``i``-th of ``option_count(t)``, so the random bot draws uniformly among them, in that order.
@@ -18,25 +20,23 @@ import numba as nb
 import numpy as np
 
 from mogul.games.mogul.fast_kernels import (
+    auction_option,
     begin_round,
-    bid,
-    deal_hidden_pile,
-    drop,
     market_value,
+    play_branches,
+    play_out,
+    play_tables,
     premium_outlook,
-    settle_auction,
-    take_credit,
+    set_out,
+    step,
     threshold_action,
+    value_bid,
 )
 from mogul.games.mogul.fast_kernels import use_right as classic_use_right
-from mogul.games.mogul.fast_rio_table import BRANCH, MAX_STATIONS, NO_STATION, drop_stale_rio_caches
+from mogul.games.mogul.fast_rio_table import BRANCH, MAX_STATIONS, NO_STATION, RIO_COMPILED
 from mogul.games.mogul.fast_table import (
     AUCTION,
-    BID,
     COMPANIES,
-    CRASH,
-    CREDIT,
-    DROP,
     NO_ACTION,
     OVER,
     RUNNER_UP,
@@ -45,6 +45,7 @@ from mogul.games.mogul.fast_table import (
     THRESHOLD,
     VALUE,
     WINNER,
+    drop_stale_caches,
 )
 
 _jit = nb.njit(cache=True, nogil=True)
@@ -196,11 +197,7 @@ def option(t, i):
     """The ``i``-th legal action of the current player."""
     seat = t.current
     if t.phase == AUCTION:
-        if t.chips[seat] > 0:
-            if i == 0:
-                return BID
-            i -= 1
-        return DROP if i == 0 else CREDIT
+        return auction_option(t, i)
     if t.phase == RUNNER_UP and not t.winner_took:
         return TAKE
     if t.phase == WINNER:
@@ -255,21 +252,8 @@ def use_right(t, seat, action):
 
 @_jit
 def apply(t, action):
-    """The current player's ``action`` (assumed legal)."""
-    if t.phase == AUCTION:
-        if action == BID:
-            bid(t)
-        elif action == DROP:
-            drop(t)
-        else:
-            take_credit(t)
-    elif t.phase == WINNER:  # the winner chooses; the runner-up then does the other action
-        use_right(t, t.winner, action)
-        t.winner_took = 1 if action == TAKE else 0
-        t.phase, t.current = RUNNER_UP, t.runner_up
-    else:  # whoever took the share starts the next round
-        use_right(t, t.runner_up, action)
-        open_round(t, t.runner_up if action == TAKE else t.winner)
+    """The current player's ``action`` (assumed legal): classic's round with the 2013 right."""
+    step(t, action, use_right, open_round)
 
 
 # --- the bots ---------------------------------------------------------------------------------
@@ -296,15 +280,7 @@ def value_action(t, chip_value):
         gain, branch = best_branch(t, seat)
         sell = max(sell, gain)
     if t.phase == AUCTION:
-        win, second = max(take, sell), min(take, sell)
-        if_dropping = second if t.seats_in == 2 else 0.0
-        worth = win - if_dropping - chip_value * t.pot
-        if worth <= 0:
-            return DROP
-        if t.chips[seat] > 0:
-            return BID
-        credit_cost = t.credit_points - chip_value * t.credit_chips
-        return CREDIT if may_take_credit(t, seat) and worth > credit_cost else DROP
+        return value_bid(t, take, sell, chip_value, may_take_credit)
     if t.phase == RUNNER_UP and not t.winner_took:
         return TAKE
     if t.phase == WINNER and take >= sell:
@@ -328,8 +304,7 @@ def choose(t, kinds, params):
 @_jit
 def play_to_end(t, kinds, params):
     """Let the bots play the game on table ``t`` to the crash."""
-    while t.phase != OVER:
-        apply(t, choose(t, kinds, params))
+    play_out(t, kinds, params, apply, choose)
 
 
 # --- dealing and batches ----------------------------------------------------------------------
@@ -343,21 +318,8 @@ def deal(t, pile_company, pile_border, hands, chips_total, chips_per_player):
     n = t.players
     order = np.arange(len(pile_company))
     np.random.shuffle(order)
-    size = len(order) + 1
-    crash = size - 1 - np.random.randint(min(t.crash_window, size))
-    j = 0
-    for i in range(size):
-        if i == crash:
-            t.pile_company[i], t.pile_border[i] = CRASH, CRASH
-        else:
-            card = order[j]
-            j += 1
-            t.pile_company[i], t.pile_border[i] = pile_company[card], pile_border[card]
-            t.unseen[pile_company[card]] += 1
-    t.pile_size, t.top = size, 0
-    for seat in range(n):
-        t.chips[seat] = chips_per_player
-    t.bank = chips_total - n * chips_per_player
+    crash = len(order) - np.random.randint(min(t.crash_window, len(order) + 1))
+    set_out(t, order, crash, pile_company, pile_border, chips_total, chips_per_player)
     start = np.random.randint(n)
     for position in range(n):
         for k in range(hands.shape[1]):
@@ -375,38 +337,23 @@ def _deal_and_play(tables, pile_company, pile_border, hands, chips, kinds, param
 
 @_jit
 def _play_tables(tables, kinds, params, seed):
-    np.random.seed(seed)
-    for g in range(len(tables)):
-        play_to_end(tables[g], kinds, params)
+    play_tables(tables, kinds, params, seed, apply, choose)
 
 
 @_jit
-def _play_branches(starts, first, settle, piles, rollouts, kinds, params, seed, scores, keys):
+def _play_branches(starts, first, settle, piles, kinds, params, seed, scores, keys):
     """As classic's: one hidden pile per rollout, shared by every branch; the scores count the
     end bonuses."""
     np.random.seed(seed)
-    work = starts[:1].copy()
-    dealt = starts[:1].copy()
-    t = work[0]
-    for r in range(rollouts):
-        if len(piles):
-            dealt[0].pile_company[:] = piles[r, 0]
-            dealt[0].pile_border[:] = piles[r, 1]
-        else:
-            deal_hidden_pile(dealt[0])
-        for b in range(len(starts)):
-            work[0] = starts[b]
-            t.pile_company[:] = dealt[0].pile_company
-            t.pile_border[:] = dealt[0].pile_border
-            if settle[b, 0] >= 0:
-                settle_auction(t, settle[b, 0], settle[b, 1])
-            if first[b] != NO_ACTION:
-                apply(t, first[b])
-            play_to_end(t, kinds, params)
-            for seat in range(t.players):
-                score = t.points[seat] + t.chips[seat] // t.chips_per_point + t.end_bonus[seat]
-                scores[r, b, seat] = score
-                keys[r, b, seat] = score * 100 + np.sum(t.shares[seat])
+    play_branches(
+        starts, first, settle, piles, kinds, params, scores, keys, apply, choose, final_score
+    )
 
 
-drop_stale_rio_caches(globals())
+@_jit
+def final_score(t, seat):
+    """Points, one per full ``chips_per_point`` chips and the end bonuses (rules.score)."""
+    return t.points[seat] + t.chips[seat] // t.chips_per_point + t.end_bonus[seat]
+
+
+drop_stale_caches(globals(), RIO_COMPILED)

@@ -15,13 +15,12 @@ house.
 
 numba checks only a compiled function's own file to decide whether its cached machine code
 is still good; the Rio Grande kernels are compiled together with classic's, so
-``drop_stale_rio_caches`` drops their caches whenever any of those source files changed.
+``drop_stale_caches(globals(), RIO_COMPILED)`` drops their caches whenever any of those
+source files changed.
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -89,30 +88,5 @@ RIO_TABLE = np.dtype(
 
 
 RIO_COMPILED = (*COMPILED, "fast_rio_table.py", "fast_rio_kernels.py")
-"""The source files the Rio Grande kernels are built from (classic's are compiled into them)."""
-
-
-def drop_stale_rio_caches(namespace: dict[str, Any]) -> None:
-    """Drop the numba caches of a module's compiled functions if any of their sources changed
-    (as ``fast_table.drop_stale_caches``, over classic's sources and these)."""
-    dispatchers = [f for f in namespace.values() if getattr(f, "_cache", None) is not None]
-    if not dispatchers:
-        return
-    digest = hashlib.sha256()
-    for name in RIO_COMPILED:
-        path = Path(__file__).with_name(name)
-        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.exists() else b""))
-    folder = Path(dispatchers[0]._cache._cache_path)
-    marker = folder / f"{namespace['__name__'].rpartition('.')[2]}.sources"
-    try:
-        if marker.read_text() == digest.hexdigest()[:16]:
-            return
-    except OSError:
-        pass
-    for function in dispatchers:
-        function._cache.flush()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        marker.write_text(digest.hexdigest()[:16])
-    except OSError:  # a read-only cache folder: numba then compiles in memory anyway
-        pass
+"""The source files the Rio Grande kernels are built from (classic's are compiled into them):
+``fast_rio_kernels`` hands them to ``fast_table.drop_stale_caches``."""

@@ -84,17 +84,17 @@ COMPILED = ("fast_table.py", "fast_rng.py", "fast_kernels.py", "fast_record.py")
 """The source files the compiled functions are built from."""
 
 
-def sources_digest() -> str:
+def sources_digest(sources: tuple[str, ...] = COMPILED) -> str:
     """A digest of the source files the compiled functions are built from."""
     digest = hashlib.sha256()
-    for name in COMPILED:
+    for name in sources:
         path = Path(__file__).with_name(name)
         digest.update(name.encode() + b"\0" + (path.read_bytes() if path.exists() else b""))
     return digest.hexdigest()[:16]
 
 
-def drop_stale_caches(namespace: dict[str, Any]) -> None:
-    """Drop the numba caches of a module's compiled functions if any of their sources changed.
+def drop_stale_caches(namespace: dict[str, Any], sources: tuple[str, ...] = COMPILED) -> None:
+    """Drop the numba caches of a module's compiled functions if any of their ``sources`` changed.
 
     The digest of the sources the caches were compiled from is kept beside them, one small
     file per module; where it differs (or is missing), every cache of the module is flushed.
@@ -104,7 +104,7 @@ def drop_stale_caches(namespace: dict[str, Any]) -> None:
         return
     folder = Path(dispatchers[0]._cache._cache_path)
     marker = folder / f"{namespace['__name__'].rpartition('.')[2]}.sources"
-    digest = sources_digest()
+    digest = sources_digest(sources)
     try:
         if marker.read_text() == digest:
             return
