@@ -14,7 +14,7 @@ import json
 import time
 from pathlib import Path
 
-from test_hall_servers import Server, Student
+from test_hall_servers import Server, Student, settle
 
 from mogul.classroom.store import TableStore, bot_action
 
@@ -78,12 +78,7 @@ async def play(store: TableStore, servers: list[Server], students: list[Student]
         student.calm = True
     for code in codes:
         store.set_timer(code, None)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        steps = {code: store.info(code).step for code in codes}
-        if all(s.steps and s.steps[-1] == steps[s.code] for s in students):
-            break
-        await asyncio.sleep(0.2)
+    await settle(store, students, codes)  # the bots finish; every page sees it
     stop.set()
     await asyncio.gather(*tasks)
 
