@@ -135,8 +135,9 @@ print(sorted(m for m in ("pandas", "numba") if m in sys.modules))
 
 
 def test_a_fresh_process_importing_the_states_first_gets_answers_and_no_pandas_or_numba():
-    """The rules and the display fill a state's answers when the game is imported, whichever of
-    its modules comes first; importing the games (their specs too) loads no pandas or numba."""
+    """A state imported on its own answers its rules and draws itself (the rules live in the
+    state's module; the display is imported when first asked); importing the games (their
+    specs too) loads no pandas or numba."""
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run(
