@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from mogul.kit.checks import is_whole
 from mogul.kit.spec import spec_for
 
 
@@ -63,10 +64,11 @@ class BotFailure(Exception):
 
 def offered(bot: Any, legal: Sequence[Any]) -> Sequence[Any]:
     """The legal actions ``bot`` understands (all of them unless it lists ``understands``)."""
-    kinds = getattr(bot, "understands", None)
-    if kinds is None:
-        return legal
-    return [a for a in legal if type(a) in kinds]
+    return _understood(getattr(bot, "understands", None), legal)
+
+
+def _understood(known: Any, legal: Sequence[Any]) -> Sequence[Any]:
+    return legal if known is None else [a for a in legal if type(a) in known]
 
 
 def decide(bot: Any, view: Any, legal: Sequence[Any]) -> Any:
@@ -75,7 +77,7 @@ def decide(bot: Any, view: Any, legal: Sequence[Any]) -> Any:
 
 
 def _decide(bot: Any, known: Any, view: Any, legal: Sequence[Any]) -> Any:
-    options = legal if known is None else [a for a in legal if type(a) in known]
+    options = _understood(known, legal)
     return bot.choose(view, options) if options else legal[0]
 
 
@@ -408,7 +410,7 @@ class MonteCarloBot:
         for start, stop in itertools.pairwise(looks):
             if start:  # after the first look: the best screened and every other action go on
                 best = sorted(screened, key=lambda i: -totals[i])[: self.shortlist]
-                everyone = sorted({*best, *(i for i in everyone if i not in set(screened))})
+                everyone = sorted({*best, *(i for i in everyone if i not in screened)})
             scores = self._scores(view, futures[start:stop], [legal_actions[i] for i in everyone])
             for row in scores:  # summed future by future
                 for i, score in zip(everyone, row, strict=True):
@@ -419,5 +421,5 @@ class MonteCarloBot:
 
 def whole_number(key: str, value: Any, what: str = "a whole number >= 1") -> None:
     """Raise ``ValueError`` unless ``value`` is a whole number >= 1 (a bot's setting)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole(value) or value < 1:
         raise ValueError(f"{key} must be {what}, got {value!r}")
