@@ -150,6 +150,10 @@ def test_lars_threw_away_a_sure_win(sample):
     assert sold["win_low"] > 0.99  # "all but certainly win"
     assert took["win_low"] > 0.05 and took["win_high"] < 0.15  # "about one in ten"
     assert analysis["win_chance"].idxmax() == "Sell 3 yellow (+15)"
+    for seed in (1, 2, 3):  # the rollouts' verdict holds on other seeds (issue 40)
+        again = decisions.analyse_decision(store, "F3Y2TCZ2", 287, seed=seed).set_index("action")
+        took, sold = again.loc["Take green/yellow"], again.loc["Sell 3 yellow (+15)"]
+        assert sold["win_low"] > 0.99 and took["win_low"] > 0.05 and took["win_high"] < 0.15, seed
     # the record: he took the green/yellow card, one share (issue 40, item 4: not "two shares")
     before, after = store.history("F3Y2TCZ2")[287:289]
     lars = [p.name for p in before.players].index("Lars")
