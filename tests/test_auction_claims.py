@@ -350,6 +350,12 @@ def test_private_values_numbers_of_the_notebook(notebook_sample, one_k, by_seats
     assert shares == [F(26, 75), F(227, 600), F(4, 75), F(19, 300)]
     exactly = int((np.round(one_k.gains * 200) == 10).sum())
     assert exactly == 19 == (shares[1] - shares[0]) * 600
+    # issue 40, item 7: the shares count the 600 seat-rows (200 rows x 3 seats), not the 36 types
+    assert one_k.gains.size == 600 and shares[0] * 600 == int(
+        (np.round(one_k.gains * 200) > 10).sum()
+    )
+    assert len({tuple(t) for t in notebook_sample.reshape(-1, 3).tolist()}) == 36
+    assert "of the types gain" not in prose(NB)
     # against the independent distribution the text states (each rival type 1/36)
     stated_eps = [
         deviation_gains(
@@ -364,12 +370,13 @@ def test_private_values_numbers_of_the_notebook(notebook_sample, one_k, by_seats
     stated(
         NB,
         "a type can gain up to 0.555 points against the sample's rows",
-        "exactly 26/75 = 34.7% of the types gain more than 0.05 and 227/600 = 37.8% at least 0.05",
-        "the largest gain falls to 0.135 (4/75 = 5.3% of the types gain more than 0.05, "
+        "exactly 26/75 = 34.7% of the 600 seat-rows gain more than 0.05 and 227/600 = 37.8% at least 0.05",
+        "the largest gain falls to 0.135 (4/75 = 5.3% of the seat-rows gain more than 0.05, "
         "19/300 = 6.3% at least 0.05)",
         "the same two profiles give ε = 0.685 and 0.166",
-        "Exactly 26/75 = 34.7% of the types gain more than 0.05, and 227/600 = 37.8% gain at "
-        "least 0.05: 19 types gain exactly 0.05",
+        "Exactly 26/75 = 34.7% of the 600 seat-rows gain more than 0.05, and 227/600 = 37.8% gain at "
+        "least 0.05: 19 seat-rows gain exactly 0.05",
+        "A seat's type in one row is a **seat-row**: 600 of them, in which the 36 types recur",
         "$\\varepsilon = 0.555$ points against the sample's rows (0.685 against the independent "
         "distribution)",
         "36 types, 1/36 each",
@@ -429,6 +436,28 @@ def test_all_pay_has_no_pure_equilibrium_on_199_of_the_200_profiles(notebook_sam
     )
 
 
+@pytest.mark.slow
+def test_the_private_values_all_pay_game_mixes_in_part():
+    """Issue 40, item 7: what the prose says of the private-values all-pay game rests on that
+    game (fictitious play on three samples), not on the complete-information check."""
+    mixing, pure = [], []
+    for seed in (1, 2, 3):
+        result = all_pay_dynamics(draw_values(DRAW, 3, 200, seed), [6, 6, 6])
+        mixing.append(int(((result.mix > 0.05).sum(axis=2) >= 2).sum()))
+        pure.append(int((result.mix.max(axis=2) >= 0.99).sum()))
+        assert result.mix.shape[:2] == (200, 3) and result.epsilon < 0.06
+    assert (min(mixing), max(mixing), min(pure), max(pure)) == (270, 292, 182, 216)
+    stated(
+        NB,
+        "That check is of the complete-information game, where every seat knows every value. It "
+        "says nothing about the private-values game",
+        "on the samples of seeds 1, 2 and 3 (200 profiles each) between "
+        f"{min(mixing)} and {max(mixing)} of the 600 seat-rows put more than 5% on each of two or "
+        f"more bids, and between {min(pure)} and {max(pure)} put at least 99% on one bid",
+    )
+    assert "each type *mixes*" not in prose(NB)
+
+
 def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
     i, j = np.unravel_index(one_k.gains.argmax(), one_k.gains.shape)
     assert j == 0 and notebook_sample[i, j].tolist() == [2, 3, 0] and one_k.thresholds[i, j] == 4
@@ -437,14 +466,18 @@ def test_exercise_4_the_type_that_gains_most(notebook_sample, one_k):
     thr = np.repeat(one_k.thresholds[:, :, None], 2, axis=2)
     u = _expected(notebook_sample[[i], 0], 0, options, thr, (6, 6, 6), 0, 1.0, "mogul")[0]
     best = options[np.isclose(u, u.max())].tolist()
-    assert best == [[3, 4], [3, 5], [3, 6]]
+    assert best == [[3, 4], [3, 5], [3, 6]]  # three equally good (issue 40, item 7)
     assert u.max() - u[4 * 19 + 4] == pytest.approx(one_k.epsilon)  # that alone is epsilon
     stated(
         NB,
         "seat 0's type (win 2, second 3), which plays one threshold of 4",
+        "Of its deviations to a threshold by seats left, three gain most, each the full 0.555 points "
+        "(as much as any deviation): each drops when the pot reaches 3 in the duel, and while three "
+        "are in keeps 4 or moves to 5 or 6. The simplest of the three keeps 4 while three are in and "
         "drops when the pot reaches 3 in the duel",
         "this deviation alone gains the full 0.555 points",
     )
+    assert "Its best deviation" not in prose(NB)
 
 
 def brute_best_payoff(vals_i, seat, rival_rows, chips, start, cv, rule):
@@ -621,6 +654,10 @@ def test_mechanism_claims_of_the_notebook():
     ci = table.revenue_ci
     eps = table.epsilon
     assert [round(eps[m], 3) for m in (private, "all-pay", "english")] == [0.183, 0.065, 0.0]
+    # issue 40, item 7: revenue equivalence needs the same allocation, and these two differ
+    eff = table.efficient
+    assert f"{eff['english']:.3f} {eff['all-pay']:.3f}" == "0.530 0.641"
+    assert hi["english"] < lo["all-pay"]
     stated(
         NB,
         f"({rev['all-pay']:.3f} ± {ci['all-pay']:.3f} chips against "
@@ -629,6 +666,12 @@ def test_mechanism_claims_of_the_notebook():
         "for the all-pay auction 0.065, for English 0 to three decimals",
         "All-pay: about 6.3 chips against 5.4 for English",
         "a mean over 8 seeds (0 to 7) of 120 sampled profiles",
+        "First of all, the two auctions do not give the prizes to the same types, which the theorem "
+        "requires: the English auction puts both prizes where they add most value in "
+        f"{eff['english']:.3f} of the profiles, the all-pay auction in {eff['all-pay']:.3f}. The "
+        "values are discrete, not continuous; budgets, whole chips and the second prize break "
+        "further assumptions.",
+        f"(efficient in {eff['english']:.3f} against {eff['all-pay']:.3f} of the profiles)",
     )
 
 
@@ -819,13 +862,13 @@ two 1999 one 1987 1994 one
 1 1 5 3
 8 Three 4 both four 4
 four 8 0 once 3 11 10 10 9 9 11 11 12 11 10 4 12 13 12 14 15 4
-2 3 10 1/9 0 1 2 3 1/4 0 36 1/36 Three 6 1 0 1967 68 200 1 three two one 200 36 36 twice 1/36 three 1998 2 1/2 once one one 0.05 0.05 1/200 1/200 0.05
-one 0.555 26/75 34.7% 0.05 227/600 37.8% 0.05 0.135 4/75 5.3% 0.05 19/300 6.3% 0.05 zero two 0.685 0.166 two once one Once two 1 one 1961 three 199 200 7 3 343 187 one
-1951 1998 2 1981 1981 2010 3 2004 3 two one both 0 3 2 10 one 1 both 2 8 2/4 6
-6 10 two both 8 0 7 120 95% half 8 0.183 0.135 0.065 0 three
-0 one 6.274 0.085 5.428 0.065 6
+2 3 10 1/9 0 1 2 3 1/4 0 36 1/36 Three 6 1 0 1967 68 200 1 three one 600 36 once two one 200 36 36 twice 1/36 three 1998 2 1/2 once one one 0.05 0.05 1/200 1/200 0.05
+one 0.555 26/75 34.7% 600 0.05 227/600 37.8% 0.05 0.135 4/75 5.3% 0.05 19/300 6.3% 0.05 zero two 0.685 0.166 two once one Once two 1 one 1961 three 199 200 7 3 343 187 one
+600 7 7 600 1951 1998 2 one one 1 2 3 200 270 292 600 5% two 182 216 99% one 1981 1981 2010 3 2004 3 two one both 0 3 2 10 one 1 both 2 8 2/4 6
+6 10 two two both 8 0 7 120 95% half 8 0.183 0.135 0.065 0 three
+0 one 6.274 0.085 5.428 0.065 two both 0.530 0.641 6
 four 0.2 1 5 four
-1 Two 2 1 1 0 4 1 3 0 once once 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 Both 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 Three 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 one 0.05 0.555 0.685 26/75 34.7% 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 one 4 4 three 3 One 0.555 5 4 0 1 6.3 5.4 95% 0.1 4 0 1 0.6 both 0 1 3/5 four 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10 four 7 187 one 0 7 1 2 2 3 3 0 0 1 0 1 6 0 1 0 1 1 0 1 0 2 1 0 0 7 1 6 2 3 1 2 1 0 0 0 2 1 0 2 7 2 5 Both 6 1 1 three 0 1 1 2 2 2 0 2 0 1 0 2 3 2 1 Both 2 187 6 6 6 1 0 1
+1 Two 2 1 1 0 4 1 3 0 once once 1 0 4 1 4 3 0 1 3 1 4 1 3 0 3 2 1 2 0 3 1 2 1 1 0 4 1 3 1 0 1 2 2 1 1 0 1 0 1 2 0 1 3 1 0 3 2 1 4 4 1 3 2 1 0 2 2 1 0 1 4 2 2 0 Both 1 4 0 2 2 2 4 0 0 3 0 0 2 2 1 2 10 3 0 8 2 0 6 1 0 3 0 1/2 2 0.5 2 2 1/2 6/7 1 6/7 1 2 1 6/5 1 6/5 3/2 0 3/2 2 2 1 2 1 0 3 2 1 7/3 8/3 2 7/2 5 3 Three 3 6 1 0 6 0 6 7 3 3 0 5 6 1 3 3 4 4 5 5 0 6 4 one 0.05 0.555 0.685 26/75 34.7% 600 0.05 227/600 37.8% 0.05 19 0.05 0 2 3 one 4 three 0.555 3 three 4 5 6 three 4 three 3 One 0.555 5 4 0 1 6.3 5.4 95% 0.1 two 0.530 0.641 4 0 1 0.6 both 0 1 3/5 four 6 7 0.2 0.5 1 0.2 1 6 17 1 6 18 0.5 2 6 15 3 6 16 1 2 3 8 1 3 10 four 7 187 one 0 7 1 2 2 3 3 0 0 1 0 1 6 0 1 0 1 1 0 1 0 2 1 0 0 7 1 6 2 3 1 2 1 0 0 0 2 1 0 2 7 2 5 Both 6 1 1 three 0 1 1 2 2 2 0 2 0 1 0 2 3 2 1 Both 2 187 6 6 6 1 0 1
 1951 1999 89 1 1987 55 3 1994 6 3 1998 1967 68 14 2010 2 2004 1981 6 1 1994 6 1981 71 3 1961 16 1
 """
 

@@ -331,6 +331,9 @@ def share_of_types(
 ) -> Fraction:
     """The exact share of types whose gain is above ``threshold`` (or at least it).
 
+    A "type" here is an entry of ``gains``: a seat's type in one sampled row (a seat-row), so
+    a type drawn into several rows counts once per row; 200 rows of 3 seats give 600 of them.
+
     Gains computed in floats carry rounding noise, so a gain that is exactly the threshold
     may come out a hair above or below it. When every gain is a whole multiple of ``step``
     (for integer values, a rational chip value and rival profiles weighted 1/samples, the

@@ -228,3 +228,52 @@ def by_round(values: pd.DataFrame) -> pd.DataFrame:
     order = {c: i for i, c in enumerate(dict.fromkeys(values["company"]))}
     out["_order"] = out["company"].map(order)
     return out.sort_values(["round", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+def crossing_rounds(values: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """Per company, the first round in which selling beats holding on average, with its 95%
+    bootstrap interval over games.
+
+    ``values`` is ``share_values`` for many games. A company's **crossing round** is the first
+    round in which the mean market value exceeds the mean premiums to come (both over the games
+    still running at that round, as ``by_round`` averages them). Rounds of one game are not
+    independent, so the interval resamples whole games: ``resamples`` times, games drawn with
+    replacement (a generator seeded with ``seed``), the crossing round found again, and the
+    2.5% and 97.5% quantiles of those rounds kept (the percentile bootstrap; Efron &
+    Tibshirani, 1993, ch. 13). Returns one row per company (in ``values``' order): ``round``,
+    ``low``, ``high`` (``<NA>`` where the market never overtakes the premiums).
+    """
+    companies = list(dict.fromkeys(values["company"]))
+    games = pd.Index(values["game"].unique())
+    rounds = np.sort(values["round"].unique())
+    gap = values["market_value"].to_numpy() - values["premiums_to_come"].to_numpy()
+    g = games.get_indexer(values["game"])
+    r = np.searchsorted(rounds, values["round"].to_numpy())
+    c = pd.Index(companies).get_indexer(values["company"])
+    gaps = np.zeros((len(games), len(rounds), len(companies)))
+    gaps[g, r, c] = gap
+    running = np.zeros((len(games), len(rounds)))
+    running[g, r] = 1.0
+    rng = np.random.default_rng(seed)
+    weights = np.vstack(
+        [np.ones(len(games)), rng.multinomial(len(games), [1 / len(games)] * len(games), resamples)]
+    )  # row 0: the games as they are; the rest: resampled games
+    total = (weights @ gaps.reshape(len(games), -1)).reshape(-1, len(rounds), len(companies))
+    count = weights @ running
+    above = total > 0  # the mean gap is above 0 where its total is (count > 0 where a game ran)
+    above &= (count > 0)[:, :, None]
+    # the first round above 0, per resample and company (-1: never)
+    first = np.where(above.any(axis=1), rounds[above.argmax(axis=1)], -1)
+    out = pd.DataFrame(index=pd.Index(companies, name="company"))
+    for name, row in (
+        ("round", first[0]),
+        ("low", _quantile_round(first[1:], 0.025)),
+        ("high", _quantile_round(first[1:], 0.975)),
+    ):
+        out[name] = pd.array([None if x < 0 else int(x) for x in row], dtype="Int64")
+    return out
+
+
+def _quantile_round(rounds: np.ndarray, q: float) -> np.ndarray:
+    """Per column, the ``q`` quantile of whole rounds (one of the rounds drawn; -1: none crossed)."""
+    return np.quantile(rounds, q, axis=0, method="inverted_cdf")

@@ -25,8 +25,11 @@ the chips in hand, the start player, and a chip's worth at the end of the game. 
 The model's assumptions: each seat values winning, second place and dropping out as
 ``values_from_state`` estimates them (the winner gets the option it values more, the
 runner-up the other), a chip is worth ``chip_value`` points at the end, and there is no credit:
-a seat that took one during the auction is flagged (``credit``) and measured as if it had held
-the credit's chips from the opening (the points the credit cost are not counted). Everything
+a seat that took one during the auction is measured as if it had held the credit's chips from
+the opening (the points the credit cost are not counted). That changes the model for every
+seat of the auction (the others' equilibrium and best responses depend on those chips), so
+every row of such an auction is flagged (``credit``), and ``credit_moves_equilibrium`` says
+where the seat's equilibrium drop point differs from the model without the credit's chips. Everything
 here is read from a live store (``TableStore``) or an exported session (``ExportedSession``,
 no database needed) alike.
 """
@@ -67,7 +70,9 @@ BID_COLUMNS = [
     "model_loss",
     "verdict",
     "equilibrium_is_best",
+    "best_stays_in",
     "credit",
+    "credit_moves_equilibrium",
 ]
 NO_AUCTION = "no finished auction"
 """What the league table shows for a player whose table finished no auction."""
@@ -75,8 +80,8 @@ ASSUMPTIONS = (
     "Model loss: points in the auction model, against the best response to what the others at the table "
     "did (their recorded moves; the equilibrium move where the record is silent). Assumed: each seat's values "
     "for winning, second place and dropping out are the table estimates (values_from_state); the runner-up gets "
-    "the option the winner did not take; a chip is worth 1/5 point; no credit (a seat that took one is flagged "
-    "and measured as if it had held the credit's chips from the opening)."
+    "the option the winner did not take; a chip is worth 1/5 point; no credit (a seat that took one is measured as "
+    "if it had held the credit's chips from the opening, and every row of that auction is flagged)."
 )
 """The model's assumptions in one paragraph, to print beside the debrief's charts."""
 LINE = 88
@@ -100,6 +105,8 @@ BID_PARTS = {
 }
 """The two halves of a row of ``bids`` that ``bid_table`` shows, each column under its heading."""
 SAMPLE = "sample-class"
+STAY_IN = "stay in"
+"""What ``bid_table`` shows for a best response that never drops."""
 
 
 def load_sample() -> tuple[ExportedSession, str]:
@@ -117,7 +124,8 @@ def bid_table(bid_rows: pd.DataFrame, part: str) -> pd.DataFrame:
     dashboard spells its code), round, card (in "drops") and name, then one half of the
     columns, ``part`` "drops" (drop points and chips bid) or "payoffs" (payoffs and model loss
     rounded to cents, verdict, credit), under two-level headings ("drop at pot" / "real").
-    ``equilibrium_is_best`` stays in ``bids`` (``comparison`` counts it)."""
+    A best response that never drops while it holds a chip shows "stay in" (``bids`` keeps its
+    k, the table's total chips). ``equilibrium_is_best`` stays in ``bids`` (``comparison`` counts it)."""
     if part not in BID_PARTS:
         raise ValueError(f"part must be one of {sorted(BID_PARTS)}, not {part!r}")
     columns = BID_PARTS[part]
@@ -133,6 +141,8 @@ def bid_table(bid_rows: pd.DataFrame, part: str) -> pd.DataFrame:
         table = table.drop(columns=[("", "card")])
     for column, heading in columns.items():
         values = bid_rows[column]
+        if column == "best_drop":
+            values = values.astype(object).where(~bid_rows["best_stays_in"], STAY_IN)
         table[heading] = values.round(2) if pd.api.types.is_float_dtype(values) else values
     table.columns = pd.MultiIndex.from_tuples(table.columns)
     return table.reset_index(drop=True)
@@ -222,6 +232,11 @@ def _recorded_bot(moves: dict[tuple, str], equilibrium: Any) -> Any:
     return bot
 
 
+def _drops(solution: Any) -> dict[int, int]:
+    """Seat -> the pot at which it drops on the equilibrium path (the winner left out)."""
+    return {step.seat: step.pot for step in solution.path if step.action == "drop"}
+
+
 def auction_bids(states: list[Any], chip_value: float | None = None) -> list[dict[str, Any]]:
     """One row per auction and seat of one Mogul game (the columns of ``bids``, no code/name/kind)."""
     rows = []
@@ -236,11 +251,12 @@ def auction_bids(states: list[Any], chip_value: float | None = None) -> list[dic
                     credit_chips[event.seat] += event.chips
         chips = tuple(c + extra for c, extra in zip(live.chips, credit_chips, strict=True))
         solution = solve(values, chips, start, cv)
-        equilibrium_drop = {step.seat: step.pot for step in solution.path if step.action == "drop"}
+        equilibrium_drop = _drops(solution)
+        # without the credit's chips: where the no-credit assumption moves the equilibrium
+        plain_drop = _drops(solve(values, live.chips, start, cv)) if any(credit_chips) else None
         moves = recorded_moves(auction, chips, start)
         recorded = _recorded_bot(moves, solution.action)
         real_drop, real_bids, real_payoff = recorded_outcome(auction, values, cv)
-        credit = {seat for seat, extra in enumerate(credit_chips) if extra}
         for seat in range(len(chips)):
             others = {j: recorded for j in range(len(chips)) if j != seat}
             curve = payoff_curve(values, chips, seat, start, cv, bots=others)
@@ -275,7 +291,10 @@ def auction_bids(states: list[Any], chip_value: float | None = None) -> list[dic
                     "model_loss": round(loss, 4),
                     "verdict": verdict,
                     "equilibrium_is_best": bool(eq_k in set(tied)),
-                    "credit": seat in credit,
+                    "best_stays_in": bool(best == last),
+                    "credit": plain_drop is not None,
+                    "credit_moves_equilibrium": plain_drop is not None
+                    and plain_drop.get(seat) != equilibrium_drop.get(seat),
                 }
             )
     return rows
@@ -291,8 +310,11 @@ def bids(
     the real drop), real_bids and best_bids (chips bid in the auction and by that best
     response), real_payoff, best_payoff, equilibrium_payoff, model_loss (points in the
     model), verdict ("over-bid", "under-bid", "best response"), equilibrium_is_best (the
-    equilibrium drop point ties the best response), credit. ``people_only``: leave out the
-    bots' seats.
+    equilibrium drop point ties the best response), best_stays_in (the best response never
+    drops while it holds a chip: "stay in"; its best_drop is the table's total chips), credit (a seat
+    took a credit in this auction: every seat of it is measured as if the credit's chips had
+    been in hand from the opening), credit_moves_equilibrium (that changes this seat's
+    equilibrium drop point). ``people_only``: leave out the bots' seats.
     """
     rows = []
     for info in store.tables(session):
@@ -367,7 +389,9 @@ def comparison(bid_rows: pd.DataFrame) -> dict[str, int]:
     known); ``differ`` (of those, best drop point not the equilibrium's) and ``differ_tie``
     (of those, the equilibrium drop point pays as much: a tie, not a different answer);
     ``equilibrium_not_best`` (rows in which the equilibrium drop point pays less than the best
-    response); ``loss_rows`` (model loss above zero); ``credit`` (rows flagged)."""
+    response); ``loss_rows`` (model loss above zero); ``credit`` (rows of auctions in which a
+    seat took a credit, all flagged); ``credit_moves_equilibrium`` (of those, rows whose
+    equilibrium drop point the no-credit assumption changes)."""
     both = bid_rows.dropna(subset=["real_drop", "equilibrium_drop"])
     differ = both[both["best_drop"] != both["equilibrium_drop"]]
     return {
@@ -378,6 +402,7 @@ def comparison(bid_rows: pd.DataFrame) -> dict[str, int]:
         "equilibrium_not_best": int((~bid_rows["equilibrium_is_best"]).sum()),
         "loss_rows": int((bid_rows["model_loss"] > TOLERANCE).sum()),
         "credit": int(bid_rows["credit"].sum()),
+        "credit_moves_equilibrium": int(bid_rows["credit_moves_equilibrium"].sum()),
     }
 
 
