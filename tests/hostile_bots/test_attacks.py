@@ -7,6 +7,7 @@ attacker and nobody else, that the games it did not spoil are exactly those of a
 """
 
 import functools
+import os
 import socket
 import time
 import warnings
@@ -17,7 +18,7 @@ import pytest
 
 import hostile_bots as hb
 import mogul
-from hostile_bots import attacks
+from hostile_bots import attacks, snoop
 from mogul import tournament
 from mogul.kit import guard, runner
 from mogul.kit.guard import bwrap
@@ -53,6 +54,7 @@ def attack(bot, name: str, **options):
         players=3,
         repetitions=1,
         seed=5,
+        secret=t.secret,  # the attacker's run drew a secret: the clean run plays the same games
         sandbox=False,
         progress=False,
     )
@@ -109,7 +111,7 @@ def test_a_bot_cannot_work_out_the_deal_from_its_seed(monkeypatch):
     assert t.failures.empty and left == []
 
     # The same attack against the seeds as they were drawn before: it finds every deal.
-    def old_plans(seed, seatings):
+    def old_plans(seed, seatings, secret=None):
         seatings = list(seatings)
         for game, (seating, (deal, bots)) in enumerate(
             zip(seatings, attacks.old_plan(seed, len(seatings), 3), strict=True)
@@ -177,25 +179,96 @@ def test_a_saboteur_cannot_kill_other_bots_or_stop_the_run():
     assert t.failures.empty and len(t.games) == 24 * 3 and left == []
 
 
-@namespaces
-def test_processes_left_running_are_named_and_killed():
-    t, left = attack(attacks.Forker, "forker")
-    # It forks in each game; the leftovers are found when its next game starts (and killed
-    # with its sandbox at the end of the run).
-    assert set(t.failures["reason"]) == {"forbidden"}
-    assert "left 2 processes running" in t.failures["detail"].iloc[0]
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_that_starts_a_process_is_named_and_ended(workers):
+    """One process per bot, so its memory cap is the whole bot's: the first process it
+    starts ends it, named "forbidden", whatever the number of workers (issue 36)."""
+    t, left = attack(attacks.Forker, "forker", workers=workers)
+    assert len(t.failures) == 18 and set(t.failures["reason"]) == {"forbidden"}
+    assert set(t.failures["detail"]) == {guard.STARTED_A_PROCESS}
     assert left == []
 
 
-@namespaces
-def test_a_fork_bomb_gets_a_few_processes():
+def test_a_fork_bomb_gets_no_process():
     t, left = attack(attacks.ForkBomb, "fork-bomb")
-    # The bomb raises at its first decision in each game; the processes it got are found
-    # (and killed) when its next game starts.
-    raised = t.failures[t.failures["reason"] == "raised"]["detail"]
-    started = {int(d.split()[-2]) for d in raised}
-    assert len(raised) > 0 and max(started) <= guard.PROCESS_LIMIT, started
-    assert set(t.failures["reason"]) == {"raised", "forbidden"} and left == []
+    # Its first Popen ends it, before it can catch the error and say how many it got.
+    assert len(t.failures) == 18 and set(t.failures["reason"]) == {"forbidden"}
+    assert left == []
+
+
+# --- what a sandbox shows (issue 36): the bot's own code, not the referee's folders -----------
+
+PROJECT = Path(mogul.__file__).resolve().parents[1]  # the kit's checkout: on sys.path here
+
+
+@pytest.fixture
+def classroom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A class's folder as a referee runs in it: the store, exports, a git checkout, a grading
+    script with its seed file, a 0777 unix socket. It is the current folder and on
+    ``sys.path`` (as an editable install's root is), and so is the script's folder."""
+    root = tmp_path / "class"
+    (root / "classroom-export").mkdir(parents=True)
+    (root / "classroom-export" / "manifest.json").write_text("{}")
+    (root / "classroom.sqlite").write_bytes(b"SQLite format 3\0 the export key")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("[core]\n")
+    (root / "grading").mkdir()
+    (root / "grading" / "seed.txt").write_text("1\n")
+    monkeypatch.chdir(root)
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.syspath_prepend(str(root / "grading"))  # the folder of the referee's script
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(root / "s"))
+        os.chmod(root / "s", 0o777)
+        server.listen()
+        yield root
+
+
+SNOOPING = {
+    "another bot's source": lambda root: {"paths": [attacks.__file__]},
+    "the store, in the current folder and the project root": lambda root: {
+        "paths": [
+            str(root / "classroom.sqlite"),
+            "classroom.sqlite",
+            str(PROJECT / "pyproject.toml"),
+        ]
+    },
+    "the exports and .git": lambda root: {
+        "paths": [
+            str(root / "classroom-export"),
+            str(root / ".git" / "config"),
+            str(PROJECT / ".git"),
+        ]
+    },
+    "a seed file beside the referee's script": lambda root: {
+        "paths": [str(root / "grading" / "seed.txt")]
+    },
+    "a 0777 unix socket in a folder on sys.path": lambda root: {"sockets": [str(root / "s")]},
+}
+
+
+@namespaces
+@pytest.mark.parametrize("case", SNOOPING)
+def test_a_bot_sees_its_own_code_and_not_the_referees_folders(classroom: Path, case: str):
+    targets = SNOOPING[case](classroom)
+    assert snoop.found(**targets), "the referee itself cannot reach them: the test shows nothing"
+    t, left = attack(functools.partial(snoop.Snoop, **targets), "snoop")
+    assert t.failures.empty, t.failures["detail"].tolist()
+    assert len(t.games) == 24 * 3 and left == []
+
+
+def test_the_sandbox_shows_the_kit_and_the_bots_own_modules_only(classroom: Path):
+    import cloudpickle
+
+    shown, path = guard.bot_views(cloudpickle.dumps(functools.partial(snoop.Snoop, paths=["x"])))
+    here = Path(hb.__file__).parent
+    assert shown[:2] == [str(PROJECT / "mogul"), str(PROJECT / "data")]
+    assert [p for p in shown if p.startswith(str(PROJECT))][2:] == [
+        str(here / "__init__.py"),
+        str(here / "snoop.py"),
+    ]
+    assert str(classroom) not in path and str(classroom / "grading") not in path
+    assert str(PROJECT) in path  # it holds the kit, and nothing else the sandbox shows
 
 
 def test_memory_taken_while_loading_is_capped():
@@ -319,7 +392,7 @@ def test_the_fallback_keeps_the_limits(monkeypatch):
         guard.bwrap.cache_clear()
 
 
-def test_the_fallback_names_and_ends_processes_left_running(monkeypatch):
+def test_the_fallback_also_ends_a_bot_that_starts_a_process(monkeypatch):
 
     monkeypatch.setenv("MOGUL_SANDBOX", "process")
     guard.bwrap.cache_clear()
@@ -328,12 +401,9 @@ def test_the_fallback_names_and_ends_processes_left_running(monkeypatch):
     try:
         box.new_game(1)
         state = mogul.new_game(players=3, seed=1)
-        assert (
+        with pytest.raises(guard.BotFailure, match="tried to start a process") as failed:
             box.choose(state.view(state.current_player), state.legal_actions())
-            in state.legal_actions()
-        )
-        with pytest.raises(guard.BotFailure, match="left 2 processes running"):
-            box.new_game(2)
+        assert failed.value.reason == "forbidden"
     finally:
         box.close()
         guard.bwrap.cache_clear()
