@@ -8,6 +8,7 @@ attacker and nobody else, that the games it did not spoil are exactly those of a
 
 import functools
 import os
+import random
 import socket
 import time
 import warnings
@@ -171,6 +172,66 @@ def test_a_bots_seed_predicts_the_pile_no_better_than_chance():
     # The seeds as they were drawn before: the same attack recovers every deal.
     before = [plan for seed in range(8) for plan in attacks.old_plan(seed, 6, 3)]
     assert guessing(before)[:2] == (144, 1.0)
+
+
+def seed_book(run_seeds, games: int) -> tuple[dict[int, int], set[int]]:
+    """The audit's attack on small run seeds (issue 36): for every run seed it tries, the bot
+    seeds of its first ``games`` three-seat games, each to its game's deal seed; and every
+    deal seed (a bot that sees a few cards can match those too)."""
+    book: dict[int, int] = {}
+    for run_seed in run_seeds:
+        for plan in runner.plan_games(run_seed, [(0, 1, 2)] * games):
+            book.update(dict.fromkeys(plan.bot_seeds, plan.seed))
+    return book, set(book.values())
+
+
+def test_a_bot_that_searches_the_run_seeds_predicts_the_pile_no_better_than_chance():
+    """Run seeds 0-1999 and 1,000 large random ones: no bot seed of a run with a student's
+    sandboxed bot is among theirs, nor any deal; a guess from the seed is chance; the run's
+    ``secret`` plays it again. Without the secret the same search finds every deal."""
+    started = time.perf_counter()
+    rng = random.Random(36)
+    book, deals = seed_book([*range(2000), *(rng.getrandbits(64) for _ in range(1000))], 12)
+    t = tournament(
+        "classic", [hb.Honest, "value", "random"], players=3, repetitions=2, seed=1, progress=False
+    )
+    assert isinstance(t.secret, int) and t.secret.bit_length() > 32
+    assert not set(t.games["bot_seed"]) & set(book) and not set(t.games["seed"]) & deals
+    pile_by_game = {
+        g: cards(seed) for g, seed in zip(t.games["game"], t.games["seed"], strict=True)
+    }
+    others = iter(runner.plan_games(999, [(0, 1, 2)] * len(t.games)))
+    hits = control = compared = 0
+    for game, bot_seed in zip(t.games["game"], t.games["bot_seed"], strict=True):
+        pile = pile_by_game[game]
+        guess, unrelated = cards(book.get(bot_seed, bot_seed)), cards(next(others).seed)
+        hits += sum(a == b for a, b in zip(guess, pile, strict=False))
+        control += sum(a == b for a, b in zip(unrelated, pile, strict=False))
+        compared += min(len(guess), len(pile))
+    rate, chance = hits / compared, control / compared
+    # 36 guesses of ~30 cards; chance agreement is about 10 %: 4 standard deviations of the
+    # difference of two such rates would be a leak.
+    assert abs(rate - chance) < 4 * (2 * chance * (1 - chance) / compared) ** 0.5, (rate, chance)
+    again = tournament(
+        "classic",
+        [hb.Honest, "value", "random"],
+        players=3,
+        repetitions=2,
+        seed=1,
+        secret=t.secret,
+        sandbox=False,
+        progress=False,
+    )
+    assert again.games.equals(t.games) and again.secret == t.secret
+    # The kit's own bots alone: no secret, the seed alone gives the games.
+    assert (
+        tournament("classic", ["value", "random", "random"], repetitions=1, progress=False).secret
+        is None
+    )
+    # The same search against the run's plans without its secret: every deal found.
+    plain = list(runner.plan_games(1, [(0, 1, 2)] * len(pile_by_game)))
+    assert all(book[s] == p.seed for p in plain for s in p.bot_seeds)
+    assert time.perf_counter() - started < 60
 
 
 @namespaces
