@@ -11,13 +11,14 @@ anything but a registry name) as untrusted:
   the system has one (see below: its own process IDs, no network, a read-only
   view of Python and the kit, a cleared environment). Each decision sends the seat's view
   (a copy) and the legal actions and waits at most ``time_limit`` seconds; a bot that does
-  not answer in time is killed with every process it started. Its memory, processor time,
-  processes and output are capped from before its code is loaded, and loading its code is
-  held to the time limit. It answers with the action's text, which the referee parses and
+  not answer in time is killed. It runs in one process: the first process it starts ends
+  it (``sandbox_process.one_process``), so its memory cap is the whole bot's. Its memory,
+  processor time, threads and output are capped from before its code is loaded, and loading
+  its code is held to the time limit. It answers with the action's text, which the referee parses and
   checks: nothing from the bot's process is unpickled. The game itself, with the hidden
   pile, never enters the bot's process.
 * whatever goes wrong becomes a ``BotFailure`` with a reason (``start``, ``raised``,
-  ``timeout``, ``illegal``, ``crashed``, ``forbidden``: it left processes running) and the
+  ``timeout``, ``illegal``, ``crashed``, ``forbidden``: it started a process) and the
   offending detail; the runner notes it in its ``failures`` table with the game, seat and
   step, and goes on with the other games.
 
@@ -28,16 +29,20 @@ the bot can reach the game through the call stack. Use it only for bots you trus
 Where the bot's process runs: bubblewrap (``bwrap``, Debian's ``bubblewrap`` package, the tool Flatpak uses) starts the
 bot's Python in namespaces of its own: its own process IDs (it sees no other process, so it
 cannot signal the referee or another bot, and every process it starts dies with it), no
-network, and a file system of its own holding only read-only views of what Python needs
-(the interpreter, the virtual environment, the folders on ``sys.path``) and a small
-writable ``/tmp``. The environment is cleared. Run as root, the bot also gives up root
+network, and a file system of its own holding a small writable ``/tmp`` and read-only views
+of what a bot needs (``bot_views``): the interpreter, the standard library and the installed
+packages, the kit's ``mogul`` folder and its data, and the files of the bot's own modules.
+Not the folders on ``sys.path`` as such: they hold the current folder, an editable install's
+project root and the referee's script's folder, with the class's store, exports, ``.git``,
+other students' bots and seed files. The environment is cleared. Run as root, the bot also gives up root
 and becomes a user of its own (``bot_uid()``), so that the kernel counts its processes
 apart from every other bot's (it exempts root from that count).
 
 Where bubblewrap is missing or cannot create namespaces (a locked-down container, macOS,
 Windows), ``bwrap()`` warns once and the kit falls back to a plain process with the same
-limits (memory, CPU time, processes, output) and a cleared environment, but no namespaces:
-such a bot could still see other processes and read what the user may read. Set
+limits (memory, CPU time, one process, output), the same ``sys.path`` and a cleared
+environment, but no namespaces: such a bot could still see other processes and read what the
+user may read. Set
 ``MOGUL_SANDBOX=process`` to choose the fallback on purpose.
 """
 

@@ -25,7 +25,8 @@ How a run goes:
 * ``RunOptions`` says where it plays (in this process, a process pool, any executor), how
   visibly, and how untrusted bots are refereed (``Referee``, which travels with every job).
 * ``plan_games`` gives every game its deal seed and its bots' seeds, all drawn from the run's
-  seed as the games are planned (lazily: a run of a hundred million games plans as it goes);
+  seed (and its secret, ``run_secret``, when a student's bot plays in a sandbox) as the games
+  are planned (lazily: a run of a hundred million games plans as it goes);
   ``entrants`` turns bot specs into the run's named entrants, trusted (the game's own bots)
   or not (a student's bot, run in a sandbox).
 * ``play_job`` plays one worker's share, a chunk of planned games, with the bots refereed
