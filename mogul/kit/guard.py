@@ -591,10 +591,9 @@ def bot_views(payload: bytes) -> tuple[list[str], list[str]]:
     """
     import site
 
-    import mogul
     from mogul.kit.data import data_path
 
-    kit = os.path.dirname(os.path.abspath(mogul.__file__))
+    kit = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # mogul/kit/guard.py
     shown = [kit, str(data_path())]
     user = site.getusersitepackages()
     if user in sys.path:
