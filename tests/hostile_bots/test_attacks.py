@@ -36,12 +36,13 @@ def calm(name: str) -> type:
     return type("Calm", (hb.Honest,), {"name": name})
 
 
-def attack(bot, name: str, **options):
-    """The attacker's tournament, the clean one beside it, and the processes left after it."""
+def attack(bot, name: str, others=OTHERS, **options):
+    """The attacker's tournament, the clean one beside it, and the processes left after it
+    (``others``: two of ``OTHERS`` make a shorter run, 6 games, each with the attacker)."""
     started = time.time()
     t = tournament(
         "classic",
-        [bot, *OTHERS],
+        [bot, *others],
         players=3,
         repetitions=1,
         seed=5,
@@ -51,7 +52,7 @@ def attack(bot, name: str, **options):
     )
     clean = tournament(
         "classic",
-        [calm(name), *OTHERS],
+        [calm(name), *others],
         players=3,
         repetitions=1,
         seed=5,
@@ -63,7 +64,7 @@ def attack(bot, name: str, **options):
     assert set(t.failures["bot"]) <= {name}, f"an innocent bot was blamed:\n{t.failures}"
     kept = sorted(set(t.games["game"]))
     expected = clean.games[clean.games["game"].isin(kept)].reset_index(drop=True)
-    assert t.games.reset_index(drop=True).equals(expected), (
+    assert t.games.reset_index(drop=True).equals(expected) or (t.games.empty and not kept), (
         "an honest game differs from a clean run"
     )
     assert not set(kept) & set(t.failures["game"])
@@ -244,16 +245,16 @@ def test_a_saboteur_cannot_kill_other_bots_or_stop_the_run():
 def test_a_bot_that_starts_a_process_is_named_and_ended(workers):
     """One process per bot, so its memory cap is the whole bot's: the first process it
     starts ends it, named "forbidden", whatever the number of workers (issue 36)."""
-    t, left = attack(attacks.Forker, "forker", workers=workers)
-    assert len(t.failures) == 18 and set(t.failures["reason"]) == {"forbidden"}
+    t, left = attack(attacks.Forker, "forker", OTHERS[:2], workers=workers)
+    assert len(t.failures) == 6 and set(t.failures["reason"]) == {"forbidden"}
     assert set(t.failures["detail"]) == {guard.STARTED_A_PROCESS}
     assert left == []
 
 
 def test_a_fork_bomb_gets_no_process():
-    t, left = attack(attacks.ForkBomb, "fork-bomb")
+    t, left = attack(attacks.ForkBomb, "fork-bomb", OTHERS[:2])
     # Its first Popen ends it, before it can catch the error and say how many it got.
-    assert len(t.failures) == 18 and set(t.failures["reason"]) == {"forbidden"}
+    assert len(t.failures) == 6 and set(t.failures["reason"]) == {"forbidden"}
     assert left == []
 
 
@@ -313,9 +314,9 @@ SNOOPING = {
 def test_a_bot_sees_its_own_code_and_not_the_referees_folders(classroom: Path, case: str):
     targets = SNOOPING[case](classroom)
     assert snoop.found(**targets), "the referee itself cannot reach them: the test shows nothing"
-    t, left = attack(functools.partial(snoop.Snoop, **targets), "snoop")
+    t, left = attack(functools.partial(snoop.Snoop, **targets), "snoop", OTHERS[:2])
     assert t.failures.empty, t.failures["detail"].tolist()
-    assert len(t.games) == 24 * 3 and left == []
+    assert len(t.games) == 6 * 3 and left == []
 
 
 def test_the_sandbox_shows_the_kit_and_the_bots_own_modules_only(classroom: Path):
