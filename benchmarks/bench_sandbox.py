@@ -75,6 +75,7 @@ def main(limit: float) -> None:
     marker = Path("/tmp") / f"bench-sandbox-{time.time_ns()}"
     root = Path(__file__).resolve().parents[1]
     folder = Path(tempfile.mkdtemp())  # on sys.path, as the folder of a referee's script is
+    folder.chmod(0o755)  # as a script's folder is: a bot running as a user of its own may read it
     sys.path.insert(0, str(folder))
     (folder / "seed.txt").write_text("1\n")
     server = socket.socket(socket.AF_UNIX)
