@@ -38,6 +38,10 @@ other students' bots and seed files. The environment is cleared. Run as root, th
 and becomes a user of its own (``bot_uid()``), so that the kernel counts its processes
 apart from every other bot's (it exempts root from that count).
 
+One process per bot needs Linux's seccomp on x86_64 or aarch64; elsewhere a bot may start
+up to ``PROCESS_LIMIT`` processes, and those still running when its next game starts are
+named ``forbidden`` and killed.
+
 Where bubblewrap is missing or cannot create namespaces (a locked-down container, macOS,
 Windows), ``bwrap()`` warns once and the kit falls back to a plain process with the same
 limits (memory, CPU time, one process, output), the same ``sys.path`` and a cleared
@@ -630,9 +634,12 @@ def bot_files(payload: bytes, shared: Iterable[str] = ()) -> list[str]:
 
     shared = [os.path.abspath(p) for p in shared]
     names: set[str] = set()
-    for _, arg, _ in pickletools.genops(payload):
-        if isinstance(arg, str) and len(arg) < 300:
-            names.update(arg.split())
+    try:
+        for _, arg, _ in pickletools.genops(payload):
+            if isinstance(arg, str) and len(arg) < 300:
+                names.update(arg.split())
+    except Exception:  # a pickle it cannot read: no files (the bot then fails to load, named)
+        pass
     todo = [sys.modules[n] for n in sorted(names) if n in sys.modules]
     seen: set[str] = {"__main__"}
     files: list[str] = []
