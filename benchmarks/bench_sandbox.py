@@ -1,4 +1,4 @@
-"""The audit's attacks on the referee (issue 27): time, memory and processes left for each.
+"""The audit's attacks on the referee (issues 27 and 36): time, memory and processes left for each.
 
 Run: .venv/bin/python benchmarks/bench_sandbox.py [time_limit]   (from the repository root)
 Each attacker plays a tournament with three honest bots (3 seats, 24 games, time limit 1 s
@@ -6,11 +6,16 @@ unless given). Printed per attack: the run's wall time, its failures (bot: reaso
 the peak memory of all the run's processes together (the referee and every sandbox,
 sampled every 20 ms), the peak of the largest sandbox, and the processes of the run still
 alive 0.2 s after it returned (target: none). The first line is a clean run for comparison.
+The snooping cases (issue 36) read files of the checkout, the current folder and a folder put
+on sys.path, or connect to a 0777 socket there: "snoop: raised" means it found something.
 """
 
 import contextlib
 import functools
+import os
+import socket
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -20,7 +25,7 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import hostile_bots as hb  # noqa: E402
-from hostile_bots import attacks  # noqa: E402
+from hostile_bots import attacks, snoop  # noqa: E402
 
 from mogul import tournament  # noqa: E402
 from mogul.kit.guard import bwrap  # noqa: E402
@@ -68,6 +73,16 @@ def left(since: float) -> int:
 
 def main(limit: float) -> None:
     marker = Path("/tmp") / f"bench-sandbox-{time.time_ns()}"
+    root = Path(__file__).resolve().parents[1]
+    folder = Path(tempfile.mkdtemp())  # on sys.path, as the folder of a referee's script is
+    folder.chmod(0o755)  # as a script's folder is: a bot running as a user of its own may read it
+    sys.path.insert(0, str(folder))
+    (folder / "seed.txt").write_text("1\n")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(folder / "s"))
+    os.chmod(folder / "s", 0o777)
+    server.listen()
+    peek = functools.partial
     cases = {
         "clean run": hb.Honest,
         "pickled answer": functools.partial(attacks.PickleAnswer, marker=str(marker)),
@@ -75,6 +90,12 @@ def main(limit: float) -> None:
         "saboteur (kill, SIGINT)": attacks.Saboteur,
         "forker (sleep 601)": attacks.Forker,
         "fork bomb": attacks.ForkBomb,
+        "8 x 100 MB processes": attacks.Splitter,
+        "another bot's source": peek(snoop.Snoop, paths=[attacks.__file__]),
+        "project root, cwd": peek(snoop.Snoop, paths=[str(root / "pyproject.toml"), "README.md"]),
+        ".git": peek(snoop.Snoop, paths=[str(root / ".git")]),
+        "seed file on sys.path": peek(snoop.Snoop, paths=[str(folder / "seed.txt")]),
+        "0777 socket on sys.path": peek(snoop.Snoop, sockets=[str(folder / "s")]),
         "3 GB while loading": attacks.LoadHog(),
         "20 s while loading": attacks.SlowLoad(),
         "40 MB printed": attacks.Shouter,
@@ -110,6 +131,7 @@ def main(limit: float) -> None:
             f"{label:26} {took:7.1f} {peak.total / 1e6:8.0f} {peak.largest / 1e6:7.0f} {left(since):5d}  {failures}"
         )
     print(f"pickle ran in the referee: {marker.exists()}")
+    server.close()
 
 
 if __name__ == "__main__":

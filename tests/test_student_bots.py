@@ -73,6 +73,7 @@ def test_acceptance_raising_looping_and_honest_on_two_workers():
         [hb.CalmRaising, hb.CalmLooping, hb.Honest],
         repetitions=1,
         seed=3,
+        secret=t.secret,
         progress=False,
     )
     kept = sorted(set(t.games["game"]))

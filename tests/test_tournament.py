@@ -144,6 +144,8 @@ def test_unpicklable_bot_on_a_pool_explains_what_to_do():
         ({"players": 7}, "3 to 6 players"),
         ({"players": 5}, "cannot fill 5 seats"),
         ({"repetitions": 0}, "repetitions"),
+        ({"secret": -1}, r"secret must be a whole number >= 0 \(or None\), got -1"),
+        ({"secret": "1"}, "secret must be a whole number"),
     ],
 )
 def test_bad_arguments_say_what_is_wrong(kwargs, message):

@@ -11,13 +11,14 @@ anything but a registry name) as untrusted:
   the system has one (see below: its own process IDs, no network, a read-only
   view of Python and the kit, a cleared environment). Each decision sends the seat's view
   (a copy) and the legal actions and waits at most ``time_limit`` seconds; a bot that does
-  not answer in time is killed with every process it started. Its memory, processor time,
-  processes and output are capped from before its code is loaded, and loading its code is
-  held to the time limit. It answers with the action's text, which the referee parses and
+  not answer in time is killed. It runs in one process: the first process it starts ends
+  it (``sandbox_process.one_process``), so its memory cap is the whole bot's. Its memory,
+  processor time, threads and output are capped from before its code is loaded, and loading
+  its code is held to the time limit. It answers with the action's text, which the referee parses and
   checks: nothing from the bot's process is unpickled. The game itself, with the hidden
   pile, never enters the bot's process.
 * whatever goes wrong becomes a ``BotFailure`` with a reason (``start``, ``raised``,
-  ``timeout``, ``illegal``, ``crashed``, ``forbidden``: it left processes running) and the
+  ``timeout``, ``illegal``, ``crashed``, ``forbidden``: it started a process) and the
   offending detail; the runner notes it in its ``failures`` table with the game, seat and
   step, and goes on with the other games.
 
@@ -28,16 +29,24 @@ the bot can reach the game through the call stack. Use it only for bots you trus
 Where the bot's process runs: bubblewrap (``bwrap``, Debian's ``bubblewrap`` package, the tool Flatpak uses) starts the
 bot's Python in namespaces of its own: its own process IDs (it sees no other process, so it
 cannot signal the referee or another bot, and every process it starts dies with it), no
-network, and a file system of its own holding only read-only views of what Python needs
-(the interpreter, the virtual environment, the folders on ``sys.path``) and a small
-writable ``/tmp``. The environment is cleared. Run as root, the bot also gives up root
+network, and a file system of its own holding a small writable ``/tmp`` and read-only views
+of what a bot needs (``bot_views``): the interpreter, the standard library and the installed
+packages, the kit's ``mogul`` folder and its data, and the files of the bot's own modules.
+Not the folders on ``sys.path`` as such: they hold the current folder, an editable install's
+project root and the referee's script's folder, with the class's store, exports, ``.git``,
+other students' bots and seed files. The environment is cleared. Run as root, the bot also gives up root
 and becomes a user of its own (``bot_uid()``), so that the kernel counts its processes
 apart from every other bot's (it exempts root from that count).
 
+One process per bot needs Linux's seccomp on x86_64 or aarch64; elsewhere a bot may start
+up to ``PROCESS_LIMIT`` processes, and those still running when its next game starts are
+named ``forbidden`` and killed.
+
 Where bubblewrap is missing or cannot create namespaces (a locked-down container, macOS,
 Windows), ``bwrap()`` warns once and the kit falls back to a plain process with the same
-limits (memory, CPU time, processes, output) and a cleared environment, but no namespaces:
-such a bot could still see other processes and read what the user may read. Set
+limits (memory, CPU time, one process, output), the same ``sys.path`` and a cleared
+environment, but no namespaces: such a bot could still see other processes and read what the
+user may read. Set
 ``MOGUL_SANDBOX=process`` to choose the fallback on purpose.
 """
 
@@ -161,6 +170,7 @@ class Sandbox:
             0  # processes below ours that are the sandbox's own (bwrap's and the bot's Python)
         )
         self._host = 0  # the bot's Python process, as this process sees it
+        self._views: tuple[list[str], list[str]] | None = None  # see ``bot_views``
 
     # -- starting and talking ---------------------------------------------------------------
 
@@ -168,12 +178,15 @@ class Sandbox:
         import cloudpickle
 
         program = bwrap()
+        payload = cloudpickle.dumps(self.factory)
+        if self._views is None:
+            self._views = bot_views(payload)
+        shown, path = self._views
         ours, theirs = socket.socketpair()
         self.output = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the sandbox
-        path = [os.path.abspath(p or ".") for p in sys.path]  # the bot's module is found on it
         command = [sys.executable, "-I", "-c", _HOST, str(theirs.fileno()), json.dumps(path)]
         if program:
-            command = [program, *sandbox_args(program, path), *command]
+            command = [program, *sandbox_args(program, shown), *command]
         try:
             self.process = subprocess.Popen(
                 command,
@@ -194,10 +207,11 @@ class Sandbox:
             "output": OUTPUT_LIMIT,
             "uid": bot_uid() if own else None,
             "processes": 1 + PROCESS_LIMIT if own else _processes_of(os.getuid()) + PROCESS_LIMIT,
+            "one_process": True,
         }
         deadline = time.monotonic() + STARTUP
         self._send(pickle.dumps(settings), deadline)
-        self._send(cloudpickle.dumps(self.factory), deadline)
+        self._send(payload, deadline)
         self._expect("up", deadline, "start", f"the sandbox did not start within {STARTUP:g} s")
         tree = _descendants(self.process.pid)
         self._own = len(tree)
@@ -261,6 +275,8 @@ class Sandbox:
         except (EOFError, OSError):
             how = self._ended()
             self.close()
+            if how == STARTED_A_PROCESS:
+                raise BotFailure("forbidden", how) from None
             raise BotFailure("crashed", f"the bot's process ended ({how})") from None
         if reply[0] == "error":
             reason = reply[1] if len(reply) > 2 and reply[1] in REASONS else "raised"
@@ -282,6 +298,7 @@ class Sandbox:
             return {
                 "SIGXCPU": f"used more than {CPU_LIMIT:g} s of processor time",
                 "SIGXFSZ": f"printed more than {OUTPUT_LIMIT} bytes",
+                "SIGSYS": STARTED_A_PROCESS,
             }.get(name, f"killed by {name}")
         return f"exit code {code}"
 
@@ -356,9 +373,12 @@ No code of the bot runs in that time; loading the bot's code is held to the time
 CPU_LIMIT = 600.0
 """Seconds of processor time a sandbox's process may use (each process it starts, too)."""
 PROCESS_LIMIT = 8
-"""Processes (and threads) a bot may start. Sandboxed by root, the bot has a user of its own
-and this is exact; otherwise the kernel counts all the user's processes, so it is the room
-left beyond those running when the sandbox starts (root without namespaces: no limit)."""
+"""Threads a bot may start (the kernel counts them as processes: a bot may start no process,
+see ``sandbox_process.one_process``). Sandboxed by root, the bot has a user of its own and
+this is exact; otherwise the kernel counts all the user's processes, so it is the room left
+beyond those running when the sandbox starts (root without namespaces: no limit)."""
+STARTED_A_PROCESS = "tried to start a process: a bot runs in one process, and the sandbox ended it"
+"""A bot's failure when it asked for a second process (reason ``forbidden``)."""
 OUTPUT_LIMIT = 1 << 20
 """Bytes a bot may print (stdout and stderr together, kept in a file)."""
 ANSWER_BYTES = 1 << 16
@@ -560,3 +580,96 @@ def _views(paths: Iterable[str]) -> list[str]:
         bound.append(path)
         made.add(path)
     return args
+
+
+def bot_views(payload: bytes) -> tuple[list[str], list[str]]:
+    """What a bot's sandbox shows besides Python and the system, and the bot's ``sys.path``.
+
+    Shown, read-only: the kit's package folder (``mogul``, not the folder that holds it) and
+    its data folder, the user's installed packages if Python imports from them, and the files
+    of the bot's own code (``bot_files``). Not the folders on this process's ``sys.path``:
+    the current folder, the project root of an editable install and the folder of the
+    referee's script hold the store, exports, other bots and seed files. The bot's
+    ``sys.path`` is this one's, less the folders the sandbox does not show, plus the folder
+    holding the kit where it is missing (an editable install may find the kit another way).
+    """
+    import site
+
+    from mogul.kit.data import data_path
+
+    kit = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # mogul/kit/guard.py
+    shown = [kit, str(data_path())]
+    user = site.getusersitepackages()
+    if user in sys.path:
+        shown.append(user)
+    shared = [*shown, *_python_paths(), *SYSTEM]
+    shown += bot_files(payload, shared)
+    everything = [*shown, *_python_paths()]
+    path = [
+        folder
+        for folder in dict.fromkeys(os.path.abspath(p or ".") for p in sys.path)
+        if any(_inside(folder, v) or _inside(v, folder) for v in everything)
+    ]
+    if os.path.dirname(kit) not in path:
+        path.append(os.path.dirname(kit))
+    return shown, path
+
+
+def bot_files(payload: bytes, shared: Iterable[str] = ()) -> list[str]:
+    """The files of the bot's own code: the modules its pickle names, and those they import.
+
+    Starting from every module that ``payload`` (the bot's factory, pickled) names, each
+    module outside ``shared`` folders (the standard library, installed packages, the kit)
+    gives its file, its packages' ``__init__.py`` files, and the modules its globals come
+    from, in turn (but not a package's submodules: another module's import puts them there).
+    ``__main__`` (a notebook, the referee's script) is left out: cloudpickle sends what is
+    defined there by value. So a student's ``alice.py`` brings ``alice.py`` and the helpers it
+    imports, never ``bob.py`` beside it; a module a bot imports only inside a function, or a
+    data file it opens, is not there. (The modules named are ones the referee has imported:
+    a bot's module runs in the referee when it is imported there, so this shows it nothing
+    its module could not already have read.)
+    """
+    import pickletools
+    import types
+
+    shared = [os.path.abspath(p) for p in shared]
+    names: set[str] = set()
+    try:
+        for _, arg, _ in pickletools.genops(payload):
+            if isinstance(arg, str) and len(arg) < 300:
+                names.update(arg.split())
+    except Exception:  # a pickle it cannot read: no files (the bot then fails to load, named)
+        pass
+    todo = [sys.modules[n] for n in sorted(names) if n in sys.modules]
+    seen: set[str] = {"__main__"}
+    files: list[str] = []
+    while todo:
+        module = todo.pop()
+        name = getattr(module, "__name__", None)
+        if not isinstance(name, str) or name in seen:
+            continue
+        seen.add(name)
+        file = getattr(module, "__file__", None)
+        if not isinstance(file, str) or any(_inside(os.path.abspath(file), s) for s in shared):
+            continue
+        files.append(os.path.abspath(file))
+        parts = name.split(".")
+        todo += [sys.modules.get(".".join(parts[:i])) for i in range(1, len(parts))]
+        for value in list(vars(module).values()):
+            if isinstance(value, types.ModuleType):
+                # A package holds each of its submodules that anyone imported: not its code.
+                if not str(getattr(value, "__name__", "")).startswith(name + "."):
+                    todo.append(value)
+                continue
+            try:
+                source = getattr(value, "__module__", None)
+            except Exception:  # an object whose attributes raise tells nothing
+                source = None
+            if isinstance(source, str):
+                todo.append(sys.modules.get(source))
+    return sorted(set(files))
+
+
+def _inside(path: str, folder: str) -> bool:
+    """True if ``path`` is ``folder`` or lies below it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")

@@ -25,7 +25,8 @@ How a run goes:
 * ``RunOptions`` says where it plays (in this process, a process pool, any executor), how
   visibly, and how untrusted bots are refereed (``Referee``, which travels with every job).
 * ``plan_games`` gives every game its deal seed and its bots' seeds, all drawn from the run's
-  seed as the games are planned (lazily: a run of a hundred million games plans as it goes);
+  seed (and its secret, ``run_secret``, when a student's bot plays in a sandbox) as the games
+  are planned (lazily: a run of a hundred million games plans as it goes);
   ``entrants`` turns bot specs into the run's named entrants, trusted (the game's own bots)
   or not (a student's bot, run in a sandbox).
 * ``play_job`` plays one worker's share, a chunk of planned games, with the bots refereed
@@ -44,6 +45,7 @@ import hashlib
 import math
 import pickle
 import random
+import secrets
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -180,36 +182,71 @@ class GamePlan:
     bot_seeds: tuple[int, ...]
 
 
-def plan_games(seed: int, seatings: Iterable[tuple[int, ...]]) -> Iterator[GamePlan]:
-    """Number the games and give each its deal seed and bot seeds, all drawn from ``seed``.
+def plan_games(
+    seed: int, seatings: Iterable[tuple[int, ...]], secret: int | None = None
+) -> Iterator[GamePlan]:
+    """Number the games and give each its deal seed and bot seeds, all drawn from ``seed``
+    (and ``secret``, where the run has one: see ``run_secret``).
 
-    Deals come from ``random.Random(seed)`` in game order, as they always have (seeded deals
-    stay the same). Bot seeds come from streams of their own, a keyed hash (BLAKE2b keyed
-    with the run's seed) of the game number and the seat, so a bot that knows its seed learns
-    nothing about the deal or the other bots' seeds (short of trying every run seed: for a
-    graded tournament pick a large random one, for example ``secrets.randbits(64)``).
+    Without a secret, deals come from ``random.Random(seed)`` in game order, as they always
+    have (seeded deals stay the same), and bot seeds from a keyed hash (BLAKE2b keyed with
+    the run's seed) of the game number and the seat. A bot that knows its seed then learns
+    nothing about the deal short of trying every run seed, which for small seeds is quick.
+    With a secret, both come from BLAKE2b keyed with the seed and the secret: whoever does
+    not know the secret can predict neither the deals nor any bot's seed, whatever the seed.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a whole number, got {seed!r}")
-    deals = random.Random(seed)
-    keyed = hashlib.blake2b(
-        key=hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest(), digest_size=4
-    )
+    if secret is None:
+        deals = random.Random(seed)
+        bots = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
+    else:
+        keys = f"{seed} {secret}".encode()
+        dealt = hashlib.blake2b(
+            key=hashlib.blake2b(keys, person=b"mogul deals").digest(), digest_size=4
+        )
+        bots = hashlib.blake2b(keys, person=b"mogul run bots").digest()
+    keyed = hashlib.blake2b(key=bots, digest_size=4)
 
-    def bot_seed(game: int, seat: int) -> int:
-        h = keyed.copy()
-        h.update(f"{game} {seat}".encode())
+    def hashed(h: Any, text: str) -> int:
+        h = h.copy()
+        h.update(text.encode())
         return int.from_bytes(h.digest(), "big")
 
     for game, seating in enumerate(seatings):
-        deal = deals.getrandbits(32)
-        for _ in (
-            seating
-        ):  # the draws that were bot seeds before: the deals of every seed stay as they were
-            deals.getrandbits(32)
+        if secret is None:
+            deal = deals.getrandbits(32)
+            for _ in seating:  # the draws that were bot seeds before: every seed's deals stay
+                deals.getrandbits(32)
+        else:
+            deal = hashed(dealt, str(game))
         yield GamePlan(
-            game, deal, tuple(seating), tuple(bot_seed(game, seat) for seat in range(len(seating)))
+            game,
+            deal,
+            tuple(seating),
+            tuple(hashed(keyed, f"{game} {seat}") for seat in range(len(seating))),
         )
+
+
+SECRET_BITS = 64
+
+
+def run_secret(secret: int | None, entered: Sequence[Entrant], referee: Referee) -> int | None:
+    """The secret that keys a run's deals and bot seeds (``plan_games``).
+
+    ``secret`` if given (a whole number >= 0: a run's ``secret`` reproduces it). Otherwise a
+    fresh one, ``SECRET_BITS`` random bits, when a bot that is not the kit's own plays in a
+    sandbox: such a bot could search small run seeds for its own seed and then knew the deal.
+    Else None: runs of the kit's own bots (and untrusted bots run with ``sandbox=False``, who
+    can read the game anyway) stay reproducible from the seed alone.
+    """
+    if secret is not None:
+        if isinstance(secret, bool) or not isinstance(secret, int) or secret < 0:
+            raise ValueError(f"secret must be a whole number >= 0 (or None), got {secret!r}")
+        return secret
+    if referee.sandbox and any(not e.trusted for e in entered):
+        return secrets.randbits(SECRET_BITS)
+    return None
 
 
 @dataclass(frozen=True)

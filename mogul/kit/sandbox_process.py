@@ -102,6 +102,76 @@ def _limit(settings: dict[str, Any]) -> None:
         signal.signal(
             signal.SIGXFSZ, signal.SIG_DFL
         )  # too much output ends the process, named as such
+    if settings.get("one_process"):
+        one_process()
+
+
+# One process per bot: its memory cap is then the whole bot's (threads share it), and no
+# process outlives a decision. A seccomp filter (Linux's system-call filter, which needs no
+# privileges) ends the process that asks the kernel for a new process; threads stay allowed.
+_SYSCALLS = {  # machine: (audit architecture, fork, vfork, clone, clone3); -1 where missing
+    "x86_64": (0xC000003E, 57, 58, 56, 435),
+    "aarch64": (0xC00000B7, -1, -1, 220, 435),
+}
+CLONE_THREAD = 0x10000
+_ALLOW, _KILL, _NO_SUCH_CALL = 0x7FFF0000, 0x80000000, 0x00050000 | 38  # RET_ERRNO | ENOSYS
+
+
+def one_process() -> bool:
+    """Forbid this process to start others (Linux on x86_64 or aarch64): the kernel kills it
+    with SIGSYS if it tries (fork, vfork, clone without CLONE_THREAD), so the referee can name
+    it. ``clone3`` answers ENOSYS, so the C library makes its threads with ``clone``. True if
+    the filter is in place. No core file is written: the process is made undumpable first.
+    """
+    machine = os.uname().machine if hasattr(os, "uname") else ""
+    if not sys.platform.startswith("linux") or machine not in _SYSCALLS:
+        return False
+    arch, fork, vfork, clone, clone3 = _SYSCALLS[machine]
+    load, jump_eq, jump_set, jump_ge, ret = 0x20, 0x15, 0x45, 0x35, 0x06
+    # seccomp_data: nr at 0, arch at 4, args[0] at 16 (its low half on these machines)
+    program = [
+        (load, 0, 0, 4),
+        (jump_eq, 1, 0, arch),
+        (ret, 0, 0, _KILL),  # another machine's calls (x86's 32-bit ones): never ours
+        (load, 0, 0, 0),
+        (jump_ge, 0, 1, 0x40000000),  # x32 calls
+        (ret, 0, 0, _KILL),
+        (jump_eq, 0, 1, fork),
+        (ret, 0, 0, _KILL),
+        (jump_eq, 0, 1, vfork),
+        (ret, 0, 0, _KILL),
+        (jump_eq, 0, 1, clone3),
+        (ret, 0, 0, _NO_SUCH_CALL),
+        (jump_eq, 1, 0, clone),
+        (ret, 0, 0, _ALLOW),
+        (load, 0, 0, 16),
+        (jump_set, 0, 1, CLONE_THREAD),
+        (ret, 0, 0, _ALLOW),
+        (ret, 0, 0, _KILL),
+    ]
+
+    class Instruction(ctypes.Structure):
+        _fields_ = [
+            ("code", ctypes.c_ushort),
+            ("jt", ctypes.c_ubyte),
+            ("jf", ctypes.c_ubyte),
+            ("k", ctypes.c_uint32),
+        ]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+    code = (Instruction * len(program))(
+        *(Instruction(c, t, f, k & 0xFFFFFFFF) for c, t, f, k in program)
+    )
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
+    pr_set_dumpable, pr_set_no_new_privs, pr_set_seccomp, filter_mode = 4, 38, 22, 2
+    prctl(pr_set_dumpable, 0, 0, 0, 0)
+    if prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
+        return False
+    filtered = Program(len(program), code)
+    return prctl(pr_set_seccomp, filter_mode, ctypes.addressof(filtered), 0, 0) == 0
 
 
 class _Unloadable:

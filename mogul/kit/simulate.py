@@ -26,7 +26,15 @@ import numpy as np
 
 from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
-from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
+from mogul.kit.runner import (
+    RunOptions,
+    entrants,
+    game_first,
+    no_failures,
+    plan_games,
+    run_plans,
+    run_secret,
+)
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -48,6 +56,7 @@ class Simulation:
     files: dict[str, Path] = field(default_factory=dict)  # tables written as the games finished
     totals: pd.DataFrame | None = None  # the summary, kept when the tables went to ``files``
     written: int = 0  # games in ``files`` when only they hold the tables
+    secret: int | None = None  # keyed the deals and bot seeds (``runner.run_secret``)
 
     @property
     def games_finished(self) -> int:
@@ -175,6 +184,7 @@ def simulate(
     out: str | Path | None = None,
     format: str | None = None,
     on_chunk: Callable[[Any], None] | None = None,
+    secret: int | None = None,
     options: RunOptions | None = None,
     **run_options: Any,
 ) -> Simulation:
@@ -194,7 +204,9 @@ def simulate(
     (``mogul.kit.guard``): each decision gets ``time_limit`` seconds in a sandbox process
     (``sandbox=False``: in this process, with no time limit); a failing bot forfeits the game
     or is replaced by a random bot (``on_failure="replace"``), and ``sim.failures`` says who,
-    where and why.
+    where and why. With such bots in sandboxes the deals and bot seeds are also keyed by a
+    fresh ``secret`` (``sim.secret``; pass it back to play the same games again), so that no
+    bot can work them out from a small ``seed``.
 
     ``engine``: "fast" plays the games in the game's batch engine (``GameSpec.batch``,
     for the editions and bots it knows): the same games, the same tables, many times faster. "readable" plays them in the readable engine, the
@@ -228,9 +240,14 @@ def simulate(
     specs = seat_bots(bots, players)
     spec.check_players(edition, len(specs))
     seated = entrants(specs, spec.bots, unique=False, referee=options.referee)
+    secret = run_secret(secret, seated, options.referee)
     names = [e.name for e in seated]
     tables = tuple(t for t in known if t in tables)
-    if engine != "readable":
+    if secret is not None and engine == "fast":
+        raise ValueError(
+            "engine='fast' plays from the seed alone: leave secret out, or use engine='readable'"
+        )
+    if engine != "readable" and secret is None:
         try:
             batch = engine_for(spec, edition, specs, names, tables)
         except ValueError as err:
@@ -244,14 +261,14 @@ def simulate(
         spec.name,
         edition,
         seated,
-        plan_games(seed, repeat(tuple(range(len(specs))), games)),
+        plan_games(seed, repeat(tuple(range(len(specs))), games), secret),
         games,
         tables,
         options,
     )
     frames = dict(run.tables)
     failures = frames.pop("failures")
-    sim = Simulation(frames, spec.name, edition, failures, run.partial)
+    sim = Simulation(frames, spec.name, edition, failures, run.partial, secret=secret)
     if out is not None:
         paths = write_tables(out, {k: v for k, v in frames.items() if not v.empty}, format)
         sim = replace(sim, files={p.stem: p for p in paths})

@@ -38,7 +38,15 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotSpec
-from mogul.kit.runner import RunOptions, entrants, game_first, no_failures, plan_games, run_plans
+from mogul.kit.runner import (
+    RunOptions,
+    entrants,
+    game_first,
+    no_failures,
+    plan_games,
+    run_plans,
+    run_secret,
+)
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -87,6 +95,7 @@ class Tournament:
     edition: str
     failures: pd.DataFrame = field(default_factory=no_failures)
     partial: bool = False  # True when the run was interrupted: the games finished so far
+    secret: int | None = None  # keyed the deals and bot seeds (``runner.run_secret``)
 
     def summary(self) -> pd.DataFrame:
         """Per bot: games, wins, win rate with 95% Wilson interval, mean score with 95% interval,
@@ -159,6 +168,7 @@ def tournament(
     *,
     players: int | None = None,
     repetitions: int = 10,
+    secret: int | None = None,
     options: RunOptions | None = None,
     **run_options: Any,
 ) -> Tournament:
@@ -177,7 +187,10 @@ def tournament(
     ``time_limit`` seconds in a sandbox process; a bot that raises, loops, answers something
     illegal or cannot start forfeits that game (``on_failure="replace"``: a random bot
     finishes it) and is named in ``t.failures``; every other game counts. See
-    ``mogul.kit.guard`` for what ``sandbox=False`` cannot prevent.
+    ``mogul.kit.guard`` for what ``sandbox=False`` cannot prevent. With student bots in
+    sandboxes the deals and bot seeds are also keyed by a fresh ``secret``, so no bot can
+    work them out from a small ``seed``; ``t.secret`` keeps it, and
+    ``tournament(..., seed=t.seed, secret=t.secret)`` plays the same games again.
     """
     spec, edition = game_first(game, "tournament")
     options = RunOptions.of(options, **run_options)
@@ -190,12 +203,13 @@ def tournament(
     if isinstance(repetitions, bool) or not isinstance(repetitions, int) or repetitions < 1:
         raise ValueError(f"repetitions must be a whole number >= 1, got {repetitions!r}")
     entered = entrants(bots, spec.bots, unique=True, referee=options.referee)
+    secret = run_secret(secret, entered, options.referee)
     total = math.perm(len(entered), players) * repetitions
     run = run_plans(
         spec.name,
         edition,
         entered,
-        plan_games(seed, seatings(len(entered), players, repetitions)),
+        plan_games(seed, seatings(len(entered), players, repetitions), secret),
         total,
         ["games"],
         options,
@@ -211,4 +225,5 @@ def tournament(
         edition,
         run.tables["failures"],
         run.partial,
+        secret,
     )

@@ -118,6 +118,22 @@ class Forker(Honest):
         return super().choose(view, legal)
 
 
+class Splitter(Honest):
+    """Splits its memory over 8 processes of 100 MB each (a cap per process would hold 800 MB)."""
+
+    name = "splitter"
+
+    def choose(self, view, legal):
+        if not getattr(self, "split", False):
+            self.split = True
+            for _ in range(8):
+                if os.fork() == 0:
+                    held = bytearray(100 << 20)
+                    time.sleep(600 if held else 0)
+                    os._exit(0)
+        return super().choose(view, legal)
+
+
 class ForkBomb(Honest):
     """Starts processes until it cannot; says how many it got."""
 
