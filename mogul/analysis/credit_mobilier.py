@@ -52,13 +52,13 @@ import pandas as pd
 from mogul.analysis import intervals
 from mogul.analysis.intervals import Z95
 from mogul.analysis.position import action_values
+from mogul.games.credit_mobilier.actions import END, Buy
 from mogul.games.credit_mobilier.bots import bot_factory, worth
 from mogul.games.credit_mobilier.components import COMPANIES, components
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
 from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.events import DividendsPaid
-from mogul.games.credit_mobilier.actions import END, Buy
 from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView
 from mogul.games.credit_mobilier.setup import new_game
 from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
