@@ -105,7 +105,10 @@ def test_the_three_exercises_and_their_hidden_checks():
         "The sale is worth twice the best branch",
     )
     rio, houses = mogul.edition("rio-grande"), ["BL1", "BL2", "YE-BL", "YE1"]
-    added = {s: branch_points(rio, [*houses, s]) - branch_points(rio, houses) for s in ("BL3", "YE2", "BR-YE")}
+    added = {
+        s: branch_points(rio, [*houses, s]) - branch_points(rio, houses)
+        for s in ("BL3", "YE2", "BR-YE")
+    }
     assert branch_points(rio, houses) == 13 and added == {"BL3": 7, "YE2": 5, "BR-YE": 6}
     states(
         TEXT,
