@@ -18,10 +18,12 @@ from mogul.analysis.credit_mobilier import (
     buy_instead,
     buy_pooled,
     by_turn,
+    paired_start_difference,
     pay_out_share,
     reversed_ties,
     round_payouts,
     share_values,
+    start_difference,
     start_values,
 )
 from mogul.games.credit_mobilier.dice import allowance
@@ -67,14 +69,15 @@ def test_purple_and_red_tie_on_the_first_turn(dividend):
         6.45,
         6.93,
     )
-    assert (
-        red["high"] > purple["low"] and purple["high"] > red["low"]
-    )  # the intervals overlap: a tie
+    gap = paired_start_difference(values, "purple", "red")
+    assert gap["low"] < 0 < gap["high"] and gap["n"] == 300  # paired over the games: a tie
     states(
         TEXT,
         f"a purple share held to the end pays {money(purple['to_come'])} on average (95% interval "
         f"{interval(purple['low'], purple['high'])}) and a red one {money(red['to_come'])} "
-        f"({interval(red['low'], red['high'])}): the intervals overlap, so this is a **tie**",
+        f"({interval(red['low'], red['high'])}). Game by game, on the same 300 games, purple earned "
+        f"{money(gap['mean'])} more (95% interval {interval(gap['low'], gap['high'])}): on this sample "
+        "a **tie**, not a ranking",
     )
     assert "the best share to hold" not in TEXT
     assert (
@@ -112,14 +115,14 @@ def test_random_play_and_who_pays_more(dividend, random_play):
     rand = start_values(random_play[1])
     purple, best_rail = rand.loc["purple"], rand.drop("purple")["to_come"].idxmax()
     rail = rand.loc[best_rail]
-    assert (
-        purple["to_come"] > rail["to_come"] and purple["low"] < rail["high"]
-    )  # ahead, but the intervals overlap
+    gap = paired_start_difference(random_play[1], "purple", best_rail)
+    assert purple["to_come"] > rail["to_come"] and gap["low"] < 0 < gap["high"]  # no clear leader
     states(
         TEXT,
         f"{money(purple['to_come'])} on average at the start (95% interval "
         f"{interval(purple['low'], purple['high'])}) and the best railroad, {best_rail}, "
-        f"{money(rail['to_come'])} ({interval(rail['low'], rail['high'])}): the intervals overlap",
+        f"{money(rail['to_come'])} ({interval(rail['low'], rail['high'])}); game by game purple earned "
+        f"{money(gap['mean'])} more ({interval(gap['low'], gap['high'])}), so this sample shows no clear leader",
     )
     for company in (
         "red",
@@ -127,15 +130,18 @@ def test_random_play_and_who_pays_more(dividend, random_play):
         "green",
         "purple",
     ):  # "pay more on average than under random play"
-        assert start.loc[company, "low"] > rand.loc[company, "high"], company
+        assert start_difference(random_play[1], dividend[1], company)["low"] > 0, company
     blue, blue_random = start.loc["blue"], rand.loc["blue"]
-    assert blue["high"] > blue_random["low"] and blue_random["high"] > blue["low"]  # a tie
+    diff = start_difference(random_play[1], dividend[1], "blue")
+    assert diff["low"] < 0 < diff["high"]  # a tie
     states(
         TEXT,
         "red, yellow, green and purple shares pay more on average than under random play, but blue's does not: "
         f"{money(blue['to_come'])} ({interval(blue['low'], blue['high'])}) against "
-        f"{money(blue_random['to_come'])} ({interval(blue_random['low'], blue_random['high'])}), a tie",
+        f"{money(blue_random['to_come'])} ({interval(blue_random['low'], blue_random['high'])}), a difference of "
+        f"{money(diff['mean'])} ({interval(diff['low'], diff['high'])}) that holds $0: a tie on these samples",
     )
+    assert "the intervals overlap" not in TEXT
     assert "every share earns more" not in TEXT
 
 

@@ -26,8 +26,12 @@ start of a turn, and the difference in that player's final cash is measured. The
 because an extra share dilutes the others (a round that runs the treasury dry pays the same
 dollars over one more share), because a round stopped part way pays the extra share nothing,
 and because the extra share changes who pays out and when (the bots pay out what they own).
+A share given for $1 on top of a turn is not what a player can do, though: buying uses up the
+turn. ``buy_instead`` sets one share bought (and the turn ended) against the move the bot would
+have made, so its gain is the decision's: expected gain against what is given up.
 
-The functions are pure: tables in, tidy frames out (``marginal_values`` plays its games).
+The functions are pure: tables in, tidy frames out (``marginal_values`` and ``buy_instead`` play
+their games).
 ``mogul.plots.credit_mobilier.dividends_to_come_figure`` draws ``by_turn``.
 
 "Analyse this position" (``analyse_position``, the game's face ``"analyse_position"``) has
@@ -74,10 +78,12 @@ __all__ = [
     "marginal_table",
     "marginal_values",
     "mean_interval",
+    "paired_start_difference",
     "pay_out_share",
     "reversed_ties",
     "round_payouts",
     "share_values",
+    "start_difference",
     "start_values",
 ]
 
@@ -175,6 +181,43 @@ def start_values(values: pd.DataFrame) -> pd.DataFrame:
     out["earns_its_price"] = grouped.apply(lambda v: float((v >= 1).mean()))
     out.index.name = "company"
     return out.sort_index(key=_company_order)
+
+
+def _first_turn(values: pd.DataFrame) -> pd.DataFrame:
+    """``share_values`` as each game's first turn begins: one row per game and company."""
+    return values[values["turn"] == values.groupby("game")["turn"].transform("min")]
+
+
+def paired_start_difference(values: pd.DataFrame, first: str, second: str) -> dict[str, float]:
+    """How much more a ``first`` share held from the first turn earns than a ``second`` share,
+    game by game on the same games (``share_values``' ``to_come``): ``mean``, ``low``, ``high``
+    (its normal 95% interval over the games) and ``n`` (games). Paired, so what the games share
+    (their length, how much track was built) drops out of the comparison.
+
+    >>> values = pd.DataFrame({"game": [0, 0, 1, 1], "turn": 1, "company": ["purple", "red"] * 2,
+    ...     "to_come": [7.0, 6.0, 5.0, 5.0]})
+    >>> paired_start_difference(values, "purple", "red")
+    {'mean': 0.5, 'low': -0.48, 'high': 1.48, 'n': 2}
+    """
+    table = _first_turn(values).pivot(index="game", columns="company", values="to_come")
+    return mean_interval(table[first] - table[second])
+
+
+def start_difference(values: pd.DataFrame, other: pd.DataFrame, company: str) -> dict[str, float]:
+    """How much more a ``company`` share held from the first turn earns in the games of
+    ``other`` than in those of ``values`` (two simulations, so independent samples): ``mean``
+    with its normal 95% interval ``low``, ``high``.
+
+    >>> a = pd.DataFrame({"game": [0, 1], "turn": 1, "company": "blue", "to_come": [2.0, 4.0]})
+    >>> b = pd.DataFrame({"game": [0, 1], "turn": 1, "company": "blue", "to_come": [3.0, 3.0]})
+    >>> start_difference(a, b, "blue")
+    {'mean': 0.0, 'low': -1.96, 'high': 1.96}
+    """
+    a, b = (_first_turn(v) for v in (values, other))
+    a, b = a.loc[a["company"] == company, "to_come"], b.loc[b["company"] == company, "to_come"]
+    mean = float(b.mean() - a.mean())
+    half = Z95 * float(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
+    return {"mean": round(mean, 9), "low": round(mean - half, 4), "high": round(mean + half, 4)}
 
 
 def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
