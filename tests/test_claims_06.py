@@ -161,9 +161,9 @@ def test_the_sell_right_as_the_map_fills(uses):
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [5001, 9001])
 def test_the_order_holds_on_other_samples(seed):
-    # "On two other samples of 200 games the order is the same": here 100 games each, enough
-    # for the paired differences at 3 to 5 and from 9 houses (their intervals end over a point
-    # from 0 on the notebook's sample).
+    # "On two other samples of 100 games each the order is the same": enough games for the
+    # paired differences at 3 to 5 and from 9 houses (their intervals end over a point from 0
+    # on the notebook's sample of 200).
     uses = analysis.sell_right_table("rio-grande", ["value"], games=100, seed=seed, players=4)
     fill = analysis.sell_right_by_fill(uses, min_uses=30)
     assert fill.loc[3, "gap_high"] < 0 < fill.loc[9, "gap_low"]
@@ -171,7 +171,7 @@ def test_the_order_holds_on_other_samples(seed):
     assert abs(fill.loc[6, "gap"]) < 1
     better = analysis.chose_the_better(uses)
     assert 0.85 < better["share"] < 0.9  # "87.7%" on the notebook's sample
-    states(TEXT, "On two other samples of 200 games the order is the same")
+    states(TEXT, "On two other samples of 100 games each the order is the same")
 
 
 @pytest.mark.slow
