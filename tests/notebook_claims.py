@@ -38,3 +38,31 @@ def money(value: float) -> str:
 def interval(low: float, high: float) -> str:
     """An interval as the prose writes it: "6.56 to 6.89"."""
     return f"{low:.2f} to {high:.2f}"
+
+
+def solution_cells(name: str) -> list[dict]:
+    """The code cells of notebook ``name`` tagged ``solution`` (the checks of the worked
+    solutions), as stored: source, metadata and outputs."""
+    cells = json.loads((NOTEBOOKS / name).read_text())["cells"]
+    return [c for c in cells if "solution" in c.get("metadata", {}).get("tags", [])]
+
+
+def check_the_exercises(name: str, count: int) -> None:
+    """Assert that notebook ``name`` sets ``count`` exercises ("### Exercise 1" ...), each with
+    a worked solution folded in ``<details>``, and that every solution check is hidden (source
+    and output) and prints no answer: only "Exercise N: the worked solution agrees ..."."""
+    cells = json.loads((NOTEBOOKS / name).read_text())["cells"]
+    text = ["".join(c["source"]) for c in cells]
+    for n in range(1, count + 1):
+        at = next((i for i, t in enumerate(text) if f"### Exercise {n}\n" in t), None)
+        assert at is not None, f"the notebook sets no exercise {n}"
+        assert "<details>" in text[at + 1], f"exercise {n} has no folded worked solution"
+    checks = solution_cells(name)
+    assert len(checks) == count, f"{len(checks)} solution checks for {count} exercises"
+    for n, cell in enumerate(checks, start=1):
+        hidden = cell["metadata"].get("jupyter", {})
+        assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), f"check {n} shows"
+        printed = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+        assert re.fullmatch(rf"Exercise {n}: the worked solution agrees with [^\d]*\n", printed), (
+            f"the check of exercise {n} prints more than that it agrees: {printed!r}"
+        )

@@ -7,17 +7,21 @@ import pytest
 
 import mogul.credit_mobilier as cm
 from mogul.analysis.credit_mobilier import (
+    buy_by_turn,
+    buy_instead,
+    buy_pooled,
     by_turn,
     marginal_by_turn,
     marginal_values,
     mean_interval,
+    pay_out_share,
     reversed_ties,
     round_payouts,
     share_values,
     start_values,
 )
-from mogul.credit_mobilier import Build, PayRound
-from mogul.kit.bots import play, play_out
+from mogul.credit_mobilier import END, Build, Buy, PayRound
+from mogul.kit.bots import play, play_out, play_states
 from mogul.kit.record import GameRecord
 from mogul.kit.simulate import simulate
 from mogul.plots.credit_mobilier import dividends_to_come_figure, marginal_value_figure
@@ -231,7 +235,7 @@ def test_marginal_values_refuses_what_it_cannot_pair():
         marginal_values(["dividend", "dividend"], players=3, games=1)
 
 
-def test_the_summary_says_buy_only_when_the_interval_clears_the_price():
+def test_the_summary_gives_the_expected_gain_over_the_price():
     pairs = pd.DataFrame(
         {
             "game": range(6),
@@ -253,11 +257,9 @@ def test_the_summary_says_buy_only_when_the_interval_clears_the_price():
         2.8684,
         5.1316,
     )  # 4 -+ 1.96 / sqrt(3)
-    assert (
-        red["gap"] == -2
-        and red["worth_buying"] == "yes"
-        and summary.loc["blue", "worth_buying"] == "can't tell"
-    )
+    # the expected gain over the $1 price: a decision word, not a test of the interval
+    assert red["gap"] == -2 and red["expected_gain"] == 3
+    assert summary.loc["blue", "expected_gain"] == 0 and "worth_buying" not in summary
     assert mean_interval([2, 2])["low"] == 2 and mean_interval([1])["n"] == 1
     fig = marginal_value_figure(marginal_by_turn(pairs))
     assert [t.name for t in fig.data] == ["average payout", "marginal value"]
@@ -293,3 +295,47 @@ def test_reversed_ties_offer_the_colours_the_other_way_round():
     from mogul.kit.bots import play_out as finish
 
     assert finish(cm.new_game(3, seed=4), [make(i) for i in range(3)]).is_over
+
+
+def test_a_buy_uses_up_the_turn_and_is_set_against_the_bots_own_move():
+    # Game 0 of seed 11, turn 1: the seat to move either plays its turn as the bot does or
+    # buys one share of a company the roll allows and ends the turn. Both are played out in
+    # the readable engine here; the study plays them in the batch simulator.
+    pairs = buy_instead("dividend", games=2, players=3, seed=11, turns=(1,))
+    start = cm.new_game(3, seed=11)
+    buys = [a.company for a in start.legal_actions() if isinstance(a, Buy)]
+    first = pairs[pairs["game"] == 0]
+    assert first["company"].tolist() == buys and len(buys) >= 1
+    assert (first["buyer"] == start.current).all() and (first["turn"] == 1).all()
+    bots = [cm.DividendBot() for _ in range(3)]
+    base = play_out(start, bots)
+    for company, gain in zip(first["company"], first["gain"], strict=True):
+        bought = start.apply(Buy(company))
+        if bought.turn == start.turn:
+            bought = bought.apply(END)
+        assert play_out(bought, bots).money[start.current] - base.money[start.current] == gain
+    # the gain is what the buyer received in dividends minus what she spent on shares
+    assert (pairs["gain"] == pairs["dividends_gain"] - pairs["spent_gain"]).all()
+    summary = buy_by_turn(pairs)
+    assert summary["pairs"].sum() == len(pairs)
+    pooled = buy_pooled(pairs)
+    assert list(pooled.index) == ["1", "all"] and pooled.loc["all", "pairs"] == len(pairs)
+    assert pooled.loc["all", "gain"] == pytest.approx(pairs["gain"].mean())
+    with pytest.raises(ValueError, match="not random"):
+        buy_instead("random", games=1)
+
+
+def test_how_often_purple_was_paid_out_when_it_could_be():
+    # Read turn by turn from the states: could the player to move pay purple out as the turn
+    # began, and was that the turn's colour and kind?
+    states, actions = play_states(cm.new_game(3, seed=4), [cm.DividendBot() for _ in range(3)])
+    record = GameRecord.of(states[0], actions)
+    could = paid = 0
+    for before, action in zip(states, actions, strict=False):
+        if before.kind is None and PayRound("purple") in before.legal_actions():
+            could += 1
+            paid += action == PayRound("purple")
+    got = pay_out_share(record.table("turns"), record.table("treasuries"), "purple")
+    assert (got["could"], got["paid"]) == (could, paid) and 0 < paid < could
+    with pytest.raises(ValueError, match="unknown company"):
+        pay_out_share(record.table("turns"), record.table("treasuries"), "orange")

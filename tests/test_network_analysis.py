@@ -106,8 +106,10 @@ def test_sell_right_by_fill_groups_by_houses_on_the_map():
     first = {k: v for k, v in table.loc[0].to_dict().items() if not k.endswith(("_low", "_high"))}
     assert first == {
         "uses": 2,
+        "games": 2,  # no game column: every use its own game
         "sell": 2,
         "branch": 2,
+        "gap": 0,  # sell - branch, use by use: 0 - 3 and 4 - 1
         "best": 3.5,
         "free": 6.5,
         "chose_branch": 0.5,
@@ -115,7 +117,7 @@ def test_sell_right_by_fill_groups_by_houses_on_the_map():
     }
     assert table.loc[6, "best"] == 9 and table.loc[3, "chose_branch"] == 1
     # sell values 0 and 4: mean 2, standard deviation 2.83, 95% interval 2 -+ 1.96 * 2.83 / sqrt(2)
-    assert table.loc[0, "sell_low"] == pytest.approx(2 - 1.959964 * 8**0.5 / 2**0.5)
+    assert table.loc[0, "sell_low"] == pytest.approx(2 - 1.959964 * 8**0.5 / 2**0.5, abs=1e-4)
     assert table.loc[3, "branch_high"] == 5  # one use: no spread to measure
     assert list(a.sell_right_by_fill(uses, step=3, min_uses=2).index) == [
         0
@@ -430,11 +432,17 @@ def test_fill_table_writes_each_value_with_its_interval():
     )
     by_fill = a.sell_right_by_fill(uses)
     table = a.fill_table(by_fill)
-    assert list(table.columns) == ["uses", "sell", "branch", "best", "free", "built", "sold"]
+    assert list(table.columns) == [
+        "uses",
+        "sell",
+        "branch",
+        "sell - branch",
+        "built/sold",
+    ]
     first = table.loc[0]
     # sell 1, 2, 3: mean 2, standard deviation 1, half-width 1.96 / sqrt(3) = 1.13
     assert first["sell"] == "2.00 (0.87 to 3.13)" and first["branch"] == "3.00 (3.00 to 3.00)"
-    assert (first["uses"], first["built"], first["sold"]) == (3, "67%", "33%")
+    assert (first["uses"], first["built/sold"]) == (3, "67%/33%")
     assert table.loc[3, "sell"] == "6.00 (6.00 to 6.00)"
     width = max(len(line) for line in table.to_string().splitlines())
     assert width <= 88
@@ -465,3 +473,25 @@ def test_interval_table_joins_each_value_with_its_bounds():
         1.23,
     ]
     assert table.loc[1, "difference"] == "0.00 (-0.10 to 0.10)"
+
+
+def test_the_sell_rights_intervals_are_computed_over_games():
+    # Two games of two uses each: the uses of a game hang together, so the interval is over
+    # the games' sums (2 and 6: mean 2, half-width 1.96 * sqrt(2 * 8) / 4 = 1.96), not over
+    # the four uses (1.96 * 1.155 / 2 = 1.13).
+    uses = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1],
+            "houses_on_map": [0, 0, 1, 1],
+            "sell_value": [1.0, 1.0, 3.0, 3.0],
+            "branch_value": [2.0, 2.0, 2.0, 2.0],
+            "free": [7, 7, 6, 6],
+            "choice": ["branch", "branch", "sell", "sell"],
+        }
+    )
+    row = a.sell_right_by_fill(uses).loc[0]
+    assert (row["uses"], row["games"]) == (4, 2)
+    assert (row["sell"], row["sell_low"], row["sell_high"]) == (2, 0.04, 3.96)
+    assert (row["gap"], row["gap_low"], row["gap_high"]) == (0, -1.96, 1.96)  # paired, use by use
+    better = a.chose_the_better(uses)  # the branches (2 > 1) and the sales (3 > 2) were better
+    assert (better["share"], better["games"], better["low"]) == (1, 2, 1)

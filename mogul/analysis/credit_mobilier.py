@@ -26,8 +26,12 @@ start of a turn, and the difference in that player's final cash is measured. The
 because an extra share dilutes the others (a round that runs the treasury dry pays the same
 dollars over one more share), because a round stopped part way pays the extra share nothing,
 and because the extra share changes who pays out and when (the bots pay out what they own).
+A share given for $1 on top of a turn is not what a player can do, though: buying uses up the
+turn. ``buy_instead`` sets one share bought (and the turn ended) against the move the bot would
+have made, so its gain is the decision's: expected gain against what is given up.
 
-The functions are pure: tables in, tidy frames out (``marginal_values`` plays its games).
+The functions are pure: tables in, tidy frames out (``marginal_values`` and ``buy_instead`` play
+their games).
 ``mogul.plots.credit_mobilier.dividends_to_come_figure`` draws ``by_turn``.
 
 "Analyse this position" (``analyse_position``, the game's face ``"analyse_position"``) has
@@ -52,9 +56,11 @@ import pandas as pd
 from mogul.analysis import intervals
 from mogul.analysis.intervals import Z95
 from mogul.analysis.position import action_values
+from mogul.games.credit_mobilier.actions import END, Buy
 from mogul.games.credit_mobilier.bots import bot_factory, worth
 from mogul.games.credit_mobilier.components import COMPANIES, components
 from mogul.games.credit_mobilier.determinize import determinize
+from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
 from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.events import DividendsPaid
 from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView
@@ -63,14 +69,21 @@ from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
 
 __all__ = [
     "analyse_position",
+    "buy_by_turn",
+    "buy_pooled",
+    "buy_table",
+    "buy_instead",
     "by_turn",
     "marginal_by_turn",
     "marginal_table",
     "marginal_values",
     "mean_interval",
+    "paired_start_difference",
+    "pay_out_share",
     "reversed_ties",
     "round_payouts",
     "share_values",
+    "start_difference",
     "start_values",
 ]
 
@@ -170,6 +183,43 @@ def start_values(values: pd.DataFrame) -> pd.DataFrame:
     return out.sort_index(key=_company_order)
 
 
+def _first_turn(values: pd.DataFrame) -> pd.DataFrame:
+    """``share_values`` as each game's first turn begins: one row per game and company."""
+    return values[values["turn"] == values.groupby("game")["turn"].transform("min")]
+
+
+def paired_start_difference(values: pd.DataFrame, first: str, second: str) -> dict[str, float]:
+    """How much more a ``first`` share held from the first turn earns than a ``second`` share,
+    game by game on the same games (``share_values``' ``to_come``): ``mean``, ``low``, ``high``
+    (its normal 95% interval over the games) and ``n`` (games). Paired, so what the games share
+    (their length, how much track was built) drops out of the comparison.
+
+    >>> values = pd.DataFrame({"game": [0, 0, 1, 1], "turn": 1, "company": ["purple", "red"] * 2,
+    ...     "to_come": [7.0, 6.0, 5.0, 5.0]})
+    >>> paired_start_difference(values, "purple", "red")
+    {'mean': 0.5, 'low': -0.48, 'high': 1.48, 'n': 2}
+    """
+    table = _first_turn(values).pivot(index="game", columns="company", values="to_come")
+    return mean_interval(table[first] - table[second])
+
+
+def start_difference(values: pd.DataFrame, other: pd.DataFrame, company: str) -> dict[str, float]:
+    """How much more a ``company`` share held from the first turn earns in the games of
+    ``other`` than in those of ``values`` (two simulations, so independent samples): ``mean``
+    with its normal 95% interval ``low``, ``high``.
+
+    >>> a = pd.DataFrame({"game": [0, 1], "turn": 1, "company": "blue", "to_come": [2.0, 4.0]})
+    >>> b = pd.DataFrame({"game": [0, 1], "turn": 1, "company": "blue", "to_come": [3.0, 3.0]})
+    >>> start_difference(a, b, "blue")
+    {'mean': 0.0, 'low': -1.96, 'high': 1.96}
+    """
+    a, b = (_first_turn(v) for v in (values, other))
+    a, b = a.loc[a["company"] == company, "to_come"], b.loc[b["company"] == company, "to_come"]
+    mean = float(b.mean() - a.mean())
+    half = Z95 * float(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
+    return {"mean": round(mean, 9), "low": round(mean - half, 4), "high": round(mean + half, 4)}
+
+
 def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
     """The mean of ``sample`` with its normal 95% interval: ``mean``, ``low``, ``high``, ``n``.
 
@@ -179,6 +229,35 @@ def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
     values = pd.Series(sample, dtype=float).dropna()
     mean, low, high = intervals.mean_interval(values)
     return {"mean": mean, "low": low, "high": high, "n": len(values)}
+
+
+def pay_out_share(turns: pd.DataFrame, treasuries: pd.DataFrame, company: str) -> dict[str, Any]:
+    """How often the players paid ``company`` out when they could, from a simulation's (or one
+    game's) ``turns`` and ``treasuries`` tables.
+
+    A turn could pay the company out when its roll allows dividends of that colour (an orange
+    die and the colour, ``dice.allowance``) and the treasury held at least $1 as the turn began.
+    Returns ``could`` (such turns), ``paid`` (those whose colour and kind were the company's
+    dividends) and ``share`` (paid / could).
+
+    >>> turns = pd.DataFrame({"game": [0, 0], "turn": [1, 2], "dice": ["purple orange red red red",
+    ...     "purple orange red red red"], "colour": ["purple", "red"], "kind": ["dividends", "build"]})
+    >>> money = pd.DataFrame({"game": [0, 0], "turn": [1, 2], "company": ["purple"] * 2,
+    ...     "treasury": [2, 2]})
+    >>> pay_out_share(turns, money, "purple")
+    {'could': 2, 'paid': 1, 'share': 0.5}
+    """
+    if company not in COMPANIES:
+        raise ValueError(f"unknown company {company!r}; allowed: {list(COMPANIES)}")
+    money = _with_game(treasuries)
+    if "final" in money.columns:
+        money = money[~money["final"].astype(bool)]
+    money = money.loc[money["company"] == company, ["game", "turn", "treasury"]]
+    table = _with_game(turns).merge(money, on=["game", "turn"])
+    allowed = table["dice"].map(lambda dice: allowance(dice.split(), company, DIVIDEND) > 0)
+    could = table[allowed & (table["treasury"] >= 1)]
+    paid = int(((could["colour"] == company) & (could["kind"] == DIVIDEND)).sum())
+    return {"could": len(could), "paid": paid, "share": paid / len(could) if len(could) else 0.0}
 
 
 # --- the marginal value of one more share ----------------------------------------------------
@@ -346,20 +425,15 @@ def marginal_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
     one more share adds to final cash, price given back); ``average``, ``average_low``,
     ``average_high`` (the average payout per share on the same games); ``gap`` with
     ``gap_low``/``gap_high`` (value minus average, paired); ``dividends_gain``,
-    ``others_gain`` (means); ``worth_buying``: "yes" when the value's interval lies above the
-    $1 price, "no" when below, "can't tell" when it holds $1.
+    ``others_gain`` (means); ``expected_gain``: the mean value minus the $1 price (a buy on
+    these terms pays on average when it is above 0; the interval says how sure that is, and
+    is not itself the decision).
     """
     rows = []
     for (turn, company), g in pairs.groupby(["turn", "company"], sort=False):
         value = mean_interval(g["value"])
         average = mean_interval(g["average"])
         gap = mean_interval(g["value"] - g["average"])
-        if value["low"] > STOCK_PRICE:
-            verdict = "yes"
-        elif value["high"] < STOCK_PRICE:
-            verdict = "no"
-        else:
-            verdict = "can't tell"
         rows.append(
             {
                 "turn": turn,
@@ -376,7 +450,7 @@ def marginal_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
                 "gap_high": gap["high"],
                 "dividends_gain": float(g["dividends_gain"].mean()),
                 "others_gain": float(g["others_gain"].mean()),
-                "worth_buying": verdict,
+                "expected_gain": value["mean"] - STOCK_PRICE,
             }
         )
     out = pd.DataFrame(rows)
@@ -400,17 +474,173 @@ def marginal_table(marginal: pd.DataFrame) -> pd.DataFrame:
 
     >>> row = pd.DataFrame([{"turn": 1, "company": "red", "value": 0.4, "value_low": -2.6,
     ...     "value_high": 3.5, "average": 6.571, "dividends_gain": -0.63, "others_gain": -1.61,
-    ...     "worth_buying": "can't tell"}])
+    ...     "expected_gain": -0.6}])
     >>> marginal_table(row).iloc[0].astype(str).tolist()
-    ['1', 'red', '0.40 (-2.60 to 3.50)', '6.57', '-0.63', '-1.61', "can't tell"]
+    ['1', 'red', '0.40 (-2.60 to 3.50)', '6.57', '-0.63', '-1.61', '-0.6']
     """
     value = marginal.apply(
         lambda r: f"{r.value:.2f} ({r.value_low:.2f} to {r.value_high:.2f})", axis=1
     )
     table = marginal[["turn", "company"]].assign(value=value)
-    for column in ("average", "dividends_gain", "others_gain"):
+    for column in ("average", "dividends_gain", "others_gain", "expected_gain"):
         table[column] = marginal[column].round(2)
-    table["worth_buying"] = marginal["worth_buying"]
+    return table
+
+
+# --- buy one share, or let the bot move ------------------------------------------------------
+
+
+def buy_instead(
+    bots: BotSpec = "dividend",
+    games: int = 100,
+    players: int = 3,
+    seed: int = 0,
+    turns: Sequence[int] = (1,),
+) -> pd.DataFrame:
+    """What buying one share gains its buyer against what it gives up, from paired games.
+
+    Game ``i`` is dealt from seed ``seed + i`` and played by ``bots`` (every seat). As each of
+    ``turns`` begins, the player to move (the **buyer**) has a choice: the game is played on
+    once as the bot plays it (what buying gives up: the bot's own move of the turn), and once
+    for every company the roll lets the buyer buy, with the buyer buying one share of it for
+    $1 and ending the turn: the buy uses up the turn's action, as in the game. The pair shares
+    its random numbers (the same dice, since every roll comes from the seed and the roll's
+    number; bots that choose from what they see alone, as ``DividendBot``). The games are
+    played to the end in the batch simulator, which ends them in the readable engine's tables.
+
+    One row per game, turn and company: ``game``, ``turn``, ``buyer`` (seat), ``company``,
+    ``gain`` (the buyer's final cash with the buy minus with the bot's move: the $1 price is
+    in it), ``dividends_gain`` (the dividends the buyer receives from the turn on, with minus
+    without) and ``spent_gain`` (the dollars the buyer spends on shares from the turn on, with
+    minus without, the $1 of this share included): ``gain = dividends_gain - spent_gain``.
+    """
+    from mogul.games.credit_mobilier import fast  # compiled code: loaded when first needed
+
+    if isinstance(bots, str | BotFactory) or callable(bots):
+        make = bot_factory(bots)
+    else:
+        raise ValueError(f"buy_instead plays one bot in every seat; got {bots!r}")
+    if getattr(make(0), "traits", {}).get("stochastic", True):
+        raise ValueError(
+            "buy_instead pairs games by their dice alone, so it needs a bot whose choices are not "
+            f"random (traits['stochastic'] false, as 'dividend'); got {make(0)!r}"
+        )
+    if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
+        raise ValueError(f"turns must be whole numbers from 1 on, got {list(turns)!r}")
+    keys, starts = [], []  # (game, turn, buyer, company or None), the state played on
+    for i in range(games):
+        state = new_game(players, seed=seed + i)
+        for turn in sorted(set(turns)):
+            seats = [make(seed + i) for _ in range(players)]
+            state = play_states(
+                state, seats, keep_states=False, forced=False, until=lambda s, t=turn: s.turn >= t
+            )[0][-1]
+            if state.is_over:
+                break
+            buyer = state.current
+            keys.append((i, turn, buyer, None))
+            starts.append(state)
+            for action in state.legal_actions():
+                if isinstance(action, Buy):
+                    bought = state.apply(action)
+                    if bought.turn == state.turn and not bought.is_over:  # dice left: stop
+                        bought = bought.apply(END)
+                    keys.append((i, turn, buyer, action.company))
+                    starts.append(bought)
+    columns = ["game", "turn", "buyer", "company", "gain", "dividends_gain", "spent_gain"]
+    if not starts:
+        return pd.DataFrame(columns=columns)
+    ends = fast.play_states(starts, bots)
+    cash = ends.money
+    held = ends.tables["stocks"][:, :players].sum(axis=2)
+    rows, base = [], None
+    for k, (game, turn, buyer, company) in enumerate(keys):
+        start_money = starts[k].money[buyer] + (company is not None) * STOCK_PRICE
+        start_held = sum(starts[k].stocks[buyer]) - (company is not None)
+        spent = int(held[k, buyer]) - start_held
+        received = int(cash[k, buyer]) - start_money + spent
+        if company is None:
+            base = (int(cash[k, buyer]), received, spent)
+            continue
+        rows.append(
+            {
+                "game": game,
+                "turn": turn,
+                "buyer": buyer,
+                "company": company,
+                "gain": int(cash[k, buyer]) - base[0],
+                "dividends_gain": received - base[1],
+                "spent_gain": spent - base[2],
+            }
+        )
+    return pd.DataFrame(rows, columns=columns)
+
+
+def buy_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
+    """``buy_instead`` summed up per turn and company: ``pairs`` and the means of ``gain``
+    (with its 95% interval over the games, ``gain_low``/``gain_high``), ``dividends_gain`` and
+    ``spent_gain``. A mean gain above 0 means buying gained on average what the bot's move
+    would have; the interval says how far another sample of games could move it."""
+    rows = []
+    for (turn, company), g in pairs.groupby(["turn", "company"], sort=False):
+        gain = mean_interval(g["gain"])
+        rows.append(
+            {
+                "turn": turn,
+                "company": company,
+                "pairs": gain["n"],
+                "gain": gain["mean"],
+                "gain_low": gain["low"],
+                "gain_high": gain["high"],
+                "dividends_gain": float(g["dividends_gain"].mean()),
+                "spent_gain": float(g["spent_gain"].mean()),
+            }
+        )
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    return out.sort_values(
+        ["turn", "company"], key=_company_order, kind="stable", ignore_index=True
+    )
+
+
+def buy_pooled(pairs: pd.DataFrame) -> pd.DataFrame:
+    """``buy_instead`` pooled over the companies: one row per turn and one for all the pairs
+    (index ``turn``: the turn's number as text, or ``"all"``), with ``pairs``, ``gain`` and its
+    95% interval (``low``, ``high``) and ``sd``, the standard deviation of one pair's gain.
+
+    Games are the units: a game gives one pair per company its roll allowed, so the interval is
+    computed over the games' summed gains (``intervals.mean_over_games``).
+    """
+    parts = [(str(t), g) for t, g in pairs.groupby("turn", sort=True)] + [("all", pairs)]
+    rows = {}
+    for name, g in parts:
+        mean, low, high = intervals.mean_over_games(g["gain"], g["game"])
+        rows[name] = {
+            "pairs": len(g),
+            "gain": mean,
+            "low": low,
+            "high": high,
+            "sd": float(g["gain"].std(ddof=1)),
+        }
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "turn"
+    return out
+
+
+def buy_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """``buy_by_turn`` as a table that fits a notebook column: ``gain`` written with its 95%
+    interval, the other means rounded to cents.
+
+    >>> row = pd.DataFrame([{"turn": 1, "company": "red", "pairs": 365, "gain": -0.05,
+    ...     "gain_low": -2.56, "gain_high": 2.47, "dividends_gain": -1.734, "spent_gain": -1.68}])
+    >>> buy_table(row).iloc[0].astype(str).tolist()
+    ['1', 'red', '365', '-0.05 (-2.56 to 2.47)', '-1.73', '-1.68']
+    """
+    gain = summary.apply(lambda r: f"{r.gain:.2f} ({r.gain_low:.2f} to {r.gain_high:.2f})", axis=1)
+    table = summary[["turn", "company", "pairs"]].assign(gain=gain)
+    for column in ("dividends_gain", "spent_gain"):
+        table[column] = summary[column].round(2)
     return table
 
 

@@ -3,7 +3,8 @@
 The analyses give a value and its interval in three columns (``x``, ``x low``, ``x high``);
 printed side by side for two editions and their difference they run to 120 characters and
 the page wraps them mid-word. ``interval_table`` writes each value with its interval in one
-column: ``25.94 (25.75 to 26.14)``.
+column: ``25.94 (25.75 to 26.14)``. ``mean_over_games`` gives a mean over many uses (or
+pairs) with its interval computed over the games they came from.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-__all__ = ["Z95", "interval_table", "mean_interval"]
+__all__ = ["Z95", "interval_table", "mean_interval", "mean_over_games"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -65,3 +66,27 @@ def interval_table(frame: pd.DataFrame, decimals: int = 2) -> pd.DataFrame:
             out[name] = frame[name]
             i += 1
     return out
+
+
+def mean_over_games(
+    values: pd.Series, games: pd.Series | None = None
+) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of ``values`` (one per use) with its normal 95% interval
+    computed over ``games`` (the game of each use), the games being the independent units.
+
+    The uses within one game hang together (the same players, the same map), so the interval
+    is the ratio estimator's with the games as clusters: mean = sum / uses, its variance
+    G/(G-1) * sum over games of (sum_g - mean * uses_g)^2 / uses^2 for G games. Without
+    ``games`` every use counts as its own game.
+
+    >>> mean_over_games(pd.Series([1.0, 1.0, 3.0, 3.0]), pd.Series([0, 0, 1, 1]))
+    (2.0, 0.04, 3.96)
+    """
+    values = values.astype(float)
+    games = pd.Series(range(len(values)), index=values.index) if games is None else games
+    per_game = values.groupby(games.to_numpy()).agg(["sum", "size"])
+    n, g = float(per_game["size"].sum()), len(per_game)
+    mean = float(per_game["sum"].sum()) / n
+    residual = per_game["sum"] - mean * per_game["size"]
+    half = Z95 * (g / (g - 1) * float((residual**2).sum())) ** 0.5 / n if g > 1 else 0.0
+    return round(mean, 9), round(mean - half, 4), round(mean + half, 4)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from mogul.analysis.intervals import Z95, mean_interval
+from mogul.analysis.intervals import Z95, mean_interval, mean_over_games
 from mogul.games.mogul.editions import edition
 from mogul.kit.spec import resolve
 
@@ -32,8 +32,9 @@ def chose_the_better(uses: pd.DataFrame) -> dict[str, float]:
     ``sell_right_table``): selling all, the best branch, or nothing (worth 0). A choice counts
     as the better one when no other option is worth more (ties count).
 
-    Returns ``uses``, ``better`` (uses that chose it), ``share`` with ``low`` and ``high`` (its
-    normal 95% interval), and ``sell_not_better`` / ``branch_not_better`` / ``nothing_not_better``
+    Returns ``uses``, ``games``, ``better`` (uses that chose it), ``share`` with ``low`` and
+    ``high`` (its normal 95% interval over the games, ``mean_over_games``: the uses of one
+    game hang together; every use its own game when ``uses`` has no ``game`` column), and ``sell_not_better`` / ``branch_not_better`` / ``nothing_not_better``
     (the other uses, by what was chosen).
     """
     best = uses[["sell_value", "branch_value"]].clip(lower=0).max(axis=1)
@@ -41,9 +42,11 @@ def chose_the_better(uses: pd.DataFrame) -> dict[str, float]:
         uses["choice"] == "sell", uses["branch_value"].where(uses["choice"] == "branch", 0)
     )
     better = chosen >= best
-    share, low, high = mean_interval(better.astype(float))
+    games = uses["game"] if "game" in uses.columns else None
+    share, low, high = mean_over_games(better, games)
     out: dict[str, float] = {
         "uses": len(uses),
+        "games": len(uses) if games is None else int(games.nunique()),
         "better": int(better.sum()),
         "share": share,
         "low": low,

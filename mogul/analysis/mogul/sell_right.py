@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.analysis.intervals import Z95
+from mogul.analysis.intervals import Z95, mean_over_games
 from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import edition
 from mogul.games.mogul.network import branch_gain
@@ -294,10 +294,12 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> 
 
     Groups of ``step`` house counts (0-2, 3-5, ...; index ``houses``, labelled by the group's
     first count); groups of fewer than ``min_uses`` uses are left out (a mean of a handful of
-    uses is noise). Columns: ``uses``; ``sell`` and ``branch`` (mean ``sell_value`` and
-    ``branch_value``) with ``sell_low``/``sell_high`` and ``branch_low``/``branch_high``
-    (normal 95% intervals); ``best`` (mean of the larger of the two); ``free`` (mean free
-    stations on the line); ``chose_branch`` and ``chose_sell`` (share of uses).
+    uses is noise). Columns: ``uses``, ``games`` (games with a use in the group); ``sell`` and
+    ``branch`` (mean ``sell_value`` and ``branch_value``), and ``gap`` (the paired difference
+    sell minus branch, use by use), each with ``_low``/``_high``: its normal 95% interval over
+    the games (``mean_over_games``; every use its own game when ``uses`` has no ``game``
+    column); ``best`` (mean of the larger of the two); ``free`` (mean free stations on the
+    line); ``chose_branch`` and ``chose_sell`` (share of uses).
     """
     if isinstance(step, bool) or not isinstance(step, int) or step < 1:
         raise ValueError(f"step must be a whole number >= 1, got {step!r}")
@@ -306,33 +308,24 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> 
     data = uses.assign(
         houses=(uses["houses_on_map"] // step) * step,
         best=uses[["sell_value", "branch_value"]].max(axis=1),
+        gap=uses["sell_value"] - uses["branch_value"],
         chose_branch=uses["choice"] == "branch",
         chose_sell=uses["choice"] == "sell",
     )
-    grouped = data.groupby("houses")
-    half = {
-        c: Z95 * grouped[c].std(ddof=1).fillna(0.0) / grouped.size() ** 0.5
-        for c in ("sell_value", "branch_value")
-    }
-    out = pd.DataFrame(
-        {
-            "uses": grouped.size(),
-            "sell": grouped["sell_value"].mean(),
-            "branch": grouped["branch_value"].mean(),
-            "best": grouped["best"].mean(),
-            "free": grouped["free"].mean(),
-            "chose_branch": grouped["chose_branch"].mean(),
-            "chose_sell": grouped["chose_sell"].mean(),
-        }
-    )
-    out["sell_low"], out["sell_high"] = (
-        out["sell"] - half["sell_value"],
-        out["sell"] + half["sell_value"],
-    )
-    out["branch_low"], out["branch_high"] = (
-        out["branch"] - half["branch_value"],
-        out["branch"] + half["branch_value"],
-    )
+    if "game" not in data.columns:
+        data = data.assign(game=range(len(data)))
+    rows = {}
+    for houses, group in data.groupby("houses"):
+        row: dict[str, float] = {"uses": len(group), "games": group["game"].nunique()}
+        for name, column in (("sell", "sell_value"), ("branch", "branch_value"), ("gap", "gap")):
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = mean_over_games(
+                group[column], group["game"]
+            )
+        for column in ("best", "free", "chose_branch", "chose_sell"):
+            row[column] = float(group[column].mean())
+        rows[houses] = row
+    out = pd.DataFrame.from_dict(rows, orient="index").astype({"uses": int, "games": int})
+    out.index.name = "houses"
     return out[out["uses"] >= min_uses]
 
 
@@ -417,16 +410,16 @@ def use_share_table(uses: pd.DataFrame) -> pd.DataFrame:
 
 def fill_table(by_fill: pd.DataFrame) -> pd.DataFrame:
     """``sell_right_by_fill`` as a table that fits a notebook column: per group of houses,
-    ``uses``, ``sell`` and ``branch`` each with its 95% interval ("2.01 (1.83 to 2.19)"),
-    ``best``, ``free``, and how often the bots chose a branch (``built``) or a sale (``sold``),
-    in percent of the uses.
+    ``uses``, ``sell`` and ``branch`` each with its 95% interval over games ("2.01 (1.83 to
+    2.19)"), ``sell - branch`` (their paired difference, with its interval), and how
+    often the bots chose a branch and a sale (``built/sold``), in percent of the uses.
 
     >>> by_fill = pd.DataFrame({"uses": [610], "sell": [1.234], "sell_low": [1.11],
     ...     "sell_high": [1.35], "branch": [2.95], "branch_low": [2.87], "branch_high": [3.04],
-    ...     "best": [3.19], "free": [6.64], "chose_branch": [0.98], "chose_sell": [0.02]},
-    ...     index=pd.Index([0], name="houses"))
+    ...     "gap": [-1.72], "gap_low": [-1.85], "gap_high": [-1.6], "free": [6.64],
+    ...     "chose_branch": [0.98], "chose_sell": [0.02]}, index=pd.Index([0], name="houses"))
     >>> fill_table(by_fill).iloc[0].astype(str).tolist()
-    ['610', '1.23 (1.11 to 1.35)', '2.95 (2.87 to 3.04)', '3.19', '6.64', '98%', '2%']
+    ['610', '1.23 (1.11 to 1.35)', '2.95 (2.87 to 3.04)', '-1.72 (-1.85 to -1.60)', '98%/2%']
     """
 
     def with_interval(column: str) -> list[str]:
@@ -442,10 +435,11 @@ def fill_table(by_fill: pd.DataFrame) -> pd.DataFrame:
             "uses": by_fill["uses"],
             "sell": with_interval("sell"),
             "branch": with_interval("branch"),
-            "best": by_fill["best"].round(2),
-            "free": by_fill["free"].round(2),
-            "built": [f"{v:.0%}" for v in by_fill["chose_branch"]],
-            "sold": [f"{v:.0%}" for v in by_fill["chose_sell"]],
+            "sell - branch": with_interval("gap"),
+            "built/sold": [
+                f"{b:.0%}/{s:.0%}"
+                for b, s in zip(by_fill["chose_branch"], by_fill["chose_sell"], strict=True)
+            ],
         },
         index=by_fill.index,
     )
