@@ -155,7 +155,7 @@ def table_info(row: Any, seats: Sequence[Any]) -> TableInfo:
         row.edition,
         row.seed,
         row.fill,
-        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats),
+        tuple(SeatInfo(s.seat, s.kind, s.name, s.joined) for s in seats),
         row.status,
         row.step,
         row.version,

@@ -116,7 +116,9 @@ def test_an_export_loads_with_its_stores_key_and_not_unchecked(signed):
     store, folder, _ = signed
     again, session = load_session(folder, key=store)
     assert session == "Mon" and len(again.tables()) == 1
-    with pytest.raises(ValueError, match=r"cannot be checked .* key=TableStore\(\.\.\.\) .* trust=True"):
+    with pytest.raises(
+        ValueError, match=r"cannot be checked .* key=TableStore\(\.\.\.\) .* trust=True"
+    ):
         load_session(folder)
     assert load_session(folder, trust=True)[1] == "Mon"  # on purpose
 
