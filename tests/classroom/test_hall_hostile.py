@@ -111,6 +111,31 @@ def test_the_lecturer_frees_a_seat_a_squatter_took_and_the_squatter_sees_no_more
         store.free_seat(code, 0)
 
 
+def test_a_page_coming_back_is_not_told_it_lost_its_seat_by_an_older_snapshot(
+    store: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A push already under way when a page rejoins carries a snapshot from before: its seat's
+    claim looks different there, and that is no news (seen with two servers and a kill)."""
+    hall = Hall(store)
+    code = store.create_table("classic", ["human"] * 3, seed=1).code
+    first = Phone()
+    join(hall, first, code, "Ann")
+    before = store.snapshot(code)
+    key = first.seats()[0]["key"]
+    hall.leave(first.page)
+    snapshot = store.snapshot
+
+    def with_a_push_under_way(code: str):  # the older snapshot lands while the join waits
+        hall._show(code, before, force=True)
+        return snapshot(code)
+
+    monkeypatch.setattr(store, "snapshot", with_a_push_under_way)
+    again = Phone()
+    asyncio.run(hall.handle(again.page, {"op": "join", "table": code, "key": key}))
+    assert again.errors() == [] and again.page.ticket is not None
+    assert again.inbox[-1]["type"] == "view" and again.inbox[-1]["name"] == "Ann"
+
+
 def test_an_error_sentence_is_bounded_whatever_the_page_sent(
     store: TableStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -224,6 +224,7 @@ class Page:
     version: int = -1
     address: str = ""
     joined: float | None = None
+    claimed: bool = False  # ``joined`` is known (from the snapshot its join took)
     joins: Bucket | None = None
 
 
@@ -334,10 +335,11 @@ class Hall:
             raise ClassroomError("a seat key is 12 letters and digits")
         ticket = await self._run(self.store.join, code, name, key or None)
         self.leave(page)
-        page.ticket, page.version = ticket, -1
+        page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
         info, states, clock = await self._run(self.store.snapshot, ticket.code)
-        page.joined = info.seats[ticket.seat].joined
+        # snapshots older than this one (a push under way) may still come: they are no news
+        page.joined, page.claimed = info.seats[ticket.seat].joined, True
         page.send(
             {
                 "type": "seat",
@@ -406,9 +408,7 @@ class Hall:
             if page.ticket is None or info.version < page.version:
                 continue  # a newer view already went to this page
             seat = page.ticket.seat
-            if (
-                info.seats[seat].joined != page.joined
-            ):  # the lecturer freed the seat, or re-keyed it
+            if page.claimed and info.seats[seat].joined != page.joined:  # freed, or re-keyed
                 self.leave(page)
                 page.ticket = None
                 page.send(
