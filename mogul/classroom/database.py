@@ -10,7 +10,6 @@ the kit without the extra says what to install.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -27,7 +26,7 @@ from mogul.classroom.table import (
     normal_code,
     pretty_code,
 )
-from mogul.kit.record import GameRecord
+from mogul.kit.record import GameRecord, strict_json
 from mogul.kit.spec import GameSpec, resolve
 
 try:
@@ -156,7 +155,7 @@ def table_info(row: Any, seats: Sequence[Any]) -> TableInfo:
         row.edition,
         row.seed,
         row.fill,
-        tuple(SeatInfo(s.seat, s.kind, s.name) for s in seats),
+        tuple(SeatInfo(s.seat, s.kind, s.name, s.joined) for s in seats),
         row.status,
         row.step,
         row.version,
@@ -304,7 +303,7 @@ class StoreReads:
         spec = resolve(row.edition)[0]
         kept = self._games.get(row.id)
         if kept is None or kept[0] != row.setup or len(kept[2]) > row.step:
-            first = spec.deal(spec.setup_from_json(json.loads(row.setup)))
+            first = spec.deal(spec.setup_from_json(strict_json(row.setup, "a stored setup")))
             kept = (row.setup, [first], [])
         setup, states, actions = kept
         if len(actions) < row.step:

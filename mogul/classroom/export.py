@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from mogul.classroom.table import ClassroomError, TableInfo, pretty_code, recorded_table
-from mogul.kit.record import MAX_BYTES, GameRecord
+from mogul.kit.record import MAX_BYTES, GameRecord, strict_json
 from mogul.kit.spec import GameSpec
 
 if TYPE_CHECKING:
@@ -215,22 +215,33 @@ def export_session(store: TableStore, session: str, folder: str | Path) -> Path:
 
 
 def load_session(
-    folder: str | Path, store: TableStore | None = None, *, key: TableStore | bytes | None = None
+    folder: str | Path,
+    store: TableStore | None = None,
+    *,
+    key: TableStore | bytes | None = None,
+    trust: bool = False,
 ) -> tuple[TableStore | ExportedSession, str]:
     """Read an exported session: into ``store``, or (by default) an ``ExportedSession``.
 
-    Returns the store or the ``ExportedSession``, and the session's name. Tables that never started are skipped (they hold
-    no game); every record is checked whole before anything is stored, and against the
-    fingerprint the export wrote beside it. ``key``: the store that exported the session (or
-    its key): the session's signature must then match, so a record changed after the export,
-    its result recomputed, is refused.
+    Returns the store or the ``ExportedSession``, and the session's name. Tables that never
+    started are skipped (they hold no game); every record is checked whole before anything is
+    stored, and against the fingerprint (sha256) the export wrote beside it.
+
+    An export is believed only if its signature checks: ``key`` is the store that exported the
+    session (or its key). Anyone can write a game, replay it and recompute its fingerprints, so
+    without ``key`` the session is refused, unless ``trust=True`` says on purpose that you
+    believe the folder as it is (the kit's own sample, a colleague's export you have no key
+    for). The files are read as strict JSON (no ``NaN``, no key twice) in every case.
     """
     folder = Path(folder)
     path = folder / "session.json"
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as err:
+        raw = path.read_bytes()
+    except OSError as err:
         raise ValueError(f"{path}: not a readable session file ({err})") from None
+    if len(raw) > MAX_BYTES:
+        raise ValueError(f"{path}: {len(raw):,} bytes; a session file is at most {MAX_BYTES:,}")
+    manifest = strict_json(raw, str(path))
     if (
         not isinstance(manifest, dict)
         or manifest.get("format") != FORMAT
@@ -242,6 +253,25 @@ def load_session(
         raise ValueError(
             f'{path}: needs a "session" name and a list of at most {MAX_TABLES} "tables"'
         )
+    # A fingerprint that differs is a certain forgery: said first, with or without a key.
+    for entry in entries:
+        if isinstance(entry, dict) and isinstance(entry.get("record"), str):
+            name, digest = entry["record"], entry.get("sha256")
+            file = folder / Path(name).name
+            if (
+                digest is not None
+                and file.is_file()
+                and file.stat().st_size <= MAX_BYTES
+                and (
+                    not isinstance(digest, str)
+                    or not hmac.compare_digest(
+                        digest, hashlib.sha256(file.read_bytes()).hexdigest()
+                    )
+                )
+            ):
+                raise ValueError(
+                    f"{path}: {name} was changed after the export (its fingerprint differs)"
+                )
     if key is not None:
         secret = key if isinstance(key, bytes) else key.signing_key(create=False)
         signature = manifest.get("signature")
@@ -254,6 +284,12 @@ def load_session(
                 f"{path}: the signature does not match: the session was changed after its export, "
                 "or another store exported it"
             )
+    elif not trust:
+        raise ValueError(
+            f"{path}: this export cannot be checked without the store that wrote it (anyone can "
+            "change a game and recompute its fingerprints): pass key=TableStore(...) of that "
+            "store to check its signature, or trust=True to load it anyway on purpose"
+        )
     loaded = []
     for n, entry in enumerate(entries):
         if (
@@ -269,19 +305,8 @@ def load_session(
             raise ValueError(
                 f'{path}: table {n}\'s "record" must be a file name in the same folder'
             )
-        digest, file = entry.get("sha256"), folder / name
-        if (
-            digest is not None
-            and file.is_file()
-            and file.stat().st_size <= MAX_BYTES
-            and (
-                not isinstance(digest, str)
-                or not hmac.compare_digest(digest, hashlib.sha256(file.read_bytes()).hexdigest())
-            )
-        ):
-            raise ValueError(
-                f"{path}: {name} was changed after the export (its fingerprint differs)"
-            )
+        if key is not None and not isinstance(entry.get("sha256"), str):
+            raise ValueError(f'{path}: table {n} has a "record" but no "sha256" fingerprint')
         loaded.append((entry, GameRecord.load(folder / name)))
     tables = [  # every table checked before any is stored
         (

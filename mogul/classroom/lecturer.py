@@ -138,6 +138,11 @@ class TableCard(w.VBox):
         self.key_button = w.Button(
             description="New seat key", tooltip="for a student who lost theirs", layout=small()
         )
+        self.free_button = w.Button(
+            description="Free seat",
+            tooltip="for someone who took a seat not theirs",
+            layout=small(),
+        )
         self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
         self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
         self.confirms = [
@@ -146,13 +151,19 @@ class TableCard(w.VBox):
             Confirming(
                 self.key_button, lambda: dashboard.new_key(code, self.seat_box.value), dashboard.do
             ),
+            Confirming(
+                self.free_button,
+                lambda: dashboard.free_seat(code, self.seat_box.value),
+                dashboard.do,
+            ),
         ]
         buttons = w.HBox(
             [self.start_button, self.pause_button, self.end_button, self.delete_button],
             layout=w.Layout(flex_flow="row wrap"),
         )
         self.key_row = w.HBox(
-            [self.seat_box, self.key_button], layout=w.Layout(flex_flow="row wrap")
+            [self.seat_box, self.key_button, self.free_button],
+            layout=w.Layout(flex_flow="row wrap"),
         )
         super().__init__(
             [self.view, buttons, self.key_row],
@@ -401,6 +412,17 @@ class LecturerDashboard(w.VBox):
         self.message.value = (
             f"New seat key for {html.escape(name)} (seat {seat + 1}, table {pretty_code(code)}): "
             f"<b style='font:bold 1.3em monospace'>{key}</b>. Tell only them; the old key no longer works."
+        )
+
+    def free_seat(self, code: str, seat: int | None) -> None:
+        """Free a seat someone took who should not have (the next student to join sits there)."""
+        if seat is None:
+            raise ClassroomError("choose the seat to free")
+        name = self.store.info(code).seats[seat].name or ""
+        self.store.free_seat(code, seat)
+        self.message.value = (
+            f"Seat {seat + 1} of table {pretty_code(code)} is free again "
+            f"({html.escape(name)} is no longer there); the next student to join sits there."
         )
 
     def export(self) -> Path:

@@ -250,9 +250,49 @@ class TableStore(StoreReads):
             conn.execute(
                 sa.update(SEATS)
                 .where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
-                .values(key_hash=key_hash(key))
+                .values(key_hash=key_hash(key), joined=time.time())
             )
+            self._bump(conn, row)  # the pages holding the old key see the seat is gone
         return Ticket(row.code, seat, key)
+
+    def free_seat(self, code: str, seat: int) -> TableInfo:
+        """Free a person's seat (a squatter's: someone who took seats that are not theirs), so
+        the next student to join sits there; the pages holding it are told the seat is gone.
+
+        A table whose game was dealt goes back to waiting for its people, if none of them has
+        moved yet (the bots' moves are played again when it fills: same seed, same game); a
+        table where a person has moved is refused: give that seat a new key, or end the table.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ClassroomError("name the seat by its number")
+        with self._write(code) as (conn, row):
+            seats = seat_rows(conn, row.id)
+            if not 0 <= seat < len(seats) or seats[seat].kind != HUMAN or seats[seat].name is None:
+                raise ClassroomError(
+                    f"seat {seat + 1} of table {pretty_code(row.code)} has no student to free"
+                )
+            people = [s.seat for s in seats if s.kind == HUMAN]
+            if row.status != WAITING:
+                moved = conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(ACTIONS)
+                    .where(ACTIONS.c.table_id == row.id, ACTIONS.c.seat.in_(people))
+                ).scalar()
+                if moved or row.status not in (PLAYING, PAUSED):
+                    raise ClassroomError(
+                        f"table {pretty_code(row.code)} is {row.status} and its players have "
+                        "moved: give the seat a new key, or end the table"
+                    )
+                for part in (TIMEOUTS, ACTIONS):
+                    conn.execute(sa.delete(part).where(part.c.table_id == row.id))
+            conn.execute(
+                sa.update(SEATS)
+                .where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
+                .values(name=None, key_hash=None, joined=None)
+            )
+            self._bump(conn, row, status=WAITING, step=0, setup=None)
+        self._games.pop(row.id, None)
+        return self.info(code)
 
     def set_timer(self, code: str, seconds: float | None) -> TableInfo:
         """Give table ``code`` a turn timer (a person who has not moved in ``seconds`` gets the

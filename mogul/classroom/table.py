@@ -12,7 +12,7 @@ import re
 import secrets
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mogul.kit.bots import bot_factory, bot_name
@@ -35,6 +35,9 @@ CODE_LENGTH = 8
 KEY_LENGTH = 12
 """A seat key: 31^12, about 2^59; only its SHA-256 is stored."""
 MAX_NAME = 24
+MAX_MARKS = 3
+"""Combining marks (accents) one letter of a name may carry after NFC: none of the world's
+spellings needs more, and a name of stacked marks draws over its neighbours' lines."""
 MAX_ACTION_TEXT = 40
 TIMER_RANGE = (5.0, 600.0)
 """The turn timer's shortest and longest setting, in seconds."""
@@ -46,11 +49,15 @@ class ClassroomError(ValueError):
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """One seat: ``kind`` is ``"human"`` or a bot spec; ``name`` once taken (bots: from the start)."""
+    """One seat: ``kind`` is ``"human"`` or a bot spec; ``name`` once taken (bots: from the start).
+
+    ``joined`` stamps the person's claim (when they sat down or got a new key): a page that
+    holds an older claim lost the seat (the lecturer freed it or gave it a new key)."""
 
     seat: int
     kind: str
     name: str | None
+    joined: float | None = field(default=None, compare=False)
 
     @property
     def is_human(self) -> bool:
@@ -123,8 +130,15 @@ def check_name(name: Any) -> str:
         raise ClassroomError("type your name")
     if len(name) > MAX_NAME:
         raise ClassroomError(f"a name has at most {MAX_NAME} characters; yours has {len(name)}")
-    if any(unicodedata.category(c).startswith("C") for c in name):
+    categories = [unicodedata.category(c) for c in name]
+    if any(c.startswith("C") for c in categories):
         raise ClassroomError("a name may hold letters, digits, spaces and punctuation only")
+    marks = "".join("m" if c.startswith("M") else "." for c in categories)
+    if not any(c[0] in "LN" for c in categories) or "m" * (MAX_MARKS + 1) in marks:
+        raise ClassroomError(
+            "a name needs a letter or digit, with at most "
+            f"{MAX_MARKS} accents on any one of them: type your name as people read it"
+        )
     if re.fullmatch(r"bot \d+", name.casefold()):
         raise ClassroomError(f"names like {name!r} are kept for the bots; choose another")
     return name

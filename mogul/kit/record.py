@@ -38,6 +38,54 @@ READS = (1, 2)
 MAX_BYTES = 2_000_000
 """Largest record file read: a long 6-player game is about 10 kB."""
 MAX_ACTIONS = 20_000
+MAX_DEPTH = 64
+"""Deepest nesting of lists and objects read from JSON (a record nests five levels)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows (write a number, or null for none)")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        data[key] = value
+    return data
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of brackets in JSON ``text`` (those inside strings too: an upper bound)."""
+    depth = deepest = 0
+    for char in re.sub(r'"(?:[^"\\]|\\.)*"', "", text):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def strict_json(text: str | bytes, what: str = "the file", max_depth: int = MAX_DEPTH) -> Any:
+    """Parse JSON ``text`` strictly: no ``NaN`` or ``Infinity``, no key twice in one object, no
+    nesting deeper than ``max_depth``. Every record, manifest and page message is read with it;
+    ``ValueError`` says what is wrong with ``what``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(
+                f"{what} is not UTF-8 text ({err.reason} at byte {err.start})"
+            ) from None
+    if _depth(text) > max_depth:
+        raise ValueError(f"{what} is nested too deeply (more than {max_depth} levels)")
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{what} is not valid JSON: {err}") from None
+    except ValueError as err:
+        raise ValueError(f"{what} is not strict JSON: {err}") from None
 
 
 @dataclass(frozen=True)
@@ -211,13 +259,7 @@ class GameRecord:
             raise ValueError(
                 f"game record is {len(text):,} bytes; records are at most {MAX_BYTES:,} bytes"
             )
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise ValueError(f"game record is not valid JSON: {err}") from None
-        except RecursionError:
-            raise ValueError("game record is nested too deeply to be a record") from None
-        return cls.from_dict(data)
+        return cls.from_dict(strict_json(text, "game record"))
 
     @classmethod
     def load(cls, name_or_path: str | Path) -> GameRecord:

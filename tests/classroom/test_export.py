@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pandas as pd
 import pytest
@@ -55,7 +56,7 @@ def test_export_and_load_round_trip(tmp_path):
     folder = export_session(store, "Mon", tmp_path)
     manifest = json.loads((folder / "session.json").read_text())
     assert [t.get("record") for t in manifest["tables"]] == [f"{tables[0].code}.json", None]
-    again, session = load_session(folder)
+    again, session = load_session(folder, key=store)
     assert session == "Mon" and [t.code for t in again.tables()] == [tables[0].code]
     assert again.actions(tables[0].code) == store.actions(tables[0].code)
     assert again.info(tables[0].code).status == "playing"  # as exported
@@ -66,13 +67,102 @@ def test_export_and_load_round_trip(tmp_path):
         "value",
     ]
     other = TableStore("sqlite://")
-    load_session(folder, other)
+    load_session(folder, other, key=store)
     assert other.actions(tables[0].code) == store.actions(tables[0].code)
     with pytest.raises(ValueError, match="already has a table"):
-        load_session(folder, other)
+        load_session(folder, other, key=store)
     (folder / "session.json").write_text('{"format": "x"}')
     with pytest.raises(ValueError, match="mogul-classroom-session"):
         load_session(folder)
     with pytest.raises(ValueError, match="no tables"):
         export_session(store, "nobody", tmp_path)
     store.close()
+
+
+# --- forged exports (issue 36, item 3): refused by default, with what is wrong and the way round
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A session of one finished game exported by its store, and another session's game."""
+    where = tmp_path_factory.mktemp("signed")
+    store = TableStore(f"sqlite:///{where / 'class.sqlite'}")
+    for session, seed in (("Mon", 13), ("Tue", 10)):
+        store.create_table("classic", ["random"] * 3, session=session, seed=seed)
+    yield store, export_session(store, "Mon", where / "export"), export_session(store, "Tue", where)
+    store.close()
+
+
+@pytest.fixture
+def signed(made, tmp_path):
+    """``made``'s store and fresh copies of its two exports, to forge."""
+    store, folder, other = made
+    return (
+        store,
+        shutil.copytree(folder, tmp_path / "mon"),
+        shutil.copytree(other, tmp_path / "tue"),
+    )
+
+
+def _manifest(folder):
+    return json.loads((folder / "session.json").read_text())
+
+
+def _write(folder, manifest):
+    (folder / "session.json").write_text(json.dumps(manifest))
+
+
+def test_an_export_loads_with_its_stores_key_and_not_unchecked(signed):
+    store, folder, _ = signed
+    again, session = load_session(folder, key=store)
+    assert session == "Mon" and len(again.tables()) == 1
+    with pytest.raises(
+        ValueError, match=r"cannot be checked .* key=TableStore\(\.\.\.\) .* trust=True"
+    ):
+        load_session(folder)
+    assert load_session(folder, trust=True)[1] == "Mon"  # on purpose
+
+
+def test_another_game_with_its_fingerprint_recomputed_is_refused(signed):
+    store, folder, other = signed
+    (entry,) = _manifest(folder)["tables"]
+    (swap,) = _manifest(other)["tables"]
+    # another game written in its place, its result and sha256 as the kit computes them
+    (folder / entry["record"]).write_bytes((other / swap["record"]).read_bytes())
+    manifest = _manifest(folder)
+    manifest["tables"][0]["sha256"] = swap["sha256"]
+    _write(folder, manifest)
+    with pytest.raises(ValueError, match="the signature does not match"):
+        load_session(folder, key=store)
+    with pytest.raises(ValueError, match="cannot be checked"):
+        load_session(folder)
+
+
+@pytest.mark.parametrize("field", ["sha256", "signature"])
+def test_a_removed_fingerprint_or_signature_is_refused(signed, field):
+    store, folder, _ = signed
+    manifest = _manifest(folder)
+    del (manifest["tables"][0] if field == "sha256" else manifest)[field]
+    _write(folder, manifest)
+    with pytest.raises(ValueError, match="the signature does not match"):
+        load_session(folder, key=store)
+    with pytest.raises(ValueError, match="cannot be checked"):
+        load_session(folder)
+
+
+@pytest.mark.parametrize(
+    ("forge", "message"),
+    [
+        (lambda text: text.replace('"version": 1', '"version": NaN'), "NaN is not a number"),
+        (lambda text: text.replace("{", '{"session": "Tue",', 1), "'session' appears twice"),
+        (lambda text: "[" * 2000 + "]" * 2000, "nested too deeply"),
+    ],
+    ids=["nan", "duplicate-session", "deep"],
+)
+def test_a_manifest_that_is_not_strict_json_is_refused_even_when_trusted(signed, forge, message):
+    store, folder, _ = signed
+    path = folder / "session.json"
+    path.write_text(forge(path.read_text()))
+    for kwargs in ({"key": store}, {"trust": True}, {}):
+        with pytest.raises(ValueError, match=message):
+            load_session(folder, **kwargs)

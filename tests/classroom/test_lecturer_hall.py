@@ -121,6 +121,23 @@ def test_a_locked_out_student_gets_a_new_key_shown_to_the_lecturer_only(board, s
         store.join(code, "", old.key)
 
 
+def test_the_lecturer_frees_a_seat_someone_took_that_was_not_theirs(board, store) -> None:
+    board.create_button.click()
+    code = store.tables("Hall")[0].code
+    store.join(code, "Squatter")
+    store.join(code, "Ann")
+    board.refresh()
+    card = board.cards[code]
+    card.seat_box.value = 0
+    card.free_button.click()
+    assert store.info(code).names[0] == "Squatter"  # the first press only asks
+    card.free_button.click()
+    assert store.info(code).names == [None, "Ann", None]
+    assert "Seat 1 of table" in board.message.value and "Squatter is no longer there" in (
+        board.message.value
+    )
+
+
 def test_the_turn_timer_is_set_on_created_tables_and_can_be_changed(board, store) -> None:
     board.timer_box.value = 45
     board.create_button.click()

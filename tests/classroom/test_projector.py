@@ -89,7 +89,26 @@ def test_the_projector_page_is_the_lecturers_and_follows_the_tables_live(
             refused = await client.fetch(f"{base}/projector{query}", raise_error=False)
             assert refused.code == 403, query
             assert refused.reason == "the projector page needs the lecturer's token"
-        page = await client.fetch(f"{base}/projector?session=Mon&token={TOKEN}")
+        # the token opens the page once, then leaves the address the room reads (issue 36)
+        entry = await client.fetch(
+            f"{base}/projector?session=Mon&token={TOKEN}", follow_redirects=False, raise_error=False
+        )
+        assert (
+            entry.code == 302 and entry.headers["Location"] == "/mogul/hall/projector?session=Mon"
+        )
+        cookie = entry.headers["Set-Cookie"]
+        assert (
+            TOKEN not in cookie and "HttpOnly" in cookie and "Path=/mogul/hall/projector" in cookie
+        )
+        page = await client.fetch(
+            f"{base}/projector?session=Mon", headers={"Cookie": cookie.split(";")[0]}
+        )
+        forged = await client.fetch(
+            f"{base}/projector?session=Mon",
+            headers={"Cookie": "mogul-projector=x"},
+            raise_error=False,
+        )
+        assert forged.code == 403
         assert b'<script src="static/projector.js">' in page.body
         assert "default-src 'self'" in page.headers["Content-Security-Policy"]
         assert b"http" not in page.body.lower().replace(b"http-equiv", b"")

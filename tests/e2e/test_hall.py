@@ -144,6 +144,7 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(screen.locator(".joined")).to_have_text(
         re.compile("0 of 3 seats joined"), timeout=30_000
     )
+    assert screen.url == f"{hall}mogul/hall/projector"  # the room never reads the token
     expect(screen.locator(".address")).to_contain_text(f"{hall}mogul/hall/")
     expect(screen.locator(".table .code")).to_have_text([code])
     expect(screen.locator(".table .state")).to_have_text(["0 of 3 seats taken"])
@@ -280,6 +281,7 @@ def test_a_full_hall_fits_the_projector(full_hall: str, browser: Browser, tables
     """Up to 40 tables (200 students): every code and QR code on the 1920x1080 screen at once."""
     screen = open_page(browser, f"{full_hall}{tables}", PROJECTOR)
     expect(screen.locator(".table")).to_have_count(tables, timeout=30_000)
+    assert screen.url.endswith(f"/mogul/hall/projector?session={tables}")  # no token shown
     expect(screen.locator(".joined")).to_contain_text(f"{tables // 2 * 5} of {tables * 5}")
     assert geometry(screen, "main") == []
     for t in screen.evaluate(TEXTS):

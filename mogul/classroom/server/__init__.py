@@ -18,21 +18,32 @@ from __future__ import annotations
 
 import hmac
 import json
+import resource
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
+import tornado.httpserver
+import tornado.iostream
 import tornado.web
 import tornado.websocket
 
 from mogul.classroom.projector import student_address
-from mogul.classroom.server.hall import Hall, Page
+from mogul.classroom.server.hall import Hall, Limits, Page, bounded
 from mogul.classroom.store import TableStore
+from mogul.kit.record import strict_json
 
 STATIC = Path(__file__).parent / "static"
 PATH = "mogul/hall"
 """Where the student page lives on the server (below the server's base URL)."""
 MAX_MESSAGE = 4096
 """The longest message a page may send (a join or a move is far shorter)."""
+MAX_DEPTH = 4
+"""The deepest nesting of a page's message (a join or a move is one object of texts)."""
+COOKIE = "mogul-projector"
+"""The projector page's cookie (the server without Jupyter): the lecturer, without the token."""
+PING_SECONDS = 30
+"""How often the server pings a page's WebSocket; one silent for as long again is closed."""
 SECURITY = {
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'",
@@ -58,11 +69,19 @@ class PageHandler(tornado.web.RequestHandler):
 
 
 class SeatSocket(tornado.websocket.WebSocketHandler):
-    """A student page's connection to the hall: JSON messages both ways."""
+    """A student page's connection to the hall: JSON messages both ways. One address may hold
+    ``Limits.pages_per_address`` of these open at once."""
 
     def initialize(self, hall: Hall) -> None:
         self.hall = hall
         self.page = Page(self._send)
+        self.admitted = False
+
+    def open(self) -> None:
+        self.page.address = self.request.remote_ip or ""
+        self.admitted = self.hall.admit(self.page)
+        if not self.admitted:
+            self.close(1013, "too many pages open from your address")
 
     @property
     def max_message_size(self) -> int:
@@ -79,13 +98,16 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
             self._send({"type": "error", "message": "that request is too long"})
             return
         try:
-            parsed = json.loads(message)
-        except ValueError:
-            parsed = None
+            parsed = strict_json(message, "the request", max_depth=MAX_DEPTH)
+        except ValueError as err:
+            self._send({"type": "error", "message": bounded(str(err))})
+            return
         await self.hall.handle(self.page, parsed)
 
     def on_close(self) -> None:
-        self.hall.leave(self.page)
+        if self.admitted:
+            self.admitted = False
+            self.hall.release(self.page)
 
     def _send(self, message: dict[str, Any]) -> None:
         try:
@@ -95,21 +117,52 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
 
 
 class ProjectorPage(tornado.web.RequestHandler):
-    """The lecturer's projector page (one HTML file; its script opens ``projector/ws``)."""
+    """The lecturer's projector page (one HTML file; its script opens ``projector/ws``).
+
+    The room reads the projector's address bar, so the token never stays there: opened with
+    ``?token=``, the page sets a cookie of its own (HttpOnly, for the projector's path only)
+    and sends the browser to the same address without the token.
+    """
 
     def initialize(self, token: str | None = None) -> None:
         self.lecturer_token = token
 
+    def _pass(self) -> str:
+        """What the projector's cookie holds: derived from the token, not the token itself."""
+        return hmac.new(self.lecturer_token.encode(), b"mogul projector", "sha256").hexdigest()
+
     def lecturer(self) -> bool:
-        """True for the lecturer: the request carries the token (``?token=``)."""
+        """True for the lecturer: the request carries the token (``?token=``) or the cookie
+        the page set when it was opened with the token."""
+        if not self.lecturer_token:
+            return False
         given = self.get_argument("token", "")
-        return bool(self.lecturer_token and given) and hmac.compare_digest(
-            given, self.lecturer_token
+        if given:
+            return hmac.compare_digest(given, self.lecturer_token)
+        cookie = self.get_cookie(COOKIE, "")
+        return bool(cookie) and hmac.compare_digest(cookie, self._pass())
+
+    def remember_lecturer(self) -> None:
+        """Let this browser in without the token from now on (the projector's cookie)."""
+        self.set_cookie(
+            COOKIE, self._pass(), path=self.request.path, httponly=True, samesite="Strict"
         )
 
     def get(self) -> None:
         if not self.lecturer():
             raise tornado.web.HTTPError(403, reason="the projector page needs the lecturer's token")
+        if "token" in self.request.query_arguments:  # in, now off the screen the room reads
+            self.remember_lecturer()
+            query = urllib.parse.urlencode(
+                [
+                    (name, value.decode("utf-8", "replace"))
+                    for name, values in self.request.query_arguments.items()
+                    if name != "token"
+                    for value in values
+                ]
+            )
+            self.redirect(self.request.path + (f"?{query}" if query else ""))
+            return
         for name, value in SECURITY.items():
             self.set_header(name, value)
         self.set_header("Content-Type", "text/html; charset=utf-8")
@@ -123,6 +176,7 @@ class ProjectorSocket(tornado.websocket.WebSocketHandler):
         self.hall, self.lecturer_token = hall, token
 
     lecturer = ProjectorPage.lecturer
+    _pass = ProjectorPage._pass
 
     async def get(self, *args: Any, **kwargs: Any) -> None:
         if not self.lecturer():
@@ -175,8 +229,69 @@ def make_app(hall: Hall, token: str | None = None) -> tornado.web.Application:
         [
             (r"/", tornado.web.RedirectHandler, {"url": "/" + PATH + "/"}),
             *handlers(hall, token=token),
-        ]
+        ],
+        websocket_ping_interval=PING_SECONDS,
+        websocket_ping_timeout=PING_SECONDS,
     )
+
+
+class BoundedServer(tornado.httpserver.HTTPServer):
+    """An HTTP server that keeps at most ``per_address`` HTTP connections open from one address
+    (a further one is closed at once; a page's WebSocket, once open, counts among the hall's
+    ``Limits.pages_per_address`` instead) and closes a connection that takes longer than
+    ``header_seconds`` to send a request's headers or sits idle that long between requests."""
+
+    def initialize(  # type: ignore[override]
+        self, app: tornado.web.Application, per_address: int, header_seconds: float, **kwargs: Any
+    ) -> None:
+        super().initialize(
+            app,
+            idle_connection_timeout=header_seconds,
+            body_timeout=header_seconds,
+            max_header_size=16 * 1024,
+            **kwargs,
+        )
+        self.per_address = per_address
+        self.open_from: dict[str, int] = {}
+        self.address_of: dict[Any, str] = {}
+
+    def handle_stream(self, stream: tornado.iostream.IOStream, address: Any) -> None:
+        ip = address[0] if isinstance(address, tuple) else str(address)
+        if self.open_from.get(ip, 0) >= self.per_address:
+            stream.close()
+            return
+        self.open_from[ip] = self.open_from.get(ip, 0) + 1
+        self.address_of[stream] = ip
+        super().handle_stream(stream, address)
+
+    def on_close(self, server_conn: Any) -> None:
+        super().on_close(server_conn)
+        ip = self.address_of.pop(server_conn.stream, None)
+        if ip is not None:
+            left = self.open_from[ip] - 1
+            if left:
+                self.open_from[ip] = left
+            else:
+                del self.open_from[ip]
+
+
+def listen(
+    app: tornado.web.Application, port: int, ip: str = "127.0.0.1", limits: Limits | None = None
+) -> BoundedServer:
+    """Serve ``app`` on ``ip:port`` with the hall's ``limits`` on connections (``BoundedServer``;
+    the bound per address is at most half the files this process may open)."""
+    limits = limits or Limits()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:  # every socket is a file: take what the system allows
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    per_address = min(limits.connections_per_address, max(1, soft // 2))
+    server = BoundedServer(app, per_address=per_address, header_seconds=limits.header_seconds)
+    server.listen(port, address=ip)
+    return server
 
 
 def jupyter_lecturer() -> tuple[type, type]:
@@ -187,6 +302,9 @@ def jupyter_lecturer() -> tuple[type, type]:
     class JupyterProjectorPage(ProjectorPage, JupyterHandler):
         def lecturer(self) -> bool:
             return self.current_user is not None
+
+        def remember_lecturer(self) -> None:
+            pass  # Jupyter set its login cookie when it read the token
 
         @tornado.web.authenticated  # else Jupyter's login page
         def get(self) -> None:
@@ -199,6 +317,14 @@ def jupyter_lecturer() -> tuple[type, type]:
             pass  # Jupyter's page headers mean nothing on a WebSocket
 
     return JupyterProjectorPage, JupyterProjectorSocket
+
+
+def _time_out_slow_requests(serverapp: Any, limits: Limits) -> None:
+    """Jupyter's own HTTP server (made after the extensions load) gets the hall's header and
+    idle time-out; its bound on connections per address is the operating system's."""
+    params = getattr(getattr(serverapp, "http_server", None), "conn_params", None)
+    if params is not None:
+        params.header_timeout = limits.header_seconds  # not the body: notebooks upload
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
@@ -214,6 +340,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", handlers(hall, base_url, lecturer=jupyter_lecturer()))
     serverapp.io_loop.add_callback(hall.start)
+    serverapp.io_loop.add_callback(_time_out_slow_requests, serverapp, hall.limits)
     serverapp.log.info(
         "Mogul's lecture hall: student pages at %s%s/ (store %r)",
         web_app.settings.get("base_url", "/"),
@@ -228,7 +355,9 @@ __all__ = [
     "ProjectorPage",
     "ProjectorSocket",
     "SeatSocket",
+    "BoundedServer",
     "handlers",
     "jupyter_lecturer",
+    "listen",
     "make_app",
 ]

@@ -55,6 +55,60 @@ POLL_SECONDS_NOTIFY = 1.0
 BOT_GRACE_SECONDS = 1.0
 """A bot whose move is still unmade after this long is moved by the hall."""
 LOG_LINES = 8
+MAX_ERROR = 300
+"""The longest error sentence sent to a page (one quoting a page's own long input is cut)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of the hall one client may take, so that one socket or one address cannot fill
+    the room (issue 36). Many students may share ONE address (a university network behind one
+    router), so the bounds per address are for a lecture hall of several hundred; a page (one
+    WebSocket: one student's tab) gets the tight ones.
+
+    ``pages_per_address``: open student pages from one address (a class of 500 with some tabs
+    reloading; 1,500 sockets from one client are not a class). ``connections_per_address``:
+    open TCP connections from one address, pages and page loads together (the server without
+    Jupyter; at most half the process's file limit). ``joins_per_page``: (burst, seconds per
+    further join) on one page; a student joins once, maybe again after a typo.
+    ``joins_per_address``: the same for one address (the whole class joining in a minute).
+    ``header_seconds``: how long a connection may take to send a request's headers, or sit
+    idle between requests (a slow client holding sockets open).
+    """
+
+    pages_per_address: int = 600
+    connections_per_address: int = 1000
+    joins_per_page: tuple[int, float] = (4, 5.0)
+    joins_per_address: tuple[int, float] = (600, 0.1)
+    header_seconds: float = 10.0
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, then one more every ``seconds``."""
+
+    def __init__(self, burst: int, seconds: float) -> None:
+        self.burst, self.seconds = burst, seconds
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one (True), else False."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) / self.seconds)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    @property
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        return max(0.0, (1 - self.tokens) * self.seconds)
+
+
+def bounded(message: str) -> str:
+    """``message`` cut to ``MAX_ERROR`` characters (an error may quote what a page sent)."""
+    return message if len(message) <= MAX_ERROR else message[: MAX_ERROR - 1] + "\u2026"
 
 
 def howto_html(spec: GameSpec) -> str:
@@ -161,12 +215,17 @@ def seat_view(
 
 @dataclass(eq=False)
 class Page:
-    """One open student page: how to send it a message, its seat once it has one, and the
-    table version it was last shown (an older snapshot is never sent after a newer one)."""
+    """One open student page: how to send it a message, its seat once it has one (and that
+    seat's claim stamp), the table version it was last shown (an older snapshot is never sent
+    after a newer one), the address it comes from and its joins still allowed."""
 
     send: Callable[[dict[str, Any]], None]
     ticket: Ticket | None = None
     version: int = -1
+    address: str = ""
+    joined: float | None = None
+    claimed: bool = False  # ``joined`` is known (from the snapshot its join took)
+    joins: Bucket | None = None
 
 
 class Hall:
@@ -176,6 +235,7 @@ class Hall:
     event loop; ``stop`` ends that. The store's calls run on ``threads`` worker threads, so a
     slow database round trip holds up one table, not the whole room (0: on the event loop).
     ``address`` is the student page's, for the projector (default: ``student_address()``).
+    ``limits``: how much one page or one address may take (``Limits``).
     """
 
     def __init__(
@@ -185,8 +245,12 @@ class Hall:
         listen: bool = True,
         threads: int = 4,
         address: str | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.open_pages: dict[str, int] = {}  # address -> its open pages
+        self.address_joins: dict[str, Bucket] = {}
         self.projectors = Projectors(store, address or student_address(), self._run)
         self.listen = listen and not store.is_sqlite
         self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
@@ -222,7 +286,7 @@ class Hall:
             else:
                 raise ClassroomError("the page asked for something the hall does not do")
         except ClassroomError as err:
-            page.send({"type": "error", "message": str(err)})
+            page.send({"type": "error", "message": bounded(str(err))})
         except sa.exc.OperationalError:  # the database restarted or is out of reach: say so
             LOG.exception("the classroom store failed a page's request")
             page.send(
@@ -232,15 +296,50 @@ class Hall:
                 }
             )
 
+    def admit(self, page: Page) -> bool:
+        """Count a new page from its address; False (not counted) if that address has its
+        ``Limits.pages_per_address`` open already."""
+        open_now = self.open_pages.get(page.address, 0)
+        if open_now >= self.limits.pages_per_address:
+            LOG.warning("refused a page from %s: %d pages open", page.address, open_now)
+            return False
+        self.open_pages[page.address] = open_now + 1
+        return True
+
+    def release(self, page: Page) -> None:
+        """A page counted by ``admit`` closed."""
+        self.leave(page)
+        left = self.open_pages.get(page.address, 0) - 1
+        if left > 0:
+            self.open_pages[page.address] = left
+        else:
+            self.open_pages.pop(page.address, None)
+            self.address_joins.pop(page.address, None)
+
+    def _may_join(self, page: Page) -> None:
+        if page.joins is None:
+            page.joins = Bucket(*self.limits.joins_per_page)
+        address = self.address_joins.setdefault(
+            page.address, Bucket(*self.limits.joins_per_address)
+        )
+        for bucket in (page.joins, address):
+            if not bucket.take():
+                raise ClassroomError(
+                    f"too many joins at once: wait {max(1, round(bucket.wait))} s and try again"
+                )
+
     async def _join(self, page: Page, message: dict[str, Any]) -> None:
+        self._may_join(page)
         code, name, key = message.get("table"), message.get("name"), message.get("key")
         if key is not None and not isinstance(key, str):
             raise ClassroomError("a seat key is 12 letters and digits")
         ticket = await self._run(self.store.join, code, name, key or None)
         self.leave(page)
-        page.ticket, page.version = ticket, -1
+        page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
         info, states, clock = await self._run(self.store.snapshot, ticket.code)
+        # snapshots older than this one (a push under way) may still come: they are no news
+        page.joined, page.claimed = info.seats[ticket.seat].joined, True
         page.send(
             {
                 "type": "seat",
@@ -309,6 +408,18 @@ class Hall:
             if page.ticket is None or info.version < page.version:
                 continue  # a newer view already went to this page
             seat = page.ticket.seat
+            if page.claimed and info.seats[seat].joined != page.joined:  # freed, or re-keyed
+                self.leave(page)
+                page.ticket = None
+                page.send(
+                    {
+                        "type": "error",
+                        "message": f"your lecturer gave seat {seat + 1} of table "
+                        f"{pretty_code(code)} to someone else: join again",
+                        "lost": True,
+                    }
+                )
+                continue
             if seat not in views:
                 views[seat] = seat_view(info, states, seat, clock, now)
             page.version = info.version
@@ -418,4 +529,14 @@ class Hall:
                 self._stopping.wait(1.0)
 
 
-__all__ = ["Hall", "Page", "howto_html", "seat_view", "status_line", "warm_up"]
+__all__ = [
+    "Bucket",
+    "Hall",
+    "Limits",
+    "Page",
+    "bounded",
+    "howto_html",
+    "seat_view",
+    "status_line",
+    "warm_up",
+]

@@ -61,6 +61,11 @@
       if (seated) draw(m);
     } else if (m.type === "error") {
       say(m.message);
+      if (m.lost) {  // the lecturer gave this seat to someone else
+        view = null;
+        localStorage.removeItem(SAVED);
+        showForm();
+      }
       if (rejoining) {  // the remembered seat is gone (a new key, a deleted table): ask again
         rejoining = false;
         localStorage.removeItem(SAVED);
