@@ -110,9 +110,9 @@ def test_the_figure_draws_a_bar_per_action_the_move_made_coloured(sample):
     assert alone.x == win.x and alone.y == win.y and alone.marker.color == win.marker.color
     assert alone.error_x.array == win.error_x.array
     scores = analysis[["mean_score", "score_low", "score_high"]].to_numpy()
-    assert [x for c in alone.customdata for x in c] == pytest.approx(scores.ravel(), abs=0.005)
+    assert [x for c in alone.customdata for x in c[:3]] == pytest.approx(scores.ravel(), abs=0.005)
     assert alone.customdata[4][0] > 30 > alone.customdata[0][0]  # +15 points for the sale
-    assert "win chance %{x:.1%}" in alone.hovertemplate
+    assert "win chance %{customdata[3]:.1%}" in alone.hovertemplate
 
 
 def test_a_step_outside_the_game_is_refused_with_the_moves_there_are(sample):
