@@ -25,6 +25,7 @@ from mogul.plots.analysis import (
     value_axis,
 )
 from mogul.widgets.live import live_figure
+from mogul.widgets.session_player import touch_style
 
 __all__ = ["COLUMNS", "DecisionBrowser", "PositionAnalysis"]
 
@@ -212,6 +213,7 @@ class DecisionBrowser(w.VBox):
         )
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         super().__init__([self.table, self.decision, self.caption, self.figure])
+        self.children = (*self.children, touch_style(self))
         self.add_class("mogul-decision-browser")
         self.table.observe(lambda _: self._quiet or self.show(self.table.value, 0), names="value")
         self.decision.observe(lambda _: self._quiet or self._draw(), names="value")
