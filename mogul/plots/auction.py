@@ -16,6 +16,7 @@ from mogul.plots.template import SEAT_COLOURS, laid_out, rounded
 
 __all__ = [
     "convergence_figure",
+    "flat_from",
     "mechanism_figure",
     "payoff_curve_figure",
     "pot_ladder_data",
@@ -25,6 +26,9 @@ __all__ = [
     "winner_regions_figure",
 ]
 
+POT_ROOM = 4
+"""The pot axis of an auction chart reaches at least this many chips."""
+
 _LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
 """A legend in one row above the plot, so it never takes width from the plot."""
 
@@ -32,6 +36,18 @@ _LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": 
 def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     """A seat's display name: ``names[seat]`` or "seat N"."""
     return names[seat] if names is not None else f"seat {seat}"
+
+
+def flat_from(payoffs: Sequence[float]) -> int:
+    """The k from which a payoff curve (payoffs for k = 0, 1, ...) no longer changes: past
+    the chips a seat can bid, "drop at k" is the same plan for every larger k.
+
+    >>> flat_from([0.2, 0.2, 0.0, 0.4, 0.4, 0.4])
+    3
+    """
+    values = list(payoffs)
+    moved = [k for k, value in enumerate(values) if value != values[-1]]
+    return moved[-1] + 1 if moved else 0
 
 
 def payoff_curve_figure(
@@ -122,9 +138,11 @@ def pot_ladder_data(path: Sequence, names: Sequence[str] | None = None) -> list[
 
 
 def pot_ladder_ranges(path: Sequence) -> tuple[list[float], list[float]]:
-    """The x and y ranges of ``pot_ladder_figure``: room for the markers and their labels."""
+    """The x and y ranges of ``pot_ladder_figure``: room for the markers and their labels,
+    and for a pot of at least ``POT_ROOM`` chips (an auction's first moves are not drawn on
+    a pot axis of -0.8 to 1.5, in half chips, that jumps at every bid)."""
     top = max((st.pot for st in path), default=0)
-    return [-0.8, len(path) - 0.2], [-0.8, top + 1.5]
+    return [-0.8, len(path) - 0.2], [-0.8, max(top, POT_ROOM) + 1.5]
 
 
 def pot_ladder_figure(

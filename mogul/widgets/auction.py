@@ -30,7 +30,7 @@ from mogul.plots.auction import (
 )
 from mogul.plots.template import SEAT_COLOURS, rounded
 from mogul.widgets.live import live_figure
-from mogul.widgets.session_player import touch_style
+from mogul.widgets.touch import touch_style
 
 __all__ = ["AuctionExplorer"]
 

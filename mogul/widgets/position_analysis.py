@@ -25,7 +25,7 @@ from mogul.plots.analysis import (
     value_axis,
 )
 from mogul.widgets.live import live_figure
-from mogul.widgets.session_player import touch_style
+from mogul.widgets.touch import touch_style
 
 __all__ = ["COLUMNS", "DecisionBrowser", "PositionAnalysis"]
 

@@ -24,33 +24,11 @@ import ipywidgets as w
 from mogul.kit.record import GameRecord
 from mogul.kit.session import GameSession
 from mogul.kit.spec import spec_for
+from mogul.widgets.touch import touch_style
 
-__all__ = ["GameTable", "Row", "SessionPlayer", "button", "touch_style"]
+__all__ = ["GameTable", "Row", "SessionPlayer", "button"]
 
 LOG_LINES = 8
-
-TOUCH = "mogul-touch"
-"""The class of a widget whose controls grow to touch size on a phone (``touch_style``)."""
-
-TOUCH_CSS = f"""<style>
-@media (max-width: 700px), (pointer: coarse) {{
-  .{TOUCH} {{ --jp-widgets-inline-height: 44px; }}
-  .{TOUCH} .widget-checkbox label {{ min-width: 44px; align-items: center; }}
-  .{TOUCH} .widget-checkbox input[type="checkbox"] {{ width: 24px; height: 24px; }}
-}}
-</style>"""
-
-
-def touch_style(widget: w.Box) -> w.HTML:
-    """Make ``widget``'s buttons, inputs, sliders and checkboxes at least 44 px tall on a phone
-    (a narrow or touch screen; the size guidelines ask for a fingertip): add the ``TOUCH``
-    class and return the style element to put among its children, last (so the text a
-    notebook saves of the widget stays as it was). The controls take their height from
-    ipywidgets' ``--jp-widgets-inline-height`` (28 px), which the style raises; a checkbox's
-    target is its label (a tap on the words ticks it)."""
-    widget.add_class(TOUCH)
-    return w.HTML(TOUCH_CSS, layout=w.Layout(display="none"))
-
 
 Row = tuple[str, list[tuple[Any, str]]]
 """A row of action buttons: a caption ("" for none) and (action, button text) pairs."""
