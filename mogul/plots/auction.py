@@ -58,11 +58,15 @@ def payoff_curve_figure(
     """Payoff against the threshold k, one line per curve, equilibrium payoffs dashed.
 
     ``curves`` is one ``payoff_curve`` DataFrame or a mapping label -> DataFrame. The best k
-    of each curve is marked. ``x_max`` limits the k axis (e.g. to where the curves change).
+    of each curve is marked. ``x_max`` limits the k axis (e.g. to where the curves change) and
+    the curves drawn with it (markers are drawn whole at the axes: a point past ``x_max``
+    would sit outside the chart's range).
     """
     named = {"payoff": curves} if isinstance(curves, pd.DataFrame) else dict(curves)
     fig = go.Figure()
     for n, (label, df) in enumerate(named.items()):
+        if x_max is not None:
+            df = df[df["k"] <= x_max]
         colour = SEAT_COLOURS[n % len(SEAT_COLOURS)]
         fig.add_scatter(
             x=rounded(df["k"]),
