@@ -46,7 +46,10 @@ $(STAMP): pyproject.toml
 # The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.
 LAB_SETTINGS := --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings
 
+# Before Lab starts: the batch engines compiled into numba's cache (a progress bar; about a
+# minute the first time, seconds after), so a notebook's first Run All does not wait for them.
 lab: $(STAMP)
+	$(BIN)/python -m mogul warm-up
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
@@ -153,6 +156,7 @@ format: $(STAMP)
 	$(BIN)/ruff format mogul tests benchmarks examples
 
 notebooks: $(STAMP)
+	$(BIN)/python -m mogul warm-up
 	cd notebooks && ../$(BIN)/jupyter execute --inplace *.ipynb
 	$(BIN)/nbstripout --keep-output --keep-count notebooks/*.ipynb
 
