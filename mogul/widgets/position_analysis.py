@@ -255,4 +255,9 @@ class DecisionBrowser(w.VBox):
             self.figure.layout.xaxis.update(value_axis(shown, self._score_title))
             self.figure.layout.height = figure_height(shown["action"])
         where, ranked = self._caption(self.row), reading(shown)
-        self.caption.value = _caption(f"{where}. {ranked}" if where and ranked else where or ranked)
+        # the slider's number, said in the caption too: the caption's own numbers (a move of
+        # the game, counting every seat's) are another count
+        where = f"Decision {self.decision.value} (of 0 to {self.decision.max})" + (
+            f": {where}" if where else ""
+        )
+        self.caption.value = _caption(f"{where}. {ranked}" if ranked else where)
