@@ -212,8 +212,8 @@ class DecisionBrowser(w.VBox):
             position_analysis_figure(empty, score_title=score_title, score=False)
         )
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
-        super().__init__([self.table, self.decision, self.caption, self.figure])
-        self.children = (*self.children, touch_style(self))
+        # the style before the caption: the caption stays the browser's last text
+        super().__init__([self.table, self.decision, touch_style(self), self.caption, self.figure])
         self.add_class("mogul-decision-browser")
         self.table.observe(lambda _: self._quiet or self.show(self.table.value, 0), names="value")
         self.decision.observe(lambda _: self._quiet or self._draw(), names="value")

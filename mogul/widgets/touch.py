@@ -13,6 +13,7 @@ TOUCH = "mogul-touch"
 TOUCH_CSS = f"""<style>
 @media (max-width: 700px), (pointer: coarse) {{
   .{TOUCH} {{ --jp-widgets-inline-height: 44px; }}
+  .{TOUCH} .widget-html-content {{ line-height: 1.4; }}  /* text keeps its own spacing */
   .{TOUCH} .widget-checkbox label {{ min-width: 44px; align-items: center; }}
   .{TOUCH} .widget-checkbox input[type="checkbox"] {{ width: 24px; height: 24px; }}
 }}
