@@ -49,8 +49,11 @@ LAB_SETTINGS := --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings
 
 # Before Lab starts: the batch engines compiled into numba's cache (a progress bar; about a
 # minute the first time, seconds after), so a notebook's first Run All does not wait for them.
+# The kit's notebooks are trusted (jupyter trust): Lab then draws the widget state saved in
+# them (make notebooks keeps it) before Run All, where an untrusted notebook shows text.
 lab: $(STAMP)
 	$(BIN)/python -m mogul warm-up
+	$(BIN)/jupyter trust notebooks/*.ipynb
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
