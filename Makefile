@@ -8,6 +8,7 @@ STAMP  := $(VENV)/.installed
 ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Headless use: make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
+STRIP := --keep-output --keep-count --keep-metadata-keys metadata.widgets
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=300
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
@@ -46,13 +47,19 @@ $(STAMP): pyproject.toml
 # The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.
 LAB_SETTINGS := --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings
 
+# Before Lab starts: the batch engines compiled into numba's cache (a progress bar; about a
+# minute the first time, seconds after), so a notebook's first Run All does not wait for them.
+# The kit's notebooks are trusted (jupyter trust): Lab then draws the widget state saved in
+# them (make notebooks keeps it) before Run All, where an untrusted notebook shows text.
 lab: $(STAMP)
+	$(BIN)/python -m mogul warm-up
+	$(BIN)/jupyter trust notebooks/*.ipynb
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
 	$(BIN)/ruff check mogul tests benchmarks examples notebooks
 	$(BIN)/ruff format --check mogul tests benchmarks examples
-	$(BIN)/nbstripout --keep-output --keep-count --verify notebooks/*.ipynb
+	$(BIN)/nbstripout $(STRIP) --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
 	$(MAKE) --no-print-directory e2e
@@ -152,9 +159,14 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format mogul tests benchmarks examples
 
+# Run every notebook and keep its outputs and its widget state (metadata.widgets, which
+# nbstripout drops by default): Lab then draws the players and apps before the reader runs a
+# cell, instead of a line of text. Plotly's bundle is left out of the saved state (5 MB a chart).
 notebooks: $(STAMP)
+	$(BIN)/python -m mogul warm-up
 	cd notebooks && ../$(BIN)/jupyter execute --inplace *.ipynb
-	$(BIN)/nbstripout --keep-output --keep-count notebooks/*.ipynb
+	$(BIN)/python -m mogul.widgets.saved_state notebooks/*.ipynb
+	$(BIN)/nbstripout $(STRIP) notebooks/*.ipynb
 
 # Rewrite the golden playthroughs in tests/playthroughs after an intended change of the rules;
 # commit them with the change (their diff shows what the change does to seeded games).

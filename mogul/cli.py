@@ -97,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mogul", description="Simulate games between bots and run strategy tournaments."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{simulate,tournament}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="{simulate,tournament,warm-up}"
+    )
     bots_help = (
         "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
     )
@@ -166,7 +168,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common(tour)
     tour.set_defaults(run=_tournament, command_parser=tour)
+
+    warm = commands.add_parser(
+        "warm-up", help="compile the batch engines once, so a notebook's first run is quick"
+    )
+    warm.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    warm.set_defaults(run=lambda args: warm_up(not args.no_progress), command_parser=warm)
     return parser
+
+
+def warm_up(progress: bool = True) -> bool:
+    """Compile every game's batch engine and its "analyse this position" rollouts now, with a
+    progress bar: numba keeps the machine code in its cache (``cache=True``) beside the
+    modules, so a notebook's first run loads it instead of compiling for minutes. One short
+    simulation and one small analysis of a new game per edition; returns False (nothing is
+    partial). ``make lab`` runs it before starting JupyterLab; later runs take seconds."""
+    from tqdm.auto import tqdm
+
+    jobs = [(spec, edition) for spec in map(get_game, games()) for edition in spec.editions]
+    with tqdm(total=2 * len(jobs), unit="step", disable=not progress) as bar:
+        for spec, edition in jobs:
+            bar.set_description(f"compiling {edition}")
+            bots = list(spec.bots)[:1]
+            players = (
+                spec.player_range(edition) if callable(spec.player_range) else spec.player_range
+            )
+            simulate(edition, bots, games=2, players=players[0], seed=0, progress=False)
+            bar.update()
+            analyse = spec.face("analyse_position")
+            if analyse is not None:
+                analyse(spec.new_game(edition, players[0], 0), rollouts=2)
+            bar.update()
+    return False
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -43,10 +43,14 @@ def check_player_plays(game: str, steps: int = 12) -> SessionPlayer:
             assert app.step(), f"{game}: a bot could not move"
             continue
         legal = list(app.state.legal_actions())
+        picker = getattr(app, "kinds", None)  # many actions: one row at a time, picked by name
+        if picker is not None and picker.layout.display is None:
+            counts = [int(option.rsplit("(", 1)[1].rstrip(")")) for option in picker.options]
+            assert sum(counts) == len(legal), f"{game}: rows {picker.options}, {len(legal)} actions"
+            picker.index = len(counts) - 1  # the last row, for the last action below
         buttons = app.buttons()
-        assert len(buttons) == len(legal) >= 1, (
-            f"{game}: {len(buttons)} buttons for {len(legal)} actions"
-        )
+        shown = counts[-1] if picker is not None and picker.layout.display is None else len(legal)
+        assert len(buttons) == shown >= 1, f"{game}: {len(buttons)} buttons for {shown} actions"
         before, table_before = len(app.history), app.table.value
         buttons[-1].click()  # the last button: not always the first, most obvious choice
         assert len(app.history) > before and app.actions[before - 1] == legal[-1]

@@ -183,6 +183,9 @@ FIGURES = {
     "payoff_curve": lambda: payoff_curve_figure(
         {f"seat {i}": df for i, df in payoff_curves(VALUES, [3, 3, 3]).items()}
     ),
+    "payoff_curve_cut": lambda: payoff_curve_figure(  # as notebook 02: the k axis cut at 4
+        {f"seat {i}": df for i, df in payoff_curves(VALUES, [3, 3, 3]).items()}, x_max=4
+    ),
     "pot_ladder": lambda: pot_ladder_figure(solve(VALUES, [3, 3, 3], start=0).path),
     "convergence": lambda: convergence_figure(dynamics().trace),
     "mechanism": lambda: mechanism_figure(compare_mechanisms(sample(), chips=[4, 4, 4])),

@@ -134,3 +134,15 @@ def test_a_failed_update_is_shown_and_does_not_block_the_next(app):
     app.update = original
     app.value_sliders[0][0].value = 12.0
     assert app.solution.values[0][0] == 12.0 and "wins" in app.status.value
+
+
+def test_a_change_that_leaves_the_equilibrium_says_so():
+    # notebook 02's explorer: a seventh chip changes nothing (the most a seat bids is 6)
+    app = AuctionExplorer(seats=4, chips=6, background=False)
+    assert "as it was" not in app.status.value  # the first solve
+    app.chips.value = 7
+    assert app.status.value.startswith(
+        "<div style='color:#555'><i>This change leaves the equilibrium as it was"
+    )
+    app.value_sliders[0][0].value += 5  # seat 0 values winning more: it wins, paying more
+    assert "as it was" not in app.status.value

@@ -52,7 +52,7 @@ def test_wilson_interval_and_the_score_interval():
         "95% **Wilson score interval** (Wilson 1927)",
         "four times the games, half the width",
         "(mean ± 1.96 standard errors)",
-        "`mean_rank` (1 = first)",
+        "*mean rank* (1 = first)",
     )
 
 
@@ -156,7 +156,7 @@ five
 one 2 once
 one three
 One 4 4 24 2 one
-95% 1927 1 four half 1.96 1 Two
+95% 1927 1 four half 95% 1.96 1 Two
 one half
 400 one 200 two Two four 2026 8 84 40 24 95% 95% three 8 2,016 52.9% 50.7 55.0% 2,016 16.0 16.1% 14.5 17.7% 960 62.4% 59.3 65.4% 8 960 26.8% 24.1 29.7% 3 960 11.1% 9.3 13.3% 960 0.0% 0.0 0.4%
 2

@@ -393,3 +393,28 @@ def test_a_streamed_run_stopped_while_it_is_swapped_in_keeps_the_earlier_run_who
     monkeypatch.setattr(mogul.cli, "write_manifest", ctrl_c_at_the_end)
     assert main([*command, "--overwrite", "--seed", "5"]) == 130
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_warm_up_plays_every_edition_once_and_analyses_its_first_position(monkeypatch, capsys):
+    # make lab runs it: each edition's batch engine and rollouts compiled into numba's cache
+    import mogul.cli
+    from mogul.kit.spec import GameSpec, games, get_game
+
+    played, analysed = [], []
+    monkeypatch.setattr(mogul.cli, "simulate", lambda edition, *a, **k: played.append(edition))
+    face = GameSpec.face
+
+    def recorded(spec, name, default=None):
+        if name != "analyse_position" or face(spec, name) is None:
+            return face(spec, name, default)
+        return lambda state, **k: analysed.append((spec.name, k["rollouts"]))
+
+    monkeypatch.setattr(GameSpec, "face", recorded)
+    assert main(["warm-up", "--no-progress"]) == 0
+    editions = [e for name in games() for e in get_game(name).editions]
+    assert played == editions and len(editions) >= 3
+    assert {name for name, _ in analysed} == {
+        name for name in games() if face(get_game(name), "analyse_position") is not None
+    }
+    assert {rollouts for _, rollouts in analysed} == {2}
+    assert "done in" in capsys.readouterr().out

@@ -219,11 +219,16 @@ def test_dividend_and_stock_charts_add_up_to_the_game(record):
 
 def labels(app: CreditMobilierPlayer) -> list[str]:
     """The game's label of each action button shown (its tooltip; the text may be shorter)."""
-    return [b.tooltip for b in app.buttons()]
+    return [b.tooltip or b.description for b in app.buttons()]
 
 
 def press(app: CreditMobilierPlayer, label: str) -> None:
-    (button,) = [b for b in app.buttons() if b.tooltip.startswith(label)]
+    """Click the button of the action labelled ``label...``, first picking its row in ``kinds``
+    when the player shows one row at a time."""
+    if app.kinds.layout.display is None:
+        (row,) = [o for o in app.kinds.options if label.startswith(o.rsplit(" (", 1)[0])]
+        app.kinds.value = row
+    (button,) = [b for b in app.buttons() if (b.tooltip or b.description).startswith(label)]
     button.click()
 
 
@@ -253,7 +258,8 @@ def test_a_human_turn_by_the_buttons_moves_the_board_and_undo_takes_it_back():
         "B3 -> B2 (+$4 red)",
     ]
     assert [text for _, text in rows[4][1]] == ["Buy red ($1)", "Buy yellow ($1)", "Buy blue ($1)"]
-    assert "Move red B3 -> B2 (+$4 red)" in labels(app)
+    # 24 buttons: one row at a time, picked by name (the first at first)
+    assert app.kinds.options[0].startswith("Build red (") and "Move red (2)" in app.kinds.options
     assert [b.description for b in app.buttons()][:2] == ["A5-A6", "coast-B1"]  # in board order
     board = app.board
     assert board.layout.title.text == "Turn 1: Ann, to choose"
@@ -358,3 +364,16 @@ def test_shared_words_make_a_caption_and_short_buttons():
     # labels that differ only at the end keep at least one word of their own
     caption, row = shared_words(["a", "b"], ["Pay red", "Pay red now"])
     assert caption == "Pay ..." and row == [("a", "red"), ("b", "red now")]
+
+
+def test_many_actions_show_one_row_at_a_time_picked_by_name():
+    # notebook 07's game at turn 1: 21 builds and 4 buys; a row at a time, not 25 buttons
+    app = CreditMobilierPlayer(seed=7, names=["Ann", "Ben", "Cai"])
+    assert len(app.state.legal_actions()) == 25
+    assert app.kinds.layout.display is None
+    assert app.kinds.options == ("Build red (7)", "Build green (7)", "Build blue (7)", "Buy (4)")
+    assert labels(app)[0] == "Build red A5-A6 (+$2 Credit Mobilier)" and len(labels(app)) == 7
+    app.kinds.value = "Buy (4)"
+    assert labels(app) == ["Buy red ($1)", "Buy green ($1)", "Buy blue ($1)", "Buy purple ($1)"]
+    press(app, "Buy purple")  # the next choice keeps to buying while buying is legal
+    assert app.state.current_player == 0 and app.kinds.value.startswith("Buy")

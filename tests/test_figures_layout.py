@@ -116,6 +116,25 @@ def test_figure_labels_itself(name):
 
 
 @pytest.mark.parametrize("name", [case(n) for n in FIGURES])
+def test_data_lies_inside_a_fixed_axis_range(name):
+    # a range the figure fixes must hold its data: markers are drawn whole at the axes
+    # (cliponaxis off), so a point past the range is drawn outside the chart (02's payoff
+    # curves ran to k = 9 on an axis cut at 8.5)
+    fig = FIGURES[name]()
+    for trace in fig.data:
+        for letter in "xy":
+            ref = getattr(trace, f"{letter}axis", None) or letter
+            axis = fig.layout[f"{letter}axis{ref[1:]}"]
+            values = getattr(trace, letter, None)
+            if axis.range is None or values is None or axis.type not in (None, "linear", "-"):
+                continue
+            numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+            low, high = sorted(axis.range)
+            outside = [v for v in numbers if not low <= v <= high]
+            assert not outside, f"{trace.name}: {letter} {outside} outside {axis.range}"
+
+
+@pytest.mark.parametrize("name", [case(n) for n in FIGURES])
 def test_player_colours_are_never_company_colours(name):
     fig = FIGURES[name]()
     for trace in shown_in_legend(fig):

@@ -119,3 +119,26 @@ def test_the_apps_live_charts_are_live_figure_widgets():
     assert isinstance(player.curve, LiveFigureWidget)
     assert isinstance(player.dashboard, ShareValueDashboard)
     assert isinstance(player.dashboard.figure, LiveFigureWidget)
+
+
+def test_saved_widget_state_leaves_plotly_bundles_out(tmp_path):
+    # make notebooks keeps a notebook's widget state (Lab draws the players before Run All)
+    # without plotly's 5 MB bundle per live chart; the chart then says to run the notebook
+    import json
+
+    from mogul.widgets.live import LOADER_ESM
+    from mogul.widgets.saved_state import slim_saved_widgets
+
+    live = {"model_name": "AnyModel", "state": {"_plotly_esm": "x" * 1000, "_esm": "loader"}}
+    button = {"model_name": "ButtonModel", "state": {"description": "Next round"}}
+    key = "application/vnd.jupyter.widget-state+json"
+    notebook = {"cells": [], "metadata": {"widgets": {key: {"state": {"a": live, "b": button}}}}}
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(notebook))
+    assert slim_saved_widgets(path) == 1000
+    state = json.loads(path.read_text())["metadata"]["widgets"][key]["state"]
+    assert state["a"]["state"] == {"_plotly_esm": "", "_esm": "loader"}
+    assert state["b"] == button
+    assert slim_saved_widgets(path) == 0  # nothing left to leave out
+    assert 'if (!model.get("_plotly_esm")) return null;' in LOADER_ESM
+    assert "Run the notebook (Run > Run All Cells) to draw this chart." in LOADER_ESM

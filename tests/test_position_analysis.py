@@ -157,3 +157,43 @@ def test_the_widget_caption_reads_the_analysis_it_draws():
 
     sentence = reading(widget.analysis)
     assert sentence and widget.caption.value.endswith(f"{sentence}</div>".replace("'", "&#x27;"))
+
+
+def test_no_win_in_any_rollout_ranks_by_the_mean_score():
+    # a seat far behind: every win chance 0; the bars are the mean scores, not five empty ones
+    from mogul.analysis.position import action_values, reading
+    from mogul.plots.analysis import value_axis
+
+    own = np.array([[3.0, 5.0, 4.0], [3.0, 7.0, 4.0]] * 50)
+    frame = action_values(["Bid 1 chip", "Drop", "Credit"], own, np.zeros(own.shape))
+    (bars,) = position_analysis_figure(frame, score=False).data
+    assert list(bars.x) == [3.0, 6.0, 4.0]
+    axis = value_axis(frame)
+    assert axis["tickformat"] == "" and "no action won a game" in axis["title"]["text"]
+    assert reading(frame) == (
+        "No action won a single game: ranked by mean score. Drop has the best mean score; "
+        "Bid 1 chip and Credit are clearly behind it."
+    )
+
+
+def test_moves_whose_rollouts_came_out_alike_share_a_bar():
+    # Credit Mobilier's turn 1 (notebook 07): 21 builds whose rollouts are identical
+    from mogul.analysis.position import action_values, grouped
+
+    labels = [f"Build {c} {s}" for c in ("red", "blue") for s in ("A5-A6", "B5-B6")] + ["Buy red"]
+    own = np.array([[4.0] * 4 + [6.0], [5.0] * 4 + [2.0]] * 10)
+    frame = grouped(action_values(labels, own, (own > 4.5).astype(float)))
+    assert list(frame["action"]) == ["Build (4 moves alike)", "Buy red"]
+    assert frame["members"][0] == tuple(labels[:4])
+    (bars,) = position_analysis_figure(frame, chosen="Build blue B5-B6", score=False).data
+    assert list(bars.marker.color) == [CHOSEN, bars.marker.color[1]] != [CHOSEN, CHOSEN]
+
+
+def test_the_widget_says_game_over_once_the_game_ends():
+    session = GameSession("classic", ["human", "value", "value", "value"], 3, autoplay=True)
+    widget = PositionAnalysis(session, rollouts=20)
+    assert widget.figure_box.layout.display is None
+    while not session.state.is_over:
+        session.act(session.state.legal_actions()[-1])
+    assert widget.figure_box.layout.display == "none"  # no "Ann to move" chart of an old turn
+    assert "Game over" in widget.caption.value

@@ -311,14 +311,18 @@ def test_payoff_curve_for_the_human_seat():
     app = GamePlayer("classic", ["human", "value", "value", "value"], seed=3, payoff_curve=True)
     assert app.curve_box.layout.display is None  # Ann is in an auction: the curve shows
     curve = chain_payoff_curve(app.history, 0)
-    assert list(app.curve.data[0].y) == [round(v, 4) for v in curve["payoff"]]
+    # Ann holds 6 chips: the curve is flat from k = 8 of its 25 pots; the k axis stops there,
+    # so the decision fills the chart (it ran to 24, the choice squeezed into a third)
+    assert len(curve) == 25 and curve["payoff"].iloc[7:].nunique() == 1
+    assert list(app.curve.data[0].y) == [round(v, 4) for v in curve["payoff"][:8]]
+    assert list(app.curve.layout.xaxis.range) == [-0.5, 7.5]
     assert list(app.curve.data[3].x) == [app.state.pot]
+    assert list(app.curve.data[3].y) == [curve["payoff"].min()]  # the "now" mark at the foot
     press(app, "Drop")  # Ann leaves; the bots play on until she must decide again
     if app.state.phase == "auction":  # the next auction: a new curve
         assert app.curve_box.layout.display is None
-        assert list(app.curve.data[0].y) == [
-            round(v, 4) for v in chain_payoff_curve(app.history, 0)["payoff"]
-        ]
+        again = chain_payoff_curve(app.history, 0)["payoff"]
+        assert list(app.curve.data[0].y) == [round(v, 4) for v in again[: len(app.curve.data[0].y)]]
     else:  # taking or selling: no curve
         assert app.curve_box.layout.display == "none"
 
@@ -465,3 +469,13 @@ def test_rio_grande_player_branches_with_one_button_per_free_station_and_the_map
 def test_the_classic_player_has_no_map():
     app = GamePlayer("classic", BOTS, seed=2)
     assert app.network_map is None and app.last_house() is None
+
+
+def test_the_auction_chart_has_room_for_a_pot_and_shows_the_last_auction_at_game_over():
+    app = GamePlayer("classic", BOTS, seed=3)
+    assert list(app.auction_chart.layout.yaxis.range) == [-0.8, 5.5]  # not -0.8..1.5
+    app.play_to_end()
+    assert app.state.is_over and app.state.round == 25
+    # no empty "The auction of round 25" (the crash): the last auction, said to be the last
+    assert app.auction_chart.layout.title.text == "The last auction (round 24): game over"
+    assert len(app.auction_chart.data[0].x) > 0

@@ -7,9 +7,16 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from mogul.analysis.position import measure
 from mogul.plots.template import laid_out, rounded
 
-__all__ = ["bar_label", "figure_height", "position_analysis_figure", "position_traces"]
+__all__ = [
+    "bar_label",
+    "figure_height",
+    "position_analysis_figure",
+    "position_traces",
+    "value_axis",
+]
 
 PLAIN = "#9aa5b1"
 CHOSEN = "#d95f02"
@@ -40,25 +47,34 @@ def position_traces(
     analysis: pd.DataFrame, chosen: str | None = None, score: bool = True
 ) -> list[dict]:
     """The bar traces' data for ``analyse_position``'s table: mean score and win chance, or
-    (``score=False``) win chance alone, its bars carrying the mean score with its interval
-    for the hover text (``customdata``).
+    (``score=False``) one measure alone (the win chance, or the mean score when no action won
+    a rollout: ``measure``), its bars carrying the mean score with its interval for the hover
+    text (``customdata``).
 
     Each bar carries its 95% interval as an error bar; the ``chosen`` action's bars (its
-    ``action`` text) are coloured and labelled "chosen"; without ``chosen``, the rows a
-    ``chosen`` column marks True (the classroom debrief's frames) are.
+    ``action`` text, or a row whose ``members`` hold it: ``grouped``) are coloured and
+    labelled "chosen"; without ``chosen``, the rows a ``chosen`` column marks True (the
+    classroom debrief's frames) are.
     """
     actions = list(analysis["action"])
     if chosen is None and "chosen" in analysis:
         marked = analysis.loc[analysis["chosen"].astype(bool), "action"]
         chosen = marked.iloc[0] if len(marked) else None
+    members = analysis["members"] if "members" in analysis else [(a,) for a in actions]
+    picked = [
+        action == chosen or chosen in group for action, group in zip(actions, members, strict=True)
+    ]
     labels = [bar_label(action) for action in actions]
-    colours = [CHOSEN if action == chosen else PLAIN for action in actions]
-    text = ["chosen" if action == chosen else "" for action in actions]
+    colours = [CHOSEN if p else PLAIN for p in picked]
+    text = ["chosen" if p else "" for p in picked]
     out = []
-    for value, low, high, digits in (
+    measures = (
         ("mean_score", "score_low", "score_high", 2),
         ("win_chance", "win_low", "win_high", 3),
-    )[0 if score else 1 :]:
+    )
+    if not score:
+        measures = measures[1:] if measure(analysis) == "win_chance" else measures[:1]
+    for value, low, high, digits in measures:
         x = analysis[value]
         out.append(
             {
@@ -76,9 +92,21 @@ def position_traces(
             }
         )
     if not score:
-        columns = ["mean_score", "score_low", "score_high"]
-        out[0]["customdata"] = [rounded(row, 2) for row in analysis[columns].to_numpy()]
+        columns = ["mean_score", "score_low", "score_high", "win_chance"]
+        out[0]["customdata"] = [rounded(row, 3) for row in analysis[columns].to_numpy()]
     return out
+
+
+def value_axis(analysis: pd.DataFrame, score_title: str = "expected final score") -> dict:
+    """The x-axis of the one-panel chart (``score=False``) for ``analysis``: the win chance in
+    per cent, or, when no action won a rollout (``measure``), the score titled ``score_title``."""
+    if measure(analysis) == "win_chance":
+        return {"title": {"text": "win chance"}, "tickformat": ".0%", "autorange": True}
+    return {
+        "title": {"text": f"{score_title} (no action won a game)"},
+        "tickformat": "",
+        "autorange": True,
+    }
 
 
 def figure_height(actions: int | pd.Series) -> int:
@@ -123,7 +151,8 @@ def position_analysis_figure(
 def _win_chance_figure(
     analysis: pd.DataFrame, chosen: str | None, title: str, score_title: str
 ) -> go.Figure:
-    """``position_analysis_figure`` with ``score=False``: one panel, the win chance."""
+    """``position_analysis_figure`` with ``score=False``: one panel, the win chance (or the
+    score when no action won a rollout)."""
     fig = go.Figure()
     (trace,) = position_traces(analysis, chosen, score=False)
     fig.add_bar(
@@ -133,7 +162,7 @@ def _win_chance_figure(
         insidetextanchor="start",  # clear of the error bar at the end
         showlegend=False,
         hovertemplate=(
-            f"%{{y}}<br>win chance %{{x:.1%}}<br>{score_title} %{{customdata[0]:.2f}} "
+            f"%{{y}}<br>win chance %{{customdata[3]:.1%}}<br>{score_title} %{{customdata[0]:.2f}} "
             "(%{customdata[1]:.2f} to %{customdata[2]:.2f})<extra></extra>"
         ),
         **trace,
@@ -150,5 +179,5 @@ def _win_chance_figure(
         },  # "chosen" only where it fits: the colour says it
     )
     fig.update_yaxes(autorange="reversed")  # the first action on top
-    fig.update_xaxes(title="win chance", tickformat=".0%", rangemode="tozero", nticks=5)
+    fig.update_xaxes(rangemode="tozero", nticks=5, **value_axis(analysis, score_title))
     return fig

@@ -16,6 +16,7 @@ from mogul.plots.template import SEAT_COLOURS, laid_out, rounded
 
 __all__ = [
     "convergence_figure",
+    "flat_from",
     "mechanism_figure",
     "payoff_curve_figure",
     "pot_ladder_data",
@@ -24,6 +25,9 @@ __all__ = [
     "seat_name",
     "winner_regions_figure",
 ]
+
+POT_ROOM = 4
+"""The pot axis of an auction chart reaches at least this many chips."""
 
 _LEGEND_ABOVE = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
 """A legend in one row above the plot, so it never takes width from the plot."""
@@ -34,6 +38,18 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     return names[seat] if names is not None else f"seat {seat}"
 
 
+def flat_from(payoffs: Sequence[float]) -> int:
+    """The k from which a payoff curve (payoffs for k = 0, 1, ...) no longer changes: past
+    the chips a seat can bid, "drop at k" is the same plan for every larger k.
+
+    >>> flat_from([0.2, 0.2, 0.0, 0.4, 0.4, 0.4])
+    3
+    """
+    values = list(payoffs)
+    moved = [k for k, value in enumerate(values) if value != values[-1]]
+    return moved[-1] + 1 if moved else 0
+
+
 def payoff_curve_figure(
     curves: pd.DataFrame | Mapping[str, pd.DataFrame],
     title: str = "Payoff of 'drop when the pot reaches k'",
@@ -42,11 +58,15 @@ def payoff_curve_figure(
     """Payoff against the threshold k, one line per curve, equilibrium payoffs dashed.
 
     ``curves`` is one ``payoff_curve`` DataFrame or a mapping label -> DataFrame. The best k
-    of each curve is marked. ``x_max`` limits the k axis (e.g. to where the curves change).
+    of each curve is marked. ``x_max`` limits the k axis (e.g. to where the curves change) and
+    the curves drawn with it (markers are drawn whole at the axes: a point past ``x_max``
+    would sit outside the chart's range).
     """
     named = {"payoff": curves} if isinstance(curves, pd.DataFrame) else dict(curves)
     fig = go.Figure()
     for n, (label, df) in enumerate(named.items()):
+        if x_max is not None:
+            df = df[df["k"] <= x_max]
         colour = SEAT_COLOURS[n % len(SEAT_COLOURS)]
         fig.add_scatter(
             x=rounded(df["k"]),
@@ -122,9 +142,11 @@ def pot_ladder_data(path: Sequence, names: Sequence[str] | None = None) -> list[
 
 
 def pot_ladder_ranges(path: Sequence) -> tuple[list[float], list[float]]:
-    """The x and y ranges of ``pot_ladder_figure``: room for the markers and their labels."""
+    """The x and y ranges of ``pot_ladder_figure``: room for the markers and their labels,
+    and for a pot of at least ``POT_ROOM`` chips (an auction's first moves are not drawn on
+    a pot axis of -0.8 to 1.5, in half chips, that jumps at every bid)."""
     top = max((st.pot for st in path), default=0)
-    return [-0.8, len(path) - 0.2], [-0.8, top + 1.5]
+    return [-0.8, len(path) - 0.2], [-0.8, max(top, POT_ROOM) + 1.5]
 
 
 def pot_ladder_figure(

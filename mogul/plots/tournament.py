@@ -1,4 +1,5 @@
-"""Figures for strategy tournaments: data in (``Tournament.summary()``), ``go.Figure`` out."""
+"""Figures for strategy tournaments: data in (``Tournament.summary()``), ``go.Figure`` out,
+and the summary as a table a reader can read (``summary_table``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,44 @@ import plotly.graph_objects as go
 
 from mogul.plots.template import laid_out, rounded
 
-__all__ = ["head_to_head_figure", "win_rate_figure"]
+__all__ = ["head_to_head_figure", "summary_table", "win_rate_figure"]
+
+
+def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """``Tournament.summary()`` for reading: columns in words, the win rate in per cent and the
+    mean score to one decimal, each with its 95% interval beside it, the mean rank to two
+    decimals (a notebook shows it as a table; the numbers stay in ``summary``).
+
+    >>> import pandas as pd
+    >>> row = {"games": 480, "wins": 309, "win_rate": 0.64375, "win_low": 0.6001,
+    ...        "win_high": 0.6853, "mean_score": 36.352, "score_low": 35.446,
+    ...        "score_high": 37.258, "mean_rank": 1.456}
+    >>> summary_table(pd.DataFrame([row], index=pd.Index(["value"], name="bot"))).iloc[0, 2:].tolist()
+    ['64.4% (60.0 to 68.5%)', '36.4 (35.4 to 37.3)', '1.46']
+    """
+    table = pd.DataFrame(
+        {
+            "games": summary["games"],
+            "wins": summary["wins"],
+            "win rate (95% interval)": [
+                f"{r:.1%} ({lo * 100:.1f} to {hi:.1%})"
+                for r, lo, hi in zip(
+                    summary["win_rate"], summary["win_low"], summary["win_high"], strict=True
+                )
+            ],
+            "mean score (95% interval)": [
+                f"{m:.1f} ({lo:.1f} to {hi:.1f})"
+                for m, lo, hi in zip(
+                    summary["mean_score"], summary["score_low"], summary["score_high"], strict=True
+                )
+            ],
+            "mean rank": [f"{r:.2f}" for r in summary["mean_rank"]],
+        },
+        index=summary.index,
+    )
+    if "failures" in summary:
+        table["failures"] = summary["failures"]
+    return table
 
 
 def win_rate_figure(

@@ -2,7 +2,7 @@
 
 The app holds no rules: each change calls ``mogul.auction.solve`` and ``payoff_curves`` (one
 solve shared) and writes the results into widget values (an ``HTML`` summary and two
-``go.FigureWidget`` s), never into an ``Output`` widget, so nbval can compare the app's state
+live figures), never into an ``Output`` widget, so nbval can compare the app's state
 and tests need no browser.
 
 No queue of solves: sliders report only when released (``continuous_update=False``), and
@@ -20,7 +20,6 @@ import threading
 from collections.abc import Sequence
 
 import ipywidgets as w
-import plotly.graph_objects as go
 
 from mogul.auction import payoff_curves, solve
 from mogul.plots.auction import (
@@ -30,7 +29,8 @@ from mogul.plots.auction import (
     pot_ladder_ranges,
 )
 from mogul.plots.template import SEAT_COLOURS, rounded
-from mogul.widgets.live import keep_views_current
+from mogul.widgets.live import live_figure
+from mogul.widgets.touch import touch_style
 
 __all__ = ["AuctionExplorer"]
 
@@ -96,12 +96,16 @@ class AuctionExplorer(w.VBox):
         ]
         self.value_rows = [w.HBox(row) for row in self.value_sliders]
         self.status = w.HTML()
-        self.ladder = go.FigureWidget(pot_ladder_figure([]))
-        self.curves = go.FigureWidget(
+        # live figures: as wide as the column (a FigureWidget keeps the figure's 700 px) and
+        # started within anywidget's budget (see mogul.widgets.live: drawn empty otherwise)
+        self.ladder = live_figure(pot_ladder_figure([]))
+        self.curves = live_figure(
             payoff_curve_figure({f"seat {i}": _empty() for i in range(MAX_EXPLORER_SEATS)})
         )
+        self.solution = None
         controls = w.HBox([w.VBox([self.seats, self.chips]), w.VBox([self.chip_value, self.start])])
         super().__init__([controls, *self.value_rows, self.status, self.ladder, self.curves])
+        self.children = (*self.children, touch_style(self))
         for control in [
             self.seats,
             self.chips,
@@ -170,7 +174,7 @@ class AuctionExplorer(w.VBox):
         values, chips = self.values(), [self.chips.value] * n
         sol = solve(values, chips, self.start.value, self.chip_value.value)
         self.updates += 1
-        self.solution = sol
+        before, self.solution = self.solution, sol
         line, bids, drops = pot_ladder_data(sol.path)
         x_range, y_range = pot_ladder_ranges(sol.path)
         with self.ladder.batch_update():
@@ -197,9 +201,7 @@ class AuctionExplorer(w.VBox):
                 k = int(df["payoff"].idxmax())
                 best.x, best.y = [k], rounded([df["payoff"][k]])
             self.curves.layout.xaxis.range = [-0.5, k_max + 0.5]
-        self.status.value = summary_html(sol) + chips_note(sol, k_max)
-        keep_views_current(self.ladder)
-        keep_views_current(self.curves)
+        self.status.value = unchanged_note(before, sol) + summary_html(sol) + chips_note(sol, k_max)
 
 
 def _in_kernel() -> bool:
@@ -225,6 +227,18 @@ def curve_reach(curves, sol) -> int:
         if moved.size:
             reach = max(reach, int(moved[-1]) + 1)
     return reach
+
+
+def unchanged_note(before, sol) -> str:
+    """A line saying the last change left the equilibrium as it was (the same moves, places
+    and payoffs), so a reader who moved a slider knows the charts did not fail to follow; ''
+    for the first solve or when it changed."""
+    if before is None or (before.path, before.payoffs) != (sol.path, sol.payoffs):
+        return ""
+    return (
+        "<div style='color:#555'><i>This change leaves the equilibrium as it was: "
+        "the same moves and payoffs.</i></div>"
+    )
 
 
 def chips_note(sol, k_max: int) -> str:

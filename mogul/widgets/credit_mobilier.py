@@ -11,7 +11,8 @@ undo, new game from the seed box, bots moving on their own, hot seat) and:
   step built or crossed;
 * one button per legal unit action for a human seat: builds and moves in a short row per
   colour under a caption of the words their labels share, then buys, dividends and End turn
-  (each button's tooltip is the game's whole ``action_label``);
+  (each button's tooltip is the game's whole ``action_label``); with more than
+  ``MANY_BUTTONS`` of them, one row at a time, picked by name above them (``kinds``);
 * the game's table (cash, stock, treasuries) with the event log.
 
 It extends ``mogul.widgets.session_player.SessionPlayer``, which holds the parts that do not
@@ -38,6 +39,16 @@ __all__ = ["CreditMobilierPlayer"]
 BOARD_HEIGHT = 300
 
 KIND_ORDER = (Build, Move, Buy, PayRound, EndTurn)
+
+MANY_BUTTONS = 16
+"""More action buttons than this, and the player shows one row at a time, picked by its name."""
+
+
+def row_name(row: Row) -> str:
+    """What a row of ``action_rows`` holds, in a word or two: its caption up to the "...",
+    else the first word of its first button ("Buy")."""
+    caption, buttons = row
+    return caption.split(" ...")[0] if caption else buttons[0][1].split(" ")[0]
 
 
 def shared_words(actions: Sequence[Any], labels: Sequence[str]) -> Row:
@@ -90,11 +101,45 @@ class CreditMobilierPlayer(SessionPlayer):
         self._asked_analysis = analysis
         self.dice = w.HTML(layout=w.Layout(width="100%", margin="2px 0"))
         self.dice.add_class("mogul-dice-box")
+        # with many legal actions (45 builds late in a game): one row at a time, picked here
+        self.kinds = w.ToggleButtons(options=[], layout=w.Layout(display="none"))
+        self.kinds.style.button_width = "auto"
+        self._kind: str | None = None  # the row picked (its name)
+        self._quiet = False
+        self.kinds.observe(self._kind_picked, names="value")
         self._drawn: Any = None  # the state the board shows (kept, so its id is never reused)
         super().__init__(game, seats, seed, **options)
 
     def side_top(self) -> list[w.Widget]:
-        return [self.dice]
+        return [self.dice, self.kinds]
+
+    def shown_rows(self, rows: list[Row]) -> list[Row]:
+        """All rows while they hold at most ``MANY_BUTTONS`` buttons; else the one picked in
+        ``kinds`` (a button per row, named with its count: "Build red (15)"), the first at
+        first, the same kind again while it stays legal."""
+        if sum(len(buttons) for _, buttons in rows) <= MANY_BUTTONS:
+            self.kinds.layout.display = "none"
+            return rows
+        names = [row_name(row) for row in rows]
+        if self._kind not in names:
+            self._kind = names[0]
+        options = [
+            f"{name} ({len(buttons)})" for name, (_, buttons) in zip(names, rows, strict=True)
+        ]
+        self._quiet = True
+        try:
+            self.kinds.options = options
+            self.kinds.value = options[names.index(self._kind)]
+        finally:
+            self._quiet = False
+        self.kinds.layout.display = None
+        return [rows[names.index(self._kind)]]
+
+    def _kind_picked(self, change: dict) -> None:
+        if self._quiet or change["new"] is None:
+            return
+        self._kind = change["new"].rsplit(" (", 1)[0]
+        self.refresh()
 
     def side(self) -> list[w.Widget]:
         self.board = live_figure(board_figure(self.session.state), height=BOARD_HEIGHT)

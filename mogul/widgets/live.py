@@ -34,7 +34,12 @@ from typing import Any
 import plotly.graph_objects as go
 import traitlets
 
-__all__ = ["LIVE_CONFIG", "LiveFigureWidget", "keep_views_current", "live_figure"]
+__all__ = [
+    "LIVE_CONFIG",
+    "LiveFigureWidget",
+    "keep_views_current",
+    "live_figure",
+]
 
 # The front end of a LiveFigureWidget. anywidget awaits ``initialize`` inside the model's 2 s
 # start budget, so it only starts plotly's import and returns; ``render`` waits for it. The
@@ -49,6 +54,9 @@ function plotlyWidgetModule(model) {
   const cache = (globalThis[PAGE_CACHE] ??= new Map());
   const id = model.get("_plotly_esm_id");
   if (!cache.has(id)) {
+    // A notebook's saved widget state leaves the bundle out (mogul.widgets.saved_state): until the
+    // notebook runs, such a chart says so instead of loading plotly.
+    if (!model.get("_plotly_esm")) return null;
     const url = URL.createObjectURL(
       new Blob([model.get("_plotly_esm")], { type: "text/javascript" }),
     );
@@ -63,7 +71,9 @@ export default () => {
   let plotly; // this model's plotly widget, once the bundle is loaded
   return {
     initialize({ model }) {
-      plotly = plotlyWidgetModule(model).then(async (mod) => {
+      const loading = plotlyWidgetModule(model);
+      if (!loading) return;
+      plotly = loading.then(async (mod) => {
         const widget = typeof mod.default === "function" ? await mod.default() : mod.default;
         await widget.initialize?.({ model });
         return widget;
@@ -71,6 +81,11 @@ export default () => {
       plotly.catch((error) => console.error("[mogul] plotly's widget code did not load", error));
     },
     async render({ model, el }) {
+      if (!plotly) {
+        el.textContent = "Run the notebook (Run > Run All Cells) to draw this chart.";
+        el.style.cssText = "padding: 8px; color: #555";
+        return;
+      }
       const widget = await plotly;
       const remove = await widget.render({ model, el });
       // Plotly's view draws at the width its box has while it is made (700 px when it is not

@@ -24,11 +24,12 @@ from mogul.games.mogul.events import CardRevealed, CrashRevealed, SharesSold
 from mogul.games.mogul.rules import GameState
 from mogul.games.mogul.tables import auctions_table, rounds_table
 from mogul.kit.session import HUMAN
-from mogul.plots.auction import payoff_curve_figure
+from mogul.plots.auction import flat_from, payoff_curve_figure
 from mogul.plots.mogul.board import branch_choices, network_figure
 from mogul.plots.mogul.game import (
     auction_steps,
     game_pot_ladder_figure,
+    last_auction,
     market_data,
     market_traces,
     score_data,
@@ -287,13 +288,18 @@ class GamePlayer(SessionPlayer):
         if curve is None:
             return
         line, eq, best, now = self.curve.data  # type: ignore[union-attr]
+        # the k axis stops where the curve stops changing (past the chips this player can
+        # bid it is flat): the decision fills the chart, not a sixth of it
+        reach = max(flat_from(curve["payoff"]), state.pot + 1)
+        curve = curve.iloc[: reach + 1]
         k = int(curve["payoff"].idxmax())
-        top = float(curve["payoff"].max())
+        top, floor = float(curve["payoff"].max()), float(curve["payoff"].min())
         with self.curve.batch_update():  # type: ignore[union-attr]
             line.x, line.y = rounded(curve["k"]), rounded(curve["payoff"])
             eq.x, eq.y = [0, int(curve["k"].iloc[-1])], rounded([curve["equilibrium"].iloc[0]] * 2)
             best.x, best.y = [k], rounded([top])
-            now.x, now.y = [state.pot], rounded([top])
+            now.x, now.y = [state.pot], rounded([floor])  # at the foot, clear of the best k's star
+            self.curve.layout.xaxis.range = [-0.5, int(curve["k"].iloc[-1]) + 0.5]  # type: ignore[union-attr]
             self.curve.layout.title.text = (  # type: ignore[union-attr]
                 f"{state.names[state.current_player]}: payoff of dropping at pot k (now {state.pot})"
             )
@@ -301,11 +307,15 @@ class GamePlayer(SessionPlayer):
     def _draw_auction(self) -> None:
         """Redraw the auction chart when the current auction's moves changed."""
         state = self.state
-        steps = tuple(auction_steps(self.history, state.round))
-        if (state.round, steps) == self._auction_drawn:
+        # once the crash has ended the game there is no auction of its round: the last one
+        shown = last_auction(self.history) if state.is_over else state.round
+        shown = state.round if shown is None else shown
+        steps = tuple(auction_steps(self.history, shown))
+        if (shown, steps) == self._auction_drawn:
             return
-        self._auction_drawn = (state.round, steps)
-        fig = game_pot_ladder_figure(self.history, state.round)
+        self._auction_drawn = (shown, steps)
+        title = f"The last auction (round {shown}): game over" if state.is_over else None
+        fig = game_pot_ladder_figure(self.history, shown, title)
         chart = self.auction_chart
         with chart.batch_update():
             for live, new in zip(chart.data, fig.data, strict=True):

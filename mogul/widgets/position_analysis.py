@@ -16,10 +16,16 @@ from typing import Any
 import ipywidgets as w
 import pandas as pd
 
-from mogul.analysis.position import reading
+from mogul.analysis.position import grouped, reading
 from mogul.kit.spec import GameSpec, spec_for
-from mogul.plots.analysis import figure_height, position_analysis_figure, position_traces
+from mogul.plots.analysis import (
+    figure_height,
+    position_analysis_figure,
+    position_traces,
+    value_axis,
+)
 from mogul.widgets.live import live_figure
+from mogul.widgets.touch import touch_style
 
 __all__ = ["COLUMNS", "DecisionBrowser", "PositionAnalysis"]
 
@@ -44,9 +50,11 @@ class PositionAnalysis(w.VBox):
     ``seats`` watched (default: the game's human seats, else every seat) with the game's
     ``analyse_position`` face (or ``analyse``, any function of a state returning that frame;
     ``options`` go to it) and draws it in ``figure``: a bar per action, its win chance with the
-    95% interval, the mean score (named ``score_title``) in the hover text; one panel, so that
-    a phone or a player's side column holds it. ``height`` is the figure's height until the
-    first analysis; then it grows with the number of actions. Once the move is made,
+    95% interval, the mean score (named ``score_title``) in the hover text (when no action won
+    a single rollout, the bars are the mean score); actions whose rollouts came out exactly
+    alike share one bar (``grouped``); one panel, so that a phone or a player's side column
+    holds it. ``height`` is the figure's height until the first analysis; then it grows with
+    the number of actions. Once the game is over, the panel says so. Once the move is made,
     ``last_figure`` shows that analysis with the action chosen marked, its stage named with
     ``stage_word`` ("turn 3"). ``update(history, actions)`` does the same from any game's
     states and actions.
@@ -66,6 +74,8 @@ class PositionAnalysis(w.VBox):
         self.stage_word = stage_word
         self.analyse, self.options, self.score_title = analyse, options, score_title
         self.analysis: pd.DataFrame | None = None  # the table of the decision analysed
+        self.shown: pd.DataFrame | None = None  # that table as drawn: alike actions grouped
+        self._reading = ""  # the caption of that analysis
         self.chosen: str | None = None  # the action taken there, once made
         self._state: Any = None  # the state analysed
         self._spec: GameSpec | None = None
@@ -75,13 +85,14 @@ class PositionAnalysis(w.VBox):
         self.last_figure = live_figure(empty_figure, height=height)
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         self.last_caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
+        self.figure_box = w.VBox([self.figure], layout=_fitting())  # hidden once the game is over
         # min_width 0: the boxes may shrink below the width a chart was drawn at (700 px while
         # hidden), so the charts can follow a phone's or a side column's width
         self.last_box = w.VBox(
             [self.last_caption, self.last_figure], layout=_fitting(display="none")
         )
         super().__init__(
-            [self.caption, self.figure, self.last_box], layout=_fitting(display="none")
+            [self.caption, self.figure_box, self.last_box], layout=_fitting(display="none")
         )
         self.add_class("mogul-position-analysis")
         if game is not None:
@@ -109,8 +120,16 @@ class PositionAnalysis(w.VBox):
                     self._draw(self.last_figure, f"{self._name()}'s move, {when}")
                     self.last_box.layout.display = None
                     break
+        if state.is_over:
+            self.figure_box.layout.display = "none"
+            self.caption.value = _caption("Game over: no decision is left to analyse.")
+            self.layout.display = None if self._state is not None else "none"
+            return
+        self.figure_box.layout.display = None
         watched = self.seats is None or state.current_player in self.seats
-        if state.is_over or not watched or state is self._state:
+        if not watched or state is self._state:
+            if self._state is not None:
+                self.caption.value = self._reading
             return
         analyse = self.analyse or spec.face("analyse_position")
         if analyse is None:
@@ -118,10 +137,14 @@ class PositionAnalysis(w.VBox):
         self._state, self.chosen = state, None
         self.analysis = analyse(state, **self.options)
         rollouts = int(self.analysis["rollouts"].iloc[0]) if len(self.analysis) else 0
-        self.caption.value = _caption(
+        self.shown = grouped(self.analysis)
+        alike = " Moves whose games came out exactly alike share a bar." * (
+            len(self.shown) < len(self.analysis)
+        )
+        self.caption.value = self._reading = _caption(
             f"What each action is worth to {self._name()}: the win chance with its 95% interval "
-            f"over {rollouts} games each; hover a bar for the {self.score_title}. "
-            f"{reading(self.analysis)}".rstrip()
+            f"over {rollouts} games each; hover a bar for the {self.score_title}.{alike} "
+            f"{reading(self.shown)}".rstrip()
         )
         self._draw(self.figure, f"{self._name()} to move")
         self.layout.display = None
@@ -137,11 +160,12 @@ class PositionAnalysis(w.VBox):
     def _draw(self, fig: Any, title: str) -> None:
         with fig.batch_update():
             for bars, trace in zip(
-                fig.data, position_traces(self.analysis, self.chosen, score=False), strict=True
+                fig.data, position_traces(self.shown, self.chosen, score=False), strict=True
             ):
                 bars.update(trace)
             fig.layout.title.text = title
-            fig.layout.height = figure_height(self.analysis["action"])
+            fig.layout.xaxis.update(value_axis(self.shown, self.score_title))
+            fig.layout.height = figure_height(self.shown["action"])
 
 
 class DecisionBrowser(w.VBox):
@@ -170,6 +194,7 @@ class DecisionBrowser(w.VBox):
         self.moves, self._analyse = moves.reset_index(drop=True), analyse
         self._title = title or (lambda row: f"{row['name']} chose {row['chosen']}")
         self._caption = caption or (lambda row: "")
+        self._score_title = score_title
         self.analysis: pd.DataFrame | None = None  # the decision shown
         self.row: pd.Series | None = None
         self._quiet = False  # True while show() sets both controls
@@ -187,7 +212,8 @@ class DecisionBrowser(w.VBox):
             position_analysis_figure(empty, score_title=score_title, score=False)
         )
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
-        super().__init__([self.table, self.decision, self.caption, self.figure])
+        # the style before the caption: the caption stays the browser's last text
+        super().__init__([self.table, self.decision, touch_style(self), self.caption, self.figure])
         self.add_class("mogul-decision-browser")
         self.table.observe(lambda _: self._quiet or self.show(self.table.value, 0), names="value")
         self.decision.observe(lambda _: self._quiet or self._draw(), names="value")
@@ -216,12 +242,22 @@ class DecisionBrowser(w.VBox):
     def _draw(self) -> None:
         self.row = self.rows().iloc[self.decision.value]
         self.analysis = self._analyse(self.row)
+        shown = grouped(self.analysis)
+        if "chosen" in self.analysis:  # a group holding the move made is marked
+            made = set(self.analysis.loc[self.analysis["chosen"].astype(bool), "action"])
+            shown["chosen"] = [bool(made & set(m)) for m in shown["members"]]
         with self.figure.batch_update():
             for bars, trace in zip(
-                self.figure.data, position_traces(self.analysis, score=False), strict=True
+                self.figure.data, position_traces(shown, score=False), strict=True
             ):
                 bars.update(trace)
             self.figure.layout.title.text = self._title(self.row)
-            self.figure.layout.height = figure_height(self.analysis["action"])
-        where, ranked = self._caption(self.row), reading(self.analysis)
-        self.caption.value = _caption(f"{where}. {ranked}" if where and ranked else where or ranked)
+            self.figure.layout.xaxis.update(value_axis(shown, self._score_title))
+            self.figure.layout.height = figure_height(shown["action"])
+        where, ranked = self._caption(self.row), reading(shown)
+        # the slider's number, said in the caption too: the caption's own numbers (a move of
+        # the game, counting every seat's) are another count
+        where = f"Decision {self.decision.value} (of 0 to {self.decision.max})" + (
+            f": {where}" if where else ""
+        )
+        self.caption.value = _caption(f"{where}. {ranked}" if ranked else where)

@@ -24,6 +24,7 @@ import ipywidgets as w
 from mogul.kit.record import GameRecord
 from mogul.kit.session import GameSession
 from mogul.kit.spec import spec_for
+from mogul.widgets.touch import touch_style
 
 __all__ = ["GameTable", "Row", "SessionPlayer", "button"]
 
@@ -168,6 +169,7 @@ class SessionPlayer(w.VBox):
             layout=w.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"),
         )
         super().__init__([self.status, controls, body], layout=w.Layout(width="100%"))
+        self.children = (*self.children, touch_style(self))
         self.add_class("mogul-game-player")  # a hook for the browser tests and for CSS
         self.session.on_change(lambda _: self.refresh())
         self.refresh()
@@ -192,6 +194,10 @@ class SessionPlayer(w.VBox):
 
     def draw(self, state: Any, deciding: bool) -> None:
         """Redraw the subclass's widgets for ``state`` (``deciding``: a human's buttons are up)."""
+
+    def shown_rows(self, rows: list[Row]) -> list[Row]:
+        """The rows of ``action_rows`` to show now (default: all of them)."""
+        return rows
 
     def action_rows(self, legal: Sequence[Any]) -> list[Row]:
         """The legal actions as rows of buttons: (caption, [(action, button text)]) each.
@@ -334,7 +340,7 @@ class SessionPlayer(w.VBox):
         while len(self._captions) < len(legal):
             self._captions.append(w.HTML(layout=w.Layout(width="100%", margin="4px 0 0 0")))
         self._pool_actions = {}
-        rows = self.action_rows(legal) if legal else []
+        rows = self.shown_rows(self.action_rows(legal)) if legal else []
         if len(rows) == 1 and not rows[0][0]:  # one row, no caption: the buttons themselves
             for b, (action, text) in zip(self._pool, rows[0][1], strict=False):
                 b.description, b.tooltip = text, ""

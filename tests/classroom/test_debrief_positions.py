@@ -110,9 +110,9 @@ def test_the_figure_draws_a_bar_per_action_the_move_made_coloured(sample):
     assert alone.x == win.x and alone.y == win.y and alone.marker.color == win.marker.color
     assert alone.error_x.array == win.error_x.array
     scores = analysis[["mean_score", "score_low", "score_high"]].to_numpy()
-    assert [x for c in alone.customdata for x in c] == pytest.approx(scores.ravel(), abs=0.005)
+    assert [x for c in alone.customdata for x in c[:3]] == pytest.approx(scores.ravel(), abs=0.005)
     assert alone.customdata[4][0] > 30 > alone.customdata[0][0]  # +15 points for the sale
-    assert "win chance %{x:.1%}" in alone.hovertemplate
+    assert "win chance %{customdata[3]:.1%}" in alone.hovertemplate
 
 
 def test_a_step_outside_the_game_is_refused_with_the_moves_there_are(sample):
@@ -179,7 +179,8 @@ def test_the_browser_analyses_the_decision_picked(sample):
     assert browser.figure.layout.title.text == "Lars chose Take green/yellow"
     ranked = reading(browser.analysis).replace("'", "&#x27;")  # how far 200 games rank them
     assert (
-        f">Table F3Y2-TCZ2, move 287: Lars had 5 options. {ranked}</div>" in browser.caption.value
+        f">Decision {index} (of 0 to {browser.decision.max}): Table F3Y2-TCZ2, move 287: "
+        f"Lars had 5 options. {ranked}</div>" in browser.caption.value
     )
     (bars,) = browser.figure.data  # the win chance alone: a phone holds it
     assert list(bars.marker.color) == [CHOSEN] + [PLAIN] * 4

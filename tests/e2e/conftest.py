@@ -237,9 +237,16 @@ def lab(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     ]
     url = f"http://127.0.0.1:{port}/"
     app_url = f"{url}lab/tree/{NOTEBOOK}"
-    server = Server(
-        "JupyterLab", argv, notebook_dir, jupyter_env(home), home / "lab.log", url, app_url
+    env = jupyter_env(home)
+    # As `make lab`: the kit's notebooks trusted, so Lab draws their saved widget state before
+    # Run All (an untrusted notebook shows a widget's text instead)
+    subprocess.run(
+        [sys.executable, "-m", "nbformat.sign", *map(str, sorted(notebook_dir.glob("*.ipynb")))],
+        env=env,
+        check=True,
+        capture_output=True,
     )
+    server = Server("JupyterLab", argv, notebook_dir, env, home / "lab.log", url, app_url)
     try:
         server.wait_ready(lambda: http_ok(f"{url}api/status"))
         yield server

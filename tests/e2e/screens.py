@@ -234,6 +234,35 @@ def _write_data_url(url: str, path: Path) -> None:
     path.write_bytes(base64.b64decode(url.split(",", 1)[1]))
 
 
+TOUCH_PX = 44
+"""The least height of a control a finger taps (and width of a checkbox's label)."""
+
+SMALL_TARGETS = r"""([root, least]) => {
+  const roots = root ? [...document.querySelectorAll(root)] : [document.body];
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const out = [];
+  // buttons, text and number boxes, drop-downs, slider tracks, and a checkbox by its label
+  // (a tap on its words ticks it; the box itself is small)
+  const controls = roots.flatMap(r => [...r.querySelectorAll(
+    'button, input:not([type=checkbox]), select, .widget-slider .slider-container, .widget-checkbox label')]);
+  for (const e of controls) {
+    if (!shown(e)) continue;
+    const r = e.getBoundingClientRect();
+    const name = (e.innerText || e.value || e.getAttribute('title') || '').trim().slice(0, 30);
+    const what = `${e.tagName.toLowerCase()} "${name}"`;
+    if (r.height < least - 0.5) out.push(`${what}: ${Math.round(r.height)} px tall, under ${least} px`);
+    else if (e.matches('label') && r.width < least - 0.5)
+      out.push(`${what}: ${Math.round(r.width)} px wide, under ${least} px`);
+  }
+  return out;
+}"""
+
+
+def small_targets(page: Page, root: str | None = None) -> list[str]:
+    """The controls under ``root`` (default: the page) a finger would miss: under ``TOUCH_PX``."""
+    return page.evaluate(SMALL_TARGETS, [root, TOUCH_PX])
+
+
 @dataclass
 class Screens:
     """The checks for one page, with the problems found so far (``assert_clean`` reports)."""
@@ -251,6 +280,11 @@ class Screens:
         if found:
             widths = "; ".join(chart_widths(self.page, root))
             self.problems += [f"[{step}] {p}" for p in found] + [f"[{step}] charts: {widths}"]
+
+    def check_touch(self, step: str, root: str | None = None) -> None:
+        """Every control shown under ``root`` is a touch target of at least ``TOUCH_PX`` (a
+        phone): see ``small_targets``."""
+        self.problems += [f"[{step}] {p}" for p in small_targets(self.page, root or self.root)]
 
     def match(self, name: str, target: Locator | None = None) -> None:
         """Screenshot ``target`` (default: the viewport) and compare it with its baseline."""

@@ -6,6 +6,7 @@ Notebook 03 plays a round of Mogul; notebook 07 a Credit Mobilier unit action on
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from conftest import SCREENSHOTS, version_clashes
@@ -77,6 +78,7 @@ def check_player_at_every_size(page: Page, screens: Screens, name: str) -> None:
     # On a phone people use the Voila pages (tests/e2e/test_layout.py checks them whole); in
     # Lab the player must still fit (static figures keep titles a phone cannot hold).
     screens.check(f"{name}, phone", f"{NOTEBOOK_VIEW} .mogul-game-player")
+    screens.check_touch(f"{name}, phone", f"{NOTEBOOK_VIEW} .mogul-game-player")
     screens.match(f"{name}-phone", player)
     page.set_viewport_size(SIZES["laptop"])
     toggle_file_browser(page)
@@ -84,6 +86,24 @@ def check_player_at_every_size(page: Page, screens: Screens, name: str) -> None:
 
 # The panel's first chart (the decision being analysed): its title once a decision is analysed.
 ANALYSED = "gd => ((gd.layout.title || {}).text || '').endsWith(' to move')"
+
+
+# Each bar of the analysis chart: its value, its interval's two arms and the hover's numbers
+# (mean score with its interval, win chance).
+ALIKE_BARS = """gd => gd.data[0].x.map((x, i) =>
+  [x, gd.data[0].error_x.array[i], gd.data[0].error_x.arrayminus[i], ...gd.data[0].customdata[i]])"""
+
+# The player's payoff curve: the k axis's top, where the curve stops changing, the pot now.
+CURVE_AXIS = """() => {
+  const gd = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .js-plotly-plot')]
+    .find(g => ((g.layout.title || {}).text || '').includes('payoff of dropping'));
+  if (!gd) return null;
+  const ys = gd.data[0].y, xs = gd.data[0].x;
+  let moved = 0;
+  ys.forEach((y, i) => { if (y !== ys[ys.length - 1]) moved = i + 1; });
+  return {top: gd._fullLayout.xaxis.range[1], reach: xs[Math.min(moved, xs.length - 1)],
+          pot: gd.data[3].x[0], title: gd.layout.title.text};
+}"""
 
 
 def check_analysis_at_every_size(page: Page, screens: Screens, name: str) -> None:
@@ -98,6 +118,11 @@ def check_analysis_at_every_size(page: Page, screens: Screens, name: str) -> Non
     page.wait_for_function(ANALYSED, arg=chart.element_handle(), timeout=60_000)
     bars = chart.evaluate("gd => gd.data.map(t => (t.y || []).length)")
     assert len(bars) == 1 and bars[0] >= 2, f"bars per trace: {bars}"  # one bar per action
+    # moves whose rollouts came out alike share a bar (07's first turn drew 21 equal ones),
+    # and the bars are not all empty (every win chance 0: the mean score instead)
+    values = chart.evaluate(ALIKE_BARS)
+    assert len(set(map(tuple, values))) == len(values), f"bars alike: {values}"
+    assert any(abs(bar[0]) > 0 for bar in values), f"every bar is empty: {values}"
     expect(panel).to_contain_text("with its 95% interval")
     SCREENSHOTS.mkdir(exist_ok=True)
     for size, browser_open in (("laptop", True), ("phone", False)):
@@ -119,6 +144,16 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
     page.goto(f"{lab.app_url}?reset")  # this notebook alone: one Lab server serves every test
     kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
     expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
+    # Before Run All: the players drawn from the saved widget state, not a line of Python
+    # (`GamePlayer(children=(HTML(value=...`), and the first cell says to run the notebook
+    view = page.locator(NOTEBOOK_VIEW)
+    expect(view.locator(".jp-MarkdownOutput").get_by_text("First run the notebook")).to_be_visible()
+    first = view.locator(".jp-CodeCell").first  # the bots' game
+    first.scroll_into_view_if_needed()
+    output = first.locator(".jp-OutputArea-output").first
+    expect(output).to_be_visible(timeout=30_000)
+    assert not re.search(r"\w+\(children=", output.inner_text()), output.inner_text()[:100]
+    expect(output.locator(".mogul-game-player")).to_be_visible(timeout=30_000)
     run_all_cells(page)
     page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_path), timeout=150_000)
 
@@ -130,6 +165,10 @@ def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Pag
     game.expect_rendered("JupyterLab")
     screens = Screens(page, NOTEBOOK_VIEW)
     screens.check("lab-03 after Run All")
+    # Ann's payoff curve (she holds 6 chips): the k axis ends where the curve stops changing,
+    # so her decision fills the chart (it ran to k = 24, the decision in its first third)
+    curve = page.wait_for_function(CURVE_AXIS, timeout=30_000).json_value()
+    assert curve["top"] <= max(curve["reach"], curve["pot"] + 1) + 1, curve
     game.play_next_round()
     game.play_next_steps(4)  # the pot climbs: the auction chart's axes must follow it
     game.player.evaluate("box => box.scrollIntoView({block: 'start'})")
@@ -170,6 +209,10 @@ def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     player = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mogul-game-player").first
     expect(player.get_by_role("button", name="Next turn")).to_be_visible(timeout=30_000)
     expect(player.locator(".mogul-die")).to_have_count(5)
+    # Ann's 25 legal actions: a row at a time, picked by name, not a wall of buttons
+    actions = player.locator("button.mod-primary").filter(visible=True)
+    assert 0 < actions.count() <= 16, f"{actions.count()} action buttons at once"
+    expect(player.locator(".widget-toggle-buttons").get_by_text("Buy (4)")).to_be_visible()
     board = player.locator(".mogul-charts .js-plotly-plot").first
     expect(board.locator(".main-svg").first).to_be_visible(timeout=30_000)
     page.wait_for_function(

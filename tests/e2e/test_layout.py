@@ -83,6 +83,8 @@ def test_classroom_page_fits_the_device(voila, browser: Browser, device: str) ->
         screens = Screens(page)
         screens.check(f"voila-03 after a bid, {device}")
         screens.match(f"voila-03-bid-{device}", player)
+        if device == "phone":  # every button, box and the checkbox's label: a fingertip's size
+            screens.check_touch("voila-03 on a phone", ".mogul-game-player")
         if device == "phone":  # the phone turned sideways, and back
             page.set_viewport_size({"width": viewport["height"], "height": viewport["width"]})
             screens.check("voila-03 after a bid, phone sideways")

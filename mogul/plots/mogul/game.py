@@ -36,6 +36,7 @@ __all__ = [
     "distribution_figure",
     "game_pot_ladder_figure",
     "holdings_figure",
+    "last_auction",
     "market_data",
     "market_traces",
     "market_value_figure",
@@ -279,6 +280,19 @@ def auction_steps(states: Iterable[GameState], round_number: int) -> list[Step]:
             elif kind is Dropped:
                 steps.append(Step(event.seat, "drop", event.chips))
     return steps
+
+
+def last_auction(states: Iterable[GameState]) -> int | None:
+    """The round of the last auction with a move in ``states`` (None before the first bid):
+    what the auction chart shows once the crash has ended the game."""
+    current = last = None
+    for state in states:
+        for event in state.events:
+            if type(event) is CardRevealed:
+                current = event.round
+            elif type(event) in (ChipBid, Dropped):
+                last = current
+    return last
 
 
 def game_pot_ladder_figure(
