@@ -106,7 +106,10 @@ def decision_title(row: Any) -> str:
 
 def decision_caption(row: Any) -> str:
     """Where one row of ``decisions`` happened: the table, the move and the options."""
-    return f"Table {row['table']}, move {row['step']}: {row['name']} had {row['options']} options"
+    return (
+        f"Table {row['table']}, move {row['step']} of the game (all seats' moves counted): "
+        f"{row['name']} had {row['options']} options"
+    )
 
 
 def regret(analysis: pd.DataFrame) -> float:

@@ -591,8 +591,10 @@ def marginal_value_figure(
     diamonds) beside the average payout per share held (open circles), each with its 95%
     interval; the dashed line is the $1 price.
 
-    ``summary`` is ``mogul.analysis.credit_mobilier.marginal_by_turn(...)``. A share is worth
-    buying when the marginal value's interval lies above the price.
+    ``summary`` is ``mogul.analysis.credit_mobilier.marginal_by_turn(...)``. The expected gain
+    of buying is the marginal value minus the price; an interval says how well one sample pins
+    a value down (with ten of them, one may leave out the price by chance alone), it is not a
+    rule for buying.
     """
     colours = company_colours()
     turns = list(dict.fromkeys(summary["turn"])) if len(summary) else []

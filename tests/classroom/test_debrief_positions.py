@@ -179,7 +179,8 @@ def test_the_browser_analyses_the_decision_picked(sample):
     assert browser.figure.layout.title.text == "Lars chose Take green/yellow"
     ranked = reading(browser.analysis).replace("'", "&#x27;")  # how far 200 games rank them
     assert (
-        f">Decision {index} (of 0 to {browser.decision.max}): Table F3Y2-TCZ2, move 287: "
+        f">Decision {index} (of 0 to {browser.decision.max}): Table F3Y2-TCZ2, move 287 of the game "
+        "(all seats&#x27; moves counted): "
         f"Lars had 5 options. {ranked}</div>" in browser.caption.value
     )
     (bars,) = browser.figure.data  # the win chance alone: a phone holds it

@@ -50,7 +50,7 @@ def test_lab_runs_notebook_08_and_the_decision_browser_follows_the_slider(
     page.keyboard.press("ArrowRight")
     expect(browser.locator(".widget-html-content").last).not_to_have_text(caption, timeout=60_000)
     caption, second = shown()
-    assert "move " in caption and "move 0:" not in caption, caption
+    assert "move " in caption and "move 0 of" not in caption, caption
     options = int(re.search(r"had (\d+) options", caption).group(1))
     page.wait_for_function(
         "([gd, n]) => gd.data[0].y.length === n", arg=[chart.element_handle(), options]
