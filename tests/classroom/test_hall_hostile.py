@@ -12,9 +12,11 @@ import asyncio
 import json
 import socket
 import time
+import types
 from typing import Any
 
 import pytest
+import tornado.httpserver
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -168,9 +170,18 @@ def test_names_people_have_still_pass(name: str) -> None:
 # --- connections --------------------------------------------------------------------------------
 
 
-async def _serve(store: TableStore, limits: Limits) -> tuple[Hall, server.BoundedServer, int]:
+async def _serve(
+    store: TableStore, limits: Limits, inside: str = "standalone"
+) -> tuple[Hall, tornado.httpserver.HTTPServer, int]:
+    """The hall served alone (``listen``) or as in a Jupyter server: a plain HTTP server that
+    the extension bounds once it exists."""
     hall = Hall(store, limits=limits)
-    http = server.listen(server.make_app(hall), 0, "127.0.0.1", limits)
+    if inside == "standalone":
+        http = server.listen(server.make_app(hall), 0, "127.0.0.1", limits)
+    else:
+        http = tornado.httpserver.HTTPServer(server.make_app(hall))
+        http.listen(0, "127.0.0.1")
+        server._bound_jupyter_server(types.SimpleNamespace(http_server=http), limits)
     port = next(iter(http._sockets.values())).getsockname()[1]
     return hall, http, port
 
@@ -193,14 +204,16 @@ async def _closed(s: socket.socket, seconds: float) -> bool:
         return True
 
 
+@pytest.mark.parametrize("inside", ["standalone", "jupyter"])
 def test_slow_and_half_sent_requests_are_bounded_per_address_and_timed_out(
-    store: TableStore,
+    store: TableStore, inside: str
 ) -> None:
-    """1,050 half-sent requests from one address, 300 slowloris connections held for 20 s."""
+    """1,050 half-sent requests from one address, 300 slowloris connections held for 20 s:
+    on the hall's own server and on Jupyter's (``make classroom``)."""
     limits = Limits(connections_per_address=5, header_seconds=0.5)
 
     async def attack() -> tuple[bool, bytes, list[bool], float, bytes]:
-        hall, http, port = await _serve(store, limits)
+        hall, http, port = await _serve(store, limits, inside)
         slow = []
         for _ in range(6):
             s = socket.create_connection(("127.0.0.1", port))

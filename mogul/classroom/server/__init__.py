@@ -235,61 +235,65 @@ def make_app(hall: Hall, token: str | None = None) -> tornado.web.Application:
     )
 
 
-class BoundedServer(tornado.httpserver.HTTPServer):
-    """An HTTP server that keeps at most ``per_address`` HTTP connections open from one address
-    (a further one is closed at once; a page's WebSocket, once open, counts among the hall's
-    ``Limits.pages_per_address`` instead) and closes a connection that takes longer than
-    ``header_seconds`` to send a request's headers or sits idle that long between requests."""
+def bound_connections(server: tornado.httpserver.HTTPServer, per_address: int) -> None:
+    """Keep at most ``per_address`` HTTP connections of ``server`` open from one address: a
+    further one is closed at once (a page's WebSocket, once open, counts among the hall's
+    ``Limits.pages_per_address`` instead). Works on any tornado HTTP server, ours or Jupyter's,
+    by wrapping the two methods through which its connections come and go."""
+    open_from: dict[str, int] = {}
+    address_of: dict[Any, str] = {}
+    accept, closed = server.handle_stream, server.on_close
 
-    def initialize(  # type: ignore[override]
-        self, app: tornado.web.Application, per_address: int, header_seconds: float, **kwargs: Any
-    ) -> None:
-        super().initialize(
-            app,
-            idle_connection_timeout=header_seconds,
-            body_timeout=header_seconds,
-            max_header_size=16 * 1024,
-            **kwargs,
-        )
-        self.per_address = per_address
-        self.open_from: dict[str, int] = {}
-        self.address_of: dict[Any, str] = {}
-
-    def handle_stream(self, stream: tornado.iostream.IOStream, address: Any) -> None:
+    def handle_stream(stream: tornado.iostream.IOStream, address: Any) -> Any:
         ip = address[0] if isinstance(address, tuple) else str(address)
-        if self.open_from.get(ip, 0) >= self.per_address:
+        if open_from.get(ip, 0) >= per_address:
             stream.close()
-            return
-        self.open_from[ip] = self.open_from.get(ip, 0) + 1
-        self.address_of[stream] = ip
-        super().handle_stream(stream, address)
+            return None
+        open_from[ip] = open_from.get(ip, 0) + 1
+        address_of[stream] = ip
+        return accept(stream, address)
 
-    def on_close(self, server_conn: Any) -> None:
-        super().on_close(server_conn)
-        ip = self.address_of.pop(server_conn.stream, None)
+    def on_close(server_conn: Any) -> None:
+        closed(server_conn)
+        ip = address_of.pop(server_conn.stream, None)
         if ip is not None:
-            left = self.open_from[ip] - 1
+            left = open_from[ip] - 1
             if left:
-                self.open_from[ip] = left
+                open_from[ip] = left
             else:
-                del self.open_from[ip]
+                del open_from[ip]
+
+    server.handle_stream = handle_stream  # type: ignore[method-assign]
+    server.on_close = on_close  # type: ignore[method-assign]
 
 
-def listen(
-    app: tornado.web.Application, port: int, ip: str = "127.0.0.1", limits: Limits | None = None
-) -> BoundedServer:
-    """Serve ``app`` on ``ip:port`` with the hall's ``limits`` on connections (``BoundedServer``;
-    the bound per address is at most half the files this process may open)."""
-    limits = limits or Limits()
+def _open_files_for_sockets(limits: Limits) -> int:
+    """Raise this process's bound on open files to what the system allows (every socket is a
+    file); the bound on connections per address: at most half of it."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:  # every socket is a file: take what the system allows
+    if soft != hard:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
             soft = hard
         except (ValueError, OSError):
             pass
-    per_address = min(limits.connections_per_address, max(1, soft // 2))
-    server = BoundedServer(app, per_address=per_address, header_seconds=limits.header_seconds)
+    return min(limits.connections_per_address, max(1, soft // 2))
+
+
+def listen(
+    app: tornado.web.Application, port: int, ip: str = "127.0.0.1", limits: Limits | None = None
+) -> tornado.httpserver.HTTPServer:
+    """Serve ``app`` on ``ip:port`` with the hall's ``limits``: connections per address
+    (``bound_connections``), and a connection that takes longer than ``header_seconds`` to send
+    a request's headers or sits idle that long between requests is closed."""
+    limits = limits or Limits()
+    server = tornado.httpserver.HTTPServer(
+        app,
+        idle_connection_timeout=limits.header_seconds,
+        body_timeout=limits.header_seconds,
+        max_header_size=16 * 1024,
+    )
+    bound_connections(server, _open_files_for_sockets(limits))
     server.listen(port, address=ip)
     return server
 
@@ -319,12 +323,14 @@ def jupyter_lecturer() -> tuple[type, type]:
     return JupyterProjectorPage, JupyterProjectorSocket
 
 
-def _time_out_slow_requests(serverapp: Any, limits: Limits) -> None:
-    """Jupyter's own HTTP server (made after the extensions load) gets the hall's header and
-    idle time-out; its bound on connections per address is the operating system's."""
-    params = getattr(getattr(serverapp, "http_server", None), "conn_params", None)
-    if params is not None:
-        params.header_timeout = limits.header_seconds  # not the body: notebooks upload
+def _bound_jupyter_server(serverapp: Any, limits: Limits) -> None:
+    """Jupyter's own HTTP server (made after the extensions load) gets the hall's bound on
+    connections per address and its header time-out (not the body's: notebooks upload)."""
+    http = getattr(serverapp, "http_server", None)
+    if http is None:
+        return
+    bound_connections(http, _open_files_for_sockets(limits))
+    http.conn_params.header_timeout = limits.header_seconds
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
@@ -340,7 +346,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", handlers(hall, base_url, lecturer=jupyter_lecturer()))
     serverapp.io_loop.add_callback(hall.start)
-    serverapp.io_loop.add_callback(_time_out_slow_requests, serverapp, hall.limits)
+    serverapp.io_loop.add_callback(_bound_jupyter_server, serverapp, hall.limits)
     serverapp.log.info(
         "Mogul's lecture hall: student pages at %s%s/ (store %r)",
         web_app.settings.get("base_url", "/"),
@@ -355,7 +361,7 @@ __all__ = [
     "ProjectorPage",
     "ProjectorSocket",
     "SeatSocket",
-    "BoundedServer",
+    "bound_connections",
     "handlers",
     "jupyter_lecturer",
     "listen",
