@@ -101,7 +101,6 @@ _CSS = (
     ".mogul-game table{border-collapse:collapse;width:100%}"
     ".mogul-game th,.mogul-game td{padding:2px 8px;text-align:left;vertical-align:top}"
     ".mogul-game td.num{text-align:right}"
-    ".mogul-game td.name{white-space:nowrap}"
     "@container (max-width: 440px){"
     ".mogul-game thead{display:none}"
     ".mogul-game tr{display:block;padding:3px 0;border-bottom:1px solid #ddd}"
