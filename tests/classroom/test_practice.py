@@ -152,14 +152,15 @@ def test_a_new_game_only_at_a_practice_table_that_is_over_in_a_practice_hall(
 def test_the_command_prints_the_table_a_student_plays_to_the_end_and_cleans_up(
     tmp_path: Path,
 ) -> None:
-    """``--practice --bots value,value``: the printed address opens the page at the table; a
-    WebSocket client joins and plays to game over, then asks for a new game; SIGTERM stops the
+    """``--practice --bots value,value``: the printed address (and its QR code, for an address
+    on the network) opens the page at the table; a WebSocket client joins and plays to game over, then asks for a new game; SIGTERM stops the
     server and its own store is gone."""
     port, tmp = free_port(), tmp_path / "tmp"
     tmp.mkdir()
     env = {
         **os.environ,
         "TMPDIR": str(tmp),
+        "MOGUL_HALL_URL": f"http://127.0.0.1:{port}/mogul/hall/",  # as for a room: a QR code too
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
     argv = [sys.executable, "-m", "mogul.classroom.server", "--practice", "--bots", "value,value"]
@@ -170,13 +171,18 @@ def test_the_command_prints_the_table_a_student_plays_to_the_end_and_cleans_up(
         )
     try:
         deadline = time.monotonic() + 60
-        while not (found := re.search(r"Practice: (\S+\?table=([A-Z2-9]{8}))", log.read_text())):
+        while not (
+            found := re.search(r"Practice: (\S+\?table=([A-Z2-9]{4}-[A-Z2-9]{4}))", log.read_text())
+        ):
             assert server.poll() is None, log.read_text()[-3000:]
             assert time.monotonic() < deadline, "the practice server did not start in 60 s"
             time.sleep(0.1)
         url, code = found.groups()
         assert url == f"http://127.0.0.1:{port}/mogul/hall/?table={code}"
         assert "classic against value, value" in log.read_text()
+        assert (
+            "\u2588 \u2584\u2584\u2584\u2584\u2584 \u2588" in log.read_text()
+        )  # a QR code's corner
         with urllib.request.urlopen(url, timeout=10) as page:
             assert "Join your table" in page.read().decode()
         with pytest.raises(urllib.error.HTTPError) as refused:  # no lecturer: no projector
@@ -184,6 +190,7 @@ def test_the_command_prints_the_table_a_student_plays_to_the_end_and_cleans_up(
         assert refused.value.code == 403
         with connect(f"ws://127.0.0.1:{port}/mogul/hall/ws", open_timeout=10) as ws:
             ws.send(json.dumps({"op": "join", "table": code, "name": "Ann"}))
+            code = code.replace("-", "")  # the page tidies the code as the QR codes write it
             seat = json.loads(ws.recv(10))
             assert seat["type"] == "seat" and seat["practice"] is True
             moves, acted = 0, -1

@@ -7,8 +7,9 @@ each follows the others' moves through the store. The lecturer's projector page 
 ``--practice [GAME]`` is for one student alone, no lecturer: a table of one person against
 bots (``--bots value,value,value``; default three of the game's value bot), in a store of its
 own that is gone when the server stops (unless ``--store``); the command prints the address
-that opens the student page at that table (``--open``: in the browser), and a new game is a
-button at game over. No projector page.
+that opens the student page at that table (``--open``: in the browser; listening beyond this
+machine, ``--ip 0.0.0.0``, also its QR code for a phone), and a new game is a button at game
+over. No projector page.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ import tempfile
 import webbrowser
 from pathlib import Path
 
-from mogul.classroom.projector import HALL_URL_ENV, projector_path, student_address
+import segno
+
+from mogul.classroom.projector import (
+    HALL_URL_ENV,
+    projector_path,
+    student_address,
+    table_address,
+)
 from mogul.classroom.server import PATH, listen, make_app
 from mogul.classroom.server.hall import Hall, Limits, practice_table
 from mogul.classroom.store import TableStore
@@ -61,13 +69,15 @@ async def serve(
             print(f"Student page: http://{ip}:{port}/{PATH}/  (store: {hall.store!r})", flush=True)
             print(f"Projector:    http://{ip}:{port}{projector_path()}?token={token}", flush=True)
         else:
-            url = f"{address}?table={table.code}"
+            url = table_address(address, table.code)
             bots = ", ".join(s.kind for s in table.seats if not s.is_human)
             print(f"Practice: {url}  ({table.edition} against {bots}; Ctrl-C stops it)", flush=True)
-            if open_browser:
-                webbrowser.open(url)
+            if everywhere:  # a phone on the network scans it
+                segno.make(url, error="m").terminal(compact=True)
         done = asyncio.Event()
         loop = asyncio.get_running_loop()
+        if table is not None and open_browser:  # a browser in the terminal would hold the loop
+            loop.run_in_executor(None, webbrowser.open, url)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, done.set)
         await done.wait()
