@@ -345,7 +345,6 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     phone.goto(practice_hall)
     pretty = practice_hall.rsplit("=", 1)[1]
     expect(phone.locator("#table")).to_have_value(pretty)
-    code = pretty.replace("-", "")
     phone.locator("#keybox summary").click()  # its input too
     assert phone.evaluate(SMALL_TARGETS) == []
     phone.locator("#name").fill("Ann")
@@ -374,11 +373,11 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     assert phone.evaluate(SMALL_TARGETS) == []
     shot(phone, "practice-game-over")
     again.click()
-    expect(phone).not_to_have_url(re.compile(code), timeout=30_000)
+    expect(phone).not_to_have_url(re.compile(pretty), timeout=30_000)
     expect(phone.locator("#line")).to_contain_text("Your move", timeout=30_000)
-    new = phone.url.rsplit("=", 1)[1]
-    assert re.fullmatch(r"[A-Z2-9]{8}", new) and new != code
+    new = phone.url.rsplit("=", 1)[1]  # as the QR codes write it
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", new) and new != pretty
     phone.reload()  # back at the new game, not the old one
-    expect(phone.locator("#header")).to_contain_text(f"{new[:4]}-{new[4:]}", timeout=30_000)
+    expect(phone.locator("#header")).to_contain_text(new, timeout=30_000)
     expect(phone.locator("#header")).to_contain_text("you are Ann")
     context.close()

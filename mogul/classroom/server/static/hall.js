@@ -59,7 +59,7 @@
       $("leave").hidden = practice;  // nobody else may want this seat: a new game is the way on
       if (practice && tidy(fromAddress) !== m.table) {  // a reload comes back to this game
         fromAddress = m.table;
-        history.replaceState(null, "", "?table=" + m.table);
+        history.replaceState(null, "", "?table=" + m.pretty);
       }
       if (m.new && !practice) {
         $("newkey-text").textContent = m.key.slice(0, 4) + "-" + m.key.slice(4, 8) + "-" + m.key.slice(8);
