@@ -171,18 +171,16 @@ def test_the_command_prints_the_table_a_student_plays_to_the_end_and_cleans_up(
         )
     try:
         deadline = time.monotonic() + 60
-        while not (
-            found := re.search(r"Practice: (\S+\?table=([A-Z2-9]{4}-[A-Z2-9]{4}))", log.read_text())
-        ):
+        printed = re.compile(r"Practice: (\S+\?table=([A-Z2-9]{4}-[A-Z2-9]{4})).*\u2580\n", re.S)
+        while not (found := printed.search(log.read_text())):  # the address, then its QR code
             assert server.poll() is None, log.read_text()[-3000:]
             assert time.monotonic() < deadline, "the practice server did not start in 60 s"
             time.sleep(0.1)
         url, code = found.groups()
         assert url == f"http://127.0.0.1:{port}/mogul/hall/?table={code}"
         assert "classic against value, value" in log.read_text()
-        assert (
-            "\u2588 \u2584\u2584\u2584\u2584\u2584 \u2588" in log.read_text()
-        )  # a QR code's corner
+        corner = "\u2588 \u2584\u2584\u2584\u2584\u2584 \u2588"  # a QR code's finder pattern
+        assert corner in log.read_text()
         with urllib.request.urlopen(url, timeout=10) as page:
             assert "Join your table" in page.read().decode()
         with pytest.raises(urllib.error.HTTPError) as refused:  # no lecturer: no projector
@@ -215,7 +213,7 @@ def test_the_command_prints_the_table_a_student_plays_to_the_end_and_cleans_up(
         assert list(tmp.iterdir())  # the store lives while the server does
         server.send_signal(signal.SIGTERM)
         assert server.wait(15) == 0, log.read_text()[-3000:]
-        assert list(tmp.iterdir()) == []  # and goes with it
+        assert list(tmp.rglob("*")) == [], log.read_text()[-3000:]  # and goes with it
     finally:
         if server.poll() is None:
             server.kill()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import logging
 import os
 import secrets
@@ -24,8 +25,6 @@ import signal
 import tempfile
 import webbrowser
 from pathlib import Path
-
-import segno
 
 from mogul.classroom.projector import (
     HALL_URL_ENV,
@@ -57,7 +56,9 @@ async def serve(
     address = student_address(port) if everywhere else f"http://{ip}:{port}/{PATH}/"
     with contextlib.ExitStack() as cleanup:
         if practice is not None and store is None:  # a store of its own, gone at the end
-            folder = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="mogul-practice-"))
+            folder = cleanup.enter_context(
+                tempfile.TemporaryDirectory(prefix="mogul-practice-", ignore_cleanup_errors=True)
+            )
             store = str(Path(folder) / "practice.sqlite")
         tables = TableStore(store)
         table = None if practice is None else practice_table(tables, *practice)
@@ -71,9 +72,13 @@ async def serve(
         else:
             url = table_address(address, table.code)
             bots = ", ".join(s.kind for s in table.seats if not s.is_human)
-            print(f"Practice: {url}  ({table.edition} against {bots}; Ctrl-C stops it)", flush=True)
+            qr = io.StringIO()
             if everywhere:  # a phone on the network scans it
-                segno.make(url, error="m").terminal(compact=True)
+                import segno  # the projector's, already checked
+
+                segno.make(url, error="m").terminal(out=qr, compact=True)
+            print(f"Practice: {url}  ({table.edition} against {bots}; Ctrl-C stops it)")
+            print(qr.getvalue(), end="", flush=True)
         done = asyncio.Event()
         loop = asyncio.get_running_loop()
         if table is not None and open_browser:  # a browser in the terminal would hold the loop
@@ -83,6 +88,8 @@ async def serve(
         await done.wait()
         hall.stop()
         server.stop()
+        if hall.executor is not None:  # the store's calls under way end before it closes
+            await loop.run_in_executor(None, hall.executor.shutdown)
         hall.store.close()
 
 
