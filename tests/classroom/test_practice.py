@@ -149,6 +149,33 @@ def test_a_new_game_only_at_a_practice_table_that_is_over_in_a_practice_hall(
     assert len(store.tables(PRACTICE)) == 1 and len(store.tables("")) == 1
 
 
+def test_another_device_at_a_taken_practice_table_gets_a_game_of_its_own(
+    store: TableStore,
+) -> None:
+    """The printed address opened on a second phone (or after the browser forgot the seat):
+    a join by name at the taken practice table sits at a new one like it; a name no table
+    takes leaves no table behind; a class's full table is still full, practice hall or not."""
+    hall = Hall(store, practice=True)
+    code = practice_table(store, bots=["value", "mc"]).code
+    ann, ben = Phone(), Phone()
+    handle(hall, ann.page, {"op": "join", "table": code, "name": "Ann"})
+    handle(hall, ben.page, {"op": "join", "table": code, "name": "Ben"})
+    seat = ben.last("seat")
+    assert seat["table"] != code and (seat["seat"], seat["practice"]) == (0, True)
+    info = store.info(seat["table"])
+    assert (info.session, info.status, info.names[0]) == (PRACTICE, PLAYING, "Ben")
+    assert [s.kind for s in info.seats] == ["human", "value", "mc"]
+    assert ben.last("view")["moves"] and store.info(code).names[0] == "Ann"
+    cy = Phone()
+    handle(hall, cy.page, {"op": "join", "table": code, "name": "Bot 2"})
+    assert "kept for the bots" in error_of(cy)
+    assert len(store.tables(PRACTICE)) == 2
+    full = store.create_table("classic", ["human", "value", "value"]).code
+    handle(hall, Phone().page, {"op": "join", "table": full, "name": "Dee"})
+    handle(hall, cy.page, {"op": "join", "table": full, "name": "Eve"})
+    assert "is full" in error_of(cy) and len(store.tables()) == 3
+
+
 def test_the_command_prints_the_table_a_student_plays_to_the_end_and_cleans_up(
     tmp_path: Path,
 ) -> None:

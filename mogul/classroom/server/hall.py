@@ -19,7 +19,8 @@ and nudges a bot whose move was left unmade (a server killed between a move and 
 A *practice* hall (``Hall(store, practice=True)``: ``python -m mogul.classroom.server
 --practice``) is for one student alone against bots, no lecturer: ``practice_table`` makes the
 table, and a page at a practice table whose game is over may ask for a new game (``"again"``),
-a fresh table with the same game and bots, where it sits down under the same name.
+a fresh table with the same game and bots, where it sits down under the same name. Another
+device joining a practice table already taken, by name, gets such a table of its own.
 """
 
 from __future__ import annotations
@@ -370,6 +371,14 @@ class Hall:
         code, name, key = message.get("table"), message.get("name"), message.get("key")
         if key is not None and not isinstance(key, str):
             raise ClassroomError("a seat key is 12 letters and digits")
+        if self.practice and not key:
+            try:
+                info = await self._run(self.store.info, code)
+            except ClassroomError:
+                info = None  # the join below says what is wrong with the code
+            if info is not None and info.session == PRACTICE and info.status != WAITING:
+                await self._new_game(page, info, name)  # another device: a game of its own
+                return
         ticket = await self._run(self.store.join, code, name, key or None)
         await self._sit(page, ticket, new=not key)
 
@@ -406,11 +415,20 @@ class Hall:
         if info.status not in (OVER, ENDED):
             raise ClassroomError("finish this game first: it is not over yet")
         self._may_join(page)
-        kinds = [s.kind for s in info.seats]
+        await self._new_game(page, info, info.seats[page.ticket.seat].name)
+
+    async def _new_game(self, page: Page, like: TableInfo, name: Any) -> None:
+        """Seat ``page`` under ``name`` at a fresh practice table like ``like`` (its game, bots
+        and fill bot)."""
+        kinds = [s.kind for s in like.seats]
         table = await self._run(
-            self.store.create_table, info.edition, kinds, PRACTICE, None, info.fill
+            self.store.create_table, like.edition, kinds, PRACTICE, None, like.fill
         )
-        ticket = await self._run(self.store.join, table.code, info.seats[page.ticket.seat].name)
+        try:
+            ticket = await self._run(self.store.join, table.code, name)
+        except ClassroomError:  # a name no table takes: no table left behind
+            await self._run(self.store.delete_table, table.code)
+            raise
         await self._sit(page, ticket, new=True)
 
     async def _act(self, page: Page, message: dict[str, Any]) -> None:
