@@ -338,8 +338,9 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     practice_hall: str, browser: Browser
 ) -> None:
     """The practice page on a phone: the printed address has the table filled in; every
-    control is at least 44 px; the student plays to game over (bots answer at once, no
-    lecturer), presses New game and is at a new table, where a reload brings them back."""
+    control is at least 44 px; a second phone at the same address gets a table of its own;
+    the student plays to game over (bots answer at once, no lecturer), presses New game and
+    is at a new table, where a reload brings them back."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     phone = context.new_page()
     phone.goto(practice_hall)
@@ -353,6 +354,16 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     expect(phone.locator("#newkey")).to_be_hidden()  # no key to write down, no seat to leave
     expect(phone.locator("#leave")).to_be_hidden()
     assert phone.evaluate(SMALL_TARGETS) == []
+    # the same address on another phone: a game of its own, at a table of its own
+    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    other.goto(practice_hall)
+    other.locator("#name").fill("Ben")
+    other.get_by_role("button", name="Join the table").click()
+    expect(other.locator("#line")).to_contain_text("Your move", timeout=30_000)
+    expect(other.locator("#header")).to_contain_text("you are Ben")
+    expect(other.locator("#header")).not_to_contain_text(pretty)
+    expect(other).not_to_have_url(re.compile(pretty))
+    other.context.close()
     moves = 0
     again = phone.get_by_role("button", name="New game")
     while not again.count():
