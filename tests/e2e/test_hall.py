@@ -291,3 +291,104 @@ def test_a_full_hall_fits_the_projector(full_hall: str, browser: Browser, tables
     assert last["y"] + last["height"] <= 1080, last
     if tables == 40:
         shot(screen, "projector-page-40-tables")
+
+
+# Every control a finger may press, narrower or lower than 44 px (read from the live DOM).
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll('button, input, select, summary, a'))
+  .filter(e => e.offsetParent !== null).map(e => {
+    const r = e.getBoundingClientRect();
+    return {what: (e.id || e.tagName) + ' ' + (e.textContent || e.value || '').trim().slice(0, 30),
+            width: Math.round(r.width), height: Math.round(r.height)};
+  }).filter(t => t.width < 44 || t.height < 44)"""
+
+
+@pytest.fixture
+def practice_hall(tmp_path) -> Iterator[str]:
+    """A practice hall (as ``python -m mogul.classroom.server --practice`` serves it; this
+    process, its own thread) with one table of one person against two value bots; the address
+    the command prints."""
+    import asyncio
+    import threading
+
+    from mogul.classroom import server
+    from mogul.classroom.projector import table_address
+    from mogul.classroom.server.hall import Hall, practice_table
+    from mogul.classroom.store import TableStore
+
+    store = TableStore(f"sqlite:///{tmp_path / 'practice.sqlite'}")
+    code = practice_table(store, "classic", ["value", "value"]).code
+    port, loop = free_port(), asyncio.new_event_loop()
+    hall = Hall(store, practice=True)
+
+    async def serve() -> None:
+        server.make_app(hall).listen(port, address="127.0.0.1")
+        hall.start()
+
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(serve(), loop).result(60)
+    yield table_address(f"http://127.0.0.1:{port}/mogul/hall/", code)
+    loop.call_soon_threadsafe(hall.stop)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    store.close()
+
+
+def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
+    practice_hall: str, browser: Browser
+) -> None:
+    """The practice page on a phone: the printed address has the table filled in; every
+    control is at least 44 px; a second phone at the same address gets a table of its own;
+    the student plays to game over (bots answer at once, no lecturer), presses New game and
+    is at a new table, where a reload brings them back."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    phone.goto(practice_hall)
+    pretty = practice_hall.rsplit("=", 1)[1]
+    expect(phone.locator("#table")).to_have_value(pretty)
+    phone.locator("#keybox summary").click()  # its input too
+    assert phone.evaluate(SMALL_TARGETS) == []
+    phone.locator("#name").fill("Ann")
+    phone.get_by_role("button", name="Join the table").click()
+    expect(phone.locator("#line")).to_contain_text("Your move", timeout=30_000)
+    expect(phone.locator("#newkey")).to_be_hidden()  # no key to write down, no seat to leave
+    expect(phone.locator("#leave")).to_be_hidden()
+    assert phone.evaluate(SMALL_TARGETS) == []
+    # the same address on another phone: a game of its own, at a table of its own
+    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    other.goto(practice_hall)
+    other.locator("#name").fill("Ben")
+    other.get_by_role("button", name="Join the table").click()
+    expect(other.locator("#line")).to_contain_text("Your move", timeout=30_000)
+    expect(other.locator("#header")).to_contain_text("you are Ben")
+    expect(other.locator("#header")).not_to_contain_text(pretty)
+    expect(other).not_to_have_url(re.compile(pretty))
+    other.context.close()
+    moves = 0
+    again = phone.get_by_role("button", name="New game")
+    while not again.count():
+        before = phone.locator("#board").inner_text()
+        buttons = phone.locator("#moves button")
+        drop = buttons.filter(has_text=re.compile("^(Drop|Take)"))
+        (drop if drop.count() else buttons).first.click()
+        phone.wait_for_function(
+            "t => document.querySelector('#board').innerText !== t", arg=before, timeout=30_000
+        )
+        phone.wait_for_function(  # the bots answered: the student's move, or the game's end
+            "() => Array.from(document.querySelectorAll('#moves button')).some(b => !b.disabled)",
+            timeout=30_000,
+        )
+        moves += 1
+        assert moves < 100, "the game did not end"
+    expect(phone.locator("#line")).to_contain_text("Game over")
+    assert phone.evaluate(SMALL_TARGETS) == []
+    shot(phone, "practice-game-over")
+    again.click()
+    expect(phone).not_to_have_url(re.compile(pretty), timeout=30_000)
+    expect(phone.locator("#line")).to_contain_text("Your move", timeout=30_000)
+    new = phone.url.rsplit("=", 1)[1]  # as the QR codes write it
+    assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", new) and new != pretty
+    phone.reload()  # back at the new game, not the old one
+    expect(phone.locator("#header")).to_contain_text(new, timeout=30_000)
+    expect(phone.locator("#header")).to_contain_text("you are Ann")
+    context.close()

@@ -15,6 +15,12 @@ Everything a page sends is untrusted: a seat acts only with its key, only on its
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
 nothing. The hall also plays the turn timer (a person idle too long gets the fill bot's move)
 and nudges a bot whose move was left unmade (a server killed between a move and the bots').
+
+A *practice* hall (``Hall(store, practice=True)``: ``python -m mogul.classroom.server
+--practice``) is for one student alone against bots, no lecturer: ``practice_table`` makes the
+table, and a page at a practice table whose game is over may ask for a new game (``"again"``),
+a fresh table with the same game and bots, where it sits down under the same name. Another
+device joining a practice table already taken, by name, gets such a table of its own.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from mogul.classroom.projector import Projectors, student_address
 from mogul.classroom.store import TableStore
 from mogul.classroom.table import (
     ENDED,
+    OVER,
     PAUSED,
     PLAYING,
     WAITING,
@@ -44,8 +51,8 @@ from mogul.classroom.table import (
     pretty_code,
     seat_labels,
 )
-from mogul.kit.session import last_events
-from mogul.kit.spec import GameSpec, games, get_game, resolve
+from mogul.kit.session import HUMAN, last_events
+from mogul.kit.spec import GameSpec, default_game, games, get_game, resolve
 
 LOG = logging.getLogger("mogul.classroom.hall")
 POLL_SECONDS = 0.1
@@ -57,6 +64,10 @@ BOT_GRACE_SECONDS = 1.0
 LOG_LINES = 8
 MAX_ERROR = 300
 """The longest error sentence sent to a page (one quoting a page's own long input is cut)."""
+PRACTICE = "practice"
+"""The session of practice tables (one person against bots; see ``practice_table``)."""
+PRACTICE_BOTS = 3
+"""How many bots a practice table has unless told (fewer or more where the game needs it)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,28 @@ def warm_up() -> None:
         for action in state.legal_actions():
             spec.action_label(state, action)
             spec.parse_action(str(action))
+
+
+def practice_table(
+    store: TableStore, game: str | None = None, bots: list[str] | None = None
+) -> TableInfo:
+    """A new table of ``game`` (a game or edition name; None: the default game) for one person,
+    in the first seat, against ``bots`` (the game's bot names; default: ``PRACTICE_BOTS`` of its
+    value bot, else of its first), in the ``PRACTICE`` session. ``ValueError`` says what was
+    wrong with the game or the bots."""
+    spec, edition = resolve(default_game() if game is None else game)
+    low, high = spec.player_range(edition)
+    if bots is None:
+        bot = "value" if "value" in spec.bots else next(iter(spec.bots))
+        bots = [bot] * min(max(PRACTICE_BOTS, low - 1), high - 1)
+    if not low - 1 <= len(bots) <= high - 1:
+        raise ValueError(
+            f"the {edition} edition is for {low} to {high} players: one person and "
+            f"{low - 1} to {high - 1} bots, got {len(bots)}"
+        )
+    if HUMAN in bots:
+        raise ValueError(f"a practice table has one person; its other seats are bots, got {bots}")
+    return store.create_table(edition, [HUMAN, *bots], session=PRACTICE)
 
 
 def status_line(info: TableInfo, state: Any, seat: int) -> str:
@@ -235,7 +268,8 @@ class Hall:
     event loop; ``stop`` ends that. The store's calls run on ``threads`` worker threads, so a
     slow database round trip holds up one table, not the whole room (0: on the event loop).
     ``address`` is the student page's, for the projector (default: ``student_address()``).
-    ``limits``: how much one page or one address may take (``Limits``).
+    ``limits``: how much one page or one address may take (``Limits``). ``practice``: a page
+    at a practice table whose game is over may ask for a new game (see the module docstring).
     """
 
     def __init__(
@@ -246,9 +280,11 @@ class Hall:
         threads: int = 4,
         address: str | None = None,
         limits: Limits | None = None,
+        practice: bool = False,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
+        self.practice = practice
         self.open_pages: dict[str, int] = {}  # address -> its open pages
         self.address_joins: dict[str, Bucket] = {}
         self.projectors = Projectors(store, address or student_address(), self._run)
@@ -283,6 +319,8 @@ class Hall:
                 await self._join(page, message)
             elif op == "act":
                 await self._act(page, message)
+            elif op == "again" and self.practice:
+                await self._again(page)
             else:
                 raise ClassroomError("the page asked for something the hall does not do")
         except ClassroomError as err:
@@ -333,7 +371,19 @@ class Hall:
         code, name, key = message.get("table"), message.get("name"), message.get("key")
         if key is not None and not isinstance(key, str):
             raise ClassroomError("a seat key is 12 letters and digits")
+        if self.practice and not key:
+            try:
+                info = await self._run(self.store.info, code)
+            except ClassroomError:
+                info = None  # the join below says what is wrong with the code
+            if info is not None and info.session == PRACTICE and info.status != WAITING:
+                await self._new_game(page, info, name)  # another device: a game of its own
+                return
         ticket = await self._run(self.store.join, code, name, key or None)
+        await self._sit(page, ticket, new=not key)
+
+    async def _sit(self, page: Page, ticket: Ticket, new: bool) -> None:
+        """Seat ``page`` with ``ticket`` (just joined: ``new``) and show it the table."""
         self.leave(page)
         page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
@@ -347,11 +397,39 @@ class Hall:
                 "pretty": pretty_code(ticket.code),
                 "seat": ticket.seat,
                 "key": ticket.key,
-                "new": not key,
+                "new": new,
                 "howto": howto_html(resolve(info.edition)[0]),
+                "practice": self.practice and info.session == PRACTICE,
             }
         )
         self._show(ticket.code, (info, states, clock), force=True)
+
+    async def _again(self, page: Page) -> None:
+        """A new game for a page at a practice table whose game is over: a fresh table with the
+        same game, bots and fill bot, the page sitting down under the same name."""
+        if page.ticket is None:
+            raise ClassroomError("join a table first")
+        info = await self._run(self.store.info, page.ticket.code)
+        if info.session != PRACTICE:
+            raise ClassroomError("a new game is for practice tables; ask your lecturer")
+        if info.status not in (OVER, ENDED):
+            raise ClassroomError("finish this game first: it is not over yet")
+        self._may_join(page)
+        await self._new_game(page, info, info.seats[page.ticket.seat].name)
+
+    async def _new_game(self, page: Page, like: TableInfo, name: Any) -> None:
+        """Seat ``page`` under ``name`` at a fresh practice table like ``like`` (its game, bots
+        and fill bot)."""
+        kinds = [s.kind for s in like.seats]
+        table = await self._run(
+            self.store.create_table, like.edition, kinds, PRACTICE, None, like.fill
+        )
+        try:
+            ticket = await self._run(self.store.join, table.code, name)
+        except ClassroomError:  # a name no table takes: no table left behind
+            await self._run(self.store.delete_table, table.code)
+            raise
+        await self._sit(page, ticket, new=True)
 
     async def _act(self, page: Page, message: dict[str, Any]) -> None:
         if page.ticket is None:
@@ -534,8 +612,10 @@ __all__ = [
     "Hall",
     "Limits",
     "Page",
+    "PRACTICE",
     "bounded",
     "howto_html",
+    "practice_table",
     "seat_view",
     "status_line",
     "warm_up",

@@ -1,13 +1,15 @@
 // The student page of the lecture hall: one WebSocket to the server, which sends this seat's
 // view of the table whenever it changes. The seat key stays in this browser (localStorage),
-// so a reload or a phone waking up comes back to the seat without typing.
+// so a reload or a phone waking up comes back to the seat without typing. At a practice table
+// (one student against bots, no lecturer) the game-over screen offers a new game.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
   const SAVED = "mogul-hall-seat";
   const tidy = (code) => (code || "").replace(/[\s-]+/g, "").toUpperCase();
-  const fromAddress = new URLSearchParams(location.search).get("table") || "";
+  let fromAddress = new URLSearchParams(location.search).get("table") || "";
   let ws = null, view = null, seated = false, rejoining = false, retry = 500, timerEnds = 0;
+  let practice = false;
 
   function saved() {
     try { return JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { return null; }
@@ -53,7 +55,13 @@
       $("join").hidden = true;
       $("play").hidden = false;
       $("howto-text").innerHTML = m.howto;
-      if (m.new) {
+      practice = Boolean(m.practice);
+      $("leave").hidden = practice;  // nobody else may want this seat: a new game is the way on
+      if (practice && tidy(fromAddress) !== m.table) {  // a reload comes back to this game
+        fromAddress = m.table;
+        history.replaceState(null, "", "?table=" + m.pretty);
+      }
+      if (m.new && !practice) {
         $("newkey-text").textContent = m.key.slice(0, 4) + "-" + m.key.slice(4, 8) + "-" + m.key.slice(8);
         $("newkey").hidden = false;
       }
@@ -91,6 +99,14 @@
 
   function drawMoves(v) {
     const box = $("moves");
+    if (practice && (v.status === "over" || v.status === "ended")) {
+      const again = document.createElement("button");
+      again.type = "button";
+      again.textContent = "New game";
+      again.onclick = () => { again.disabled = true; say(""); if (!send({op: "again"})) again.disabled = false; };
+      box.replaceChildren(again);
+      return;
+    }
     box.replaceChildren(...v.moves.map(([label, action]) => {
       const button = document.createElement("button");
       button.type = "button";
