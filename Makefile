@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint format notebooks bench bench-all clean browser e2e baselines classroom lecturer voila-player postgres playthroughs bubblewrap
+.PHONY: lab test lint format notebooks bench bench-all clean browser e2e baselines classroom lecturer practice voila-player postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -142,6 +142,15 @@ classroom: $(STAMP)
 lecturer: $(STAMP)
 	@echo "Lecturer page: http://$(CLASSROOM_IP):$(LECTURER_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
 	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT) --progressive_rendering=True
+
+# make practice: one student alone against bots on the lecture hall's page (no kernel, no
+# lecturer); prints the address of a table of one person and bots. PRACTICE_GAME picks the game
+# or edition, PRACTICE_BOTS the bots (comma-separated); CLASSROOM_IP=0.0.0.0 serves a phone on
+# the network (a QR code is printed).
+PRACTICE_GAME ?=
+PRACTICE_BOTS ?=
+practice: $(STAMP)
+	$(BIN)/python -m mogul.classroom.server --practice $(PRACTICE_GAME) $(if $(PRACTICE_BOTS),--bots $(PRACTICE_BOTS)) --ip $(CLASSROOM_IP) --port $(CLASSROOM_PORT)
 
 # Playing alone against bots, one game per browser tab (a kernel each): notebook 03 as a Voila
 # app, no code shown (tests/e2e serve it the same way).

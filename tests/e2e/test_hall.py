@@ -334,6 +334,26 @@ def practice_hall(tmp_path) -> Iterator[str]:
     store.close()
 
 
+# A page's WebSocket that opens 1.5 s late, as on a slow network: the page's code sees a
+# socket still connecting until then.
+SLOW_SOCKET = """
+(() => {
+  const Real = window.WebSocket;
+  window.WebSocket = function (url) {
+    const late = {readyState: 0, send() { throw new Error("not open"); }};
+    setTimeout(() => {
+      const real = new Real(url);
+      real.onopen = (e) => { late.readyState = 1; late.send = (m) => real.send(m); late.onopen?.(e); };
+      real.onmessage = (e) => late.onmessage?.(e);
+      real.onclose = (e) => { late.readyState = 3; late.onclose?.(e); };
+    }, 1500);
+    return late;
+  };
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();
+"""
+
+
 def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     practice_hall: str, browser: Browser
 ) -> None:
@@ -354,11 +374,14 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     expect(phone.locator("#newkey")).to_be_hidden()  # no key to write down, no seat to leave
     expect(phone.locator("#leave")).to_be_hidden()
     assert phone.evaluate(SMALL_TARGETS) == []
-    # the same address on another phone: a game of its own, at a table of its own
+    # the same address on another phone: a game of its own, at a table of its own; its
+    # network is slow, so Join is pressed before the page is connected, and still joins
     other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    other.add_init_script(SLOW_SOCKET)
     other.goto(practice_hall)
     other.locator("#name").fill("Ben")
     other.get_by_role("button", name="Join the table").click()
+    expect(other.locator("#message")).to_contain_text("Connecting to the server")
     expect(other.locator("#line")).to_contain_text("Your move", timeout=30_000)
     expect(other.locator("#header")).to_contain_text("you are Ben")
     expect(other.locator("#header")).not_to_contain_text(pretty)

@@ -10,6 +10,7 @@
   let fromAddress = new URLSearchParams(location.search).get("table") || "";
   let ws = null, view = null, seated = false, rejoining = false, retry = 500, timerEnds = 0;
   let practice = false;
+  let waitingJoin = null;  // a join pressed before the socket opened: sent when it opens
 
   function saved() {
     try { return JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { return null; }
@@ -34,7 +35,10 @@
       retry = 500;
       $("conn").textContent = "";
       const seat = saved();
-      if (seat && (!fromAddress || tidy(fromAddress) === seat.table)) {
+      if (waitingJoin) {
+        send(waitingJoin);
+        waitingJoin = null;
+      } else if (seat && (!fromAddress || tidy(fromAddress) === seat.table)) {
         rejoining = send({op: "join", table: seat.table, key: seat.key});
       }
     };
@@ -137,7 +141,13 @@
     event.preventDefault();
     say("");
     const key = $("key").value.trim();
-    send(key ? {op: "join", table: $("table").value, key: key} : {op: "join", table: $("table").value, name: $("name").value});
+    const join = key ? {op: "join", table: $("table").value, key: key} : {op: "join", table: $("table").value, name: $("name").value};
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      send(join);
+    } else {  // a slow network: the join goes as soon as the page is connected
+      waitingJoin = join;
+      say("Connecting to the server: you join as soon as it answers.");
+    }
   };
   $("newkey-done").onclick = () => { $("newkey").hidden = true; };
   $("leave").onclick = () => {
