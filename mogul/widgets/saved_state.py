@@ -4,6 +4,7 @@ notebooks/*.ipynb`` (``make notebooks`` runs it after executing them)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 __all__ = ["slim_saved_widgets"]
@@ -21,17 +22,27 @@ def slim_saved_widgets(path: str | Path) -> int:
     path = Path(path)
     notebook = json.loads(path.read_text())
     saved = notebook.get("metadata", {}).get("widgets", {})
+    models = saved.get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     removed = 0
-    for model in (
-        saved.get("application/vnd.jupyter.widget-state+json", {}).get("state", {}).values()
-    ):
+    for model in models.values():
         state = model.get("state", {})
         if state.get("_plotly_esm"):
             removed += len(state["_plotly_esm"])
             state["_plotly_esm"] = ""
-    if removed:
-        path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+    text = _numbered(json.dumps(notebook, indent=1, ensure_ascii=False), list(models))
+    path.write_text(text + "\n")
     return removed
+
+
+def _numbered(text: str, ids: list[str]) -> str:
+    """``text`` with each widget model id replaced by its rank of first appearance: a kernel
+    draws fresh random ids every run, which made each re-run of a notebook rewrite thousands
+    of lines of its saved state; numbered, a re-run changes only what really changed."""
+    order = sorted((i for i in ids if re.fullmatch("[0-9a-f]{32}", i)), key=text.find)
+    number = {old: f"{rank:032x}" for rank, old in enumerate(order, 1)}
+    return re.sub(
+        "(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])", lambda m: number.get(m.group(), m.group()), text
+    )
 
 
 if __name__ == "__main__":  # python -m mogul.widgets.saved_state notebooks/*.ipynb (make notebooks)
