@@ -142,21 +142,29 @@ def test_saved_widget_state_leaves_plotly_bundles_out(tmp_path):
     assert slim_saved_widgets(path) == 0  # nothing left to leave out
     # a kernel's random model ids are numbered by first appearance: a re-run of a notebook
     # whose widgets are the same saves the same text
-    runs = []
-    for first, second in (("9f" * 16, "0c" * 16), ("17" * 16, "e3" * 16)):
+    runs, mime = [], "application/vnd.jupyter.widget"
+    for first, second, uid in (
+        ("9f" * 16, "0c" * 16, "7410d93f-f551-4fd6-b517-4c501aadea0e"),
+        ("17" * 16, "e3" * 16, "43240827-d264-48f3-bf42-454d9da4141a"),
+    ):
         view = {"model_id": second, "version_major": 2}
-        box = {"model_name": "HBoxModel", "state": {"children": [f"IPY_MODEL_{first}"]}}
+        box = {
+            "model_name": "HBoxModel",
+            "state": {"children": [f"IPY_MODEL_{first}"], "_data": [{"uid": uid}]},
+        }
         path.write_text(
             json.dumps(
                 {
-                    "cells": [{"outputs": [{"data": {"view": view}}]}],
+                    "cells": [{"outputs": [{"data": {f"{mime}-view+json": view}}]}],
                     "metadata": {"widgets": {key: {"state": {first: button, second: box}}}},
                 }
             )
         )
         slim_saved_widgets(path)
         runs.append(path.read_text())
-    assert runs[0] == runs[1] and '"model_id": "00000000000000000000000000000001"' in runs[0]
+    assert runs[0] == runs[1]  # the output's widget first, then what it holds
+    assert '"model_id": "00000000000000000000000000000001"' in runs[0]
     assert '"IPY_MODEL_00000000000000000000000000000002"' in runs[0]
+    assert '"uid": "00000000-0000-4000-8000-000000000001"' in runs[0]  # plotly's trace ids
     assert 'if (!model.get("_plotly_esm")) return null;' in LOADER_ESM
     assert "Run the notebook (Run > Run All Cells) to draw this chart." in LOADER_ESM
