@@ -144,7 +144,11 @@ def table_html(
     rows = []
     for seat, p in enumerate(state.players):
         here = seat == state.current
-        note = f" <i>({html.escape(labels[seat])})</i>" if labels and labels[seat] else ""
+        note = (  # the label wraps as a whole, under the name
+            f' <i style="white-space:nowrap">({html.escape(labels[seat])})</i>'
+            if labels and labels[seat]
+            else ""
+        )
         chips = "?" if seat in hide_chips else str(p.chips)
         score = "?" if seat in hide_chips else str(scores[seat])
         style = "background:#fff3c4;font-weight:bold;" if here else ""
