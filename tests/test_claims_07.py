@@ -96,7 +96,10 @@ def test_purple_falls_below_a_dollar_by_turn_40(dividend):
         by_turn(values, min_games=150).query("company == 'purple'").set_index("turn")["to_come"]
     )
     assert round(purple[40], 2) == 0.55 and purple[40] < 1 and purple[30] > 1
-    states(TEXT, f"falls below $1 by turn 40 ({money(purple[40])})")
+    states(
+        TEXT,
+        f"In these 300 games what a purple share still pays falls below $1 by turn 40 ({money(purple[40])})",
+    )
 
 
 def test_a_third_of_rounds_run_dry(dividend):
@@ -153,7 +156,7 @@ def test_the_tie_order_decides_which_railroad_leads():
     states(
         TEXT,
         'Offered the actions last colour first (`reversed_ties("dividend")`',
-        "the same bots make a blue share pay more than a red one",
+        "the same bots make a blue share pay more than a red one in their 300 games (one sample)",
     )
 
 
