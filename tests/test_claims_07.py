@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from notebook_claims import check_the_exercises, interval, money, prose, states
+from test_credit_mobilier_faces import move_example
 
 import mogul.credit_mobilier as cm
 from mogul.analysis.credit_mobilier import (
@@ -257,14 +258,7 @@ def test_one_row_is_what_one_sample_shows(buys, dividend):
 
 def test_the_three_exercises_and_their_hidden_checks():
     check_the_exercises("07-credit-mobilier.ipynb", 3)
-    example = cm.new_game(
-        ["Ann", "Ben", "Cai"],
-        seed=5,
-        start_player=0,
-        dice=[["red", "red", "blue", "blue", "yellow"]],
-        goods={"B2": "red", "B3": "red", "A6": "green", "C6": "yellow", "D6": "blue"},
-        track={"B1-B2": "blue", "B2-B3": "red", "B3-B4": "blue", "B4-B5": "blue", "B5-B6": "blue"},
-    )
+    example = move_example()  # the rulebook's moving example
     one_way = example.apply(cm.Move("red", "B3", "B2")).apply(cm.Move("red", "B2", "B1"))
     other_way = example.apply(cm.Move("red", "B2", "B1")).apply(cm.Move("red", "B3", "B2"))
     assert (

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import free_port
+from test_hall import Phone
 from websockets.sync.client import connect
 
 from mogul.classroom.server.hall import PRACTICE, Hall, Page, practice_table
@@ -30,17 +31,6 @@ from mogul.classroom.store import TableStore
 from mogul.classroom.table import OVER, PLAYING, WAITING
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Phone:
-    """A student page without a browser: it keeps what the hall sends it."""
-
-    def __init__(self) -> None:
-        self.inbox: list[dict[str, Any]] = []
-        self.page = Page(self.inbox.append)
-
-    def last(self, kind: str) -> dict[str, Any]:
-        return [m for m in self.inbox if m["type"] == kind][-1]
 
 
 @pytest.fixture
