@@ -34,11 +34,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 import mogul  # noqa: F401 - registers the games
 from mogul.kit import spec as registry
-from mogul.kit.batch import bot_seeds, engine_for
+from mogul.kit.batch import engine_for, game_seeds
 
 RUNS = 3
 MIN_SECONDS = 0.5
@@ -91,9 +89,7 @@ def batch_rate(spec: Any, edition: str, players: int) -> str:
         return "-"
 
     def timed(games: int) -> float:  # the engine alone: the seeds are drawn before
-        seeds = np.arange(1, games + 1, dtype=np.int64)
-        bots = bot_seeds(1, 0, games, players)
-        return cpu(engine.play, 0, seeds, bots, ("games",))
+        return cpu(engine.play, 0, *game_seeds(1, 0, games, players), ("games",))
 
     timed(10)  # compile or load the cache
     return games_per_second(timed, 1000)

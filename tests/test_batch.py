@@ -1,107 +1,82 @@
-"""simulate() on the batch engine: the readable engine's games and tables, in chunks, anywhere.
+"""simulate() on the batch engine: the readable engine's tables, in chunks, anywhere.
 
-The batch engine deals and draws with Python's generator as the readable engine does, so the
-tables must be equal, row for row and dtype for dtype, for every bot it plays (random ones
-too); and a game depends only on its own seeds, so chunks, workers and executors must not
-change a byte of what is written.
+Every game gets its seeds from the run's seed and its number (``game_seeds``), so chunks,
+workers and executors must not change a byte of what is written.
 """
 
 from __future__ import annotations
 
-import random
-from itertools import repeat
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from mogul.games.mogul import fast_record
-from mogul.kit.batch import bot_seeds, deal_seeds, engine_for
+from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
 from mogul.kit.columns import Coded, Ragged, csv_bytes, frame
-from mogul.kit.runner import plan_games
 from mogul.kit.simulate import simulate
 
 LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
 
 
-@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1])
-def test_pythons_generator_draw_for_draw(seed):
-    mt = np.zeros((2, fast_record.N + 1), np.int64)
-    fast_record.py_seed(mt, seed)
-    python = random.Random(seed)
-    assert [fast_record.py_random32(mt, 0) for _ in range(1500)] == [
-        python.getrandbits(32) for _ in range(1500)
-    ]
-    assert [fast_record.py_randbelow(mt, 0, n) for n in range(1, 300)] == [
-        python._randbelow(n) for n in range(1, 300)
-    ]
-    cards = np.arange(40)
-    fast_record.py_shuffle(mt, 0, cards)
-    expected = list(range(40))
-    python.shuffle(expected)
-    assert cards.tolist() == expected
+def test_splitmix64_is_the_reference_generator():
+    # Vigna's splitmix64.c seeded with 1234567: its first two outputs
+    first = splitmix64(np.array([1234567], np.uint64))
+    second = splitmix64(np.array([1234567], np.uint64) + GOLDEN)
+    assert [int(first[0]), int(second[0])] == [6457827717110365317, 3203168211198807973]
 
 
-def test_seeds_are_the_runners_plans():
-    plans = list(plan_games(9, repeat((0, 1, 2, 3), 23)))
-    deals = random.Random(9)
-    first, rest = deal_seeds(deals, 10, 4), deal_seeds(deals, 13, 4)
-    assert np.concatenate((first, rest)).tolist() == [p.seed for p in plans]
-    assert bot_seeds(9, 10, 13, 4).tolist() == [list(p.bot_seeds) for p in plans[10:]]
+def test_game_seeds_are_outputs_of_the_runs_stream():
+    key = int(run_key(9))
+    states = np.array([(key + k * int(GOLDEN)) % 2**64 for k in range(64)], np.uint64)
+    outputs = splitmix64(states).tolist()
+    deals, bots = game_seeds(9, 2, 2, 4)  # games 2 and 3: outputs 32... and 48...
+    assert deals.tolist() == [outputs[32] >> 1, outputs[48] >> 1]
+    assert bots.tolist() == [[o >> 1 for o in outputs[33:37]], [o >> 1 for o in outputs[49:53]]]
+    assert deals.dtype == bots.dtype == np.int64
 
 
-@pytest.mark.parametrize("seed, first", [(0, 0), (77, 10**6 - 3), (2**40, 10**15)])
-def test_compiled_bot_seeds_are_hashlibs(seed, first):
-    import hashlib
+@pytest.mark.parametrize("seed", [0, -1, 1, 2**63, 2**64 - 1, 2**64, -(2**200)])
+def test_game_seeds_depend_on_the_game_only(seed):
+    deals, bots = game_seeds(seed, 0, 300, 6)
+    assert (deals >= 0).all() and (bots >= 0).all()
+    assert len({*deals.tolist(), *bots.ravel().tolist()}) == 300 * 7  # no two alike
+    for first, count in [(0, 1), (7, 13), (299, 1)]:
+        part = game_seeds(seed, first, count, 6)
+        assert part[0].tolist() == deals[first : first + count].tolist()
+        assert part[1].tolist() == bots[first : first + count].tolist()
+    fewer = game_seeds(seed, 0, 300, 3)  # a seat's seed does not depend on the table's size
+    assert fewer[0].tolist() == deals.tolist() and fewer[1].tolist() == bots[:, :3].tolist()
 
-    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
-    expected = [
-        [
-            int.from_bytes(hashlib.blake2b(f"{g} {s}".encode(), key=key, digest_size=4).digest())
-            for s in range(6)
-        ]
-        for g in range(first, first + 5)
-    ]
-    assert bot_seeds(seed, first, 5, 6).tolist() == expected
+
+def test_every_run_seed_has_its_own_games():
+    seeds = [0, -1, 1, 2, -2, 2**63, -(2**63), 2**64 - 1, 2**64, 2**128]
+    assert len({tuple(game_seeds(s, 0, 2, 3)[0].tolist()) for s in seeds}) == len(seeds)
+    with pytest.raises(ValueError, match="seed must be a whole number, got 1.5"):
+        game_seeds(1.5, 0, 2, 3)
+    with pytest.raises(ValueError, match="1 to 15 players, not 16"):
+        game_seeds(1, 0, 2, 16)
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
-def test_the_batch_engine_gives_the_readable_engines_tables(players):
-    readable = simulate(
-        "classic",
-        LINEUP[:players],
-        games=40,
-        seed=players,
-        players=players,
-        engine="readable",
-        progress=False,
-    )
-    fast = simulate(
-        "classic",
-        LINEUP[:players],
-        games=40,
-        seed=players,
-        players=players,
-        progress=False,
-        chunk_size=9,
-    )
+def test_the_batch_engine_makes_the_readable_engines_tables(players):
+    lineup = dict(players=players, progress=False)
+    readable = simulate("classic", LINEUP[:players], games=3, engine="readable", **lineup)
+    fast = simulate("classic", LINEUP[:players], games=40, seed=players, chunk_size=9, **lineup)
     assert (readable.engine, fast.engine) == ("readable", "fast")
-    assert list(fast.tables) == ["games", "rounds", "auctions"]
+    assert list(fast.tables) == list(readable.tables) == ["games", "rounds", "auctions"]
     for name, table in readable.tables.items():
-        pd.testing.assert_frame_equal(fast.tables[name], table)
-    pd.testing.assert_frame_equal(fast.summary(), readable.summary())
+        assert list(fast.tables[name].columns) == list(table.columns)
+    games = fast.games
+    assert games["game"].tolist() == [g for g in range(40) for _ in range(players)]
+    deals, bots = game_seeds(players, 0, 40, players)
+    assert games["seed"].tolist() == np.repeat(deals, players).tolist()
+    assert games["bot_seed"].tolist() == bots.ravel().tolist()
     assert fast.failures.empty and not fast.partial
     unrecorded = simulate(  # only the games table: played without a record of the rounds
-        "classic",
-        LINEUP[:players],
-        games=40,
-        seed=players,
-        players=players,
-        progress=False,
-        tables=["games"],
+        "classic", LINEUP[:players], games=40, seed=players, tables=["games"], **lineup
     )
-    pd.testing.assert_frame_equal(unrecorded.games, readable.games)
+    pd.testing.assert_frame_equal(unrecorded.games, games)
 
 
 def test_fewer_tables_on_the_batch_engine():
@@ -255,9 +230,9 @@ def test_parquet_row_groups(tmp_path):
 
 
 @pytest.mark.parametrize("format", ["feather", "parquet"])
-def test_arrow_files_hold_the_readable_tables(tmp_path, format):
+def test_arrow_files_hold_the_tables(tmp_path, format):
     pytest.importorskip("pyarrow")
-    sim = simulate("classic", LINEUP, games=12, seed=3, progress=False, engine="readable")
+    sim = simulate("classic", LINEUP, games=12, seed=3, progress=False)
     streamed = simulate(
         "classic",
         LINEUP,
@@ -323,14 +298,12 @@ def test_a_chunk_plays_the_same_after_other_chunks():
     spec, edition = resolve("classic")
     tables = ("games", "rounds", "auctions")
     engine = engine_for(spec, edition, LINEUP, LINEUP, tables)
-    deals = random.Random(4)
-    first, other = deal_seeds(deals, 30, 4), deal_seeds(deals, 70, 4)
 
-    def played(seeds, start):
-        columns = engine.play(start, seeds, bot_seeds(4, start, len(seeds), 4), tables)
+    def played(start, count):
+        columns = engine.play(start, *game_seeds(4, start, count, 4), tables)
         return {name: frame(c) for name, c in columns.items()}
 
-    before = played(first, 0)
-    played(other, 30)  # the recording arrays are kept from chunk to chunk
-    for name, table in played(first, 0).items():
+    before = played(0, 30)
+    played(30, 70)  # the recording arrays are kept from chunk to chunk
+    for name, table in played(0, 30).items():
         pd.testing.assert_frame_equal(table, before[name])

@@ -1,12 +1,13 @@
 """Simulations on a game's batch engine: seeded chunks, on one core, a process pool or Dask.
 
 ``simulate`` comes here when the game's batch engine (``GameSpec.batch``) can play the
-request. The games are planned as the runner plans them (``runner.plan_games``: the same
-deal seeds and bot seeds, so the same games), cut into chunks of ``CHUNK`` games, and each
-chunk is played where the options say: in this process, on ``workers`` local processes, or
-on an ``executor`` (a Dask cluster's ``client.get_executor()``). A game depends only on its
-own seeds, and the chunks reach the ``sink`` in game order whatever finishes first, so the
-tables are the same, byte for byte, on any number of workers and any executor.
+request. Every game gets its seeds from the run's seed and its number (``game_seeds``:
+splitmix64, one seed for the game's chance and one per seat for its bot, each seeding the
+engine's own generator), the games are cut into chunks of ``CHUNK``, and each chunk is
+played where the options say: in this process, on ``workers`` local processes, or on an
+``executor`` (a Dask cluster's ``client.get_executor()``). A game depends only on its own
+seeds, and the chunks reach the ``sink`` in game order whatever finishes first, so the
+tables are the same, byte for byte, for any chunk size, number of workers and executor.
 
 A sink takes each chunk's tables as they come: ``Collect`` keeps them for pandas frames at
 the end, ``Writer`` appends them to files, so memory stays bounded. For a
@@ -24,13 +25,11 @@ a factory or an instance) and ``seat_policies`` one bot per seat.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import random
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -72,35 +71,70 @@ def engine_for(
     return engine
 
 
-def deal_seeds(deals: random.Random, count: int, players: int) -> np.ndarray:
-    """The next ``count`` deal seeds of ``runner.plan_games``' generator: each game draws its
-    deal and then one number per seat (kept so that old seeds deal the same games)."""
-    words = deals.getrandbits(32 * (1 + players) * count).to_bytes(
-        4 * (1 + players) * count, "little"
-    )
-    return np.frombuffer(words, "<u4").reshape(count, 1 + players)[:, 0].astype(np.int64)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+STREAMS = 16
+"""Seeds per game in the run's stream: the deal's, then one per seat (at most 15 seats)."""
 
 
-def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
-    """The bot seeds of games ``first`` ... ``first + count - 1``, as ``runner.plan_games`` has them."""
-    from mogul.kit.seed_hash import game_seat_hashes  # compiled: loaded when first needed
+def splitmix64(states: np.ndarray) -> np.ndarray:
+    """splitmix64's output for each state (uint64): Steele, Lea and Flood, "Fast splittable
+    pseudorandom number generators", OOPSLA 2014; the state is advanced by ``GOLDEN`` first."""
+    z = states + GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
 
-    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
-    out = np.empty((count, players), np.int64)
-    game_seat_hashes(np.frombuffer(key, np.uint8), first, count, players, out)
-    return out
+
+def run_key(seed: int) -> np.uint64:
+    """The run's seed folded into 64 bits: every whole number, negative or past 64 bits too,
+    gives its own key (its 64-bit words and its sign through splitmix64)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    key, rest = splitmix64(np.array([seed < 0], np.uint64)), abs(seed)
+    while True:
+        key = splitmix64(key ^ np.uint64(rest & 0xFFFF_FFFF_FFFF_FFFF))
+        rest >>= 64
+        if not rest:
+            return key[0]
+
+
+def game_seeds(seed: int, first: int, count: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The seeds of games ``first`` ... ``first + count - 1`` of a run: the deal's (int64, one
+    per game) and the bots' (int64, one row per game, one per seat), each a non-negative 63-bit
+    number for the engine's own generator.
+
+    Game g's seeds are outputs ``STREAMS * g`` (the deal), ``STREAMS * g + 1 + seat`` (the bots)
+    of the splitmix64 stream that starts at ``run_key(seed)``: each game's seeds depend only
+    on the run's seed and the game's number, so the tables are the same for any chunk size
+    and any number of workers.
+
+        >>> deals, bots = game_seeds(1, 0, 2, 3)
+        >>> deals.shape, bots.shape, bool((deals >= 0).all() and (bots >= 0).all())
+        ((2,), (2, 3), True)
+        >>> bool((game_seeds(1, 1, 1, 3)[1] == bots[1:]).all())
+        True
+    """
+    if not 0 < players < STREAMS:
+        raise ValueError(f"seeds are drawn for 1 to {STREAMS - 1} players, not {players}")
+    if first < 0 or count < 0:
+        raise ValueError(f"games are numbered from 0, got games {first} + {count}")
+    games = np.arange(first, first + count, dtype=np.uint64)
+    steps = games[:, None] * np.uint64(STREAMS) + np.arange(1 + players, dtype=np.uint64)
+    values = (splitmix64(run_key(seed) + steps * GOLDEN) >> np.uint64(1)).astype(np.int64)
+    return values[:, 0].copy(), values[:, 1:].copy()
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """Games ``first`` ... of a run: their deal seeds (the bot seeds come from ``seed``), and
-    how the sink wants the tables: ``encode`` "csv" (bytes), "feather" (``arrow_ipc.Encoded``:
-    compressed IPC messages) or None (columns)."""
+    """Games ``first`` ... ``first + games - 1`` of the run ``seed`` (``game_seeds`` gives
+    theirs), and how the sink wants the tables: ``encode`` "csv" (bytes), "feather"
+    (``arrow_ipc.Encoded``: compressed IPC messages) or None (columns)."""
 
     engine: Any
     seed: int
     first: int
-    seeds: np.ndarray
+    games: int
     tables: tuple[str, ...]
     encode: str | None = None
 
@@ -118,9 +152,8 @@ class Played:
 def play_chunk(chunk: Chunk) -> Played:
     """Play one chunk and encode its tables, in whichever process receives it: the work is
     spread over the workers, the sink only appends."""
-    players = chunk.engine.players
-    bots = bot_seeds(chunk.seed, chunk.first, len(chunk.seeds), players)
-    tables = chunk.engine.play(chunk.first, chunk.seeds, bots, chunk.tables)
+    seeds, bots = game_seeds(chunk.seed, chunk.first, chunk.games, chunk.engine.players)
+    tables = chunk.engine.play(chunk.first, seeds, bots, chunk.tables)
     sums = bot_sums(tables["games"])
     counts = {name: rows(t) for name, t in tables.items()}
     if chunk.encode == "csv":
@@ -129,7 +162,7 @@ def play_chunk(chunk: Chunk) -> Played:
         from mogul.kit.arrow_ipc import encode
 
         tables = {name: encode(arrow_table(t)) for name, t in tables.items()}
-    return Played(tables, len(chunk.seeds), counts, sums)
+    return Played(tables, chunk.games, counts, sums)
 
 
 @dataclass(frozen=True)
@@ -193,14 +226,11 @@ def run_chunks(
     wants the tables; the workers encode them.
     """
     size = options.chunk_size or CHUNK
-    deals = random.Random(seed)
-    players, encode = engine.players, getattr(sink, "encode", None)
-
-    def chunks() -> Iterator[Chunk]:
-        for first in range(0, games, size):
-            count = min(size, games - first)
-            seeds = deal_seeds(deals, count, players)
-            yield Chunk(engine, seed, first, seeds, tuple(tables), encode)
+    encode = getattr(sink, "encode", None)
+    chunks = (
+        Chunk(engine, seed, first, min(size, games - first), tuple(tables), encode)
+        for first in range(0, games, size)
+    )
 
     bar = progress_bar(games, options.progress)
 
@@ -217,7 +247,7 @@ def run_chunks(
     spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if pool and folder and encode else None
     try:
         pooled = partial(play_and_spill, folder=spill) if spill else None
-        return play_all(chunks(), play_chunk, done, options, pooled=pooled, per_worker=4)
+        return play_all(chunks, play_chunk, done, options, pooled=pooled, per_worker=4)
     finally:
         bar.close()
         if spill:

@@ -22,8 +22,6 @@ from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
 from mogul.kit.bots import BotSpec
 from mogul.kit.runner import (
@@ -292,7 +290,7 @@ def _on_batch_engine(
         sink = Collect()
         partial = run_chunks(batch, seed, games, tables, options, sink)
         if not sink.chunks:  # interrupted before the first chunk: empty tables, their columns
-            empty = play_chunk(Chunk(batch, seed, 0, np.zeros(0, np.int64), tables))
+            empty = play_chunk(Chunk(batch, seed, 0, 0, tables))
             sink.add(empty.tables, 0)
         return Simulation(sink.frames(), game, edition, partial=partial, engine="fast")
     totals = Totals()
