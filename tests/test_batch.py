@@ -6,15 +6,19 @@ workers and executors must not change a byte of what is written.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import toy_game
 
 from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
+from mogul.kit.bots import RandomBot, play
 from mogul.kit.columns import Coded, Ragged, csv_bytes, frame
 from mogul.kit.simulate import simulate
+from mogul.kit.spec import register, unregister
 
 LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
 
@@ -307,3 +311,125 @@ def test_a_chunk_plays_the_same_after_other_chunks():
     played(30, 70)  # the recording arrays are kept from chunk to chunk
     for name, table in played(0, 30).items():
         pd.testing.assert_frame_equal(table, before[name])
+
+
+# --- records of simulated games, on a small batch engine of the toy race ---------------------
+
+
+@dataclass(frozen=True)
+class ToyBatch:
+    """A batch engine for the toy race in plain Python, with the contract's shape: ``record``
+    plays one game from its seeds, ``play`` makes the games table of many (the kit's tests
+    need no compiled game)."""
+
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
+    tables = ("games",)
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    def record(self, seed, bot_seeds):
+        bots = [RandomBot(int(s)) for s in bot_seeds]
+        return play(toy_game.new_game(toy_game.EDITION, self.players, seed), bots)
+
+    def play(self, first, seeds, bot_seeds, tables):
+        finals = [self.record(int(s), b).replay() for s, b in zip(seeds, bot_seeds, strict=True)]
+        players, games = self.players, len(finals)
+        scores = np.array([f.final_scores() for f in finals], np.int64).reshape(games, players)
+        ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
+        seats = np.tile(np.arange(players), games)
+        per_seat = np.repeat  # a game's value on each of its seats' rows
+        return {
+            "games": {
+                "game": per_seat(np.arange(first, first + games), players),
+                "seed": per_seat(np.asarray(seeds, np.int64), players),
+                "seat": seats,
+                "player": Coded(seats, toy_game.NAMES[:players]),
+                "bot": Coded(seats, self.names),
+                "bot_seed": np.asarray(bot_seeds, np.int64).ravel(),
+                "score": scores.ravel(),
+                "rank": ranks.ravel(),
+                "won": ranks.ravel() == 1,
+                "target": per_seat(np.array([f.target for f in finals], np.int64), players),
+                "turns": per_seat(np.array([f.turn for f in finals], np.int64), players),
+            }
+        }
+
+
+def toy_batch(edition, bots, names):
+    """The toy race's batch hook: random bots only."""
+    if any(b != "random" for b in bots):
+        raise ValueError("the toy batch engine plays 'random' bots only")
+    return ToyBatch(tuple(bots), tuple(names))
+
+
+@pytest.fixture
+def toy_with_a_batch_engine():
+    register(replace(toy_game.SPEC, batch=f"{__name__}:toy_batch"))
+    try:
+        yield
+    finally:
+        unregister("toy")
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_any_game_of_a_batch_run_opens_as_its_record(toy_with_a_batch_engine, tmp_path, out):
+    streamed = {"out": tmp_path, "format": "csv"} if out else {}
+    sim = simulate(
+        "toy", ["random"], 5, players=3, games=30, chunk_size=7, tables=["games"], **streamed
+    )
+    games = pd.read_csv(sim.files["games"]) if out else sim.games
+    assert sim.engine == "fast" and len(games) == 90
+    for game in (0, 13, 29):
+        final = sim.record(game).replay()
+        rows = games[games["game"] == game]
+        assert list(final.final_scores()) == rows["score"].tolist()
+        assert final.turn == rows["turns"].iloc[0] and final.target == rows["target"].iloc[0]
+        assert sim.record(game).setup.seed == rows["seed"].iloc[0]
+    with pytest.raises(
+        ValueError, match="game must be a game number from 0 to 29 of this run, got 30"
+    ):
+        sim.record(30)
+
+
+def test_keep_records_keeps_the_first_games(toy_with_a_batch_engine):
+    games = {"players": 2, "tables": ["games"]}
+    sim = simulate("toy", ["random"], 2, games=10, keep_records=4, **games)
+    assert sim.engine == "fast"
+    assert [r.to_json() for r in sim.records] == [sim.record(g).to_json() for g in range(4)]
+    assert len(simulate("toy", ["random"], 2, games=3, keep_records=4, **games).records) == 3
+    assert not simulate("toy", ["random"], games=3, **games).records
+    with pytest.raises(ValueError, match="keep_records must be a whole number >= 0, got -1"):
+        simulate("toy", ["random"], games=3, keep_records=-1)
+
+
+def test_a_readable_run_opens_its_games_as_records():
+    sim = simulate("classic", LINEUP, seed=4, games=6, engine="readable", keep_records=2)
+    assert len(sim.records) == 2
+    for game in (1, 5):
+        final = sim.record(game).replay()
+        assert list(final.final_scores()) == sim.games[sim.games["game"] == game]["score"].tolist()
+    assert sim.records[1].to_json() == sim.record(1).to_json()
+
+
+def test_a_readable_run_replays_only_the_kits_own_bots():
+    class Cautious(toy_game.PerfectBot):
+        name = "cautious"
+
+    with toy_game.registered_toy():
+        sim = simulate("toy", [Cautious, "random"], games=2, sandbox=False, progress=False)
+        assert sim.engine == "readable"
+        with pytest.raises(ValueError, match="the kit's own bots only, not cautious"):
+            sim.record(0)
+
+
+def test_a_batch_engine_without_records_says_so(monkeypatch):
+    sim = simulate("classic", LINEUP, games=2, progress=False)
+    from mogul.games.mogul import fast_batch
+
+    if hasattr(fast_batch.MogulBatch, "record"):
+        monkeypatch.delattr(fast_batch.MogulBatch, "record")
+    with pytest.raises(ValueError, match="the mogul batch engine does not write records"):
+        sim.record(0)

@@ -18,13 +18,23 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import repeat
+from itertools import islice, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
-from mogul.kit.bots import BotSpec
+from mogul.kit.batch import (
+    Chunk,
+    Collect,
+    Totals,
+    Writer,
+    engine_for,
+    game_seeds,
+    play_chunk,
+    run_chunks,
+)
+from mogul.kit.bots import BotSpec, play
 from mogul.kit.runner import (
+    Entrant,
     RunOptions,
     entrants,
     game_first,
@@ -33,9 +43,12 @@ from mogul.kit.runner import (
     run_plans,
     run_secret,
 )
+from mogul.kit.spec import get_game
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
+
+    from mogul.kit.record import GameRecord
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,11 @@ class Simulation:
     totals: pd.DataFrame | None = None  # the summary, kept when the tables went to ``files``
     written: int = 0  # games in ``files`` when only they hold the tables
     secret: int | None = None  # keyed the deals and bot seeds (``runner.run_secret``)
+    seed: int = 0  # the run's seed
+    planned: int = 0  # games asked for (numbered 0 ... planned - 1)
+    seated: tuple[Entrant, ...] = ()  # who sat in each seat (``runner.entrants``)
+    bots: tuple[BotSpec, ...] = ()  # the bots as given, one per seat
+    records: tuple[GameRecord, ...] = ()  # the first games' records (``keep_records``)
 
     @property
     def games_finished(self) -> int:
@@ -70,6 +88,37 @@ class Simulation:
         raise AttributeError(
             f"the simulation has no table {name!r}; its tables: {', '.join(tables)}"
         )
+
+    def record(self, game: int) -> GameRecord:
+        """Game number ``game`` of this run as a record: ``record.replay()`` is its last state,
+        ``mogul.widgets.player`` opens it. The game is played again from its seeds (the
+        tables need not be in memory: a run streamed to ``out=`` has its records too), on the
+        engine that played it; the readable engine replays only the kit's own bots."""
+        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < self.planned:
+            raise ValueError(
+                f"game must be a game number from 0 to {self.planned - 1} of this run, got {game!r}"
+            )
+        spec = get_game(self.game)
+        names = [e.name for e in self.seated]
+        if self.engine == "fast":
+            batch = engine_for(spec, self.edition, self.bots, names)
+            if not hasattr(batch, "record"):
+                raise ValueError(
+                    f"the {self.game} batch engine does not write records of its games"
+                )
+            deals, bots = game_seeds(self.seed, game, 1, batch.players)
+            return batch.record(int(deals[0]), bots[0].tolist())
+        strangers = [e.name for e in self.seated if not _kits_own(e, spec)]
+        if strangers:
+            raise ValueError(
+                f"record() plays a game again with the kit's own bots only, not {', '.join(strangers)}: "
+                "its moves are in the tables"
+            )
+        seating = tuple(range(len(self.seated)))
+        plan = next(islice(plan_games(self.seed, repeat(seating), self.secret), game, None))
+        state = spec.new_game(self.edition, len(seating), plan.seed)
+        bots = [e.factory(s) for e, s in zip(self.seated, plan.bot_seeds, strict=True)]
+        return play(state, bots)
 
     def summary(self) -> pd.DataFrame:
         """Per bot: seats played, mean score, mean rank and win rate (shared wins count)."""
@@ -159,6 +208,11 @@ def _lists_for_parquet(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def _kits_own(entrant: Entrant, spec: Any) -> bool:
+    """A bot of the game's own registry (by name or by class): safe to build in this process."""
+    return entrant.trusted or entrant.factory.make in spec.bots.values()
+
+
 def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:
     """One bot per seat: ``bots`` repeated in turn to fill ``players`` seats."""
     bots = list(bots)
@@ -183,6 +237,7 @@ def simulate(
     format: str | None = None,
     on_chunk: Callable[[Any], None] | None = None,
     secret: int | None = None,
+    keep_records: int = 0,
     options: RunOptions | None = None,
     **run_options: Any,
 ) -> Simulation:
@@ -217,10 +272,15 @@ def simulate(
     reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
     after each chunk (``mogul.kit.batch.Writer``: ``games``, ``rows``, ``paths``).
+
+    ``keep_records``: the records of the first that many games, as ``sim.records`` (open one
+    in the player); ``sim.record(game)`` gives any game's, on either engine.
     """
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)
     _check_count(games, "games")
+    if isinstance(keep_records, bool) or not isinstance(keep_records, int) or keep_records < 0:
+        raise ValueError(f"keep_records must be a whole number >= 0, got {keep_records!r}")
     known = ("games", *spec.tables)
     if tables is None:
         tables = known
@@ -252,8 +312,12 @@ def simulate(
             if engine == "fast":
                 raise ValueError(f"engine='fast' cannot play this: {err}") from None
         else:
-            return _on_batch_engine(
+            sim = _on_batch_engine(
                 spec.name, edition, batch, seed, games, tables, options, out, format, on_chunk
+            )
+            return _with_records(
+                replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs)),
+                keep_records,
             )
     run = run_plans(
         spec.name,
@@ -267,10 +331,18 @@ def simulate(
     frames = dict(run.tables)
     failures = frames.pop("failures")
     sim = Simulation(frames, spec.name, edition, failures, run.partial, secret=secret)
+    sim = replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs))
     if out is not None:
         paths = write_tables(out, {k: v for k, v in frames.items() if not v.empty}, format)
         sim = replace(sim, files={p.stem: p for p in paths})
-    return sim
+    return _with_records(sim, keep_records)
+
+
+def _with_records(sim: Simulation, keep: int) -> Simulation:
+    """``sim`` with the records of its first ``keep`` finished games."""
+    if not keep:
+        return sim
+    return replace(sim, records=tuple(map(sim.record, range(min(keep, sim.games_finished)))))
 
 
 def _on_batch_engine(
