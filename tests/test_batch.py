@@ -7,7 +7,6 @@ workers and executors must not change a byte of what is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,7 +15,7 @@ import toy_game
 
 from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
 from mogul.kit.bots import RandomBot, play
-from mogul.kit.columns import Coded, Ragged, csv_bytes, frame
+from mogul.kit.columns import Coded, frame
 from mogul.kit.simulate import simulate
 from mogul.kit.spec import register, unregister
 
@@ -111,155 +110,6 @@ def test_engine_fast_says_why_it_cannot(game, bots, message):
         simulate(game, bots, games=1, players=3, engine="fast", progress=False)
     with pytest.raises(ValueError, match="engine must be 'readable' or 'fast'"):
         simulate("classic", ["random"], games=1, players=3, engine="numba")
-
-
-def test_csv_is_what_pandas_writes():
-    rng = np.random.default_rng(1)
-    lengths = rng.integers(0, 4, 500)
-    columns = {
-        "number": rng.integers(-(10**12), 10**12, 500),
-        "won": rng.integers(0, 2, 500).astype(bool),
-        "text": Coded(rng.integers(0, 3, 500), ("a,b", "plain", 'say "hi"')),
-        "path": Ragged(rng.integers(-3, 30, lengths.sum()), lengths),
-    }
-    assert csv_bytes(columns, header=True) == frame(columns).to_csv(index=False).encode()
-
-
-def test_streamed_files_hold_the_tables(tmp_path):
-    sim = simulate("classic", LINEUP, games=30, seed=2, progress=False)
-    seen = []
-    streamed = simulate(
-        "classic",
-        LINEUP,
-        games=30,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format="csv",
-        chunk_size=8,
-        on_chunk=lambda w: seen.append(w.games),
-    )
-    assert seen == [8, 16, 24, 30] and streamed.tables == {}
-    for name, table in sim.tables.items():
-        assert streamed.files[name].read_text() == table.to_csv(index=False)
-    pd.testing.assert_frame_equal(streamed.summary(), sim.summary())
-
-
-@pytest.mark.parametrize("format", ["csv", "feather"])
-def test_an_interrupted_stream_keeps_whole_chunks(tmp_path, format):
-    if format == "feather":
-        pytest.importorskip("pyarrow")
-
-    def stop_after_two(writer):
-        if writer.games == 10:
-            raise KeyboardInterrupt
-
-    sim = simulate(
-        "classic",
-        LINEUP,
-        games=30,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format=format,
-        chunk_size=5,
-        on_chunk=stop_after_two,
-    )
-    assert sim.partial
-    read = pd.read_csv if format == "csv" else pd.read_feather  # a Feather file gets its footer
-    games = read(sim.files["games"])
-    assert games["game"].tolist() == [g for g in range(10) for _ in range(4)]
-    assert read(sim.files["auctions"])["game"].max() == 9
-
-
-def _written(folder, format="csv", **options):
-    sim = simulate(
-        "classic",
-        LINEUP,
-        games=60,
-        seed=11,
-        progress=False,
-        out=folder,
-        format=format,
-        **{"chunk_size": 7, **options},
-    )
-    assert not sim.partial
-    assert not list(Path(folder).glob(".chunks-*"))  # a pool's workers' hand-over files: gone
-    return {name: path.read_bytes() for name, path in sim.files.items()}
-
-
-@pytest.mark.parametrize("format", ["csv", "feather"])
-def test_same_bytes_on_one_or_two_workers(tmp_path, format):
-    if format == "feather":
-        pytest.importorskip("pyarrow")
-    one = _written(tmp_path / "one", format)
-    assert _written(tmp_path / "two", format, workers=2) == one
-    if format == "csv":  # a Feather file has one record batch per chunk
-        assert _written(tmp_path / "big", chunk_size=1000) == one
-
-
-def test_same_bytes_on_a_dask_cluster(tmp_path):
-    dask = pytest.importorskip("dask")
-    pytest.importorskip("pyarrow")
-    from dask.distributed import Client, LocalCluster
-
-    with (
-        dask.config.set({"distributed.worker.multiprocessing-method": "fork"}),
-        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
-        Client(cluster) as client,
-    ):
-        executor = client.get_executor()
-        on_dask = [_written(tmp_path / f, f, executor=executor) for f in ("csv", "feather")]
-    assert on_dask == [_written(tmp_path / "here", f) for f in ("csv", "feather")]
-
-
-def test_parquet_row_groups(tmp_path):
-    pq = pytest.importorskip("pyarrow.parquet")
-    sim = simulate("classic", LINEUP, games=12, seed=2, progress=False)
-    streamed = simulate(
-        "classic",
-        LINEUP,
-        games=12,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format="parquet",
-        chunk_size=5,
-    )
-    assert pq.ParquetFile(streamed.files["games"]).num_row_groups == 3
-    back = pd.read_parquet(streamed.files["games"])
-    assert back["player"].dtype == "category"  # text is stored as dictionary columns
-    back = back.astype({name: "str" for name in back.select_dtypes("category")})
-    pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
-
-
-@pytest.mark.parametrize("format", ["feather", "parquet"])
-def test_arrow_files_hold_the_tables(tmp_path, format):
-    pytest.importorskip("pyarrow")
-    sim = simulate("classic", LINEUP, games=12, seed=3, progress=False)
-    streamed = simulate(
-        "classic",
-        LINEUP,
-        games=12,
-        seed=3,
-        progress=False,
-        out=tmp_path,
-        format=format,
-        chunk_size=5,
-    )
-    read = pd.read_feather if format == "feather" else pd.read_parquet
-    for name, table in sim.tables.items():
-        back = read(streamed.files[name])
-        for column in back.columns:
-            if isinstance(back[column].dtype, pd.CategoricalDtype):
-                back[column] = back[column].astype("str")
-            elif back[column].dtype == object:  # lists come back as arrays
-                back[column] = back[column].map(lambda a: tuple(int(x) for x in a))
-        pd.testing.assert_frame_equal(back, table, check_dtype=False)
-        assert (
-            back.dtypes.map(lambda d: d.kind).tolist()
-            == table.dtypes.map(lambda d: d.kind).tolist()
-        )
 
 
 def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):

@@ -11,7 +11,6 @@ import pytest
 from running import Watched
 
 from mogul.cli import main
-from mogul.kit.simulate import has_pyarrow
 
 
 def test_simulate_writes_tables_and_prints_a_summary(tmp_path, capsys):
@@ -119,28 +118,15 @@ def test_bad_arguments_give_usage_and_exit_2(argv, capsys):
     assert "usage: mogul" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("format", ["parquet", "feather"])
-def test_arrow_formats_without_pyarrow_are_a_usage_error(tmp_path, capsys, format):
-    argv = [
-        "simulate",
-        "--bots",
-        "random",
-        "--players",
-        "3",
-        "--games",
-        "1",
-        "--format",
-        format,
-        "--out",
-        str(tmp_path),
-        "--no-progress",
-    ]
-    if has_pyarrow():
-        assert main(argv) == 0
-        return
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2 and "pyarrow" in capsys.readouterr().err
+@pytest.mark.parametrize("format", ["parquet", "feather", "csv"])
+def test_every_format_writes_tables_pandas_reads(tmp_path, format):
+    argv = ["simulate", "--bots", "random,value", "--players", "3", "--games", "5"]
+    assert main([*argv, "--format", format, "--out", str(tmp_path), "--no-progress"]) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["tables"] == {t: f"{t}.{format}" for t in ("games", "rounds", "auctions")}
+    games = getattr(pd, f"read_{format}")(tmp_path / f"games.{format}")
+    assert games["game"].tolist() == [g for g in range(5) for _ in range(3)]
+    assert games["bot"].astype(str).tolist()[:3] == ["random", "value", "random"]
 
 
 def test_out_path_that_is_a_file_is_a_usage_error(tmp_path, capsys):

@@ -9,7 +9,7 @@ import mogul
 from mogul.games.mogul.bots import RandomBot, ValueBot, bot_factory
 from mogul.kit.bots import play
 from mogul.kit.runner import GAMES_COLUMNS, plan_games
-from mogul.kit.simulate import Simulation, has_pyarrow, seat_bots, simulate
+from mogul.kit.simulate import Simulation, seat_bots, simulate
 
 COMPANIES = ["brown", "green", "yellow", "blue", "pink"]
 ROUNDS_COLUMNS = (
@@ -189,8 +189,7 @@ def test_save_csv(sim, tmp_path):
     assert [p.name for p in paths] == ["games.csv", "rounds.csv", "auctions.csv"]
     back = pd.read_csv(paths[0])
     assert back["score"].tolist() == sim.games["score"].tolist()
-    if not has_pyarrow():
-        assert sim.save(tmp_path / "auto")[0].suffix == ".csv"
+    assert sim.save(tmp_path / "auto")[0].suffix == ".parquet"
 
 
 def test_plans_are_fixed_by_the_seed():

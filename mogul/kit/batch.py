@@ -10,11 +10,10 @@ seeds, and the chunks reach the ``sink`` in game order whatever finishes first, 
 tables are the same, byte for byte, for any chunk size, number of workers and executor.
 
 A sink takes each chunk's tables as they come: ``Collect`` keeps them for pandas frames at
-the end, ``Writer`` appends them to files, so memory stays bounded. For a
-writer the workers also encode the tables (CSV text, or Feather's compressed record
-batches), and a local pool's workers hand them over through files in a private folder of
-the run (``Spilled``): the process that owns the files only appends bytes, so two workers
-play nearly twice as many games per second as one.
+the end, ``Writer`` appends them to files with pyarrow's writers, so memory stays bounded.
+For a writer the workers also encode the tables (the CSV text, or Arrow tables), and a local
+pool's workers hand them over through files in a private folder of the run (``Spilled``),
+so two workers play nearly twice as many games per second as one.
 
 The bots a batch engine plays are numbers its compiled kernels read: a few bot classes, each
 a kernel code with at most one number (a threshold bot's ``drop_at``, a dividend bot's
@@ -37,9 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.arrow_ipc import FileAssembler, encode
 from mogul.kit.bots import BotFactory, bot_factory
-from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
+from mogul.kit.columns import Coded, Columns, arrow_table, concat, frame, rows
 from mogul.kit.runner import RunOptions, play_all, progress_bar
 
 if TYPE_CHECKING:
@@ -128,8 +126,8 @@ def game_seeds(seed: int, first: int, count: int, players: int) -> tuple[np.ndar
 @dataclass(frozen=True)
 class Chunk:
     """Games ``first`` ... ``first + games - 1`` of the run ``seed`` (``game_seeds`` gives
-    theirs), and how the sink wants the tables: ``encode`` "csv" (bytes), "feather"
-    (``arrow_ipc.Encoded``: compressed IPC messages) or None (columns)."""
+    theirs), and how the sink wants the tables: ``encode`` "csv" (the CSV text), "arrow"
+    (``pyarrow.Table``) or None (columns)."""
 
     engine: Any
     seed: int
@@ -156,12 +154,9 @@ def play_chunk(chunk: Chunk) -> Played:
     tables = chunk.engine.play(chunk.first, seeds, bots, chunk.tables)
     sums = bot_sums(tables["games"])
     counts = {name: rows(t) for name, t in tables.items()}
-    if chunk.encode == "csv":
-        tables = {name: csv_bytes(t, header=chunk.first == 0) for name, t in tables.items()}
-    elif chunk.encode == "feather":
-        from mogul.kit.arrow_ipc import encode
-
-        tables = {name: encode(arrow_table(t)) for name, t in tables.items()}
+    if chunk.encode is not None:
+        header = chunk.first == 0
+        tables = {name: encoded(t, chunk.encode, header) for name, t in tables.items()}
     return Played(tables, chunk.games, counts, sums)
 
 
@@ -222,7 +217,7 @@ def run_chunks(
     """Play ``games`` planned games chunk by chunk into ``sink`` (in game order); True if
     interrupted (Ctrl-C): the sink then holds the whole chunks finished before it.
 
-    ``sink.encode`` (None, "csv" or "feather") says in what form ``sink.add(tables, games)``
+    ``sink.encode`` (None, "csv" or "arrow": see ``encoded``) says in what form ``sink.add(tables, games)``
     wants the tables; the workers encode them.
     """
     size = options.chunk_size or CHUNK
@@ -303,15 +298,17 @@ class Writer:
     """Appends each chunk's tables to ``folder/<name>.<format>`` ("csv", "parquet", "feather"):
     tables written as the games finish, so memory stays bounded however many games.
 
-    A sink for ``run_chunks``: each chunk of games is appended to
-    one file per table, ``folder/<table>.csv`` (the rows as pandas' ``to_csv`` writes them) or
-    ``folder/<table>.parquet`` (one row group per chunk) or ``folder/<table>.feather`` (Arrow's
-    file format, one LZ4-compressed record batch per chunk: the fastest to write, read with
-    ``pandas.read_feather``); the last two need pyarrow and keep text as dictionary columns.
-    CSV and Feather chunks come encoded, by whichever worker played them
-    (``play_chunk``): here they are only appended. After every chunk the
-    files hold whole chunks only, and ``progress`` (a callback, e.g. the command line's manifest)
-    learns how many games and rows they hold; an interrupted run therefore keeps what it wrote.
+    A sink for ``run_chunks``, writing with pyarrow's own writers: CSV (``pyarrow.csv``: text
+    quoted, tuples as Python writes them, ``"(0, 1)"``), Parquet (``pyarrow.parquet.
+    ParquetWriter``, one row group per chunk) or Feather (Arrow's file, ``pyarrow.ipc.new_file``,
+    one LZ4-compressed record batch per chunk: the fastest to write, read with
+    ``pandas.read_feather``); the last two keep whole numbers at their width and text as
+    dictionary columns (categoricals in pandas). The workers that play the chunks also
+    encode them (``encoded``: the CSV text, or the Arrow tables), so this process mostly
+    appends. After every chunk the files hold whole chunks only, and ``progress`` (a
+    callback, e.g. the command line's manifest) learns how many games and rows they hold;
+    an interrupted run therefore keeps what it wrote (``close`` ends a Parquet or Feather
+    file).
 
         >>> import tempfile, numpy as np
         >>> folder = tempfile.mkdtemp()
@@ -320,7 +317,7 @@ class Writer:
         >>> writer.close(); writer.games, writer.rows
         (2, {'games': 2})
         >>> open(writer.paths["games"]).read()
-        'game,score\\n0,30\\n1,25\\n'
+        '"game","score"\\n0,30\\n1,25\\n'
     """
 
     def __init__(
@@ -332,9 +329,7 @@ class Writer:
         if format not in ("csv", "parquet", "feather"):
             raise ValueError(f"format must be 'parquet', 'feather' or 'csv', got {format!r}")
         self.folder, self.format, self.progress = Path(folder), format, progress
-        # run_chunks has the workers encode CSV and Feather (their compressed IPC messages);
-        # Parquet is made here from the columns
-        self.encode = format if format in ("csv", "feather") else None
+        self.encode = "csv" if format == "csv" else "arrow"  # what the workers hand over
         self.folder.mkdir(parents=True, exist_ok=True)
         self.paths: dict[str, Path] = {}
         self.rows: dict[str, int] = {}
@@ -343,57 +338,44 @@ class Writer:
 
     def add(self, tables: dict[str, Any], games: int, counts: dict[str, int] | None = None) -> None:
         """Append one chunk (``games`` games) to every table's file: each table as columns,
-        or already encoded (CSV bytes, the header in the first chunk; or Feather's
-        ``arrow_ipc.Encoded``) with its rows in ``counts``."""
+        or as ``encoded`` made it (its rows then in ``counts``)."""
         for name, table in tables.items():
             first = name not in self._files
             if isinstance(table, dict):
                 count = rows(table)
-                table = self._encoded(table, header=first)
+                table = encoded(table, self.encode, header=first)
             else:
                 count = counts[name] if counts is not None else 0
             if first:
                 self.paths[name] = self.folder / f"{name}.{self.format}"
                 self.rows[name] = 0
                 self._files[name] = self._open(self.paths[name], table)
-            self._append(name, table)
+            if self.format == "csv":
+                self._files[name].write(table)
+                self._files[name].flush()
+            else:
+                self._files[name].write_table(table)
             self.rows[name] += count
         self.games += games
         if self.progress is not None:
             self.progress(self)
 
-    def _encoded(self, columns: Columns, header: bool) -> Any:
-        if self.format == "csv":
-            return csv_bytes(columns, header)
-        if self.format == "feather":
-            return encode(arrow_table(columns))
-        return arrow_table(columns)
-
     def _open(self, path: Path, table: Any) -> Any:
         if self.format == "csv":
             return open(path, "wb")
+        import pyarrow as pa
+
         if self.format == "feather":
-            return FileAssembler(open(path, "wb"))
+            options = pa.ipc.IpcWriteOptions(compression="lz4", use_threads=False)
+            return pa.ipc.new_file(path, table.schema, options=options)
         import pyarrow.parquet as pq
 
         return pq.ParquetWriter(path, table.schema)
-
-    def _append(self, name: str, table: Any) -> None:
-        handle = self._files[name]
-        if self.format == "csv":
-            handle.write(table)
-            handle.flush()
-        elif self.format == "feather":
-            handle.add(table)
-        else:
-            handle.write_table(table)
 
     def close(self) -> None:
         """Close the files (a Parquet or Feather file is readable only once closed)."""
         for handle in self._files.values():
             handle.close()
-            if isinstance(handle, FileAssembler):
-                handle.sink.close()
         self._files.clear()
 
     def __enter__(self) -> Writer:
@@ -401,6 +383,35 @@ class Writer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def encoded(columns: Columns, encode: str, header: bool) -> Any:
+    """A chunk's table as a ``Writer`` takes it: "arrow", a ``pyarrow.Table``
+    (``columns.arrow_table``); "csv", its CSV text by ``pyarrow.csv`` (the header line if
+    asked), each tuple written as Python writes it."""
+    table = arrow_table(columns)
+    if encode == "arrow":
+        return table
+    import pyarrow as pa
+    import pyarrow.csv
+
+    for index, field in enumerate(table.schema):
+        if pa.types.is_list(field.type):
+            table = table.set_column(index, field.name, tuple_text(table.column(index)))
+    sink = pa.BufferOutputStream()
+    pyarrow.csv.write_csv(table, sink, pyarrow.csv.WriteOptions(include_header=header))
+    return sink.getvalue().to_pybytes()
+
+
+def tuple_text(lists: Any) -> Any:
+    """A list column as the text of Python's tuples: ``()``, ``(2,)``, ``(0, 1)``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    inside = pc.binary_join(lists.cast(pa.list_(pa.string())), ", ")
+    single = pc.equal(pc.list_value_length(lists), 1)
+    close = pc.if_else(single, pa.scalar(",)"), pa.scalar(")"))
+    return pc.binary_join_element_wise("(", inside, close, "")
 
 
 # --- the bots a batch engine plays ---------------------------------------------------------------

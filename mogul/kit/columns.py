@@ -3,16 +3,15 @@
 A batch engine gives each table as a dict of columns (``Columns``): a numpy array (whole
 numbers, of any width that holds them, or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
 ``Ragged`` (a tuple per row: the chips bid per seat, the pot before each step). From those,
-``frame`` builds the same pandas table the readable engine builds row by row (text as
-pandas strings, tuples of Python ints), and ``csv_bytes`` / ``arrow_table`` write the rows
-straight from the arrays, with no Python object per row. The CSV text is what pandas'
-``to_csv`` writes for the same table.
+``frame`` builds the pandas table (tuples of Python ints, as the readable engine's rows
+have them) and ``arrow_table`` the ``pyarrow.Table`` that files are written from, with no
+Python object per row.
 
     >>> import numpy as np
     >>> columns = {"seat": np.array([0, 1]), "player": Coded(np.array([1, 0]), ("Ann", "Ben")),
     ...            "bids": Ragged(np.array([2, 0, 1]), np.array([1, 2]))}
-    >>> csv_bytes(columns, header=True).decode()
-    'seat,player,bids\\n0,Ben,"(2,)"\\n1,Ann,"(0, 1)"\\n'
+    >>> arrow_table(columns)["bids"].to_pylist()
+    [[2], [0, 1]]
     >>> frame(columns)["bids"].tolist()
     [(2,), (0, 1)]
 """
@@ -105,59 +104,13 @@ def concat(tables: list[Columns]) -> Columns:
     return out
 
 
-# --- CSV ----------------------------------------------------------------------------------------
-
-
-def csv_bytes(columns: Columns, header: bool) -> bytes:
-    """The rows as pandas' ``to_csv(index=False)`` writes them (the header line if asked)."""
-    from mogul.kit import columns_csv  # compiled: loaded when first needed
-
-    count = rows(columns)
-    plain, coded, ragged, order, labels = [], [], [], [], []
-    for column in columns.values():
-        if isinstance(column, Ragged):
-            order.append((2, len(ragged)))
-            ragged.append(column)
-        elif isinstance(column, Coded) or column.dtype == np.bool_:
-            if not isinstance(column, Coded):
-                column = Coded(column.astype(np.int64), ("False", "True"))
-            order.append((1, len(coded)))
-            coded.append(column.codes + len(labels))
-            labels.extend(_quoted(label) for label in column.labels)
-        else:
-            order.append((0, len(plain)))
-            plain.append(column)
-    text = b"".join(labels)
-    label_ends = np.cumsum([len(x) for x in labels], dtype=np.int64)
-    starts = [np.concatenate(([0], np.cumsum(r.lengths)[:-1])) for r in ragged]
-    body = columns_csv.format_rows(
-        count,
-        np.array(order, np.int64).reshape(-1, 2),
-        np.array(plain, np.int64).reshape(len(plain), count),
-        np.array(coded, np.int64).reshape(len(coded), count),
-        np.frombuffer(text, np.uint8),
-        label_ends,
-        tuple(r.values.astype(np.int64) for r in ragged) or (np.zeros(0, np.int64),),
-        np.array(starts, np.int64).reshape(len(ragged), count),
-        np.array([r.lengths for r in ragged], np.int64).reshape(len(ragged), count),
-    )
-    head = (",".join(_quoted(name).decode() for name in columns) + "\n").encode() if header else b""
-    return head + body.tobytes()
-
-
-def _quoted(label: str) -> bytes:
-    if any(c in label for c in ',"\n\r'):
-        return ('"' + label.replace('"', '""') + '"').encode()
-    return label.encode()
-
-
-# --- Parquet --------------------------------------------------------------------------------------
+# --- Arrow (Parquet, Feather and CSV files) ------------------------------------------------------
 
 
 def arrow_table(columns: Columns) -> Any:
     """The table as a ``pyarrow.Table``, compact: whole numbers at the width the engine keeps
     them, text as dictionary columns (pandas reads them back as categoricals), tuples as
-    lists. Needs pyarrow."""
+    lists."""
     import pyarrow as pa
 
     arrays = {}

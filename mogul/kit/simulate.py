@@ -138,9 +138,9 @@ class Simulation:
         return table.sort_values(["win_rate", "mean_score"], ascending=False)
 
     def save(self, folder: str | Path, format: str | None = None) -> list[Path]:
-        """Write each non-empty table to ``folder`` as Parquet (with pyarrow) or CSV.
+        """Write each non-empty table to ``folder`` as Parquet, Feather or CSV.
 
-        ``format`` is "parquet", "feather", "csv" or None (Parquet when pyarrow is installed).
+        ``format`` is "parquet", "feather", "csv" or None (Parquet).
         Tuple columns (bids, pot_path ...) become lists in Parquet and Feather, text in CSV. Each file is
         written under a temporary name and renamed when complete: an interrupted save never
         leaves a truncated table under its real name.
@@ -178,26 +178,16 @@ def write_tables(
 
 
 FORMATS = ("parquet", "feather", "csv")
-"""The file formats: Parquet and Feather (Arrow's own file, LZ4-compressed: the fastest to
-write) need pyarrow."""
+"""The file formats (Feather, Arrow's own file, LZ4-compressed, is the fastest to write)."""
 
 
 def check_format(format: str | None) -> str:
-    """``format``, or the default (Parquet with pyarrow, else CSV); ``ValueError`` if unknown."""
+    """``format``, or the default (Parquet); ``ValueError`` if unknown."""
     if format is None:
-        return "parquet" if has_pyarrow() else "csv"
+        return "parquet"
     if format not in FORMATS:
         raise ValueError(f"format must be 'parquet', 'feather' or 'csv', got {format!r}")
     return format
-
-
-def has_pyarrow() -> bool:
-    """True when pyarrow (for Parquet files) is installed."""
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def _lists_for_parquet(table: pd.DataFrame) -> pd.DataFrame:
@@ -262,12 +252,14 @@ def simulate(
     bot can work them out from a small ``seed``.
 
     ``engine``: "fast" plays the games in the game's batch engine (``GameSpec.batch``,
-    for the editions and bots it knows): the same games, the same tables, many times faster. "readable" plays them in the readable engine, the
-    reference. None (default): the batch engine whenever it can play the request;
-    ``sim.engine`` says which ran.
+    for the editions and bots it knows): games from its own generator (other games than the
+    readable engine's from the same seed, by the same rules: ``sim.record(game)`` replays any
+    of them in the readable engine), the same tables, many times faster. "readable" plays
+    them in the readable engine, the reference. None (default): the batch engine whenever it
+    can play the request; ``sim.engine`` says which ran.
 
     ``out``: a folder; the batch engine then writes the tables there chunk by chunk as the
-    games finish (``format`` "csv", "parquet" or "feather", default Parquet with pyarrow;
+    games finish (``format`` "csv", "parquet" or "feather", default Parquet;
     Feather, Arrow's own file, is the fastest to write and the smallest, ``pd.read_feather``
     reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
