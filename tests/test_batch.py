@@ -124,7 +124,7 @@ def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
     assert sim.partial and sim.engine == "fast" and sim.games_finished == 0
     for name, table in full.tables.items():
         assert list(sim.tables[name].columns) == list(table.columns) and sim.tables[name].empty
-    assert sim.tables["games"].dtypes.equals(full.games.dtypes)
+    assert sim.tables["games"]["bot"].dtype == "category"  # the batch engine's compact types
     assert sim.summary().empty
 
 

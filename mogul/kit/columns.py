@@ -56,27 +56,44 @@ def length(column: Column) -> int:
     return len(column)
 
 
+def nbytes(column: Column) -> int:
+    """Bytes of a column's arrays."""
+    if isinstance(column, Coded):
+        return column.codes.nbytes
+    if isinstance(column, Ragged):
+        return column.values.nbytes + column.lengths.nbytes
+    return column.nbytes
+
+
 def rows(columns: Columns) -> int:
     """Rows in a table (0 without columns)."""
     return length(next(iter(columns.values()))) if columns else 0
 
 
 def frame(columns: Columns) -> pd.DataFrame:
-    """The table as pandas builds it from rows: text as strings, tuples of Python ints."""
+    """The table in pandas, compact: whole numbers at the width the engine keeps them, text
+    as categoricals, tuples of Python ints (as the readable engine's rows have them)."""
     import pandas as pd
 
     data: dict[str, Any] = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            labels = np.array(column.labels, dtype=object)[column.codes]
-            data[name] = pd.Series(labels, dtype="str")  # what pandas infers, even when empty
+            codes, labels = distinct(column)
+            data[name] = pd.Categorical.from_codes(codes, categories=labels)
         elif isinstance(column, Ragged):
             data[name] = _tuples(column)
-        elif column.dtype != np.bool_:
-            data[name] = column.astype(np.int64)  # stored narrow; pandas' rows give int64
         else:
             data[name] = column
     return pd.DataFrame(data)
+
+
+def distinct(column: Coded) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The column's codes and labels with each label once (bots of one kind share a name):
+    a categorical or an Arrow dictionary holds each label once."""
+    labels = tuple(dict.fromkeys(column.labels))
+    if len(labels) == len(column.labels):
+        return column.codes, labels
+    return np.array([labels.index(x) for x in column.labels], np.int64)[column.codes], labels
 
 
 def _tuples(column: Ragged) -> np.ndarray:
@@ -116,12 +133,7 @@ def arrow_table(columns: Columns) -> Any:
     arrays = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            # each label once (bots of one kind share a name): pandas reads a dictionary
-            # with repeated labels as no categorical
-            labels = tuple(dict.fromkeys(column.labels))
-            codes = column.codes
-            if len(labels) < len(column.labels):
-                codes = np.array([labels.index(x) for x in column.labels], np.int64)[codes]
+            codes, labels = distinct(column)
             codes = pa.array(codes.astype(np.int8 if len(labels) < 128 else np.int32))
             arrays[name] = pa.DictionaryArray.from_arrays(codes, pa.array(labels, pa.string()))
         elif isinstance(column, Ragged):

@@ -126,7 +126,7 @@ class Simulation:
 
         if self.totals is not None:
             return self.totals
-        by_bot = self.games.groupby("bot", sort=False)
+        by_bot = self.games.groupby(self.games["bot"].astype("str"), sort=False)  # names as text
         table = pd.DataFrame(
             {
                 "seats": by_bot.size(),
@@ -351,6 +351,7 @@ def _on_batch_engine(
 ) -> Simulation:
     """The simulation on the batch engine: frames in memory, or files written as it goes."""
     if out is None:
+        check_memory(batch, seed, games, tables)
         sink = Collect()
         partial = run_chunks(batch, seed, games, tables, options, sink)
         if not sink.chunks:  # interrupted before the first chunk: empty tables, their columns
@@ -370,6 +371,61 @@ def _on_batch_engine(
         totals=totals.summary(),
         written=writer.games,
     )
+
+
+# --- memory ------------------------------------------------------------------------------------
+
+MEMORY_SHARE = 0.5
+"""The largest share of the machine's free memory that tables kept in memory may take."""
+SAMPLE = 100
+"""Games played to measure what a game's tables take."""
+
+
+def free_memory() -> int:
+    """Bytes of memory the machine has free for this process (free, and the cache it can drop)."""
+    import psutil
+
+    return int(psutil.virtual_memory().available)
+
+
+def memory_needed(batch: Any, seed: int, games: int, tables: Sequence[str]) -> dict[str, float]:
+    """Bytes that ``games`` games' tables take in memory, per table: measured on the first
+    ``SAMPLE`` games, each row as a pandas frame plus twice as its columns (the chunks and
+    their concatenation, while the frame is built)."""
+    from mogul.kit.columns import frame, nbytes
+
+    sample = min(games, SAMPLE)
+    played = play_chunk(Chunk(batch, seed, 0, sample, tuple(tables)))
+    need = {}
+    for name, columns in played.tables.items():
+        kept = frame(columns).memory_usage(deep=True, index=False).sum()
+        arrays = sum(map(nbytes, columns.values()))
+        need[name] = (kept + 2 * arrays) * games / sample
+    return need
+
+
+def check_memory(batch: Any, seed: int, games: int, tables: Sequence[str]) -> None:
+    """Refuse (``ValueError``, with the ways out) a run whose tables would take more than
+    ``MEMORY_SHARE`` of the free memory."""
+    need = memory_needed(batch, seed, games, tables)
+    free = free_memory()
+    total = sum(need.values())
+    if total <= MEMORY_SHARE * free:
+        return
+    fit = int(games * MEMORY_SHARE * free / total)
+    ways = ["pass out='folder' to write the tables to files as the games finish"]
+    if len(tables) > 1:
+        ways.append(f"keep only tables=['games'] (about {_size(need['games'])})")
+    ways.append(f"play fewer games (about {fit:,} fit)")
+    raise ValueError(
+        f"{games:,} games' {', '.join(tables)} tables would take about {_size(total)} of memory, "
+        f"more than {MEMORY_SHARE:.0%} of the {_size(free)} this machine has free: "
+        + "; or ".join(ways)
+    )
+
+
+def _size(count: float) -> str:
+    return f"{count / 2**30:.1f} GB" if count >= 2**30 else f"{count / 2**20:,.0f} MB"
 
 
 def _check_count(value: object, what: str) -> None:
