@@ -199,10 +199,12 @@ class Collect:
         self.chunks.append(tables)
 
     def frames(self) -> dict[str, pd.DataFrame]:
-        """Each table over all chunks, as pandas builds it."""
+        """Each table over all chunks, as pandas builds it (``columns.frame``); the chunks are
+        let go table by table, so memory holds at most one table twice."""
         if not self.chunks:
             return {}
-        return {name: frame(concat([c[name] for c in self.chunks])) for name in self.chunks[0]}
+        names = list(self.chunks[0])
+        return {name: frame(concat([c.pop(name) for c in self.chunks])) for name in names}
 
 
 def run_chunks(

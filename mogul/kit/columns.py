@@ -84,7 +84,7 @@ def frame(columns: Columns) -> pd.DataFrame:
             data[name] = _tuples(column)
         else:
             data[name] = column
-    return pd.DataFrame(data)
+    return pd.DataFrame(data, copy=False)  # the arrays are the frame's own: no copy
 
 
 def distinct(column: Coded) -> tuple[np.ndarray, tuple[str, ...]]:
