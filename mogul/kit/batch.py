@@ -29,6 +29,7 @@ import pickle
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -162,30 +163,50 @@ def play_chunk(chunk: Chunk) -> Played:
 
 @dataclass(frozen=True)
 class Spilled:
-    """A chunk's ``Played`` left in a file by the worker that played it.
+    """A chunk's ``Played`` left in files by the worker that played it.
 
-    A local pool's workers hand encoded chunks (megabytes each) over this way: the worker
-    writes one file, the parent reads it once, where the result pipe would copy them several
-    times on the parent's side (its reads of 64 kB, a growing buffer, the unpickling)."""
+    A local pool's workers hand encoded chunks (megabytes each) over this way, where the
+    result pipe would copy them several times on the parent's side (its reads of 64 kB, a
+    growing buffer, the unpickling): Arrow tables as IPC streams beside the pickled rest
+    (``path-<table>.arrows``), which the parent maps without reading them, the CSV text in
+    the pickle, read once."""
 
     path: str
+    arrow: tuple[str, ...] = ()  # the tables left as Arrow streams
 
     def load(self) -> Played:
-        """The ``Played`` (the file is removed)."""
+        """The ``Played`` (the files are removed)."""
+        import pyarrow as pa
+
         with open(self.path, "rb") as file:
             played = pickle.load(file)
         os.unlink(self.path)
+        for name in self.arrow:
+            part = f"{self.path}-{name}.arrows"
+            played.tables[name] = pa.ipc.open_stream(pa.memory_map(part)).read_all()
+            with suppress(
+                OSError
+            ):  # mapped: POSIX keeps the pages; elsewhere the run's folder goes
+                os.unlink(part)
         return played
 
 
 def play_and_spill(chunk: Chunk, folder: str) -> Spilled:
-    """``play_chunk``, its result written to a file in ``folder`` (a private temporary
+    """``play_chunk``, its result written to files in ``folder`` (a private temporary
     folder of the run)."""
     played = play_chunk(chunk)
     path = os.path.join(folder, f"{chunk.first}.pickle")
+    arrow = tuple(played.tables) if chunk.encode == "arrow" else ()
+    for name in arrow:
+        import pyarrow as pa
+
+        table = played.tables.pop(name)
+        part = f"{path}-{name}.arrows"
+        with pa.OSFile(part, "wb") as file, pa.ipc.new_stream(file, table.schema) as stream:
+            stream.write_table(table)
     with open(path, "wb") as file:
         pickle.dump(played, file, protocol=pickle.HIGHEST_PROTOCOL)
-    return Spilled(path)
+    return Spilled(path, arrow)
 
 
 class Collect:

@@ -10,7 +10,8 @@
     (60, True)
 
 ``sim.games`` is one row per game and seat; the game's own tables (``GameSpec.tables``, such
-as one row per round) follow. See ``mogul.kit.runner`` for the columns and the seeds.
+as one row per round) follow. See ``mogul.kit.runner`` for the columns and the readable
+engine's seeds, ``mogul.kit.batch.game_seeds`` for the batch engine's.
 """
 
 from __future__ import annotations
