@@ -267,3 +267,22 @@ def test_the_memory_estimate_is_what_the_tables_take():
     for name in tables:
         kept = sim.tables[name].memory_usage(deep=True, index=False).sum()
         assert kept < need[name] < 4 * kept  # the frame, and the arrays it is built from
+
+
+def test_the_readable_engine_refuses_tables_too_big_for_memory_too(monkeypatch):
+    import mogul.kit.simulate as simulation
+
+    def played(*args, **kwargs):
+        raise AssertionError("no game but the sample may be played")
+
+    sampled = simulation.run_plans
+    monkeypatch.setattr(simulation, "free_memory", lambda: 10 * 2**20)  # 10 MB free
+    monkeypatch.setattr(
+        simulation, "run_plans", lambda *a, **k: sampled(*a, **k) if a[4] <= 5 else played()
+    )
+    with pytest.raises(ValueError) as refused:
+        simulate("classic", ["random", "value"], games=50_000, players=3, engine="readable")
+    said = str(refused.value)
+    assert said.startswith("50,000 games' games, rounds, auctions tables would take about ")
+    assert "out='folder'" not in said  # the readable engine keeps its tables until the end
+    assert "tables=['games']" in said and "play fewer games" in said

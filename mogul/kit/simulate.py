@@ -312,15 +312,16 @@ def simulate(
                 replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs)),
                 keep_records,
             )
-    run = run_plans(
-        spec.name,
-        edition,
-        seated,
-        plan_games(seed, repeat(tuple(range(len(specs))), games), secret),
-        games,
-        tables,
-        options,
-    )
+    seating = tuple(range(len(specs)))
+    if games >= READABLE_CHECK:  # the tables of a few games first: what would all of them take?
+        few = min(games, READABLE_SAMPLE)
+        quiet = replace(options, progress=False, workers=None, executor=None)
+        plans = plan_games(seed, repeat(seating, few), secret)
+        sample = run_plans(spec.name, edition, seated, plans, few, tables, quiet).tables
+        need = readable_memory({name: sample[name] for name in tables}, few, games)
+        check_memory(need, games, streams=False)
+    plans = plan_games(seed, repeat(seating, games), secret)
+    run = run_plans(spec.name, edition, seated, plans, games, tables, options)
     frames = dict(run.tables)
     failures = frames.pop("failures")
     sim = Simulation(frames, spec.name, edition, failures, run.partial, secret=secret)
@@ -352,7 +353,7 @@ def _on_batch_engine(
 ) -> Simulation:
     """The simulation on the batch engine: frames in memory, or files written as it goes."""
     if out is None:
-        check_memory(batch, seed, games, tables)
+        check_memory(memory_needed(batch, seed, games, tables), games)
         sink = Collect()
         partial = run_chunks(batch, seed, games, tables, options, sink)
         if not sink.chunks:  # interrupted before the first chunk: empty tables, their columns
@@ -379,7 +380,9 @@ def _on_batch_engine(
 MEMORY_SHARE = 0.5
 """The largest share of the machine's free memory that tables kept in memory may take."""
 SAMPLE = 100
-"""Games played to measure what a game's tables take."""
+"""Games played on the batch engine to measure what a game's tables take."""
+READABLE_SAMPLE, READABLE_CHECK = 5, 10_000
+"""Games played on the readable engine to measure them, for runs of at least so many games."""
 
 
 def free_memory() -> int:
@@ -390,9 +393,9 @@ def free_memory() -> int:
 
 
 def memory_needed(batch: Any, seed: int, games: int, tables: Sequence[str]) -> dict[str, float]:
-    """Bytes that ``games`` games' tables take in memory, per table: measured on the first
-    ``SAMPLE`` games, each row as a pandas frame plus twice as its columns (the chunks and
-    their concatenation, while the frame is built)."""
+    """Bytes that ``games`` games' tables take in memory on the batch engine, per table:
+    measured on the first ``SAMPLE`` games, each row as a pandas frame plus twice as its
+    columns (the chunks and their concatenation, while the frame is built)."""
     from mogul.kit.columns import frame, nbytes
 
     sample = min(games, SAMPLE)
@@ -405,21 +408,30 @@ def memory_needed(batch: Any, seed: int, games: int, tables: Sequence[str]) -> d
     return need
 
 
-def check_memory(batch: Any, seed: int, games: int, tables: Sequence[str]) -> None:
+def readable_memory(sample: dict[str, pd.DataFrame], played: int, games: int) -> dict[str, float]:
+    """Bytes that ``games`` games' tables take in memory on the readable engine, per table,
+    from ``played`` games' tables: twice each frame (the chunks' frames, and theirs joined)."""
+    return {
+        name: 2 * table.memory_usage(deep=True, index=False).sum() * games / played
+        for name, table in sample.items()
+    }
+
+
+def check_memory(need: dict[str, float], games: int, streams: bool = True) -> None:
     """Refuse (``ValueError``, with the ways out) a run whose tables would take more than
-    ``MEMORY_SHARE`` of the free memory."""
-    need = memory_needed(batch, seed, games, tables)
+    ``MEMORY_SHARE`` of the free memory (``need``: bytes per table; ``streams``: whether
+    ``out=`` would keep them out of memory)."""
     free = free_memory()
     total = sum(need.values())
     if total <= MEMORY_SHARE * free:
         return
     fit = int(games * MEMORY_SHARE * free / total)
-    ways = ["pass out='folder' to write the tables to files as the games finish"]
-    if len(tables) > 1:
+    ways = ["pass out='folder' to write the tables to files as the games finish"] if streams else []
+    if len(need) > 1:
         ways.append(f"keep only tables=['games'] (about {_size(need['games'])})")
     ways.append(f"play fewer games (about {fit:,} fit)")
     raise ValueError(
-        f"{games:,} games' {', '.join(tables)} tables would take about {_size(total)} of memory, "
+        f"{games:,} games' {', '.join(need)} tables would take about {_size(total)} of memory, "
         f"more than {MEMORY_SHARE:.0%} of the {_size(free)} this machine has free: "
         + "; or ".join(ways)
     )
