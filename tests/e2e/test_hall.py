@@ -16,11 +16,13 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCREENSHOTS, Server, free_port, jupyter_env, port_open
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from screens import geometry
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -32,12 +34,10 @@ PROJECTOR = {"width": 1920, "height": 1080}
 TOKEN = "e2e-hall-token"
 
 
-@pytest.fixture(scope="module")
-def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The class's server (as ``make classroom`` starts it) over a fresh store; its root URL."""
-    home = tmp_path_factory.mktemp("hall-home")
-    port = free_port()
-    env = jupyter_env(home)
+def class_server(home: Path, port: int, log: str = "server.log") -> Server:
+    """The class's server as ``make classroom`` starts it (its store: ``home/class.sqlite``),
+    started; not yet waited for."""
+    env = jupyter_env(home / log.replace(".", "-"))
     path = [str(ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
     env.update(
         MOGUL_CLASSROOM=str(home / "class.sqlite"),
@@ -59,25 +59,43 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={TOKEN}",
         "--ServerApp.jpserver_extensions={'mogul.classroom.server': True, 'voila.server_extension': True}",
-        "--VoilaConfiguration.template=mogul",
-        "--VoilaConfiguration.progressive_rendering=True",
-    ]
+    ]  # Voila's settings: pages/voila.json (a Jupyter server's Voila reads no command line)
     url = f"http://127.0.0.1:{port}/"
-    server = Server(
-        "Jupyter server (hall and dashboard)", argv, PAGES, env, home / "server.log", url, url
-    )
+    return Server("Jupyter server (hall and dashboard)", argv, PAGES, env, home / log, url, url)
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The class's server (as ``make classroom`` starts it) over a fresh store; its root URL."""
+    home = tmp_path_factory.mktemp("hall-home")
+    port = free_port()
+    server = class_server(home, port)
     try:
         server.wait_ready(lambda: port_open(port), timeout=180)
-        yield url
+        yield server.url
     finally:
         server.stop()
 
 
-def open_page(browser: Browser, url: str, viewport: dict) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
-    page.route(
-        re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort()
-    )
+LOCAL = re.compile(r"^(https?|wss?)://127\.0\.0\.1[:/]|^(data|blob):")
+"""The addresses a classroom page may load from: the test's own server (a room without internet)."""
+
+
+def local_only(page: Page, outside: list[str]) -> Page:
+    """``page``, with every request to another host refused and noted in ``outside``."""
+
+    def refuse(route: Route) -> None:
+        outside.append(route.request.url)
+        route.abort()
+
+    page.route(lambda url: not LOCAL.match(url), refuse)
+    page.on("websocket", lambda ws: None if LOCAL.match(ws.url) else outside.append(ws.url))
+    return page
+
+
+def open_page(browser: Browser, url: str, viewport: dict, outside: list[str]) -> Page:
+    """A new device showing ``url``; its requests to other hosts refused and noted in ``outside``."""
+    page = local_only(browser.new_context(viewport=viewport).new_page(), outside)
     page.goto(url, timeout=180_000)
     return page
 
@@ -125,8 +143,13 @@ def shot(page: Page, name: str) -> None:
 def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer(
     hall: str, browser: Browser
 ) -> None:
-    lecturer = open_page(browser, f"{hall}voila/render/lecturer.ipynb?token={TOKEN}", PROJECTOR)
+    outside: list[str] = []  # requests to any host but the server: none, on every page
+    start = time.monotonic()
+    lecturer = open_page(
+        browser, f"{hall}voila/render/lecturer.ipynb?token={TOKEN}", PROJECTOR, outside
+    )
     expect(lecturer.locator(".mogul-lecturer")).to_be_visible(timeout=180_000)
+    print(f"the lecturer's dashboard rendered in {time.monotonic() - start:.1f} s")
     lecturer.get_by_label("Tables").fill("1")
     lecturer.get_by_label("People per table").fill("3")
     lecturer.get_by_label("Bots per table").fill("0")
@@ -140,7 +163,7 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(projector.locator("svg")).to_have_count(1)
     shot(lecturer, "projector-before")
     # The projector page the hall serves, on the room's projector (its own screen and login).
-    screen = open_page(browser, f"{hall}mogul/hall/projector?token={TOKEN}", PROJECTOR)
+    screen = open_page(browser, f"{hall}mogul/hall/projector?token={TOKEN}", PROJECTOR, outside)
     expect(screen.locator(".joined")).to_have_text(
         re.compile("0 of 3 seats joined"), timeout=30_000
     )
@@ -151,7 +174,8 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(screen.locator(".table svg")).to_have_count(1)
     check_projector(screen)
     shot(screen, "projector-page-before")
-    stranger = open_page(browser, f"{hall}mogul/hall/projector", PROJECTOR)  # no token, no cookie
+    # no token, no cookie
+    stranger = open_page(browser, f"{hall}mogul/hall/projector", PROJECTOR, outside)
     expect(stranger).to_have_url(re.compile("/login"))
     assert stranger.locator(".joined").count() == 0
     with pytest.raises(InvalidStatus):  # nor its socket
@@ -159,7 +183,7 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
 
     phones = []
     for name in NAMES:  # each opens the address the QR code holds: the table is filled in
-        phone = open_page(browser, f"{hall}mogul/hall/?table={code}", PHONE)
+        phone = open_page(browser, f"{hall}mogul/hall/?table={code}", PHONE, outside)
         expect(phone.locator("#table")).to_have_value(code)
         phone.locator("#name").fill(name)
         phone.get_by_role("button", name="Join the table").click()
@@ -240,6 +264,7 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
         expect(phone.locator("#notes")).to_contain_text("Time ran out for", timeout=30_000)
     shot(phones[2], "phone-timed-out")
     shot(lecturer, "dashboard")
+    assert outside == []  # a room without internet sees every page whole
 
 
 @pytest.fixture
@@ -279,7 +304,8 @@ def full_hall(tmp_path) -> Iterator[str]:
 @pytest.mark.parametrize("tables", [5, 12, 28, 40])
 def test_a_full_hall_fits_the_projector(full_hall: str, browser: Browser, tables: int) -> None:
     """Up to 40 tables (200 students): every code and QR code on the 1920x1080 screen at once."""
-    screen = open_page(browser, f"{full_hall}{tables}", PROJECTOR)
+    outside: list[str] = []
+    screen = open_page(browser, f"{full_hall}{tables}", PROJECTOR, outside)
     expect(screen.locator(".table")).to_have_count(tables, timeout=30_000)
     assert screen.url.endswith(f"/mogul/hall/projector?session={tables}")  # no token shown
     expect(screen.locator(".joined")).to_contain_text(f"{tables // 2 * 5} of {tables * 5}")
@@ -291,6 +317,7 @@ def test_a_full_hall_fits_the_projector(full_hall: str, browser: Browser, tables
     assert last["y"] + last["height"] <= 1080, last
     if tables == 40:
         shot(screen, "projector-page-40-tables")
+    assert outside == []
 
 
 # Every control a finger may press, narrower or lower than 44 px (read from the live DOM).
@@ -361,8 +388,9 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     control is at least 44 px; a second phone at the same address gets a table of its own;
     the student plays to game over (bots answer at once, no lecturer), presses New game and
     is at a new table, where a reload brings them back."""
+    outside: list[str] = []
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    phone = context.new_page()
+    phone = local_only(context.new_page(), outside)
     phone.goto(practice_hall)
     pretty = practice_hall.rsplit("=", 1)[1]
     expect(phone.locator("#table")).to_have_value(pretty)
@@ -376,7 +404,9 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     assert phone.evaluate(SMALL_TARGETS) == []
     # the same address on another phone: a game of its own, at a table of its own; its
     # network is slow, so Join is pressed before the page is connected, and still joins
-    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    other = local_only(
+        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page(), outside
+    )
     other.add_init_script(SLOW_SOCKET)
     other.goto(practice_hall)
     other.locator("#name").fill("Ben")
@@ -415,3 +445,4 @@ def test_a_student_alone_on_a_phone_plays_bots_to_game_over_and_again(
     expect(phone.locator("#header")).to_contain_text(new, timeout=30_000)
     expect(phone.locator("#header")).to_contain_text("you are Ann")
     context.close()
+    assert outside == []
