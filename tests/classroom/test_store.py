@@ -198,6 +198,28 @@ def test_a_refused_move_or_join_begins_no_write_transaction(store):
     assert writes == [1] and store.actions(code) == ["bid"]
 
 
+def test_a_move_the_read_let_through_is_checked_again_under_the_lock(store, monkeypatch):
+    """The table moves on between the read that checked a click and its write (the same seat's
+    other device, or the turn timer): the click is refused as too late, and the table holds
+    one move, not two."""
+    code, tickets = seated(store)
+    mover, step, _ = to_move(store, code, tickets)
+    other_device = TableStore(store.url)
+    check = store._check_move
+
+    def meanwhile(conn, row, ticket, step, action):
+        checked = check(conn, row, ticket, step, action)
+        if not store.actions(code):  # the first check: the read's
+            other_device.act(mover, step, "drop")
+        return checked
+
+    monkeypatch.setattr(store, "_check_move", meanwhile)
+    with pytest.raises(ClassroomError, match=r"too late.*step 0, now 1"):
+        store.act(mover, step, "bid")
+    assert store.actions(code) == ["drop"] and store.info(code).step == 1
+    other_device.close()
+
+
 def test_a_stale_move_is_refused_after_another_seat_moved(store):
     code, tickets = seated(store)
     mover, step, _ = to_move(store, code, tickets)
