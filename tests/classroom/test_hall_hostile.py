@@ -86,6 +86,30 @@ def test_one_address_is_bounded_in_open_pages_and_in_joins(store: TableStore) ->
     assert "too many joins at once" in clients[-1].errors()[0]
 
 
+def test_a_class_behind_one_address_comes_back_with_its_keys_past_the_address_bound(
+    store: TableStore,
+) -> None:
+    """After a server restart every page of the room rejoins with its seat key at once: those
+    take no seat, so they count against their own page only, not the address's joins (a
+    class of 1,000 behind one router would wait 40 s for the last 400)."""
+    hall = Hall(store, limits=Limits(joins_per_address=(3, 60.0)))
+    code = store.create_table("classic", ["human"] * 3, seed=1).code
+    phones = [Phone() for _ in range(3)]
+    for n, phone in enumerate(phones):
+        join(hall, phone, code, f"Player {n}")
+    keys = [p.seats()[0]["key"] for p in phones]
+    restarted = Hall(store, limits=Limits(joins_per_address=(3, 60.0)))
+    restarted.address_joins = hall.address_joins  # the address has spent its joins
+    back = [Phone() for _ in keys]
+    for phone, key in zip(back, keys, strict=True):
+        asyncio.run(restarted.handle(phone.page, {"op": "join", "table": code, "key": key}))
+    assert [p.errors() for p in back] == [[], [], []]
+    assert [p.seats()[0]["seat"] for p in back] == [0, 1, 2]
+    newcomer = Phone()  # a join by name still counts against the address
+    join(restarted, newcomer, store.create_table("classic", ["human"] * 3).code, "Dee")
+    assert newcomer.errors() == ["too many joins at once: wait 60 s and try again"]
+
+
 def test_the_lecturer_frees_a_seat_a_squatter_took_and_the_squatter_sees_no_more(
     store: TableStore,
 ) -> None:

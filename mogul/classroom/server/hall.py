@@ -394,23 +394,29 @@ class Hall:
             self.open_pages.pop(page.address, None)
             self.address_joins.pop(page.address, None)
 
-    def _may_join(self, page: Page) -> None:
+    def _may_join(self, page: Page, with_key: bool = False) -> None:
+        """Refuse a join past the page's ``Limits.joins_per_page`` or its address's
+        ``joins_per_address``; a seat key's (a page coming back to its seat: takes no seat)
+        counts against the page's only, so a whole class behind one address is back at once
+        after a server restart."""
         if page.joins is None:
             page.joins = Bucket(*self.limits.joins_per_page)
-        address = self.address_joins.setdefault(
-            page.address, Bucket(*self.limits.joins_per_address)
-        )
-        for bucket in (page.joins, address):
+        buckets = [page.joins]
+        if not with_key:
+            buckets.append(
+                self.address_joins.setdefault(page.address, Bucket(*self.limits.joins_per_address))
+            )
+        for bucket in buckets:
             if not bucket.take():
                 raise ClassroomError(
                     f"too many joins at once: wait {max(1, round(bucket.wait))} s and try again"
                 )
 
     async def _join(self, page: Page, message: dict[str, Any]) -> None:
-        self._may_join(page)
         code, name, key = message.get("table"), message.get("name"), message.get("key")
         if key is not None and not isinstance(key, str):
             raise ClassroomError("a seat key is 12 letters and digits")
+        self._may_join(page, with_key=bool(key))
         if self.practice and not key:
             try:
                 info = await self._run(self.store.info, code)
