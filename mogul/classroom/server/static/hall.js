@@ -82,7 +82,8 @@
         $("newkey").hidden = false;
       }
     } else if (m.type === "view") {
-      if (!seated) return;
+      // a view pushed to this page before its seat came back is drawn again right after it
+      if (!seated || rejoining) return;
       let note = null;
       if (pending && m.step > pending.step) {  // taken (the table shows it), or moved on
         if (pending.lost) note = "";
