@@ -123,6 +123,8 @@ def test_random_play_agrees_with_the_readable_engines_own_games_in_distribution(
     sim = simulate("credit-mobilier", bots, **{**common, "games": 20_000})
     assert sim.engine == "fast"
     batch = sim.games
+    assert list(batch.dtypes.items()) == list(readable.dtypes.items())  # columns, order, types
+    assert batch["player"].iloc[:4].tolist() == readable["player"].iloc[:4].tolist()
     for games in (readable, batch):
         games["seat_won"] = games["won"] / games.groupby("game")["won"].transform("sum")
     for column in ("money", "turns", "stock"):
