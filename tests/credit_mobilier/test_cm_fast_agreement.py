@@ -18,6 +18,7 @@ import pytest
 
 from mogul.games.credit_mobilier import fast
 from mogul.games.credit_mobilier.components import RAILROADS, components
+from mogul.kit.record import GameRecord
 from mogul.kit.simulate import simulate
 
 GAMES = 300
@@ -78,6 +79,7 @@ def test_a_game_depends_on_its_own_seeds_only():
     assert differs.tolist() == [g == 5 for g in range(10)]
     first = engine.record(int(seeds[5]), [int(s) for s in bot_seeds[5]])
     assert engine.record(int(seeds[5]), [int(s) for s in bot_seeds[5]]) == first
+    assert GameRecord.from_json(first.to_json()).replay() == first.replay()  # a record like any
     assert engine.record(int(seeds[5]), [int(s) for s in other[5]]).actions != first.actions
 
 
@@ -106,8 +108,10 @@ def test_bad_seeds_are_refused():
     engine = fast.batch_engine("credit-mobilier", ["random"] * 3, ["random"] * 3)
     with pytest.raises(ValueError, match=r"one bot seed per seat \(3\), got \[1, 2\]"):
         engine.record(5, [1, 2])
-    with pytest.raises(ValueError, match=r"shape \(2, 3\), got \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"one bot for every seat or one per seat \(2\); got 3"):
         engine.play(0, np.array([1, 2]), np.zeros((2, 2), np.int64), ["games"])
+    with pytest.raises(ValueError, match=r"each of the 2 games, got shape \(3, 3\)"):
+        engine.play(0, np.array([1, 2]), np.zeros((3, 3), np.int64), ["games"])
 
 
 def mean_and_error(values) -> tuple[float, float]:

@@ -295,6 +295,29 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
 
     ``bots``: "random" or "dividend[:rival_weight=w]" (or their classes) for every seat, or one per seat.
     """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    _check_players(players)
+    seeds = streams(seed, games * (1 + players)).reshape(games, 1 + players)
+    return play_games(bots, seeds[:, 0], seeds[:, 1:])
+
+
+def play_games(bots: Any, seeds: Sequence[int], bot_seeds: Any) -> BatchResult:
+    """Deal and play game ``g`` from ``seeds[g]`` (its deal and dice) and ``bot_seeds[g]`` (a
+    row with one per seat: its random bot's stream), as ``CreditMobilierBatch.play`` does;
+    ``bots``: one for every seat or one per seat."""
+    seeds, bot_seeds = np.asarray(seeds, np.int64), np.asarray(bot_seeds, np.int64)
+    if bot_seeds.ndim != 2 or len(bot_seeds) != len(seeds):
+        raise ValueError(
+            f"give a row of bot seeds (one per seat) for each of the {len(seeds)} games, "
+            f"got shape {bot_seeds.shape}"
+        )
+    players = bot_seeds.shape[1]
+    _check_players(players)
+    return _play(seats_record(bots, players), players, seeds, bot_seeds)[0]
+
+
+def _check_players(players: Any) -> None:
     box = components()
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"players must be a whole number, got {players!r}")
@@ -302,24 +325,6 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
         raise ValueError(
             f"Credit Mobilier is for {box.min_players} to {box.max_players} players; got {players}"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
-    seats = seats_record(bots, players)
-    seeds = streams(seed, games * (1 + players)).reshape(games, 1 + players)
-    return _play(seats, players, seeds[:, 0], seeds[:, 1:])[0]
-
-
-def play_games(bots: Any, seeds: Sequence[int], bot_seeds: Any) -> BatchResult:
-    """Deal and play game ``g`` from ``seeds[g]`` (its deal and dice) and ``bot_seeds[g]`` (one
-    per seat: its random bot's stream), as ``CreditMobilierBatch.play`` does; ``bots``: one per seat."""
-    bots = list(bots) if not isinstance(bots, str) else [bots]
-    seeds, bot_seeds = np.asarray(seeds, np.int64), np.asarray(bot_seeds, np.int64)
-    if bot_seeds.shape != (len(seeds), len(bots)):
-        raise ValueError(
-            f"give one bot seed per game and seat: shape ({len(seeds)}, {len(bots)}), "
-            f"got {bot_seeds.shape}"
-        )
-    return _play(seats_record(bots, len(bots)), len(bots), seeds, bot_seeds)[0]
 
 
 def _play(
