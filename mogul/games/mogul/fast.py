@@ -21,11 +21,12 @@ changes the deal, so states of a quick-start game are covered but fresh deals ar
 The Rio Grande (2013) edition, 3-5 players, is played by ``fast_rio`` (classic's kernels
 where the rules are the same, its own for credit once per game, the sell-all-or-branch
 right, houses on the map and the end bonuses): ``play_fresh``, ``play_states``,
-``rollouts``, ``encode`` and ``pile_codes`` hand it over. It is not played game by game as
-the readable engine deals (``fast_record``, for ``simulate``): ``check_edition`` accepts it
-only when asked with ``rio_grande=True``. Randomness comes from numba's generator, seeded
-per call: a seed gives the same games again, but not the games the readable engine would
-deal from that seed.
+``rollouts``, ``encode`` and ``pile_codes`` hand it over; ``check_edition`` accepts it when
+asked with ``rio_grande=True``. Fresh games (``play_fresh``, and ``simulate``'s batch engine
+in ``fast_batch``) draw from splitmix64 streams of their own, one per game for the deal and
+one per seat for a random bot (``stream_seeds`` derives them from one seed): a seed gives
+the same games again, other games than the readable engine deals from that seed. The
+rollouts from a position draw from numpy's generator, seeded per call.
 """
 
 from __future__ import annotations
@@ -49,11 +50,12 @@ from mogul.games.mogul.fast_encode import (  # noqa: F401 - PHASES and action_co
 )
 from mogul.games.mogul.fast_encode import pile_codes as pile_codes_of
 from mogul.games.mogul.fast_kernels import (  # noqa: F401 - the kernels are part of the API
-    _deal_and_play,
+    AUCTION_FIELDS,
     _play_branches,
     _play_tables,
     _seed,
     deal_hidden_pile,
+    play_games,
 )
 from mogul.games.mogul.fast_table import (  # noqa: F401 - TABLE and its codes are part of the API
     COMPANIES,
@@ -78,8 +80,7 @@ def check_edition(ed: Edition | str, *, rio_grande: bool = False) -> Edition:
     """The edition if the fast simulator plays its rules; else a ``ValueError`` saying why.
 
     ``rio_grande=True``: the Rio Grande edition too (``play_fresh``, ``play_states``,
-    ``rollouts``); without it, the classic edition only, as ``fast_record`` (``simulate``'s
-    batch engine) plays it.
+    ``rollouts``, ``simulate``'s batch engine); without it, the classic edition only.
     """
     ed = load_edition(ed)
     if rio_grande and ed.name == "rio-grande":
@@ -229,27 +230,60 @@ def play_fresh(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     kinds, params = policies(bots, players)
+    seeds, bot_seeds = stream_seeds(seed, games, players)
     if ed.name == "rio-grande":
         from mogul.games.mogul import fast_rio
 
-        return BatchResult(fast_rio.play_fresh(ed, games, players, kinds, params, seed))
-    companies = ed.company_ids
-    box_company = np.array([companies.index(c.company) for c in ed.cards], np.int64)
-    box_border = np.array([companies.index(c.border) for c in ed.cards], np.int64)
-    box_starting = np.array([c.starting for c in ed.cards], np.int64)
+        return BatchResult(fast_rio.play_fresh(ed, kinds, params, seeds, bot_seeds))
     tables = new_tables(ed, games, players)
-    _deal_and_play(
-        tables,
-        box_company,
-        box_border,
-        box_starting,
-        ed.chips_total,
-        ed.chips_per_player,
-        kinds,
-        params,
-        seed,
-    )
+    play_games(tables, boxes(ed), seeds, bot_seeds, kinds, params, 0, *NO_RECORD, 0, *NO_LOG)
     return BatchResult(tables)
+
+
+def boxes(ed: Edition) -> tuple[np.ndarray, ...]:
+    """The classic box for ``fast_kernels.play_games``: each card's company, border and S mark
+    (codes), and (chips in the box, chips per player)."""
+    companies = ed.company_ids
+    return (
+        np.array([companies.index(c.company) for c in ed.cards], np.int64),
+        np.array([companies.index(c.border) for c in ed.cards], np.int64),
+        np.array([c.starting for c in ed.cards], np.int64),
+        np.array([ed.chips_total, ed.chips_per_player], np.int64),
+    )
+
+
+def recording(games: int, players: int) -> tuple[np.ndarray, ...]:
+    """Zeroed arrays ``play_games`` records ``games`` classic games into (its ``out``): each
+    round's card, the market values, every seat's points, chips and shares, the auctions, and
+    the chips bid, credit seats and drop seats of each auction."""
+    return (
+        np.zeros((games, PILE, 2), np.int64),
+        np.zeros((games, PILE, COMPANIES), np.int16),
+        np.zeros((games, PILE, players, 2 + COMPANIES), np.int16),
+        np.zeros((games, PILE, AUCTION_FIELDS), np.int64),
+        np.zeros((games, PILE, 3, players), np.int16),
+    )
+
+
+NO_RECORD = (recording(0, 1), np.zeros(0, np.int64))
+"""``play_games``' ``out`` and ``path`` when no rounds or auctions are recorded."""
+NO_LOG = (np.zeros(0, np.int64), np.zeros(0, TABLE))
+"""``play_games``' ``log`` and ``dealt`` when no game is written down."""
+
+GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def stream_seeds(seed: int, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seeds for ``games`` games from one whole number: (deal seeds (games,), bot seeds
+    (games, players)), non-negative 63-bit numbers drawn from a splitmix64 sequence."""
+    count = games * (1 + players)
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed % 2**64) + np.uint64(GOLDEN) * np.arange(1, count + 1, dtype=np.uint64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
+        z ^= z >> np.uint64(31)
+    words = (z >> np.uint64(1)).astype(np.int64).reshape(games, 1 + players)
+    return np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1:])
 
 
 def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0) -> BatchResult:

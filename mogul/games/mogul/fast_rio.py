@@ -26,10 +26,10 @@ from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.fast_encode import action_code as classic_action_code
 from mogul.games.mogul.fast_encode import fill_table, new_tables
 from mogul.games.mogul.fast_rio_kernels import (  # noqa: F401 - fast.rollouts plays branches here
-    _deal_and_play,
     _play_branches,
     _play_tables,
     legal_codes,
+    play_games,
 )
 from mogul.games.mogul.fast_rio_table import (
     BRANCH,
@@ -136,23 +136,37 @@ def legal_actions(table: GameState | PlayerView) -> list[Action]:
     return [action_of(int(c), table.edition) for c in legal_codes(encode(table)[0])]
 
 
-def play_fresh(
-    ed: Edition, games: int, players: int, kinds: np.ndarray, params: np.ndarray, seed: int
-) -> np.ndarray:
-    """``games`` fresh deals by the 2013 setup card, played to the crash: the final tables."""
+def box(ed: Edition, players: int) -> tuple[np.ndarray, ...]:
+    """The 2013 box for ``fast_rio_kernels.play_games``: the pile's companies and borders (the
+    box less the setup card's shares), the setup card's companies by position, and (chips in
+    the box, chips per player)."""
     companies = ed.company_ids
-    box = list(ed.cards)
+    pile = list(ed.cards)
     card = [[parse_card(text, companies) for text in hand] for hand in ed.setup_card[players]]
     hands = np.array([[companies.index(c) for c, _ in hand] for hand in card], np.int64)
     for hand in card:  # the setup card's shares are set aside from the box
         for share in hand:
-            box.remove(next(c for c in box if (c.company, c.border) == share))
-    pile_company = np.array([companies.index(c.company) for c in box], np.int64)
-    pile_border = np.array([companies.index(c.border) for c in box], np.int64)
-    chips = np.array([ed.chips_total, ed.chips_per_player], np.int64)
-    tables = empty_tables(ed, games, players)
-    _deal_and_play(tables, pile_company, pile_border, hands, chips, kinds, params, seed)
+            pile.remove(next(c for c in pile if (c.company, c.border) == share))
+    return (
+        np.array([companies.index(c.company) for c in pile], np.int64),
+        np.array([companies.index(c.border) for c in pile], np.int64),
+        hands,
+        np.array([ed.chips_total, ed.chips_per_player], np.int64),
+    )
+
+
+def play_fresh(
+    ed: Edition, kinds: np.ndarray, params: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
+) -> np.ndarray:
+    """Fresh deals by the 2013 setup card, one per row of ``seeds`` and ``bot_seeds`` (the
+    games' streams), played to the crash: the final tables."""
+    tables = empty_tables(ed, *bot_seeds.shape)
+    play_games(tables, box(ed, bot_seeds.shape[1]), seeds, bot_seeds, kinds, params, *NO_LOG)
     return tables
+
+
+NO_LOG = (np.zeros(0, np.int64), np.zeros(0, RIO_TABLE))
+"""``play_games``' ``log`` and ``dealt`` when no game is written down."""
 
 
 def play_states(

@@ -2,9 +2,8 @@
 
 A game's whole table is one record of a numpy structured array (``TABLE``: chips, points,
 shares, the pile, the auction...); actions, phases and bots are small integers. The compiled
-modules (``fast_kernels``: the rules, the bots, the deal and the batch loops; ``fast_record``:
-games dealt and played as the readable engine does, with every round and auction written
-down) import them from here.
+modules (``fast_kernels``: the rules, the bots, the deal, the play loops and their records;
+``fast_rio_kernels``: Rio Grande's) import them from here.
 
 numba caches each compiled function's machine code beside its source file and checks only
 that file to decide whether the cache is still good; a function compiled against code or
@@ -80,7 +79,7 @@ TABLE = np.dtype(
 """One game's table as a numpy record (see the module docstring)."""
 
 
-COMPILED = ("fast_table.py", "fast_rng.py", "fast_kernels.py", "fast_record.py")
+COMPILED = ("fast_table.py", "fast_kernels.py")
 """The source files the compiled functions are built from."""
 
 
