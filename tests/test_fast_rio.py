@@ -1,4 +1,4 @@
-"""Rio Grande in the batch simulator (``fast_rio``) against the readable rules.
+"""Rio Grande in the batch simulator (``fast``, ``fast_rio_kernels``) against the readable rules.
 
 As for classic (``test_fast.py``): the legal actions must be the readable engine's, in the
 same order; deterministic bots on the same piles must end every game in exactly the same
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import mogul
-from mogul.games.mogul import fast, fast_rio
+from mogul.games.mogul import fast
 from mogul.games.mogul.actions import Branch
 from mogul.games.mogul.bots import MonteCarloBot, bot_factory
 from mogul.games.mogul.determinize import determinize
@@ -91,7 +91,7 @@ def test_legal_actions_are_the_rules_own_in_order():
         state = mogul.new_game("rio-grande", 3 + game % 3, game)
         while not state.is_over:
             legal = list(state.legal_actions())
-            assert fast_rio.legal_actions(state) == legal, state
+            assert fast.rio_legal_actions(state) == legal, state
             checked += 1
             branches += any(type(a) is Branch for a in legal)
             moves += any(type(a) is Branch and a.move_from for a in legal)
@@ -194,13 +194,13 @@ def test_position_analysis_plays_rio_grande_in_the_batch_engine(monkeypatch):
     from mogul.analysis.mogul import analyse_position
 
     calls = []
-    original = fast_rio._play_branches
+    original = fast._rio_play_branches
 
     def counted(*args):
         calls.append(len(args[-2]))  # the rollouts: one row of scores each
         return original(*args)
 
-    monkeypatch.setattr(fast_rio, "_play_branches", counted)
+    monkeypatch.setattr(fast, "_rio_play_branches", counted)
     state = random_states(20, 4)[-1]
     while len(state.legal_actions()) < 2:
         state = state.apply(state.legal_actions()[0])

@@ -183,7 +183,7 @@ class RioGrandeBatch(MogulBatch):
     ) -> dict[str, Columns]:
         """Games ``first``, ``first + 1``... dealt from ``seeds`` with random bots drawing from
         ``bot_seeds`` (one row per game): the games table, as columns."""
-        from mogul.games.mogul import fast, fast_rio
+        from mogul.games.mogul import fast
         from mogul.games.mogul.setup import new_game
 
         if set(tables) - set(self.tables):
@@ -191,9 +191,9 @@ class RioGrandeBatch(MogulBatch):
         ed = fast.check_edition(self.edition, rio_grande=True)
         games, players = len(seeds), self.players
         seeds, bot_seeds = _checked_seeds(seeds, bot_seeds, players)
-        final = fast_rio.empty_tables(ed, games, players)
-        box = fast_rio.box(ed, players)
-        fast_rio.play_games(final, box, seeds, bot_seeds, self.kinds, self.params, *fast_rio.NO_LOG)
+        final = fast.rio_tables(ed, games, players)
+        box = fast.rio_box(ed, players)
+        fast.rio_play_games(final, box, seeds, bot_seeds, self.kinds, self.params, *fast.RIO_NO_LOG)
         names = (new_game(ed, players, 0).names, self.names)
         game_numbers = np.arange(first, first + games, dtype=np.int64)
         return {"games": _games(final, players, game_numbers, seeds, bot_seeds, names)}
@@ -202,15 +202,15 @@ class RioGrandeBatch(MogulBatch):
         """The game ``play`` plays from ``seed`` and ``bot_seeds``, played again by the same
         compiled loop with an action log, as a record the readable engine replays (the
         starting shares: the setup card's, by the dealt start player)."""
-        from mogul.games.mogul import fast, fast_rio
+        from mogul.games.mogul import fast
 
         ed = fast.check_edition(self.edition, rio_grande=True)
         players = self.players
         seeds, bots = _checked_seeds([seed], [bot_seeds], players)
-        final = fast_rio.empty_tables(ed, 1, players)
+        final = fast.rio_tables(ed, 1, players)
         dealt, log = final.copy(), _log(ed, players)
-        box = fast_rio.box(ed, players)
-        fast_rio.play_games(final, box, seeds, bots, self.kinds, self.params, log, dealt)
+        box = fast.rio_box(ed, players)
+        fast.rio_play_games(final, box, seeds, bots, self.kinds, self.params, log, dealt)
         start, card = int(dealt[0]["start_player"]), ed.setup_card[players]
         hands = [list(card[(seat - start) % players]) for seat in range(players)]
         return _written(ed, players, seeds[0], _pile(ed, dealt[0]), hands, dealt[0], log)
@@ -259,7 +259,7 @@ def _written(
 ) -> GameRecord:
     """The record of a game dealt as ``dealt`` (its ``pile`` and the players' ``hands``) and
     played as ``log`` says: a fully scripted setup and the actions' texts."""
-    from mogul.games.mogul import fast_rio
+    from mogul.games.mogul import fast
     from mogul.games.mogul.setup import new_game
     from mogul.kit.record import GameRecord
 
@@ -272,7 +272,7 @@ def _written(
         start_player=int(dealt["start_player"]),
     )
     codes = log[log >= 0]
-    return GameRecord.of(first, [str(fast_rio.action_of(int(c), ed)) for c in codes])
+    return GameRecord.of(first, [str(fast.action_of(int(c), ed)) for c in codes])
 
 
 def _games(

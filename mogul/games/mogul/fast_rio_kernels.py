@@ -36,13 +36,16 @@ from mogul.games.mogul.fast_kernels import (
     value_bid,
 )
 from mogul.games.mogul.fast_kernels import use_right as classic_use_right
-from mogul.games.mogul.fast_rio_table import BRANCH, MAX_STATIONS, NO_STATION, RIO_COMPILED
 from mogul.games.mogul.fast_table import (
     AUCTION,
+    BRANCH,
     COMPANIES,
+    MAX_STATIONS,
     NO_ACTION,
+    NO_STATION,
     OVER,
     RANDOM,
+    RIO_COMPILED,
     RUNNER_UP,
     SELL,
     TAKE,
