@@ -195,3 +195,28 @@ def test_simulate_with_the_fast_engine_refuses_what_it_cannot_play():
         simulate("classic", ["random", "mc:rollouts=1"], games=2, players=3, engine="fast")
     sim = simulate("classic", ["random", "mc:rollouts=1"], games=2, players=3, progress=False)
     assert sim.engine == "readable" and len(sim.games) == 6
+
+
+def test_the_kernels_caches_are_dropped_when_any_file_they_compile_from_changes():
+    """numba checks only a function's own file: each compiled module must list every file of
+    compiled code or constants it imports (``fast_table.COMPILED``, ``RIO_COMPILED``)."""
+    import ast
+    from pathlib import Path
+
+    from mogul.games.mogul import fast_table
+
+    folder = Path(fast_table.__file__).parent
+    for module, sources in (
+        ("fast_kernels", fast_table.COMPILED),
+        ("fast_rio_kernels", fast_table.RIO_COMPILED),
+    ):
+        tree = ast.parse((folder / f"{module}.py").read_text())
+        imported = {
+            node.module.rpartition(".")[2] + ".py"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module.startswith("mogul.")
+        }
+        assert imported | {f"{module}.py"} <= set(sources), (module, imported, sources)
+        assert all((folder / name).exists() for name in sources)
+    before = fast_table.sources_digest()
+    assert before == fast_table.sources_digest() != fast_table.sources_digest(("fast_table.py",))

@@ -135,6 +135,11 @@ def test_a_game_depends_on_its_own_seeds_only():
     assert list(again["score"]) == list(whole["games"]["score"][20:24])
     other = engine.play(0, seeds[:50], bot_seeds[:50] + 1, ["games"])["games"]
     assert (other["score"] != whole["games"]["score"][:200]).any()  # the bots' seeds count
+    steady = batch_engine("rio-grande", ["value", "threshold", "value"], ["v", "t", "v"])
+    seeds, bot_seeds = stream_seeds(8, 100, 3)
+    one = steady.play(0, seeds, bot_seeds, ["games"])["games"]["score"]
+    two = steady.play(0, seeds, bot_seeds + 1, ["games"])["games"]["score"]
+    assert (one == two).all()  # deterministic bots draw nothing: only the deal counts
 
 
 def test_the_batch_engine_refuses_bad_seeds():
