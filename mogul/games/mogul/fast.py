@@ -39,7 +39,6 @@ generator, seeded per call.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -596,8 +595,3 @@ def pile_codes(state: GameState) -> np.ndarray:
     if state.edition.name == "rio-grande":
         return pile_codes_of(state, RIO_PILE)
     return pile_codes_of(state, PILE)
-
-
-def new_seed(rng: random.Random) -> int:
-    """A seed for numba's generator drawn from a Python generator."""
-    return rng.getrandbits(31)

@@ -368,12 +368,6 @@ def seat_random_action(t, rngs):
     return any_action(t, rngs, 1 + t.current, below)
 
 
-@_jit
-def play_to_end(t, kinds, params):
-    """Let the bots play the game on table ``t`` to the crash."""
-    play_out(t, kinds, params, apply, choose)
-
-
 @_inline
 def play_out(t, kinds, params, apply, choose):
     """The game on ``t`` to the crash, with an edition's ``apply`` and ``choose``."""

@@ -25,7 +25,6 @@ from mogul.games.mogul.fast_kernels import (
     below,
     market_value,
     play_branches,
-    play_out,
     play_tables,
     premium_outlook,
     seed_streams,
@@ -312,12 +311,6 @@ def choose(t, kinds, params):
 def seat_random_action(t, rngs):
     """Any legal action, each equally likely, drawn from the current seat's stream."""
     return option(t, below(rngs, 1 + t.current, option_count(t)))
-
-
-@_jit
-def play_to_end(t, kinds, params):
-    """Let the bots play the game on table ``t`` to the crash."""
-    play_out(t, kinds, params, apply, choose)
 
 
 # --- dealing and batches ----------------------------------------------------------------------
