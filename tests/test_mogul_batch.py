@@ -146,6 +146,8 @@ def test_the_batch_engine_refuses_bad_seeds():
     engine = batch_engine("classic", ["random"] * 3, ["random"] * 3)
     with pytest.raises(ValueError, match="from 0 to 2\\*\\*63 - 1"):
         engine.record(-1, [1, 2, 3])
+    with pytest.raises(ValueError, match="bot seeds must be whole numbers"):
+        engine.record(1, np.array([1, 2, 2**63], np.uint64))
     with pytest.raises(ValueError, match="3 bot seeds per game"):
         engine.record(1, [1, 2])
     rio = batch_engine("rio-grande", ["random"] * 3, ["random"] * 3)

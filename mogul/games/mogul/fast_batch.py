@@ -221,7 +221,9 @@ def _checked_seeds(seeds: Any, bot_seeds: Any, players: int) -> tuple[np.ndarray
     every one is a whole number in 0 .. 2**63 - 1."""
     seeds, bots = np.asarray(seeds), np.asarray(bot_seeds)
     for name, values in (("seeds", seeds), ("bot seeds", bots)):
-        if values.size and (values.dtype.kind not in "iu" or values.min() < 0):
+        if values.size and (
+            values.dtype.kind not in "iu" or values.min() < 0 or values.max() >= 2**63
+        ):
             raise ValueError(f"{name} must be whole numbers from 0 to 2**63 - 1, got {values!r}")
     if bots.size != len(seeds) * players:
         raise ValueError(f"give {players} bot seeds per game (one per seat), got {bots.shape}")
@@ -271,6 +273,8 @@ def _written(
         starting_shares=hands,
         start_player=int(dealt["start_player"]),
     )
+    if log[-1] != fast.NO_ACTION:  # cannot happen (``_log``'s bound); never cut a game short
+        raise RuntimeError("the action log filled up: the game's record would be cut short")
     codes = log[log >= 0]
     return GameRecord.of(first, [str(fast.action_of(int(c), ed)) for c in codes])
 
