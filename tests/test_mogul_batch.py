@@ -22,6 +22,7 @@ from mogul.games.mogul.fast_batch import batch_engine
 from mogul.games.mogul.spec import SPEC
 from mogul.kit.bots import RandomBot, play_states
 from mogul.kit.columns import frame
+from mogul.kit.record import GameRecord
 
 DETERMINISTIC = [
     "value",
@@ -56,6 +57,8 @@ def replay_every_game(edition: str, players: int, bots: list[str], games: int, s
     for g in range(games):
         record = engine.record(int(seeds[g]), [int(b) for b in bot_seeds[g]])
         assert record.setup.seed == seeds[g] and record.setup.edition == edition
+        if g % 25 == 0:  # records are saved and loaded as JSON (to open them in the player)
+            record = GameRecord.from_json(record.to_json())
         final = record.replay()
         rows = table.iloc[g * players : (g + 1) * players]
         assert (rows["game"] == 100 + g).all() and (rows["seed"] == seeds[g]).all()
