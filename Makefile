@@ -21,7 +21,9 @@ CHROMIUM ?= /usr/bin/chromium
 # (a SQLite file here, or a postgresql+psycopg:// URL). For a room of students use
 # CLASSROOM_IP=0.0.0.0. The dashboard uses the kit's Voila template
 # (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and progressive
-# rendering (without it Voila's static charts raise "r.setData is not a function").
+# rendering (without it Voila's static charts raise "r.setData is not a function"). Voila in a
+# Jupyter server reads these from voila.json in the folder it starts in, not from the command
+# line: mogul/classroom/pages/voila.json.
 # make lecturer: the dashboard alone on its own port. tests/e2e serve the pages the same way.
 LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
@@ -135,8 +137,7 @@ classroom: $(STAMP)
 	cd mogul/classroom/pages && JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
 	  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" MOGUL_HALL_URL="$(HALL_URL)" \
 	  "$(CURDIR)/$(BIN)/jupyter" server --no-browser $(ROOTFLAG) --ip=$(CLASSROOM_IP) --port=$(CLASSROOM_PORT) \
-	  --IdentityProvider.token=$(CLASSROOM_TOKEN) --ServerApp.jpserver_extensions="$(HALL_EXTENSIONS)" \
-	  --VoilaConfiguration.template=mogul --VoilaConfiguration.progressive_rendering=True $(CLASSROOM_ARGS)
+	  --IdentityProvider.token=$(CLASSROOM_TOKEN) --ServerApp.jpserver_extensions="$(HALL_EXTENSIONS)" $(CLASSROOM_ARGS)
 
 # The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
 lecturer: $(STAMP)

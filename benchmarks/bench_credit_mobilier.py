@@ -4,7 +4,10 @@ Random play means: at every decision, uniformly at random over ``legal_actions()
 seeds fixed. Prints the best of several runs (the least disturbed by other work on the
 machine) and the median, per player count for the bare engine loop, and at 4 players for
 ``bots.play`` with ``RandomBot`` (which also builds each seat's view and the game record),
-and the batch simulator (``fast.play_fresh``, 20,000 games a run, CPU time).
+and the batch simulator (``fast.play_fresh``, 20,000 games a run, CPU time); then the batch
+engine as the kit drives it: ``engine.play`` on 50,000 seeded games (CPU time) and
+``simulate("credit-mobilier", ["random"] * 4, games=50_000, tables=["games"])`` on one core
+(wall clock and CPU time: the issue's figure is the wall clock on an idle core).
 Last, the latency of one ``MonteCarloBot`` decision with its default settings (mean, 90th
 percentile and most, CPU time), its rollouts played in the readable engine
 (``engine="readable"``, the bot as it was) and in the batch simulator (``engine="auto"``, the
@@ -77,6 +80,39 @@ def batch_rate(players: int = 4, games: int = 20_000) -> None:
     )
 
 
+def engine_rate(games: int = 50_000) -> None:
+    """Random 4-player games a second through ``engine.play`` and through ``simulate`` (one core)."""
+    from mogul.games.credit_mobilier import fast
+    from mogul.kit.simulate import simulate
+
+    engine = fast.batch_engine("credit-mobilier", ["random"] * 4, ["random"] * 4)
+    seeds = fast.streams(1, games * 5).reshape(games, 5)
+    engine.play(0, seeds[:10, 0], seeds[:10, 1:], ["games"])  # compile or load the cache
+    rates = []
+    for _ in range(RUNS):
+        start = time.process_time()
+        engine.play(0, seeds[:, 0], seeds[:, 1:], ["games"])
+        rates.append(games / (time.process_time() - start))
+    print(f"{'engine.play, 4 players':<36} best {max(rates):6.0f} games/s   (CPU time)")
+    walls, cpus = [], []
+    for run in range(RUNS):
+        wall, cpu = time.perf_counter(), time.process_time()
+        simulate(
+            "credit-mobilier",
+            ["random"] * 4,
+            games=games,
+            seed=run,
+            tables=["games"],
+            progress=False,
+        )
+        walls.append(games / (time.perf_counter() - wall))
+        cpus.append(games / (time.process_time() - cpu))
+    print(
+        f"{'simulate, 4 players, games table':<36} best {max(walls):6.0f} games/s wall clock,"
+        f" {max(cpus):6.0f} CPU time   ({games} games x {RUNS} runs, one core)"
+    )
+
+
 def mc_latency(engine: str, decisions: int = 12) -> None:
     """CPU milliseconds per MonteCarloBot decision (defaults), over seeded 3-player games' first choices."""
     warm = cm.new_game(players=3, seed=1)  # compile or load the cache first
@@ -140,6 +176,7 @@ if __name__ == "__main__":
         measure(f"engine loop, {players} players", engine_loop, players)
     measure("bots.play with 4 RandomBots", bot_games, 4)
     batch_rate()
+    engine_rate()
     for engine in ("readable", "auto"):
         mc_latency(engine)
     for engine in ("readable", "auto"):

@@ -63,7 +63,7 @@ from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
 from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.events import DividendsPaid
-from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView
+from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView, next_roll
 from mogul.games.credit_mobilier.setup import new_game
 from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
 
@@ -506,7 +506,8 @@ def buy_instead(
     $1 and ending the turn: the buy uses up the turn's action, as in the game. The pair shares
     its random numbers (the same dice, since every roll comes from the seed and the roll's
     number; bots that choose from what they see alone, as ``DividendBot``). The games are
-    played to the end in the batch simulator, which ends them in the readable engine's tables.
+    played to the end in the batch simulator on the readable engine's dice (scripted into
+    the states), which ends them in the readable engine's tables.
 
     One row per game, turn and company: ``game``, ``turn``, ``buyer`` (seat), ``company``,
     ``gain`` (the buyer's final cash with the buy minus with the bot's move: the $1 price is
@@ -514,7 +515,6 @@ def buy_instead(
     without) and ``spent_gain`` (the dollars the buyer spends on shares from the turn on, with
     minus without, the $1 of this share included): ``gain = dividends_gain - spent_gain``.
     """
-    from mogul.games.credit_mobilier import fast  # compiled code: loaded when first needed
 
     if isinstance(bots, str | BotFactory) or callable(bots):
         make = bot_factory(bots)
@@ -550,7 +550,7 @@ def buy_instead(
     columns = ["game", "turn", "buyer", "company", "gain", "dividends_gain", "spent_gain"]
     if not starts:
         return pd.DataFrame(columns=columns)
-    ends = fast.play_states(starts, bots)
+    ends = _play_on_readable_dice(starts, bots)
     cash = ends.money
     held = ends.tables["stocks"][:, :players].sum(axis=2)
     rows, base = [], None
@@ -574,6 +574,25 @@ def buy_instead(
             }
         )
     return pd.DataFrame(rows, columns=columns)
+
+
+def _play_on_readable_dice(starts: Sequence[GameState], bots: BotSpec) -> Any:
+    """``fast.play_states`` of ``starts`` with every roll of their games scripted as the readable
+    engine rolls it (``rules.next_roll``): the readable engine's games, at batch speed."""
+    from mogul.games.credit_mobilier import fast  # compiled code: loaded when first needed
+
+    count, rolls = 256, {}
+    while True:
+        scripted = []
+        for state in starts:
+            setup = state.setup
+            if len(rolls.get(setup.seed, ())) < count:
+                rolls[setup.seed] = tuple(next_roll(setup, n) for n in range(count))
+            scripted.append(state._replace(setup=setup._replace(dice=rolls[setup.seed])))
+        ends = fast.play_states(scripted, bots)
+        if (ends.turns <= count).all():  # no game rolled past its script
+            return ends
+        count *= 2
 
 
 def buy_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,9 @@
 * ``<game>/``, named as the game's folder in ``mogul/games/``: a game's own part, such as its
   debrief (the class's real bids beside the auction's equilibrium) and the sample session
   played by stand-in students;
-* ``pages/``: the dashboard's notebook that Voila serves (``make classroom``, ``make lecturer``).
+* ``pages/``: the dashboard's notebook that Voila serves (``make classroom``, ``make lecturer``),
+  and ``voila.json``, Voila's settings for it in the class's Jupyter server (the kit's template,
+  which loads nothing from the internet, and progressive rendering).
 
 The live store, the hall and the dashboard need the install extra ``mogul-kit[classroom]``
 (SQLAlchemy, psycopg, segno); ``table``, ``export``'s reader, ``decisions`` and the debrief

@@ -18,11 +18,13 @@ table resumes exactly where it was after a kernel or the whole server restarts.
 
 SQLite (one file, WAL mode, the standard library's driver) is the default; a PostgreSQL URL
 (``postgresql+psycopg://user@host/db``) puts the same tables on a server. Every write is one
-transaction that first locks the table (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: ``SELECT ...
-FOR UPDATE``) and is checked against the table's step number, and the actions' primary key is
-(table, step): two devices acting at once cannot both move. Bad input (an unknown code, a taken
-seat, a stale or illegal move) raises ``ClassroomError`` with a sentence for the page, and
-changes nothing.
+transaction that first locks the table (SQLite: ``BEGIN IMMEDIATE``, the whole database;
+PostgreSQL: ``SELECT ... FOR UPDATE``) and is checked against the table's step number, and the
+actions' primary key is (table, step): two devices acting at once cannot both move. Bad input
+(an unknown code, a taken seat, a stale or illegal move) raises ``ClassroomError`` with a
+sentence for the page, and changes nothing. A student's move or join is first checked by a read
+that locks nothing, so a refused one (most clicks of a room clicking at once) never waits for
+or holds the write lock; one that passes is checked again under the lock.
 
 Here are the lecturer's side (creating, starting, pausing, ending, restoring tables) and the
 students' (``join`` a seat or get it back with its key, ``act``), the bots' answers
@@ -50,6 +52,7 @@ from mogul.classroom.database import (
     TIMEOUTS,
     TIMERS,
     StoreReads,
+    _row,
     sa,
     seat_rows,
     timer_seconds,
@@ -432,21 +435,10 @@ class TableStore(StoreReads):
             raise ClassroomError(
                 f"{name!r} looks like {kept!r}, a name kept for the bots; choose another"
             )
+        with self._read() as conn:  # a refused join takes no write lock
+            self._free_seats(conn, _row(conn, code), name)
         with self._write(code) as (conn, row):
-            if row.status != WAITING:
-                raise ClassroomError(
-                    f"table {pretty_code(code)} is full ({row.status}); "
-                    "to get your own seat back, type its seat key"
-                )
-            seats = seat_rows(conn, row.id)
-            taken = {s.name.casefold() for s in seats if s.name}
-            if name.casefold() in taken:
-                raise ClassroomError(
-                    f"someone at this table is already called {name!r}: add your initial"
-                )
-            free = [s.seat for s in seats if s.kind == HUMAN and s.name is None]
-            if not free:  # pragma: no cover - a full table is dealt at once
-                raise ClassroomError(f"table {pretty_code(code)} is full")
+            free = self._free_seats(conn, row, name)  # again: someone may have sat down since
             key = random_code(KEY_LENGTH)
             conn.execute(
                 sa.update(SEATS)
@@ -459,6 +451,23 @@ class TableStore(StoreReads):
                 self._bump(conn, row)
         self.move_bots(code)
         return Ticket(code, free[0], key)
+
+    def _free_seats(self, conn: sa.Connection, row: Any, name: str) -> list[int]:
+        """The free seats of table ``row`` that ``name`` may take; ``ClassroomError`` if none."""
+        if row.status != WAITING:
+            raise ClassroomError(
+                f"table {pretty_code(row.code)} is full ({row.status}); "
+                "to get your own seat back, type its seat key"
+            )
+        seats = seat_rows(conn, row.id)
+        if name.casefold() in {s.name.casefold() for s in seats if s.name}:
+            raise ClassroomError(
+                f"someone at this table is already called {name!r}: add your initial"
+            )
+        free = [s.seat for s in seats if s.kind == HUMAN and s.name is None]
+        if not free:  # pragma: no cover - a full table is dealt at once
+            raise ClassroomError(f"table {pretty_code(row.code)} is full")
+        return free
 
     def _rejoin(self, code: str, key: str) -> Ticket:
         with self._read() as conn:
@@ -498,20 +507,13 @@ class TableStore(StoreReads):
             raise ClassroomError("that is not a move")
         if isinstance(step, bool) or not isinstance(step, int):
             raise ClassroomError("that move names no step of the game")
+        with self._read() as conn:  # a refused move takes no write lock: most clicks are
+            row = _row(conn, ticket.code)
+            self._check_move(conn, row, ticket, step, action)
         with self._write(ticket.code) as (conn, row):
-            self._check_key(conn, ticket)
-            if row.status != PLAYING:
-                raise ClassroomError(not_playing(row.status))
-            if step != row.step:
-                raise ClassroomError(
-                    f"too late: the table moved on since your page showed it (step {step}, now {row.step}); "
-                    "look at the table and choose again"
-                )
-            states, _ = self._game(conn, row)
-            state = states[-1]
-            if state.current_player != ticket.seat:
-                raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
-            new, stored = self._apply(conn, row, ticket.seat, state, action)
+            # checked again under the lock: the table may have moved on since
+            state, action, new = self._check_move(conn, row, ticket, step, action)
+            stored = self._store_action(conn, row, ticket.seat, action, new)
             bot_next = (
                 not new.is_over
                 and conn.execute(
@@ -526,6 +528,26 @@ class TableStore(StoreReads):
             self.move_bots(ticket.code)
         return step + 1
 
+    def _check_move(
+        self, conn: sa.Connection, row: Any, ticket: Ticket, step: int, text: str
+    ) -> tuple[Any, Any, Any]:
+        """Refuse a move of ``ticket``'s seat at table ``row`` that cannot be played now (the
+        key, the table's status, the step, the turn, the move itself); else the state it is
+        played in, the action and the state it makes."""
+        self._check_key(conn, ticket)
+        if row.status != PLAYING:
+            raise ClassroomError(not_playing(row.status))
+        if step != row.step:
+            raise ClassroomError(
+                f"too late: the table moved on since your page showed it (step {step}, now {row.step}); "
+                "look at the table and choose again"
+            )
+        state = self._game(conn, row)[0][-1]
+        if state.current_player != ticket.seat:
+            raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
+        action, new = _legal(row, state, text)
+        return state, action, new
+
     def _apply(
         self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str
     ) -> tuple[Any, str]:
@@ -533,22 +555,18 @@ class TableStore(StoreReads):
 
         Returns the new state and the action as stored (its canonical text).
         """
-        spec = resolve(row.edition)[0]
-        try:
-            action = spec.parse_action(text)
-            new = state.apply(action)
-        except IllegalActionError as err:
-            legal = ", ".join(str(a) for a in state.legal_actions())
-            raise ClassroomError(f"{text!r} is not allowed now; you may: {legal}") from err
-        except (ValueError, TypeError) as err:
-            raise ClassroomError(f"{text!r} is not a move of this game: {err}") from err
+        action, new = _legal(row, state, text)
+        return new, self._store_action(conn, row, seat, action, new)
+
+    def _store_action(self, conn: sa.Connection, row: Any, seat: int, action: Any, new: Any) -> str:
+        """Store ``action`` (checked: it makes state ``new``) as table ``row``'s next; its text."""
         conn.execute(
             sa.insert(ACTIONS).values(
                 table_id=row.id, step=row.step, seat=seat, action=str(action), at=time.time()
             )
         )
         self._bump(conn, row, step=row.step + 1, **({"status": OVER} if new.is_over else {}))
-        return new, str(action)
+        return str(action)
 
     def move_bots(self, code: str, limit: int = 10_000) -> int:
         """Let bots play until a person must move (or the table stops); returns the moves made.
@@ -606,6 +624,19 @@ class TableStore(StoreReads):
         self._remember(row, new, stored)
         self.move_bots(code)
         return True
+
+
+def _legal(row: Any, state: Any, text: str) -> tuple[Any, Any]:
+    """The action ``text`` names in table ``row``'s game and the state it makes from ``state``;
+    ``ClassroomError`` if it is no move of the game or not allowed now."""
+    try:
+        action = resolve(row.edition)[0].parse_action(text)
+        return action, state.apply(action)
+    except IllegalActionError as err:
+        legal = ", ".join(str(a) for a in state.legal_actions())
+        raise ClassroomError(f"{text!r} is not allowed now; you may: {legal}") from err
+    except (ValueError, TypeError) as err:
+        raise ClassroomError(f"{text!r} is not a move of this game: {err}") from err
 
 
 def bot_action(kind: str, spec: Any, seed: int, seat: int, step: int, state: Any) -> Any:

@@ -9,8 +9,11 @@ limits so that each takes a second or two.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
+import sqlite3
+import threading
 import time
 import types
 from typing import Any
@@ -21,9 +24,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from mogul.classroom import server
-from mogul.classroom.server.hall import MAX_ERROR, Hall, Limits, Page
+from mogul.classroom.server.hall import FLOODED, MAX_ERROR, Hall, Limits, Page
 from mogul.classroom.store import TableStore
-from mogul.classroom.table import PLAYING, WAITING, ClassroomError, check_name
+from mogul.classroom.table import PLAYING, WAITING, ClassroomError, Ticket, check_name
 
 
 class Phone:
@@ -81,6 +84,30 @@ def test_one_address_is_bounded_in_open_pages_and_in_joins(store: TableStore) ->
         join(hall, phone, code, f"Player {n}")
     assert [len(p.seats()) for p in clients] == [1, 1, 1, 1, 1, 0]
     assert "too many joins at once" in clients[-1].errors()[0]
+
+
+def test_a_class_behind_one_address_comes_back_with_its_keys_past_the_address_bound(
+    store: TableStore,
+) -> None:
+    """After a server restart every page of the room rejoins with its seat key at once: those
+    take no seat, so they count against their own page only, not the address's joins (a
+    class of 1,000 behind one router would wait 40 s for the last 400)."""
+    hall = Hall(store, limits=Limits(joins_per_address=(3, 60.0)))
+    code = store.create_table("classic", ["human"] * 3, seed=1).code
+    phones = [Phone() for _ in range(3)]
+    for n, phone in enumerate(phones):
+        join(hall, phone, code, f"Player {n}")
+    keys = [p.seats()[0]["key"] for p in phones]
+    restarted = Hall(store, limits=Limits(joins_per_address=(3, 60.0)))
+    restarted.address_joins = hall.address_joins  # the address has spent its joins
+    back = [Phone() for _ in keys]
+    for phone, key in zip(back, keys, strict=True):
+        asyncio.run(restarted.handle(phone.page, {"op": "join", "table": code, "key": key}))
+    assert [p.errors() for p in back] == [[], [], []]
+    assert [p.seats()[0]["seat"] for p in back] == [0, 1, 2]
+    newcomer = Phone()  # a join by name still counts against the address
+    join(restarted, newcomer, store.create_table("classic", ["human"] * 3).code, "Dee")
+    assert newcomer.errors() == ["too many joins at once: wait 60 s and try again"]
 
 
 def test_the_lecturer_frees_a_seat_a_squatter_took_and_the_squatter_sees_no_more(
@@ -152,6 +179,52 @@ def test_an_error_sentence_is_bounded_whatever_the_page_sent(
     join(hall, phone, "A" * 10_000_000, "Ann")
     (error,) = phone.errors()
     assert len(error) == MAX_ERROR and error.startswith("there is no table 'AAAA")
+
+
+def test_a_refused_click_comes_back_while_another_process_holds_the_write_lock(
+    store: TableStore,
+) -> None:
+    """An out-of-turn click and a wrong key are refused at once, with one sentence, while
+    SQLite's write lock is held elsewhere (issue 39: every click took the lock first); a legal
+    click waits for the lock and then lands, once."""
+    hall = Hall(store)
+    code = store.create_table("classic", ["human"] * 3, seed=1).code
+    phones = [Phone() for _ in range(3)]
+    for n, phone in enumerate(phones):
+        join(hall, phone, code, f"Player {n}")
+    mover = next(p for p in phones if p.inbox[-1]["moves"])
+    idle = next(p for p in phones if p is not mover)
+    step, action = mover.inbox[-1]["step"], mover.inbox[-1]["moves"][0][1]
+    forged = Phone()  # a page holding the mover's seat with a key that is not its own
+    forged.page.ticket = Ticket(code, mover.page.ticket.seat, "AAAABBBBCCCC")
+    forged.page.version = idle.page.version
+    holder = sqlite3.connect(store.url.removeprefix("sqlite:///"), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process is writing, and takes its time
+
+    def click(phone: Phone) -> threading.Thread:
+        message = {"op": "act", "step": step, "action": action}
+        thread = threading.Thread(target=asyncio.run, args=(hall.handle(phone.page, message),))
+        thread.start()
+        return thread
+
+    try:
+        for phone in (idle, forged):
+            phone.inbox.clear()
+            click(phone).join(5)
+        refused = [list(idle.inbox), list(forged.inbox)]  # back while the lock is held
+        legal = click(mover)
+        legal.join(0.5)
+        assert legal.is_alive()  # a move that may be played waits for the lock
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    legal.join(10)
+    name = store.info(code).names[mover.page.ticket.seat]
+    assert refused == [  # one sentence each, and no view: the pages are up to date
+        [{"type": "error", "message": f"it is {name}'s turn, not yours"}],
+        [{"type": "error", "message": "this page does not hold the key of that seat"}],
+    ]
+    assert store.actions(code) == [action] and mover.inbox[-1]["step"] == step + 1
 
 
 @pytest.mark.parametrize(
@@ -270,6 +343,76 @@ def test_one_client_cannot_open_more_pages_than_its_address_may(store: TableStor
     codes, answer = asyncio.run(attack())
     assert codes == [None, None, None, 1013]
     assert answer == "there is no table 'ABCD2345': check the code on the board"
+
+
+async def _view_at(ws: Any, step: int) -> dict[str, Any]:
+    """The first view of ``step`` or later that ``ws`` receives (what comes before: skipped)."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message["type"] == "view" and message["step"] >= step:
+            return message
+
+
+def test_a_flood_of_clicks_gets_one_sentence_and_the_next_moves_still_land(
+    store: TableStore,
+) -> None:
+    """One page sends 2,000 out-of-turn clicks without reading (issue 39: 20,000 kept the
+    server busy for a minute, each costing the write lock and a full view back). Beyond its
+    limit they are dropped and it is told so; the flood is answered at once; the mover's click,
+    and the flooder's own when its turn comes, land, each once."""
+    burst = Limits().refusals_per_page[0]
+
+    async def flood() -> tuple[list[dict[str, Any]], float, list[str], list[str]]:
+        hall, http, port = await _serve(store, Limits())
+        code = store.create_table("classic", ["human"] * 3, seed=1).code
+        sockets = [await connect(f"ws://127.0.0.1:{port}/mogul/hall/ws") for _ in range(3)]
+        for n, ws in enumerate(sockets):
+            await ws.send(json.dumps({"op": "join", "table": code, "name": f"P{n}"}))
+        views = [await _view_at(ws, 0) for ws in sockets]
+        mover = next(n for n, v in enumerate(views) if v["moves"])
+        flooder = (mover + 1) % 3
+        with contextlib.suppress(TimeoutError):  # views of the deal pushed twice: not answers
+            while True:
+                await asyncio.wait_for(sockets[flooder].recv(), 0.5)
+        click = {"op": "act", "step": 0, "action": views[mover]["moves"][0][1]}
+        start = time.monotonic()
+        for _ in range(2000):
+            await sockets[flooder].send(json.dumps(click))
+        answers: list[dict[str, Any]] = []
+        while not answers or "step -1" not in answers[-1].get("message", ""):
+            # a probe every 0.3 s: its answer comes once the whole flood is answered
+            await sockets[flooder].send(json.dumps({"op": "act", "step": -1, "action": "bid"}))
+            try:
+                while not answers or "step -1" not in answers[-1].get("message", ""):
+                    answers.append(json.loads(await asyncio.wait_for(sockets[flooder].recv(), 0.3)))
+            except TimeoutError:
+                assert time.monotonic() - start < 30, "the flood was not answered in 30 s"
+        drained = time.monotonic() - start
+        played: list[str] = []
+        while len(played) < 30:
+            move = {
+                "op": "act",
+                "step": views[mover]["step"],
+                "action": views[mover]["moves"][0][1],
+            }
+            await sockets[mover].send(json.dumps(move))
+            played.append(move["action"])
+            views = [await _view_at(ws, move["step"] + 1) for ws in sockets]
+            if mover == flooder:
+                break
+            mover = next(n for n, v in enumerate(views) if v["moves"])
+        for ws in sockets:
+            await ws.close()
+        http.stop()
+        return answers, drained, played, store.actions(code)
+
+    answers, drained, played, stored = asyncio.run(flood())
+    print(f"2,000 out-of-turn clicks answered in {drained:.2f} s with {len(answers)} messages")
+    assert {m["type"] for m in answers} == {"error"}  # no view for a refused click
+    messages = [m["message"] for m in answers]
+    assert messages.count(FLOODED) >= 1 and "turn, not yours" in messages[0]
+    assert burst <= len(answers) < 100  # not one answer per click
+    assert stored == played and len(played) >= 2  # the flooder moved too; none lost or doubled
 
 
 def test_deeply_nested_json_gets_a_sentence_and_the_socket_stays(store: TableStore) -> None:

@@ -161,6 +161,65 @@ def test_a_move_is_checked_for_key_turn_step_and_legality(store):
     assert store.actions(code) == ["bid"] and store.info(code).step == 1
 
 
+def write_transactions(store: TableStore) -> list[int]:
+    """A list that grows by one with every write transaction ``store`` begins from now on."""
+    begun: list[int] = []
+
+    def begin(conn: sa.Connection) -> None:
+        if conn.get_execution_options().get("write"):
+            begun.append(1)
+
+    sa.event.listen(store.engine, "begin", begin)
+    return begun
+
+
+def test_a_refused_move_or_join_begins_no_write_transaction(store):
+    """A click out of turn, with a wrong key, too late, or illegal, and a join at a full table
+    or under a taken name, are refused by a read: none of them waits for the write lock (issue
+    39: a burst of refused clicks was serialised like real moves). A legal move takes one."""
+    code, tickets = seated(store)
+    mover, step, state = to_move(store, code, tickets)
+    other = next(t for t in tickets if t.seat != mover.seat)
+    waiting = store.create_table("classic", THREE, seed=1).code
+    store.join(waiting, "Ann")
+    writes = write_transactions(store)
+    for call in (
+        lambda: store.act(other, step, "bid"),  # out of turn
+        lambda: store.act(Ticket(code, mover.seat, other.key), step, "bid"),  # a wrong key
+        lambda: store.act(mover, step + 1, "bid"),  # too late
+        lambda: store.act(mover, step, "take"),  # illegal now
+        lambda: store.join(code, "Dee"),  # a full table
+        lambda: store.join(waiting, "ann"),  # a taken name
+    ):
+        with pytest.raises(ClassroomError):
+            call()
+    assert writes == []
+    assert store.act(mover, step, "bid") == step + 1
+    assert writes == [1] and store.actions(code) == ["bid"]
+
+
+def test_a_move_the_read_let_through_is_checked_again_under_the_lock(store, monkeypatch):
+    """The table moves on between the read that checked a click and its write (the same seat's
+    other device, or the turn timer): the click is refused as too late, and the table holds
+    one move, not two."""
+    code, tickets = seated(store)
+    mover, step, _ = to_move(store, code, tickets)
+    other_device = TableStore(store.url)
+    check = store._check_move
+
+    def meanwhile(conn, row, ticket, step, action):
+        checked = check(conn, row, ticket, step, action)
+        if not store.actions(code):  # the first check: the read's
+            other_device.act(mover, step, "drop")
+        return checked
+
+    monkeypatch.setattr(store, "_check_move", meanwhile)
+    with pytest.raises(ClassroomError, match=r"too late.*step 0, now 1"):
+        store.act(mover, step, "bid")
+    assert store.actions(code) == ["drop"] and store.info(code).step == 1
+    other_device.close()
+
+
 def test_a_stale_move_is_refused_after_another_seat_moved(store):
     code, tickets = seated(store)
     mover, step, _ = to_move(store, code, tickets)

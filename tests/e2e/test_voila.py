@@ -11,6 +11,9 @@ def test_classroom_app_plays_a_round(voila, page: Page, game) -> None:
     # Voila runs the notebook while it serves the page: the page loads once all cells ran.
     page.goto(voila.app_url, timeout=120_000)
     game.expect_rendered("the Voila app", timeout=60_000)
+    # Progressive rendering draws the cells as the kernel runs them: the ones below the game
+    # (the exercise's solution among them) are placeholders until their turn comes.
+    expect(page.locator(".voila-skeleton-post")).to_have_count(0, timeout=120_000)
     assert VOILA_CELL_ERROR not in page.content(), "a notebook cell failed in Voila"
     code = page.locator(".jp-CodeCell .jp-InputArea, .jp-InputPrompt, .cm-editor")
     assert code.count() == 0, "the classroom app shows code"

@@ -29,7 +29,7 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.projector import student_address
-from mogul.classroom.server.hall import Hall, Limits, Page, bounded
+from mogul.classroom.server.hall import Hall, Limits, Page
 from mogul.classroom.store import TableStore
 from mogul.kit.record import strict_json
 
@@ -94,13 +94,15 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
 
     async def on_message(self, message: str | bytes) -> None:
         # tornado reads this page's next message only once this one is answered
+        if not self.hall.listens(self.page):  # a flood of refused requests: dropped, told once
+            return
         if len(message) > MAX_MESSAGE:
-            self._send({"type": "error", "message": "that request is too long"})
+            self.hall.refuse(self.page, "that request is too long")
             return
         try:
             parsed = strict_json(message, "the request", max_depth=MAX_DEPTH)
         except ValueError as err:
-            self._send({"type": "error", "message": bounded(str(err))})
+            self.hall.refuse(self.page, str(err))
             return
         await self.hall.handle(self.page, parsed)
 

@@ -13,7 +13,9 @@ The same changes redraw the lecturer's projector pages (``mogul.classroom.projec
 
 Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
-nothing. The hall also plays the turn timer (a person idle too long gets the fill bot's move)
+nothing. A refused move costs no write (the store checks it by a read first) and no view (unless
+the page shows an older table); a page refused too often in a short time has its requests
+dropped unread and is told so once (``Limits.refusals_per_page``). The hall also plays the turn timer (a person idle too long gets the fill bot's move)
 and nudges a bot whose move was left unmade (a server killed between a move and the bots').
 
 A *practice* hall (``Hall(store, practice=True)``: ``python -m mogul.classroom.server
@@ -67,6 +69,8 @@ MAX_ERROR = 300
 PRACTICE = "practice"
 """The session of practice tables (one person against bots; see ``practice_table``)."""
 PRACTICE_BOTS = 3
+FLOODED = "too many requests from this page at once: wait a second, then try again"
+"""The one sentence a page flooding the hall gets (its requests beyond its limit are dropped)."""
 """How many bots a practice table has unless told (fewer or more where the game needs it)."""
 
 
@@ -84,7 +88,11 @@ class Limits:
     further join) on one page; a student joins once, maybe again after a typo.
     ``joins_per_address``: the same for one address (the whole class joining in a minute).
     ``header_seconds``: how long a connection may take to send a request's headers, or sit
-    idle between requests (a slow client holding sockets open).
+    idle between requests (a slow client holding sockets open). ``refusals_per_page``: (burst,
+    seconds per further one) of a page's requests that are refused (out of turn, too late,
+    malformed): past it, what the page sends is dropped unread, and it is told so in one
+    sentence (issue 39: a flood of refused clicks kept a server busy for a minute). A move that
+    is played costs nothing, so a student playing fast against bots is never held up.
     """
 
     pages_per_address: int = 600
@@ -92,6 +100,7 @@ class Limits:
     joins_per_page: tuple[int, float] = (4, 5.0)
     joins_per_address: tuple[int, float] = (600, 0.1)
     header_seconds: float = 10.0
+    refusals_per_page: tuple[int, float] = (20, 0.1)
 
 
 class Bucket:
@@ -101,12 +110,16 @@ class Bucket:
         self.burst, self.seconds = burst, seconds
         self.tokens, self.at = float(burst), time.monotonic()
 
-    def take(self) -> bool:
-        """Spend one token if there is one (True), else False."""
+    def ready(self) -> bool:
+        """True if there is a token to spend (none is spent)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.at) / self.seconds)
         self.at = now
-        if self.tokens < 1:
+        return self.tokens >= 1
+
+    def take(self) -> bool:
+        """Spend one token if there is one (True), else False."""
+        if not self.ready():
             return False
         self.tokens -= 1
         return True
@@ -250,7 +263,8 @@ def seat_view(
 class Page:
     """One open student page: how to send it a message, its seat once it has one (and that
     seat's claim stamp), the table version it was last shown (an older snapshot is never sent
-    after a newer one), the address it comes from and its joins still allowed."""
+    after a newer one), the address it comes from, its joins and requests still allowed, and
+    whether it was told it floods."""
 
     send: Callable[[dict[str, Any]], None]
     ticket: Ticket | None = None
@@ -259,6 +273,8 @@ class Page:
     joined: float | None = None
     claimed: bool = False  # ``joined`` is known (from the snapshot its join took)
     joins: Bucket | None = None
+    refusals: Bucket | None = None
+    flooded: float = float("-inf")  # when it was last told FLOODED (monotonic seconds)
 
 
 class Hall:
@@ -324,7 +340,7 @@ class Hall:
             else:
                 raise ClassroomError("the page asked for something the hall does not do")
         except ClassroomError as err:
-            page.send({"type": "error", "message": bounded(str(err))})
+            self.refuse(page, str(err))
         except sa.exc.OperationalError:  # the database restarted or is out of reach: say so
             LOG.exception("the classroom store failed a page's request")
             page.send(
@@ -333,6 +349,30 @@ class Hall:
                     "message": "the table store did not answer; try again in a moment",
                 }
             )
+
+    def _refusals(self, page: Page) -> Bucket:
+        if page.refusals is None:
+            page.refusals = Bucket(*self.limits.refusals_per_page)
+        return page.refusals
+
+    def refuse(self, page: Page, why: str) -> None:
+        """Tell ``page`` its request was refused, and why; it counts against the page's
+        ``Limits.refusals_per_page``."""
+        self._refusals(page).take()
+        page.send({"type": "error", "message": bounded(why)})
+
+    def listens(self, page: Page) -> bool:
+        """True if the hall reads ``page``'s next request; False while the page is over its
+        ``Limits.refusals_per_page`` (the request is dropped), and the page is told so in one
+        sentence per flood (at most once in the time its whole burst takes to come back)."""
+        if self._refusals(page).ready():
+            return True
+        burst, seconds = self.limits.refusals_per_page
+        now = time.monotonic()
+        if now - page.flooded >= burst * seconds:
+            page.flooded = now
+            page.send({"type": "error", "message": FLOODED})
+        return False
 
     def admit(self, page: Page) -> bool:
         """Count a new page from its address; False (not counted) if that address has its
@@ -354,23 +394,29 @@ class Hall:
             self.open_pages.pop(page.address, None)
             self.address_joins.pop(page.address, None)
 
-    def _may_join(self, page: Page) -> None:
+    def _may_join(self, page: Page, with_key: bool = False) -> None:
+        """Refuse a join past the page's ``Limits.joins_per_page`` or its address's
+        ``joins_per_address``; a seat key's (a page coming back to its seat: takes no seat)
+        counts against the page's only, so a whole class behind one address is back at once
+        after a server restart."""
         if page.joins is None:
             page.joins = Bucket(*self.limits.joins_per_page)
-        address = self.address_joins.setdefault(
-            page.address, Bucket(*self.limits.joins_per_address)
-        )
-        for bucket in (page.joins, address):
+        buckets = [page.joins]
+        if not with_key:
+            buckets.append(
+                self.address_joins.setdefault(page.address, Bucket(*self.limits.joins_per_address))
+            )
+        for bucket in buckets:
             if not bucket.take():
                 raise ClassroomError(
                     f"too many joins at once: wait {max(1, round(bucket.wait))} s and try again"
                 )
 
     async def _join(self, page: Page, message: dict[str, Any]) -> None:
-        self._may_join(page)
         code, name, key = message.get("table"), message.get("name"), message.get("key")
         if key is not None and not isinstance(key, str):
             raise ClassroomError("a seat key is 12 letters and digits")
+        self._may_join(page, with_key=bool(key))
         if self.practice and not key:
             try:
                 info = await self._run(self.store.info, code)
@@ -434,12 +480,19 @@ class Hall:
     async def _act(self, page: Page, message: dict[str, Any]) -> None:
         if page.ticket is None:
             raise ClassroomError("join a table first")
+        code = page.ticket.code
         try:
             await self._run(self.store.act, page.ticket, message.get("step"), message.get("action"))
         except ClassroomError:
-            await self.push(page.ticket.code, only=page)  # show the table as it is now
+            # refused: the sentence says why; the table too, if this page shows an older one
+            try:
+                newer = await self._run(self.store.version, code) > page.version
+            except ClassroomError:  # the table was removed: the push says so
+                newer = True
+            if newer:
+                await self.push(code, only=page)
             raise
-        await self.push(page.ticket.code)
+        await self.push(code)
 
     def leave(self, page: Page) -> None:
         """Forget ``page`` (its socket closed, or it joined another seat)."""
@@ -608,6 +661,7 @@ class Hall:
 
 
 __all__ = [
+    "FLOODED",
     "Bucket",
     "Hall",
     "Limits",

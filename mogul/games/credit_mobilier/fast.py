@@ -1,4 +1,4 @@
-"""A batch simulator of Credit Mobilier: many games at once, compiled, checked against ``rules.py``.
+"""Credit Mobilier's batch engine: many games at once, compiled, with a generator of its own.
 
 ``rules.py`` is the reference, readable beside the rulebook; this module plays the same rules
 on numpy records in compiled loops (``fast_kernels.py``), for studies and bots that need
@@ -9,14 +9,16 @@ tens of thousands of games:
     >>> result.money.shape, bool((result.turns > 10).all())
     ((1000, 4), True)
 
-It plays ``RandomBot`` and ``DividendBot`` (any ``rival_weight``), from a fresh deal or from
-any state. From a state it rolls the dice the readable engine would roll (the scripted rolls
-and those drawn from the seed, ``rules.next_roll``), so deterministic bots end every game in
-exactly the readable engine's final table; random bots and fresh deals draw from numba's
-generator, seeded per call (the same distribution, other games). ``play_after`` plays each
-of a few actions on each of a few futures of one table up to a turn (the rollouts of
-``MonteCarloBot`` and ``analyse_position``), and ``worths`` reads what each seat is worth there. The first call in a fresh
-checkout compiles the kernels (a few seconds); numba caches the machine code.
+It plays ``RandomBot`` and ``DividendBot`` (any ``rival_weight``). Chance is its own:
+splitmix64 streams (``fast_kernels``), one per game for the deal and the dice and one per
+seat for a random bot, so a game depends only on its seeds. ``CreditMobilierBatch`` is the
+kit's batch engine (``simulate``); its ``record`` writes any game it plays as a
+``GameRecord`` (the deal and every roll scripted) that the readable engine replays to the
+same end. ``play_states`` plays on from any states, ``play_after`` plays each of a few actions
+on each of a few futures of one table up to a turn, rolling the readable engine's dice (the
+rollouts of ``MonteCarloBot`` and ``analyse_position``), and ``worths`` reads what each seat
+is worth there. The first call in a fresh checkout compiles the kernels (a few seconds);
+numba caches the machine code.
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ from mogul.games.credit_mobilier.actions import END as END_TURN
 from mogul.games.credit_mobilier.actions import Action, Build, Buy, Move, PayRound
 from mogul.games.credit_mobilier.board import WEST, board, moves_from, space_order
 from mogul.games.credit_mobilier.components import COMPANIES, RAILROADS, components
-from mogul.games.credit_mobilier.dice import KINDS
-from mogul.games.credit_mobilier.fast_dice import LARGEST_SEED, face_counts, rolled
+from mogul.games.credit_mobilier.dice import KINDS, roll_of
 from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes are part of the API
     BOARD,
     BUILD,
@@ -42,8 +43,11 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
     DIVIDEND_BOT,
     END,
     FACES,
+    GOLDEN,
     MAX_OPTIONS,
     MAX_SEATS,
+    MIX1,
+    MIX2,
     MOVE,
     NO_KIND,
     RANDOM,
@@ -52,6 +56,7 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
     SPACES,
     TABLE,
     deal_and_play,
+    deal_tables,
     legal_of,
     play_tables,
 )
@@ -62,16 +67,17 @@ from mogul.games.credit_mobilier.rules import (
     markers_on_board,
     next_roll,
 )
+from mogul.games.credit_mobilier.setup import DEFAULT_NAMES, new_game
 from mogul.games.credit_mobilier.simple_bots import DividendBot
 from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
+from mogul.kit.columns import Coded, Columns
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from mogul.kit.record import GameRecord
 
-ROLLS_AT_ONCE = 160
-"""Rolls worked out at a time for a game played from a state (a game waits for more when it
-runs out; random 4-player games last about 146 turns)."""
+LOG_ROOM = 4096
+"""Actions (and rolls) a record's log holds at first; a longer game is played again with more."""
 
 
 @cache
@@ -103,6 +109,7 @@ def board_record() -> np.ndarray:
     r["start_money"] = box.start_money
     stock = dict(box.start_stock)
     r["start_stock"] = [stock.get(c, 0) for c in COMPANIES]
+    r["pawns"] = len(RAILROADS) * box.goods_per_colour
     out.flags.writeable = False
     return out
 
@@ -166,21 +173,37 @@ def encode(state: GameState) -> np.ndarray:
     t["colour"] = NO_KIND if state.colour is None else colour[state.colour]
     t["kind"] = NO_KIND if state.kind is None else KINDS.index(state.kind)
     t["used"] = state.used
+    t["chance"] = state.setup.seed % 2**64  # the dice past the scripted ones (fast_kernels)
     return out
+
+
+def face_counts(dice: Sequence[str]) -> list[int]:
+    """A roll as the batch engine holds it: how many dice show each face, in dice-face order."""
+    return [list(dice).count(face) for face in components().dice_faces]
 
 
 def rolls_of(state: GameState, first: int, count: int) -> np.ndarray:
-    """Rolls ``first`` to ``count - 1`` (0 = the first turn's) of ``state``'s game, as the readable
-    engine rolls them, in counts per face (rows before ``first`` are left 0): the scripted
-    rolls as written, those drawn from the seed hashed compiled (``fast_dice``)."""
+    """Rolls ``first`` to ``count - 1`` (0 = the first turn's) of ``state``'s game as the readable
+    engine rolls them (``rules.next_roll``), in counts per face; rows before ``first`` are 0."""
     out = np.zeros((count, FACES), np.int8)
-    compiled = 0 <= state.setup.seed <= LARGEST_SEED
-    drawn = max(first, len(state.setup.dice or ())) if compiled else count  # hashed from here on
-    for number in range(first, min(drawn, count)):
+    for number in range(first, count):
         out[number] = face_counts(next_roll(state.setup, number))
-    if drawn < count:
-        out[drawn:] = rolled(state.setup.seed, drawn, count)
     return out
+
+
+def streams(seed: int, count: int) -> np.ndarray:
+    """``count`` seeds of streams (non-negative 63-bit numbers, int64) drawn from ``seed``'s own
+    splitmix64 stream: one per game or seat of a batch played from one seed."""
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed % 2**64) + np.arange(1, count + 1, dtype=np.uint64) * GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * MIX1
+        z = (z ^ (z >> np.uint64(27))) * MIX2
+    return ((z ^ (z >> np.uint64(31))) >> np.uint64(1)).astype(np.int64)
+
+
+def _words(seeds: Any) -> np.ndarray:
+    """Seeds (int64, any shape) as the kernels' uint64 words."""
+    return np.ascontiguousarray(seeds, np.int64).view(np.uint64)
 
 
 def action_of(code: int) -> Action:
@@ -267,10 +290,34 @@ class BatchResult:
 
 
 def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0) -> BatchResult:
-    """Deal ``games`` fresh games (from numba's generator) and let ``bots`` play them to the end.
+    """Deal ``games`` fresh games and let ``bots`` play them to the end, every game and random
+    seat on a stream of its own drawn from ``seed`` (``streams``).
 
     ``bots``: "random" or "dividend[:rival_weight=w]" (or their classes) for every seat, or one per seat.
     """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    _check_players(players)
+    seeds = streams(seed, games * (1 + players)).reshape(games, 1 + players)
+    return play_games(bots, seeds[:, 0], seeds[:, 1:])
+
+
+def play_games(bots: Any, seeds: Sequence[int], bot_seeds: Any) -> BatchResult:
+    """Deal and play game ``g`` from ``seeds[g]`` (its deal and dice) and ``bot_seeds[g]`` (a
+    row with one per seat: its random bot's stream), as ``CreditMobilierBatch.play`` does;
+    ``bots``: one for every seat or one per seat."""
+    seeds, bot_seeds = np.asarray(seeds, np.int64), np.asarray(bot_seeds, np.int64)
+    if bot_seeds.ndim != 2 or len(bot_seeds) != len(seeds):
+        raise ValueError(
+            f"give a row of bot seeds (one per seat) for each of the {len(seeds)} games, "
+            f"got shape {bot_seeds.shape}"
+        )
+    players = bot_seeds.shape[1]
+    _check_players(players)
+    return _play(seats_record(bots, players), players, seeds, bot_seeds)[0]
+
+
+def _check_players(players: Any) -> None:
     box = components()
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"players must be a whole number, got {players!r}")
@@ -278,17 +325,29 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
         raise ValueError(
             f"Credit Mobilier is for {box.min_players} to {box.max_players} players; got {players}"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
-    seats = seats_record(bots, players)
-    tables = np.zeros(games, TABLE)
+
+
+def _play(
+    seats: np.ndarray, players: int, seeds: np.ndarray, bot_seeds: np.ndarray, room: int = 0
+) -> tuple[BatchResult, np.ndarray]:
+    """Deal and play one game per seed; the log (``fast_kernels.play_out``) holds ``room``
+    actions and rolls (room for one game: ``record``)."""
+    tables = np.zeros(len(seeds), TABLE)
     tables["players"] = players
-    deal_and_play(tables, board_record(), seats, seed)
-    return BatchResult(tables)
+    log = np.zeros((2, room), np.int64)
+    deal_and_play(tables, board_record(), seats, _words(seeds), _words(bot_seeds), log)
+    return BatchResult(tables), log
 
 
 def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0) -> BatchResult:
-    """Play each state on to the end with ``bots``, rolling the dice its game would roll; all with as many seats."""
+    """Play each state on to the end with ``bots``; all with as many seats.
+
+    A game rolls its scripted rolls (``setup.dice``) first and then from its own generator:
+    roll ``n`` is draw ``pawns + n`` of the stream seeded by ``setup.seed`` (``fast_kernels``),
+    so the states of one game roll the same dice, but not the readable engine's dice (script
+    them, as ``GameRecord``s of the batch engine do, for the readable engine's games).
+    Random seats draw from streams drawn from ``seed``, one per state and seat.
+    """
     if not states:
         raise ValueError("give at least one state")
     players = len(states[0].names)
@@ -296,19 +355,15 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
         raise ValueError("all states must have the same number of players")
     seats = seats_record(bots, players)
     tables = np.concatenate([encode(s) for s in states])
-    count = max(s.turn for s in states) + ROLLS_AT_ONCE
-    rolls = np.stack([rolls_of(s, s.turn, count) for s in states])
-    scripted = np.full(len(states), count, np.int64)
-    play_tables(tables, board_record(), seats, rolls, scripted, seed)
-    while (waiting := np.flatnonzero(tables["waiting"])).size:  # more rolls for the long games
-        more = count + ROLLS_AT_ONCE
-        grown = np.zeros((len(states), more, FACES), np.int8)
-        grown[:, :count] = rolls
-        for g in waiting:
-            grown[g, count:] = rolls_of(states[g], count, more)[count:]
-        rolls, count = grown, more
-        scripted[:] = count
-        play_tables(tables, board_record(), seats, rolls, scripted, seed + count)
+    tables["bots"][:, :players] = _words(streams(seed, len(states) * players)).reshape(
+        len(states), players
+    )
+    scripted = np.array([len(s.setup.dice or ()) for s in states], np.int64)
+    rolls = np.zeros((len(states), max(1, scripted.max()), FACES), np.int8)
+    for g, state in enumerate(states):
+        for number in range(state.turn, scripted[g]):
+            rolls[g, number] = face_counts(state.setup.dice[number])
+    play_tables(tables, board_record(), seats, rolls, scripted)
     return BatchResult(tables)
 
 
@@ -323,8 +378,9 @@ def play_after(
     begins or the game ends: the final ``TABLE`` records, one row per future, one column per action.
 
     The futures show one table (states determinised from one view: only the dice to come
-    differ); each rolls its own dice as the readable engine would, so dividend bots end
-    every rollout in the readable engine's table (``MonteCarloBot.rollout``).
+    differ); each rolls its own dice as the readable engine would (``rolls_of``: a rollout
+    rolls a few), so dividend bots end every rollout in the readable engine's table
+    (``MonteCarloBot.rollout``). Random seats draw from streams drawn from ``seed``.
     """
     if not futures or not actions:
         return np.zeros((len(futures), len(actions)), TABLE)
@@ -337,8 +393,10 @@ def play_after(
     codes = np.tile(np.array([code_of(a) for a in actions], np.int64), len(futures))
     which = np.repeat(np.arange(len(futures), dtype=np.int64), len(actions))
     rolls = np.stack([rolls_of(f, state.turn, until_turn) for f in futures])
-    seats = seats_record(bots, len(state.names))
-    play_after_kernel(tables, board_record(), seats, codes, which, rolls, seed)
+    players = len(state.names)
+    seats = seats_record(bots, players)
+    tables["bots"][:, :players] = _words(streams(seed, len(tables) * players)).reshape(-1, players)
+    play_after_kernel(tables, board_record(), seats, codes, which, rolls)
     return tables.reshape(len(futures), len(actions))
 
 
@@ -356,40 +414,91 @@ def worths(tables: np.ndarray, treasury_weight: float) -> np.ndarray:
     return tables["money"][..., :players] + treasury_weight * part
 
 
-def games_table(
-    edition: str, bots: Sequence[Any], plans: Sequence[Any], names: Sequence[str]
-) -> pd.DataFrame | None:
-    """The games table (``mogul.kit.runner``'s columns) of ``plans``, or None for bots it does not play.
+# --- the kit's batch engine ----------------------------------------------------------------------
 
-    Each game is dealt by the readable engine from its planned seed and rolls its dice, so
-    deterministic bots play the readable engine's games, row for row.
-    """
-    import pandas as pd
 
-    from mogul.games.credit_mobilier.setup import new_game
+def batch_engine(edition: str, bots: Sequence[Any], names: Sequence[str]) -> CreditMobilierBatch:
+    """The batch engine for one bot per seat; ``ValueError`` (why) if it cannot play them."""
+    from mogul.kit.spec import get_game  # the registry: the spec is registered by now
 
-    try:
-        policies(list(bots), len(bots))
-    except ValueError:
-        return None
-    players = len(bots)
-    starts = [new_game(players, plan.seed) for plan in plans]
-    result = play_states(starts, list(bots), plans[0].bot_seeds[0] if plans else 0)
-    seats = np.tile(np.arange(players), len(plans))
-    ranks = result.ranks.ravel()
-    return pd.DataFrame(
-        {
-            "game": np.repeat([p.game for p in plans], players),
-            "seed": np.repeat([p.seed for p in plans], players),
-            "seat": seats,
-            "player": [starts[0].names[s] for s in seats],
-            "bot": [names[s] for s in seats],
-            "bot_seed": [seed for p in plans for seed in p.bot_seeds],
-            "score": result.money.ravel(),
-            "rank": ranks,
-            "won": ranks == 1,
-            "money": result.money.ravel(),
-            "stock": result.stock.ravel(),
-            "turns": np.repeat(result.turns, players),
+    get_game("credit-mobilier").edition(edition)  # raises for another edition's name
+    policies(list(bots), len(bots))  # raises for bots it does not play
+    return CreditMobilierBatch(tuple(bots), tuple(names))
+
+
+@dataclass(frozen=True)
+class CreditMobilierBatch:
+    """Credit Mobilier's bots in their seats, ready to play chunks of games (``simulate``)."""
+
+    bots: tuple[Any, ...]
+    names: tuple[str, ...]  # the bots' names, one per seat
+    tables: tuple[str, ...] = ("games",)  # the tables it makes
+
+    @property
+    def players(self) -> int:
+        """Seats at each table."""
+        return len(self.bots)
+
+    def deal_and_play(self, games: int, seed: int) -> BatchResult:
+        """``games`` games played to the end from ``seed``: the engine at its own speed."""
+        return play_fresh(games, self.players, list(self.bots), seed)
+
+    def play(
+        self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
+    ) -> dict[str, Columns]:
+        """Games ``first``, ``first + 1``...: game ``g`` dealt and rolled from ``seeds[g]``, its
+        random seat ``s`` drawing from ``bot_seeds[g, s]``; the games table, as columns."""
+        if set(tables) - set(self.tables):
+            raise ValueError(f"the batch engine makes only the games table, not {list(tables)}")
+        games, players = len(seeds), self.players
+        result = play_games(self.bots, seeds, bot_seeds)
+        money, ranks = result.money.ravel(), result.ranks.ravel()
+        seat = np.tile(np.arange(players, dtype=np.int64), games)
+        return {
+            "games": {
+                "game": np.repeat(np.arange(first, first + games, dtype=np.int64), players),
+                "seed": np.repeat(np.asarray(seeds, np.int64), players),
+                "seat": seat,
+                "player": Coded(seat, DEFAULT_NAMES[:players]),
+                "bot": Coded(seat, tuple(self.names)),
+                "bot_seed": np.asarray(bot_seeds, np.int64).reshape(-1),
+                "score": money,
+                "rank": ranks,
+                "won": ranks == 1,
+                "money": money,
+                "stock": result.stock.ravel(),
+                "turns": np.repeat(result.turns, players),
+            }
         }
-    )
+
+    def record(self, seed: int, bot_seeds: Sequence[int]) -> GameRecord:
+        """The game ``play`` plays from these seeds, as a record the readable engine replays:
+        the deal and every roll scripted, the actions as the compiled code played them."""
+        from mogul.kit.record import GameRecord
+
+        players = self.players
+        seats = seats_record(list(self.bots), players)
+        seeds, bots = np.array([seed], np.int64), np.array([bot_seeds], np.int64)
+        if bots.shape != (1, players):
+            raise ValueError(f"give one bot seed per seat ({players}), got {list(bot_seeds)!r}")
+        room = LOG_ROOM
+        while True:  # the same kernel as ``play``, with a log
+            result, log = _play(seats, players, seeds, bots, room)
+            if result.decisions[0] <= room and result.turns[0] <= room:
+                break
+            room *= 4
+        dealt = np.zeros(1, TABLE)
+        dealt["players"] = players
+        deal_tables(dealt, board_record(), _words(seeds), _words(bots))
+        squares = space_order(board())  # space name -> number (0: the coast)
+        pawns = dealt["pawns"][0]
+        goods = {space: RAILROADS[int(pawns[n].argmax())] for space, n in squares.items() if n}
+        first = new_game(
+            players,
+            seed,
+            goods=goods,
+            start_player=int(dealt["start_player"][0]),
+            dice=[roll_of(int(v)) for v in log[1, : result.turns[0]]],
+        )
+        actions = [action_of(int(code)) for code in log[0, : result.decisions[0]]]
+        return GameRecord.of(first, actions)

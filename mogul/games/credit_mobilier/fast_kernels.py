@@ -23,6 +23,14 @@ An action is a small integer: ``kind << 12 | colour << 9 | x`` with ``x`` the tr
 (build) or ``3 * space + way`` (move: the way out in ``moves_from`` order), and ``END``.
 Every compiled function is in this one file, so numba's cache (keyed by this file) never
 runs bots compiled against old rules.
+
+Chance comes from splitmix64 streams, the engine's own: draw ``k`` of the stream seeded by
+``s`` is ``mix(s + (k + 1) * GOLDEN)``, read onto ``0 .. n - 1`` by a multiply-shift (a bias
+below ``n / 2**32``). A game's stream (``t.chance``) deals it: draws ``0 .. pawns - 2``
+shuffle the goods pawns (Fisher-Yates), draw ``pawns - 1`` picks the start player, and roll
+``n`` (0 = the first turn's) is draw ``pawns + n``, whatever came before it: so a game played
+on from any of its states rolls the same dice. A random bot draws from its seat's stream
+(``t.bots[seat]``, advanced one step per choice among two or more actions).
 """
 
 from __future__ import annotations
@@ -68,8 +76,9 @@ TABLE = np.dtype(
         ("kind", np.int64),
         ("used", np.int64),
         ("decisions", np.int64),
-        ("waiting", np.int64),  # 1: the next roll is not given yet (see roll_dice)
         ("until", np.int64),  # play stops when this turn begins (0: at the end of the game)
+        ("chance", np.uint64),  # the seed of the game's stream: the deal and the dice
+        ("bots", np.uint64, MAX_SEATS),  # each seat's random bot: its stream's state
     ]
 )
 """One game's table as a numpy record (see the module docstring)."""
@@ -86,6 +95,7 @@ BOARD = np.dtype(
         ("goods_per_colour", np.int64),
         ("start_money", np.int64),
         ("start_stock", np.int64, COMPANIES),  # shares each player starts with
+        ("pawns", np.int64),  # goods pawns in the box: the deal's draws, before the first roll
     ]
 )
 """The board and the box as the kernels read them (one record, see ``fast.board_record``)."""
@@ -133,6 +143,33 @@ def shares_held(t, company):
     for seat in range(t.players):
         held += t.stocks[seat, company]
     return held
+
+
+# --- chance: splitmix64 streams ----------------------------------------------------------------
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+ROLLS = FACES**5  # the rolls of five dice: a roll's number has the faces as its base-6 digits
+
+
+@_inline
+def mix(z):
+    """splitmix64's output for the state ``z`` (a uint64)."""
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@_inline
+def below(word, n):
+    """A whole number in ``0 .. n - 1`` from a 64-bit ``word`` (multiply-shift of its top half)."""
+    return np.int64(((word >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_inline
+def draw(seed, k, n):
+    """Draw ``k`` (0 = the first) of the stream seeded by ``seed``, in ``0 .. n - 1``."""
+    return below(mix(seed + np.uint64(k + 1) * GOLDEN), n)
 
 
 # --- what the roll allows (dice.allowance) ----------------------------------------------------
@@ -240,32 +277,30 @@ def pay_round(t, company, first, paid):
 
 
 @_inline
-def roll_dice(t, rolls, scripted):
-    """The next roll: ``rolls[turn - 1]`` when rolls are given (``scripted`` of them), else five
-    fair dice (``scripted`` = -1). Past the rolls given, the game waits (``waiting``) for more."""
+def roll_dice(t, b, rolls, scripted, log):
+    """The next roll: ``rolls[turn - 1]`` while rolls are given (``scripted`` of them), else
+    the game's draw for it (see the module docstring), its number kept in ``log[1]``."""
     number = t.turn - 1
-    if scripted >= 0:
-        if number < scripted:
-            for face in range(FACES):
-                t.dice[face] = rolls[number, face]
-            t.waiting = 0
-        else:
-            t.waiting = 1
+    if number < scripted:
+        for face in range(FACES):
+            t.dice[face] = rolls[number, face]
         return
+    value = draw(t.chance, b.pawns + number, ROLLS)  # its five digits in base 6 are the faces
+    if number < log.shape[1]:
+        log[1, number] = value
     dice = t.dice
     dice[:] = 0
-    value = np.random.randint(FACES**5)  # one draw: its five digits in base 6 are the faces
     for _ in range(5):
         dice[value % FACES] += 1
         value //= FACES
 
 
 @_inline
-def begin_turn(t, seat, rolls, scripted):
+def begin_turn(t, b, seat, rolls, scripted, log):
     """Hand the dice to ``seat``: the next turn begins with its roll."""
     t.current = seat
     t.turn += 1
-    roll_dice(t, rolls, scripted)
+    roll_dice(t, b, rolls, scripted, log)
     t.colour, t.kind, t.used = NO_KIND, NO_KIND, 0
 
 
@@ -280,10 +315,10 @@ def colours_outside_coast(t):
 
 
 @_inline
-def apply(t, b, action, rolls, scripted, paid):
+def apply(t, b, action, rolls, scripted, paid, log):
     """The current player's ``action`` (assumed legal: the bots choose only legal ones)."""
     if action == END:
-        begin_turn(t, (t.current + 1) % t.players, rolls, scripted)
+        begin_turn(t, b, (t.current + 1) % t.players, rolls, scripted, log)
         return
     kind, colour, x = action >> 12, (action >> 9) & 7, action & 511
     t.colour, t.kind, t.used = colour, kind, t.used + 1
@@ -354,7 +389,8 @@ def choose(t, b, s, n):
     if n == 1:
         return legal[0]
     if s.kind[seat] == RANDOM:
-        return legal[np.random.randint(n)]
+        t.bots[seat] += GOLDEN
+        return legal[below(mix(t.bots[seat]), n)]
     stake = s.stake
     for company in range(COMPANIES):  # bots.stakes
         held = shares_held(t, company)
@@ -371,67 +407,88 @@ def choose(t, b, s, n):
 
 
 @_jit
-def play_out(t, b, s, rolls, scripted):
-    """Play one table to the end of the game, or until turn ``t.until`` begins."""
-    if t.waiting:  # given more rolls since it stopped
-        roll_dice(t, rolls, scripted)
-    while t.current >= 0 and t.waiting == 0 and (t.until == 0 or t.turn < t.until):
+def play_out(t, b, s, rolls, scripted, log):
+    """Play one table to the end of the game, or until turn ``t.until`` begins; ``log`` (shape
+    (2, room), or (2, 0) for none) gets the actions chosen in ``log[0]`` (the ends of turns
+    that end by themselves are the rules', not actions) and the drawn rolls in ``log[1]``."""
+    while t.current >= 0 and (t.until == 0 or t.turn < t.until):
         n = legal_actions(t, b, s.legal)
         if n == 1 and t.kind != NO_KIND:  # the roll is used up: the turn ends by itself
-            apply(t, b, END, rolls, scripted, s.paid)
+            apply(t, b, END, rolls, scripted, s.paid, log)
             continue
         action = choose(t, b, s, n)
-        apply(t, b, action, rolls, scripted, s.paid)
+        if t.decisions < log.shape[1]:
+            log[0, t.decisions] = action
+        apply(t, b, action, rolls, scripted, s.paid, log)
         t.decisions += 1
 
 
 @_jit
-def play_tables(tables, board, seats, rolls, scripted, seed):
-    """Play every table to the end (or until it waits for a roll), game ``g`` rolling
-    ``rolls[g, :scripted[g]]`` (all of its rolls) or fair dice where ``scripted[g]`` is -1."""
-    np.random.seed(seed)
+def play_tables(tables, board, seats, rolls, scripted):
+    """Play every table on to the end, game ``g`` rolling ``rolls[g, :scripted[g]]`` (by roll
+    number) and then its own draws."""
+    no_log = np.zeros((2, 0), np.int64)
     for g in range(tables.shape[0]):
-        play_out(tables[g], board[0], seats[0], rolls[g], scripted[g])
+        play_out(tables[g], board[0], seats[0], rolls[g], scripted[g], no_log)
 
 
 @_jit
-def play_after(tables, board, seats, actions, futures, rolls, seed):
+def play_after(tables, board, seats, actions, futures, rolls):
     """Apply ``actions[g]`` to table ``g``, then play it on: to turn ``tables[g].until`` or the
     end, rolling ``rolls[futures[g]]`` (every roll it can need: one per turn up to ``until``)."""
-    np.random.seed(seed)
     b, s = board[0], seats[0]
+    no_log = np.zeros((2, 0), np.int64)
     for g in range(tables.shape[0]):
         t, future = tables[g], rolls[futures[g]]
-        apply(t, b, actions[g], future, future.shape[0], s.paid)
-        play_out(t, b, s, future, future.shape[0])
+        apply(t, b, actions[g], future, future.shape[0], s.paid, no_log)
+        play_out(t, b, s, future, future.shape[0], no_log)
+
+
+@_inline
+def deal(t, b, box, seed, bot_seeds):
+    """Deal the table as ``setup.deal`` does, from the game's stream: the goods pawns shuffled
+    one onto each square (the rest leave the game), then the start player; it rolls."""
+    t.chance = seed
+    for seat in range(t.players):
+        t.bots[seat] = bot_seeds[seat]
+        t.money[seat] = b.start_money
+        t.stocks[seat, :] = b.start_stock
+    for i in range(b.pawns):
+        box[i] = i // b.goods_per_colour
+    for i in range(b.pawns - 1, 0, -1):  # Fisher-Yates: draws 0 .. pawns - 2
+        j = draw(seed, b.pawns - 1 - i, i + 1)
+        box[i], box[j] = box[j], box[i]
+    for square in range(1, SPACES):
+        t.pawns[square, box[square - 1]] += 1
+        t.occupied[box[square - 1]] |= 1 << square
+    t.owner[:] = -1
+    for space in range(SPACES):
+        if b.eastern >> space & 1:
+            t.buildable |= b.touching[space]
+    t.start_player = draw(seed, b.pawns - 1, t.players)
 
 
 @_jit
-def deal_and_play(tables, board, seats, seed):
-    """Deal every table as ``setup.deal`` does (goods at random, a random start player), then play."""
-    np.random.seed(seed)
+def deal_tables(tables, board, seeds, bot_seeds):
+    """Deal every (zeroed) table from its seeds, without rolling: the table before the first roll."""
+    b = board[0]
+    box = np.empty(b.pawns, np.int64)
+    for g in range(tables.shape[0]):
+        deal(tables[g], b, box, seeds[g], bot_seeds[g])
+
+
+@_jit
+def deal_and_play(tables, board, seats, seeds, bot_seeds, log):
+    """Deal every (zeroed) table from ``seeds[g]`` (its chance) and ``bot_seeds[g]`` (its seats'
+    random bots) and play it to the end; ``log`` as ``play_out`` has it (for one game)."""
     b, s = board[0], seats[0]
-    box = np.empty(RAILROADS * b.goods_per_colour, np.int64)
-    for i in range(box.shape[0]):
-        box[i] = i // b.goods_per_colour
+    box = np.empty(b.pawns, np.int64)
     no_rolls = np.zeros((1, FACES), np.int8)
     for g in range(tables.shape[0]):
         t = tables[g]
-        np.random.shuffle(box)
-        for square in range(1, SPACES):  # one pawn on each square; the rest leave the game
-            t.pawns[square, box[square - 1]] += 1
-            t.occupied[box[square - 1]] |= 1 << square
-        for seat in range(t.players):
-            t.money[seat] = b.start_money
-            t.stocks[seat, :] = b.start_stock
-        t.owner[:] = -1
-        t.buildable = 0
-        for space in range(SPACES):
-            if b.eastern >> space & 1:
-                t.buildable |= b.touching[space]
-        t.start_player = np.random.randint(t.players)
-        begin_turn(t, t.start_player, no_rolls, -1)
-        play_out(t, b, s, no_rolls, -1)
+        deal(t, b, box, seeds[g], bot_seeds[g])
+        begin_turn(t, b, t.start_player, no_rolls, 0, log)
+        play_out(t, b, s, no_rolls, 0, log)
 
 
 @_jit

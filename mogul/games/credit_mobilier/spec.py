@@ -48,7 +48,7 @@ SPEC = register(
         action_label=action_label,
         tables=TABLES,
         determinize=determinize,
-        batch="mogul.games.credit_mobilier.fast_batch:batch_engine",
+        batch="mogul.games.credit_mobilier.fast:batch_engine",
         faces={
             "player": "mogul.widgets.credit_mobilier:CreditMobilierPlayer",
             "board": "mogul.plots.credit_mobilier:board_figure",

@@ -1,4 +1,4 @@
-"""A batch simulator of classic Mogul: many games at once, compiled, checked against ``rules.py``.
+"""A batch simulator of Mogul: many games at once, compiled, checked against ``rules.py``.
 
 ``rules.py`` is the reference: readable, one helper per rulebook phase, about a thousand random
 games a second. This module plays the same rules a hundred times faster, for Monte-Carlo
@@ -9,28 +9,36 @@ bots and analyses that need tens of thousands of games while a student waits:
     >>> result.scores.shape, int(result.rounds.min()) >= 20
     ((1000, 4), True)
 
-The compiled rules, bots and batch loops are in ``fast_kernels.py`` (a game's table is one
-numpy record, ``TABLE``; actions and bots are small integers). This module is what Python
-calls: it checks the edition and the bots, turns states into tables (``encode``) and back
-into results (``BatchResult``). The first call in a fresh checkout compiles the kernels
-(about 4 s); numba caches the machine code, so later processes load it in a fraction of a second.
+The compiled rules, bots and play loops are in ``fast_kernels.py`` (classic) and
+``fast_rio_kernels.py`` (what Rio Grande does otherwise); a game's table is one numpy
+record (``fast_table.TABLE``, ``RIO_TABLE``), actions and bots are small integers. This
+module is what Python calls: it checks the edition and the bots, turns states into tables
+(``encode``) and back into results (``BatchResult``). ``simulate``'s batch engine is
+``fast_batch``. The first call in a fresh checkout compiles the kernels (about 4 s); numba
+caches the machine code, so later processes load it in a fraction of a second.
 
 What it covers: the classic (2002) edition, 3-6 players, from a fresh deal or from any
 state (its hidden pile re-dealt as ``determinize`` does, or given). The quick start only
 changes the deal, so states of a quick-start game are covered but fresh deals are not.
-The Rio Grande (2013) edition, 3-5 players, is played by ``fast_rio`` (classic's kernels
-where the rules are the same, its own for credit once per game, the sell-all-or-branch
-right, houses on the map and the end bonuses): ``play_fresh``, ``play_states``,
-``rollouts``, ``encode`` and ``pile_codes`` hand it over. It is not played game by game as
-the readable engine deals (``fast_record``, for ``simulate``): ``check_edition`` accepts it
-only when asked with ``rio_grande=True``. Randomness comes from numba's generator, seeded
-per call: a seed gives the same games again, but not the games the readable engine would
-deal from that seed.
+The Rio Grande (2013) edition, 3-5 players (classic's kernels where the rules are the same,
+its own for credit once per game, the sell-all-or-branch right, houses on the map, the end
+bonuses and the deal by the setup card): ``play_fresh``, ``play_states``, ``rollouts``,
+``encode`` and ``pile_codes`` take it; ``check_edition`` accepts it when asked with
+``rio_grande=True``.
+
+    >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
+    >>> bool((result.scores >= result.points).all())  # the end bonuses count
+    True
+
+Fresh games (``play_fresh``, and ``simulate``'s batch engine) draw from splitmix64 streams
+of their own, one per game for the deal and one per seat for a random bot (``stream_seeds``
+derives them from one seed): a seed gives the same games again, other games than the
+readable engine deals from that seed. The rollouts from a position draw from numpy's
+generator, seeded per call.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -38,38 +46,147 @@ from typing import Any
 
 import numpy as np
 
-from mogul.games.mogul.actions import Action
+from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Branch, Sell
+from mogul.games.mogul.cards import parse_card
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
-from mogul.games.mogul.fast_encode import (  # noqa: F401 - PHASES and action_code are part of the API
-    PHASES,
-    action_code,
-    fill_table,
-    new_tables,
-)
-from mogul.games.mogul.fast_encode import pile_codes as pile_codes_of
 from mogul.games.mogul.fast_kernels import (  # noqa: F401 - the kernels are part of the API
-    _deal_and_play,
+    AUCTION_FIELDS,
     _play_branches,
     _play_tables,
     _seed,
     deal_hidden_pile,
+    play_games,
 )
+from mogul.games.mogul.fast_rio_kernels import _play_branches as _rio_play_branches
+from mogul.games.mogul.fast_rio_kernels import _play_tables as _rio_play_tables
+from mogul.games.mogul.fast_rio_kernels import legal_codes as rio_legal_codes
+from mogul.games.mogul.fast_rio_kernels import play_games as rio_play_games
 from mogul.games.mogul.fast_table import (  # noqa: F401 - TABLE and its codes are part of the API
+    AUCTION,
+    BRANCH,
     COMPANIES,
     CRASH,
+    MAX_HOUSES,
+    MAX_LINE,
     MAX_SEATS,
+    MAX_STATIONS,
     NO_ACTION,
+    NO_STATION,
+    OVER,
     PILE,
     RANDOM,
+    RIO_PILE,
+    RIO_TABLE,
+    RUNNER_UP,
+    SELL,
     TABLE,
     THRESHOLD,
     VALUE,
+    WINNER,
+    branch_code,
+    branch_of,
 )
+from mogul.games.mogul.fast_table import BID as BID_CODE
+from mogul.games.mogul.fast_table import CREDIT as CREDIT_CODE
+from mogul.games.mogul.fast_table import DROP as DROP_CODE
+from mogul.games.mogul.fast_table import TAKE as TAKE_CODE
+from mogul.games.mogul.rules import AUCTION as AUCTION_PHASE
+from mogul.games.mogul.rules import OVER as OVER_PHASE
+from mogul.games.mogul.rules import RUNNER_UP as RUNNER_UP_PHASE
+from mogul.games.mogul.rules import WINNER as WINNER_PHASE
 from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
 from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
+
+# --- states as tables (both editions) and actions as codes ------------------------------------
+
+PHASES = {
+    AUCTION_PHASE: AUCTION,
+    WINNER_PHASE: WINNER,
+    RUNNER_UP_PHASE: RUNNER_UP,
+    OVER_PHASE: OVER,
+}
+"""The state's phase names as the kernels' phase codes."""
+
+
+def action_code(action: Action) -> int:
+    """An action's number in the kernels (Sell(n) is SELL + n; Rio Grande's branches:
+    ``rio_action_code``)."""
+    for code, known in (
+        (BID_CODE, BID),
+        (DROP_CODE, DROP),
+        (CREDIT_CODE, CREDIT),
+        (TAKE_CODE, TAKE),
+    ):
+        if action == known:
+            return code
+    if isinstance(action, Sell):
+        return SELL + action.count
+    raise ValueError(
+        f"the fast simulator knows Bid, Drop, Credit, Take, Sell (and Branch in Rio Grande), "
+        f"not {action!r}"
+    )
+
+
+def new_tables(ed: Edition, count: int, players: int, dtype: np.dtype = TABLE) -> np.ndarray:
+    """``count`` empty tables of ``players`` seats holding the edition's numbers."""
+    tables = np.zeros(count, dtype)
+    tables["players"] = players
+    tables["credit_chips"] = ed.credit_chips
+    tables["credit_points"] = ed.credit_points
+    tables["chips_per_point"] = ed.chips_per_point
+    tables["crash_window"] = ed.crash_shuffled_into_last + 1
+    return tables
+
+
+def pile_codes_of(state: GameState, pile_slots: int) -> np.ndarray:
+    """The pile of a full state as (2, ``pile_slots``) company and border codes, at the end."""
+    index = {c: i for i, c in enumerate(state.edition.company_ids)}
+    out = np.full((2, pile_slots), CRASH, np.int64)
+    top = pile_slots - len(state.deck)
+    for i, card in enumerate(state.deck):
+        if not card.is_crash:
+            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
+    return out
+
+
+def fill_table(t: np.void, table: GameState | PlayerView, pile_slots: int) -> None:
+    """Write ``table``'s seats, bank, pile and auction into the record ``t``.
+
+    A ``GameState`` keeps its pile as it lies. A ``PlayerView`` has no pile: its unseen shares
+    are put in sorted order with the crash card last, to be re-dealt. The pile sits at the
+    end of arrays of ``pile_slots`` cards.
+    """
+    if table.phase == OVER_PHASE:
+        raise ValueError("the game is over: there is nothing left to play")
+    index = {c: i for i, c in enumerate(table.edition.company_ids)}
+    for seat, p in enumerate(table.players):
+        t["chips"][seat], t["points"][seat], t["credits"][seat] = p.chips, p.points, p.credits
+        t["shares"][seat, :COMPANIES] = p.shares.counts
+    t["bank"] = table.bank
+    pile = table.deck if isinstance(table, GameState) else (*table.unseen, None)
+    top = pile_slots - len(pile)
+    for i, card in enumerate(pile):
+        crash = card is None or card.is_crash
+        t["pile_company"][top + i] = CRASH if crash else index[card.company]
+        t["pile_border"][top + i] = CRASH if crash else index[card.border]
+    t["pile_size"], t["top"] = pile_slots, top
+    for card in table.unseen:
+        t["unseen"][index[card.company]] += 1
+    t["round"], t["phase"] = table.round, PHASES[table.phase]
+    t["current"], t["start_player"], t["pot"] = table.current, table.start_player, table.pot
+    t["company"], t["border"] = index[table.revealed.company], index[table.revealed.border]
+    for seat in table.in_auction:
+        t["in_auction"][seat] = 1
+    for seat in table.credited:
+        t["credited"][seat] = 1
+    t["seats_in"] = len(table.in_auction)
+    t["winner"] = -1 if table.winner is None else table.winner
+    t["runner_up"] = -1 if table.runner_up is None else table.runner_up
+    t["winner_took"] = table.winner_choice == "take"
+
 
 # --- from Python: editions, bots, states ------------------------------------------------------
 
@@ -78,14 +195,11 @@ def check_edition(ed: Edition | str, *, rio_grande: bool = False) -> Edition:
     """The edition if the fast simulator plays its rules; else a ``ValueError`` saying why.
 
     ``rio_grande=True``: the Rio Grande edition too (``play_fresh``, ``play_states``,
-    ``rollouts``); without it, the classic edition only, as ``fast_record`` (``simulate``'s
-    batch engine) plays it.
+    ``rollouts``, ``simulate``'s batch engine); without it, the classic edition only.
     """
     ed = load_edition(ed)
     if rio_grande and ed.name == "rio-grande":
-        from mogul.games.mogul import fast_rio
-
-        if not fast_rio.plays(ed):
+        if not plays_rio_grande(ed):
             raise ValueError(
                 "the fast simulator plays the Rio Grande rules as printed; this data differs"
             )
@@ -130,16 +244,147 @@ def encode(table: GameState | PlayerView) -> np.ndarray:
 
     A ``GameState`` keeps its pile as it lies. A ``PlayerView`` has no pile: its unseen shares
     are put in sorted order with the crash card last, to be re-dealt (``deal_hidden_pile``).
-    A Rio Grande table is a ``fast_rio.RIO_TABLE`` record.
+    A Rio Grande table is a ``RIO_TABLE`` record.
     """
     ed = check_edition(table.edition, rio_grande=True)
     if ed.name == "rio-grande":
-        from mogul.games.mogul import fast_rio
-
-        return fast_rio.encode(table)
+        return rio_encode(table)
     out = new_tables(ed, 1, len(table.players))
     fill_table(out[0], table, PILE)
     return out
+
+
+# --- Rio Grande (2013): the map in the table, branches as codes, the setup card ---------------
+
+
+def plays_rio_grande(ed: Edition) -> bool:
+    """True for an edition with the 2013 rules this module plays (Rio Grande's data fits)."""
+    return (
+        ed.name == "rio-grande"
+        and ed.sale == "all or none"
+        and ed.credit_limit == "once per game"
+        and len(ed.cards) + 1 <= RIO_PILE
+        and len(ed.cards) + SELL < BRANCH
+        and 0 < ed.houses_per_player <= MAX_HOUSES
+        and len(ed.stations) <= MAX_STATIONS
+        and ed.max_players <= MAX_SEATS
+        and all(len(s.lines) <= 2 for s in ed.stations.values())
+        and all(len(line) <= MAX_LINE for line in ed.lines.values())
+        and len(ed.company_ids) == COMPANIES
+    )
+
+
+def rio_tables(ed: Edition, count: int, players: int) -> np.ndarray:
+    """``count`` tables of ``players`` seats holding the edition's numbers and its map."""
+    tables = new_tables(ed, count, players, RIO_TABLE)
+    tables["houses_per_player"] = ed.houses_per_player
+    tables["share_bonus"] = ed.share_bonus
+    tables["branch_bonus"] = ed.branch_bonus
+    stations = list(ed.stations)
+    companies = ed.company_ids
+    tables["stations"] = len(stations)
+    station_lines = np.full((MAX_STATIONS, 2), -1, np.int64)
+    for i, sid in enumerate(stations):
+        for k, line in enumerate(ed.stations[sid].lines):
+            station_lines[i, k] = companies.index(line)
+    line_stations = np.full((COMPANIES, MAX_LINE), -1, np.int64)
+    for line, ids in ed.lines.items():
+        line_stations[companies.index(line), : len(ids)] = [stations.index(s) for s in ids]
+    tables["station_lines"] = station_lines
+    tables["line_stations"] = line_stations
+    tables["line_length"] = (line_stations >= 0).sum(axis=1)
+    tables["owner"] = NO_STATION
+    tables["houses"] = NO_STATION
+    return tables
+
+
+def rio_encode(table: GameState | PlayerView) -> np.ndarray:
+    """A Rio Grande state (or one seat's view) as a one-record ``RIO_TABLE`` array; a view's
+    unseen shares are put in sorted order with the crash card last, to be re-dealt."""
+    ed = table.edition
+    stations = {sid: i for i, sid in enumerate(ed.stations)}
+    out = rio_tables(ed, 1, len(table.players))
+    t = out[0]
+    fill_table(t, table, RIO_PILE)
+    for seat, p in enumerate(table.players):
+        t["house_count"][seat] = len(p.houses)
+        for k, station in enumerate(p.houses):
+            t["houses"][seat, k] = stations[station]
+            t["owner"][stations[station]] = seat
+    return out
+
+
+def rio_action_code(action: Action, ed: Edition) -> int:
+    """An action's number in the Rio Grande kernels (a branch: ``branch_code``)."""
+    if type(action) is Branch:
+        stations = list(ed.stations)
+        if action.station not in ed.stations or (
+            action.move_from is not None and action.move_from not in ed.stations
+        ):
+            raise ValueError(f"{action} names a station that is not on the map")
+        old = NO_STATION if action.move_from is None else stations.index(action.move_from)
+        return branch_code(stations.index(action.station), old)
+    return action_code(action)
+
+
+def action_of(code: int, ed: Edition) -> Action:
+    """The action a kernel code stands for (the inverse of ``action_code``)."""
+    if code >= BRANCH:
+        stations = list(ed.stations)
+        station, old = branch_of(code)
+        return Branch(stations[station], None if old == NO_STATION else stations[old])
+    if code >= SELL:
+        return Sell(code - SELL)
+    return {BID_CODE: BID, DROP_CODE: DROP, CREDIT_CODE: CREDIT, TAKE_CODE: TAKE}[code]
+
+
+def rio_legal_actions(table: GameState | PlayerView) -> list[Action]:
+    """The legal actions as the kernels see them (for checking them against ``rules.py``)."""
+    return [action_of(int(c), table.edition) for c in rio_legal_codes(rio_encode(table)[0])]
+
+
+def rio_box(ed: Edition, players: int) -> tuple[np.ndarray, ...]:
+    """The 2013 box for ``fast_rio_kernels.play_games``: the pile's companies and borders (the
+    box less the setup card's shares), the setup card's companies by position, and (chips in
+    the box, chips per player)."""
+    companies = ed.company_ids
+    pile = list(ed.cards)
+    card = [[parse_card(text, companies) for text in hand] for hand in ed.setup_card[players]]
+    hands = np.array([[companies.index(c) for c, _ in hand] for hand in card], np.int64)
+    for hand in card:  # the setup card's shares are set aside from the box
+        for share in hand:
+            pile.remove(next(c for c in pile if (c.company, c.border) == share))
+    return (
+        np.array([companies.index(c.company) for c in pile], np.int64),
+        np.array([companies.index(c.border) for c in pile], np.int64),
+        hands,
+        np.array([ed.chips_total, ed.chips_per_player], np.int64),
+    )
+
+
+def rio_play_fresh(
+    ed: Edition, kinds: np.ndarray, params: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
+) -> np.ndarray:
+    """Fresh deals by the 2013 setup card, one per row of ``seeds`` and ``bot_seeds`` (the
+    games' streams), played to the crash: the final tables."""
+    tables = rio_tables(ed, *bot_seeds.shape)
+    rio_play_games(
+        tables, rio_box(ed, bot_seeds.shape[1]), seeds, bot_seeds, kinds, params, *RIO_NO_LOG
+    )
+    return tables
+
+
+RIO_NO_LOG = (np.zeros(0, np.int64), np.zeros(0, RIO_TABLE))
+"""``play_games``' ``log`` and ``dealt`` when no game is written down."""
+
+
+def rio_play_states(
+    states: Sequence[GameState], kinds: np.ndarray, params: np.ndarray, seed: int
+) -> np.ndarray:
+    """Each state (its pile as it lies) played to the crash: the final tables."""
+    tables = np.concatenate([rio_encode(s) for s in states])
+    _rio_play_tables(tables, kinds, params, seed)
+    return tables
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -229,27 +474,58 @@ def play_fresh(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     kinds, params = policies(bots, players)
+    seeds, bot_seeds = stream_seeds(seed, games, players)
     if ed.name == "rio-grande":
-        from mogul.games.mogul import fast_rio
-
-        return BatchResult(fast_rio.play_fresh(ed, games, players, kinds, params, seed))
-    companies = ed.company_ids
-    box_company = np.array([companies.index(c.company) for c in ed.cards], np.int64)
-    box_border = np.array([companies.index(c.border) for c in ed.cards], np.int64)
-    box_starting = np.array([c.starting for c in ed.cards], np.int64)
+        return BatchResult(rio_play_fresh(ed, kinds, params, seeds, bot_seeds))
     tables = new_tables(ed, games, players)
-    _deal_and_play(
-        tables,
-        box_company,
-        box_border,
-        box_starting,
-        ed.chips_total,
-        ed.chips_per_player,
-        kinds,
-        params,
-        seed,
-    )
+    play_games(tables, boxes(ed), seeds, bot_seeds, kinds, params, 0, *NO_RECORD, 0, *NO_LOG)
     return BatchResult(tables)
+
+
+def boxes(ed: Edition) -> tuple[np.ndarray, ...]:
+    """The classic box for ``fast_kernels.play_games``: each card's company, border and S mark
+    (codes), and (chips in the box, chips per player)."""
+    companies = ed.company_ids
+    return (
+        np.array([companies.index(c.company) for c in ed.cards], np.int64),
+        np.array([companies.index(c.border) for c in ed.cards], np.int64),
+        np.array([c.starting for c in ed.cards], np.int64),
+        np.array([ed.chips_total, ed.chips_per_player], np.int64),
+    )
+
+
+def recording(games: int, players: int) -> tuple[np.ndarray, ...]:
+    """Zeroed arrays ``play_games`` records ``games`` classic games into (its ``out``): each
+    round's card, the market values, every seat's points, chips and shares, the auctions, and
+    the chips bid, credit seats and drop seats of each auction."""
+    return (
+        np.zeros((games, PILE, 2), np.int64),
+        np.zeros((games, PILE, COMPANIES), np.int16),
+        np.zeros((games, PILE, players, 2 + COMPANIES), np.int16),
+        np.zeros((games, PILE, AUCTION_FIELDS), np.int64),
+        np.zeros((games, PILE, 3, players), np.int16),
+    )
+
+
+NO_RECORD = (recording(0, 1), np.zeros(0, np.int64))
+"""``play_games``' ``out`` and ``path`` when no rounds or auctions are recorded."""
+NO_LOG = (np.zeros(0, np.int64), np.zeros(0, TABLE))
+"""``play_games``' ``log`` and ``dealt`` when no game is written down."""
+
+GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+
+def stream_seeds(seed: int, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seeds for ``games`` games from one whole number: (deal seeds (games,), bot seeds
+    (games, players)), non-negative 63-bit numbers drawn from a splitmix64 sequence."""
+    count = games * (1 + players)
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed % 2**64) + np.uint64(GOLDEN) * np.arange(1, count + 1, dtype=np.uint64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
+        z ^= z >> np.uint64(31)
+    words = (z >> np.uint64(1)).astype(np.int64).reshape(games, 1 + players)
+    return np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1:])
 
 
 def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0) -> BatchResult:
@@ -263,10 +539,8 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
     if len(editions) > 1:
         raise ValueError("all states must be of the same edition")
     if editions == {"rio-grande"}:
-        from mogul.games.mogul import fast_rio
-
         kinds, params = policies(bots, players)
-        return BatchResult(fast_rio.play_states(states, kinds, params, seed))
+        return BatchResult(rio_play_states(states, kinds, params, seed))
     tables = np.concatenate([encode(s) for s in states])
     kinds, params = policies(bots, players)
     _play_tables(tables, kinds, params, seed)
@@ -299,10 +573,8 @@ def rollouts(
         raise ValueError("give one settle entry per branch")
     start, slots, code, play_branches = encode(table), PILE, action_code, _play_branches
     if table.edition.name == "rio-grande":
-        from mogul.games.mogul import fast_rio
-
-        slots, play_branches = fast_rio.RIO_PILE, fast_rio._play_branches
-        code = partial(fast_rio.action_code, ed=table.edition)
+        slots, play_branches = RIO_PILE, _rio_play_branches
+        code = partial(rio_action_code, ed=table.edition)
     starts = np.repeat(start, len(first))
     codes = np.array([NO_ACTION if a is None else code(a) for a in first], np.int64)
     settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
@@ -319,14 +591,7 @@ def rollouts(
 
 def pile_codes(state: GameState) -> np.ndarray:
     """The pile of a full state as (2, PILE) company and border codes (for ``rollouts(piles=)``);
-    Rio Grande's: (2, ``fast_rio_table.RIO_PILE``)."""
+    Rio Grande's: (2, ``RIO_PILE``)."""
     if state.edition.name == "rio-grande":
-        from mogul.games.mogul import fast_rio
-
-        return pile_codes_of(state, fast_rio.RIO_PILE)
+        return pile_codes_of(state, RIO_PILE)
     return pile_codes_of(state, PILE)
-
-
-def new_seed(rng: random.Random) -> int:
-    """A seed for numba's generator drawn from a Python generator."""
-    return rng.getrandbits(31)

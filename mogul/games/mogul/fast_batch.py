@@ -1,26 +1,34 @@
-"""Mogul's batch engine for ``simulate``: the readable engine's games, at compiled speed, as tables.
+"""Mogul's batch engine for ``simulate``: games dealt and played in compiled code, as tables.
 
 ``batch_engine(edition, bots, names)`` is the game's ``GameSpec.batch`` hook. It refuses
 (``ValueError``, saying why) what the compiled simulator does not play: bots other than
-random, threshold and value. The Rio Grande edition gets ``RioGrandeBatch``: the games
-table only, each game dealt by the readable engine and played on in ``fast_rio``. ``MogulBatch.play`` deals and plays
-a chunk of planned games in ``fast_record`` (the deals and the random bots draw from Python's
-generator exactly as the readable engine does, so the games are the same games) and builds
-the games, rounds and auctions tables from the recorded arrays with numpy, as columns
-(``mogul.kit.columns``): the same columns, values and dtypes as ``tables.py`` and the runner
-give. Kept apart from ``fast`` so that importing the game loads neither numba nor pandas.
+random, threshold and value. Each game is dealt and played from streams of its own
+(``fast_kernels.play_games``): the deal from the game's seed, a random bot in seat s from
+the game's bot seed for s, so a game depends on its own seeds only, whatever the chunks.
+These are not the games the readable engine deals from the same seeds; ``record`` writes
+any of them down as a ``GameRecord`` (the dealt table as a scripted setup, and every
+action), which the readable engine replays to the same end.
+
+``MogulBatch.play`` (classic) builds the games, rounds and auctions tables from the recorded
+arrays with numpy, as columns (``mogul.kit.columns``): the same columns, values and dtypes as
+``tables.py`` and the runner give. ``RioGrandeBatch`` (2013) makes the games table. Kept apart
+from ``fast`` so that importing the game loads neither numba nor pandas.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mogul.kit.columns import Coded, Columns, Ragged
+
+if TYPE_CHECKING:
+    from mogul.kit.record import GameRecord
 
 AUCTION_COLUMNS = (
     *("game", "round", "card", "company", "border", "start_player", "bids", "credits"),
@@ -42,64 +50,8 @@ def batch_engine(
             f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players"
         )
     kinds, params = fast.policies(list(bots), len(bots))
-    if ed.name == "rio-grande":
-        return RioGrandeBatch(ed.name, tuple(bots), tuple(names))
-    return MogulBatch(ed.name, len(bots), kinds, params, tuple(names), tuple(bots))
-
-
-def _deal_and_play(engine: MogulBatch | RioGrandeBatch, games: int, seed: int) -> Any:
-    """``games`` games dealt in the compiled code (its own deals, not the readable engine's)
-    and played to the crash: the engine at its own speed (``fast.BatchResult``)."""
-    from mogul.games.mogul import fast
-
-    return fast.play_fresh(games, engine.players, list(engine.bots), seed, engine.edition)
-
-
-@dataclass(frozen=True)
-class RioGrandeBatch:
-    """The 2013 edition's bots in their seats: the games table of chunks of planned games.
-
-    Each game is dealt by the readable engine from its planned seed (``new_game``) and played
-    to the crash in ``fast_rio``, so deterministic bots (value, threshold) play the readable
-    engine's very games, row for row. Random bots draw from one generator per chunk, seeded
-    by its first game's first bot seed: the same distribution as the readable engine's, other
-    games, which depend on how the games are cut into chunks.
-    """
-
-    edition: str
-    bots: tuple[Any, ...]
-    names: tuple[str, ...]  # the bots' names, one per seat
-    tables: tuple[str, ...] = ("games",)  # the tables it makes
-
-    @property
-    def players(self) -> int:
-        """Seats at each table."""
-        return len(self.bots)
-
-    deal_and_play = _deal_and_play
-
-    def play(
-        self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
-    ) -> dict[str, Columns]:
-        """Games ``first``, ``first + 1``... dealt from ``seeds``: the games table, as columns."""
-        from mogul.games.mogul import fast, fast_rio
-        from mogul.games.mogul.setup import new_game
-
-        if set(tables) - set(self.tables):
-            raise ValueError(f"the batch engine makes only the games table, not {list(tables)}")
-        games, players = len(seeds), self.players
-        seeds = np.asarray(seeds, np.int64)
-        bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
-        names = new_game(self.edition, players, 0).names
-        if games:
-            starts = [new_game(self.edition, players, int(s)) for s in seeds]
-            final = fast.play_states(starts, list(self.bots), int(bot_seeds[0][0])).tables
-        else:
-            final = np.zeros(0, fast_rio.RIO_TABLE)
-        game_numbers = np.arange(first, first + games, dtype=np.int64)
-        return {
-            "games": _games(final, players, game_numbers, seeds, bot_seeds, (names, self.names))
-        }
+    engine = RioGrandeBatch if ed.name == "rio-grande" else MogulBatch
+    return engine(ed.name, len(bots), kinds, params, tuple(names), tuple(bots))
 
 
 @dataclass(frozen=True)
@@ -112,44 +64,41 @@ class MogulBatch:
     params: np.ndarray
     names: tuple[str, ...]  # the bots' names, one per seat
     bots: tuple[Any, ...] = ()  # the bots as given, one per seat
+    tables: tuple[str, ...] = ("games", "rounds", "auctions")  # the tables it makes
 
-    deal_and_play = _deal_and_play
+    def deal_and_play(self, games: int, seed: int) -> Any:
+        """``games`` games from one seed, played to the crash: the engine at its own speed
+        (``fast.BatchResult``)."""
+        from mogul.games.mogul import fast
+
+        return fast.play_fresh(games, self.players, list(self.bots), seed, self.edition)
 
     def play(
         self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
     ) -> dict[str, Columns]:
-        """Games ``first``, ``first + 1``... dealt from ``seeds`` with bots seeded from
+        """Games ``first``, ``first + 1``... dealt from ``seeds`` with random bots drawing from
         ``bot_seeds`` (one row per game): the ``tables`` asked for, as columns."""
-        from mogul.games.mogul import fast, fast_record
-        from mogul.games.mogul.fast_encode import new_tables
+        from mogul.games.mogul import fast
         from mogul.games.mogul.setup import new_game
 
         ed = fast.check_edition(self.edition)
         games, players = len(seeds), self.players
         companies = ed.company_ids
-        boxes = (
-            np.array([companies.index(c.company) for c in ed.cards], np.int64),
-            np.array([companies.index(c.border) for c in ed.cards], np.int64),
-            np.array([c.starting for c in ed.cards], np.int64),
-            np.array([ed.chips_total, ed.chips_per_player], np.int64),
-        )
-        record = new_tables(ed, games, players)
+        seeds, bot_seeds = _checked_seeds(seeds, bot_seeds, players)
+        final = fast.new_tables(ed, games, players)
         out, path = _scratch(games, players, recorded=bool(set(tables) - {"games"}))
-        seeds = np.asarray(seeds, np.int64)
-        bot_seeds = np.asarray(bot_seeds, np.int64).reshape(games, players)
+        args = (fast.boxes(ed), seeds, bot_seeds, self.kinds, self.params)
         done, used = 0, 0
         while done < games:
-            done, used = fast_record.deal_and_record(
-                record, boxes, seeds, bot_seeds, self.kinds, self.params, done, out, path, used
-            )
+            done, used = fast.play_games(final, *args, done, out, path, used, *fast.NO_LOG)
             if done < games:
                 path = _grown_path(path)
         seat_names = new_game(ed, players, 0).names
         game_numbers = first + np.arange(games)
         names = (seat_names, self.names)
-        result = {"games": _games(record, players, game_numbers, seeds, bot_seeds, names)}
+        result = {"games": _games(final, players, game_numbers, seeds, bot_seeds, names)}
         card_labels = (*(f"{c}/{b}" for c in companies for b in companies), "crash")
-        rounds = record["round"]
+        rounds = final["round"]
         if "rounds" in tables:
             result["rounds"] = self._rounds(
                 out, rounds, game_numbers, (card_labels, seat_names, companies), ed.chips_per_point
@@ -162,6 +111,27 @@ class MogulBatch:
             result["auctions"] = {name: auctions[name] for name in AUCTION_COLUMNS}
         return result
 
+    def record(self, seed: int, bot_seeds: Sequence[int]) -> GameRecord:
+        """The game ``play`` plays from ``seed`` and ``bot_seeds``, played again by the same
+        compiled loop with an action log, as a record the readable engine replays."""
+        from mogul.games.mogul import fast
+
+        ed = fast.check_edition(self.edition)
+        seeds, bots = _checked_seeds([seed], [bot_seeds], self.players)
+        final = fast.new_tables(ed, 1, self.players)
+        dealt, log = final.copy(), _log(ed, self.players)
+        args = (fast.boxes(ed), seeds, bots, self.kinds, self.params)
+        fast.play_games(final, *args, 0, *fast.NO_RECORD, 0, log, dealt)
+        pile = _pile(ed, dealt[0])
+        left = Counter(str(c) for c in ed.cards) - Counter(pile)  # the players' S shares
+        hands = []
+        for seat in range(self.players):
+            company = ed.company_ids[int(np.argmax(dealt[0]["shares"][seat]))]
+            card = next(c for c in left.elements() if c.startswith(company + "/"))
+            left[card] -= 1
+            hands.append([card])
+        return _written(ed, self.players, seeds[0], pile, hands, dealt[0], log)
+
     def _rounds(
         self,
         out: tuple[np.ndarray, ...],
@@ -171,7 +141,7 @@ class MogulBatch:
         chips_per_point: int,
     ) -> Columns:
         """Rows (game, round, seat) for every round played, the crash included."""
-        from mogul.games.mogul import fast_record
+        from mogul.games.mogul import fast_kernels
 
         card_labels, seat_names, companies = labels
         count = int(rounds.sum()) * self.players
@@ -179,7 +149,7 @@ class MogulBatch:
         fields = np.empty((6 + 2 * len(companies), count), np.int16)
         crash = len(card_labels) - 1
         cards, market, seats = out[0], out[1], out[2]
-        fast_record.round_rows(
+        fast_kernels.round_rows(
             cards, market, seats, rounds, chips_per_point, crash, game_numbers, game, fields
         )
         seat = fields[2]
@@ -201,6 +171,114 @@ class MogulBatch:
         return columns
 
 
+@dataclass(frozen=True)
+class RioGrandeBatch(MogulBatch):
+    """The 2013 edition's bots in their seats: the games table of chunks of planned games,
+    dealt by the setup card and played in ``fast_rio_kernels``."""
+
+    tables: tuple[str, ...] = ("games",)  # the tables it makes
+
+    def play(
+        self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
+    ) -> dict[str, Columns]:
+        """Games ``first``, ``first + 1``... dealt from ``seeds`` with random bots drawing from
+        ``bot_seeds`` (one row per game): the games table, as columns."""
+        from mogul.games.mogul import fast
+        from mogul.games.mogul.setup import new_game
+
+        if set(tables) - set(self.tables):
+            raise ValueError(f"the batch engine makes only the games table, not {list(tables)}")
+        ed = fast.check_edition(self.edition, rio_grande=True)
+        games, players = len(seeds), self.players
+        seeds, bot_seeds = _checked_seeds(seeds, bot_seeds, players)
+        final = fast.rio_tables(ed, games, players)
+        box = fast.rio_box(ed, players)
+        fast.rio_play_games(final, box, seeds, bot_seeds, self.kinds, self.params, *fast.RIO_NO_LOG)
+        names = (new_game(ed, players, 0).names, self.names)
+        game_numbers = np.arange(first, first + games, dtype=np.int64)
+        return {"games": _games(final, players, game_numbers, seeds, bot_seeds, names)}
+
+    def record(self, seed: int, bot_seeds: Sequence[int]) -> GameRecord:
+        """The game ``play`` plays from ``seed`` and ``bot_seeds``, played again by the same
+        compiled loop with an action log, as a record the readable engine replays (the
+        starting shares: the setup card's, by the dealt start player)."""
+        from mogul.games.mogul import fast
+
+        ed = fast.check_edition(self.edition, rio_grande=True)
+        players = self.players
+        seeds, bots = _checked_seeds([seed], [bot_seeds], players)
+        final = fast.rio_tables(ed, 1, players)
+        dealt, log = final.copy(), _log(ed, players)
+        box = fast.rio_box(ed, players)
+        fast.rio_play_games(final, box, seeds, bots, self.kinds, self.params, log, dealt)
+        start, card = int(dealt[0]["start_player"]), ed.setup_card[players]
+        hands = [list(card[(seat - start) % players]) for seat in range(players)]
+        return _written(ed, players, seeds[0], _pile(ed, dealt[0]), hands, dealt[0], log)
+
+
+def _checked_seeds(seeds: Any, bot_seeds: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Deal seeds (games,) and bot seeds (games, players) as int64 arrays; ``ValueError`` unless
+    every one is a whole number in 0 .. 2**63 - 1."""
+    seeds, bots = np.asarray(seeds), np.asarray(bot_seeds)
+    for name, values in (("seeds", seeds), ("bot seeds", bots)):
+        if values.size and (
+            values.dtype.kind not in "iu" or values.min() < 0 or values.max() >= 2**63
+        ):
+            raise ValueError(f"{name} must be whole numbers from 0 to 2**63 - 1, got {values!r}")
+    if bots.size != len(seeds) * players:
+        raise ValueError(f"give {players} bot seeds per game (one per seat), got {bots.shape}")
+    seeds = np.ascontiguousarray(seeds, np.int64)
+    return seeds, np.ascontiguousarray(bots, np.int64).reshape(len(seeds), players)
+
+
+def _log(ed: Any, players: int) -> np.ndarray:
+    """An empty action log with room for any game: per round at most every chip in the box
+    bid, a credit and a drop per player, and the two rights."""
+    from mogul.games.mogul.fast import NO_ACTION
+
+    rounds = len(ed.cards) + 1
+    return np.full(rounds * (ed.chips_total + 2 * players + 2), NO_ACTION, np.int64)
+
+
+def _pile(ed: Any, dealt: np.void) -> list[str]:
+    """The dealt pile in reveal order, as card texts ("red/blue", "crash")."""
+    from mogul.games.mogul.fast import CRASH
+
+    companies = ed.company_ids
+    size = int(dealt["pile_size"])
+    cards = zip(dealt["pile_company"][:size], dealt["pile_border"][:size], strict=True)
+    return ["crash" if c == CRASH else f"{companies[c]}/{companies[b]}" for c, b in cards]
+
+
+def _written(
+    ed: Any,
+    players: int,
+    seed: int,
+    pile: list[str],
+    hands: list[list[str]],
+    dealt: np.void,
+    log: np.ndarray,
+) -> GameRecord:
+    """The record of a game dealt as ``dealt`` (its ``pile`` and the players' ``hands``) and
+    played as ``log`` says: a fully scripted setup and the actions' texts."""
+    from mogul.games.mogul import fast
+    from mogul.games.mogul.setup import new_game
+    from mogul.kit.record import GameRecord
+
+    first = new_game(
+        ed,
+        players,
+        int(seed),
+        deck=pile,
+        starting_shares=hands,
+        start_player=int(dealt["start_player"]),
+    )
+    if log[-1] != fast.NO_ACTION:  # cannot happen (``_log``'s bound); never cut a game short
+        raise RuntimeError("the action log filled up: the game's record would be cut short")
+    codes = log[log >= 0]
+    return GameRecord.of(first, [str(fast.action_of(int(c), ed)) for c in codes])
+
+
 def _games(
     final: np.ndarray,
     players: int,
@@ -211,12 +289,15 @@ def _games(
 ) -> Columns:
     """The games table, rows (game, seat), from the games' final tables (either edition's) and
     the names of the seats and of the bots in them."""
-    from mogul.games.mogul import fast
-
-    result = fast.BatchResult(final)
     seats = np.tile(np.arange(players), len(seeds))
-    scores = result.scores if len(final) else np.zeros((0, players), np.int64)
-    ranks = result.ranks.ravel() if len(final) else np.zeros(0, np.int64)
+    points, chips = final["points"][:, :players], final["chips"][:, :players]
+    held = final["shares"][:, :players]
+    shares = sum(held[..., c] for c in range(held.shape[2]))  # faster than .sum over 5
+    scores = points + chips // final["chips_per_point"][:, None]  # as fast.BatchResult's
+    if "end_bonus" in final.dtype.names:
+        scores += final["end_bonus"][:, :players]
+    keys = scores * 100 + shares
+    ranks = (1 + sum(keys[:, [seat]] > keys for seat in range(players))).ravel()
     return {
         "game": np.repeat(game_numbers, players),
         "seed": np.repeat(seeds, players),
@@ -227,9 +308,9 @@ def _games(
         "score": scores.ravel(),
         "rank": ranks,
         "won": ranks == 1,
-        "points": final["points"][:, :players].ravel(),
-        "chips": final["chips"][:, :players].ravel(),
-        "shares": final["shares"][:, :players].sum(axis=2).ravel(),
+        "points": points.ravel(),
+        "chips": chips.ravel(),
+        "shares": shares.ravel(),
         "credits": final["credits"][:, :players].ravel(),
         "rounds": np.repeat(final["round"], players),
     }
@@ -239,26 +320,17 @@ _SCRATCH = threading.local()
 
 
 def _scratch(games: int, players: int, recorded: bool) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
-    """The arrays ``fast_record.deal_and_record`` records a chunk of ``games`` into (none
-    unless ``recorded``): each round's card, the market values, every seat's points, chips
-    and shares, the auctions, and the pots before each step. Kept from chunk to chunk in
-    each thread (``play_recorded`` clears a game's counters itself): fresh arrays of this
+    """The arrays ``fast_kernels.play_games`` records a chunk of ``games`` into (none unless
+    ``recorded``, ``fast.recording``) and the pots before each step. Kept from chunk to chunk
+    in each thread (``play_recorded`` clears a game's counters itself): fresh arrays of this
     size cost more in page faults than the recording itself."""
-    from mogul.games.mogul import fast, fast_record
+    from mogul.games.mogul import fast
 
-    pile = fast.PILE
-    shapes = (
-        ((pile, 2), np.int64),  # each round's card: company, border
-        ((pile, fast.COMPANIES), np.int16),  # market values
-        ((pile, players, 2 + fast.COMPANIES), np.int16),  # points, chips, shares
-        ((pile, fast_record.AUCTION_FIELDS), np.int64),
-        ((pile, 3, players), np.int16),  # chips bid per seat, credit seats, drop seats
-    )
     if not recorded:
-        return tuple(np.zeros((0, *shape), dtype) for shape, dtype in shapes), np.zeros(0, np.int64)
+        return fast.NO_RECORD
     out = getattr(_SCRATCH, "out", None)
     if out is None or len(out[0]) < games or out[2].shape[2] != players:
-        _SCRATCH.out = tuple(np.zeros((games, *shape), dtype) for shape, dtype in shapes)
+        _SCRATCH.out = fast.recording(games, players)
         _SCRATCH.path = np.zeros(games * 400 + 8192, np.int64)  # grown if a chunk needs more
     return _SCRATCH.out, _SCRATCH.path
 
@@ -277,14 +349,14 @@ def _auctions(
     companies: Sequence[str],
 ) -> Columns:
     """Rows (game, round) for every auction: every round but the crash."""
-    from mogul.games.mogul import fast_record
+    from mogul.games.mogul import fast_kernels
 
     count = int(rounds.sum()) - len(rounds)
     players = out[4].shape[3]
     game = np.empty(count, np.int64)
     fields = np.empty((16, count), np.int16)
     seqs = np.empty((3, count * players), np.int16)
-    _, credits, drops = fast_record.auction_rows(
+    _, credits, drops = fast_kernels.auction_rows(
         out[0], out[3], out[4], rounds, len(companies), game_numbers, game, fields, seqs
     )
     companies = tuple(companies)

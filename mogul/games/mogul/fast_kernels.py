@@ -17,6 +17,15 @@ auction is a loop of unknown length whose every step depends on the last, so mos
 work went into masks and gathers. The compiled loop plays about 195,000 a second on the same
 core and reads like the rules.
 
+Randomness: each game draws from splitmix64 streams of its own (``below``), one seeded by
+the game's deal seed (the deal, the crash's place, the start player) and one per seat seeded
+by that seat's bot seed (a random bot's choices), so a game depends on its own seeds only.
+The Monte-Carlo rollouts (``play_tables``, ``play_branches``) draw from numpy's generator.
+
+``play_games`` is the one loop that deals and plays fresh games: for ``fast.play_fresh``,
+for ``simulate``'s batch engine (``fast_batch``, recording every round and auction for the
+rounds and auctions tables, ``play_recorded``) and for a game's record (an action log).
+
 Why the layout lives apart (``fast_table.py``): numba checks only a function's own file to
 decide whether its cached machine code is still good; ``drop_stale_caches`` at the end of
 this module recompiles it (about 4 s, once) whenever one of the compiled files changed.
@@ -27,7 +36,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mogul.games.mogul.fast_rng import below, deal_hidden_pile, new_rng, shuffle
 from mogul.games.mogul.fast_table import (
     AUCTION,
     BID,
@@ -52,8 +60,43 @@ _inline = nb.njit(cache=True, nogil=True, inline="always")
 """For the rules shared by both editions that take the edition's functions as arguments
 (``step``, ``any_action``, ``value_bid``, ``play_out``, ``play_tables``, ``play_branches``):
 inlined where they are called, so the functions are called directly, as if written there (a
-function passed to a call that is not inlined is an address numba cannot cache), and as fast
-as the code they replace (checked with benchmarks/bench_games.py)."""
+function passed to a call that is not inlined is an address numba cannot cache), and
+as fast as the code they replace (checked with benchmarks/bench_games.py)."""
+
+
+# --- randomness: splitmix64 streams -----------------------------------------------------------
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+@_jit
+def below(rngs, k, n):
+    """A whole number in 0 .. n - 1 (n >= 1) from stream ``k`` of ``rngs`` (uint64 states),
+    each about equally likely (bias below n / 2**32): a splitmix64 step and a multiply-shift,
+    as the C reference (``benchmarks/mogul_ref.c``) draws."""
+    z = rngs[k] + GOLDEN
+    rngs[k] = z
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    z ^= z >> np.uint64(31)
+    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_jit
+def shuffle(rngs, k, x, n):
+    """Fisher-Yates over ``x[:n]``, drawing from stream ``k``."""
+    for i in range(n - 1, 0, -1):
+        j = below(rngs, k, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+@_jit
+def seed_streams(rngs, seed, bot_seeds):
+    """Stream 0 (the deal) seeded by ``seed``, stream ``1 + s`` (seat s's bot) by ``bot_seeds[s]``."""
+    rngs[0] = np.uint64(seed)
+    for s in range(len(bot_seeds)):
+        rngs[1 + s] = np.uint64(bot_seeds[s])
 
 
 # --- phases 1 and 2: reveal and premiums (rules.begin_round) ----------------------------------
@@ -217,31 +260,32 @@ def auction_option(t, i):
 
 
 @_inline
-def any_action(t, rng, below):
+def any_action(t, rngs, k, below):
     """Any legal action, each equally likely (the order of rules.legal_actions), drawn by
-    ``below(rng, n)``: ``fast_rng.below``, or ``numpy_below`` (numpy's generator)."""
+    ``below(rngs, k, n)``: ``below`` (stream k), or ``numpy_below`` (numpy's generator)."""
     seat = t.current
     if t.phase == AUCTION:  # Bid (with a chip), Drop, Credit (where allowed)
-        return auction_option(t, below(rng, 1 + (t.chips[seat] > 0) + may_take_credit(t, seat)))
+        n = 1 + (t.chips[seat] > 0) + may_take_credit(t, seat)
+        return auction_option(t, below(rngs, k, n))
     owned = t.shares[seat, t.border]
     if t.phase == WINNER:  # Take, Sell(0) ... Sell(owned)
-        i = below(rng, owned + 2)
+        i = below(rngs, k, owned + 2)
         return TAKE if i == 0 else SELL + i - 1
     if t.winner_took:  # the runner-up may sell 0 ... owned
-        return SELL + below(rng, owned + 1)
+        return SELL + below(rngs, k, owned + 1)
     return TAKE
 
 
 @_jit
-def numpy_below(rng, n):
-    """A whole number in 0 .. n - 1 from numpy's generator (seeded per batch; ``rng`` unused)."""
+def numpy_below(rngs, k, n):
+    """A whole number in 0 .. n - 1 from numpy's generator (seeded per batch; no streams)."""
     return np.random.randint(n)
 
 
 @_jit
 def random_action(t):
     """Any legal action, each equally likely, from numpy's generator."""
-    return any_action(t, None, numpy_below)
+    return any_action(t, None, 0, numpy_below)
 
 
 @_jit
@@ -317,9 +361,11 @@ def choose(t, kinds, params):
 
 
 @_jit
-def play_to_end(t, kinds, params):
-    """Let the bots play the game on table ``t`` to the crash."""
-    play_out(t, kinds, params, apply, choose)
+def seat_random_action(t, rngs):
+    """Any legal action, each equally likely, drawn from the current seat's stream (called,
+    not inlined, in the play loops: they run faster so, about 280,000 games/s against 210,000
+    on one core)."""
+    return any_action(t, rngs, 1 + t.current, below)
 
 
 @_inline
@@ -333,12 +379,12 @@ def play_out(t, kinds, params, apply, choose):
 
 
 @_jit
-def deal(t, rng, box_company, box_border, starting, rest, chips_total, chips_per_player, pile):
-    """A fresh deal as setup.deal does it, drawing from ``rng`` (``fast_rng``) into ``pile``
+def deal(t, rngs, box_company, box_border, starting, rest, chips_total, chips_per_player, pile):
+    """A fresh deal as setup.deal does it, drawing from stream 0 of ``rngs`` into ``pile``
     (room for the box): S shares to the players, the pile, a start player."""
     players, s = t.players, len(starting)
     pile[:s] = starting
-    shuffle(rng, pile, s)
+    shuffle(rngs, 0, pile, s)
     # 1. one brown S share to each player; the other S shares join the pile
     for seat in range(players):
         t.shares[seat, box_company[pile[seat]]] += 1
@@ -348,11 +394,11 @@ def deal(t, rng, box_company, box_border, starting, rest, chips_total, chips_per
     pile[n : n + len(rest)] = rest
     n += len(rest)
     # 3. shuffle the pile and mix the crash card into its last cards
-    shuffle(rng, pile, n)
-    crash = n - below(rng, min(t.crash_window, n + 1))
+    shuffle(rngs, 0, pile, n)
+    crash = n - below(rngs, 0, min(t.crash_window, n + 1))
     set_out(t, pile[:n], crash, box_company, box_border, chips_total, chips_per_player)
     # 4. a start player; the first card is revealed
-    begin_round(t, below(rng, players))
+    begin_round(t, below(rngs, 0, players))
 
 
 @_jit
@@ -375,13 +421,181 @@ def set_out(t, cards, crash, box_company, box_border, chips_total, chips_per_pla
     t.bank = chips_total - t.players * chips_per_player
 
 
+# --- fresh games: the one loop, with its records ---------------------------------------------
+
+# The columns of an auction's record (``play_recorded``).
+START, STEPS, WINNER_SEAT, RUNNER_UP_SEAT, SOLD, PRICE, SELLER, TOOK, TAKER = range(9)
+CREDITS, DROPS, PATH = 9, 10, 11
+AUCTION_FIELDS = 12
+
+
 @_jit
-def fresh_random_action(t, rng):
-    """``random_action`` drawing from ``rng`` (``fast_rng``) instead of numpy's generator."""
-    return any_action(t, rng, below)
+def play_games(tables, boxes, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt):
+    """Deal and play games ``first``, ``first + 1``... of ``tables`` to the crash, game ``g``
+    from its streams: the deal from ``seeds[g]``, seat s's random bot from ``bot_seeds[g, s]``.
+
+    ``boxes``: the box's card companies, borders and S marks, and (chips in the box, chips per
+    player). Where ``out`` (cards, market, seats, auctions, bids) has rows, every round and
+    auction is recorded there (``play_recorded``), with the pots before each step in ``path``
+    from ``used`` on; games whose steps might not fit in ``path`` are left for the caller, who
+    grows it and calls again: returns (the first game not played, used). Where ``log`` has
+    room, every action's code is written there in turn (``record``: one game); where
+    ``dealt`` has rows, ``dealt[g]`` is game g's table as dealt, before the first action.
+    """
+    box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
+    starting = np.flatnonzero(box_starting)
+    rest = np.flatnonzero(box_starting == 0)
+    pile = np.empty(len(box_starting), np.int64)
+    rngs = np.zeros(1 + kinds.size, np.uint64)
+    recording = len(out[0]) > 0
+    room = out[0].shape[1] * (chips[0] + 2 * kinds.size + 2)  # more steps than any game takes
+    logged = 0
+    for g in range(first, len(tables)):
+        if recording and used + room > len(path):
+            return g, used
+        t = tables[g]
+        seed_streams(rngs, seeds[g], bot_seeds[g])
+        deal(t, rngs, box_company, box_border, starting, rest, chips[0], chips[1], pile)
+        if len(dealt):
+            dealt[g] = t
+        if recording:
+            used, logged = play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged)
+            continue
+        while t.phase != OVER:
+            random = kinds[t.current] == RANDOM
+            action = seat_random_action(t, rngs) if random else choose(t, kinds, params)
+            if logged < len(log):
+                log[logged] = action
+                logged += 1
+            apply(t, action)
+    return len(tables), used
 
 
-# --- batches ----------------------------------------------------------------------------------
+@_jit
+def snapshot(t, g, cards, market, seats):
+    """The table as the round's auction opens (or at the crash): row ``round - 1``."""
+    r = t.round - 1
+    cards[g, r, 0] = CRASH if t.phase == OVER else t.company
+    cards[g, r, 1] = CRASH if t.phase == OVER else t.border
+    for c in range(COMPANIES):
+        market[g, r, c] = market_value(t, c)
+    for seat in range(t.players):
+        seats[g, r, seat, 0] = t.points[seat]
+        seats[g, r, seat, 1] = t.chips[seat]
+        for c in range(COMPANIES):
+            seats[g, r, seat, 2 + c] = t.shares[seat, c]
+
+
+@_jit
+def play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged):
+    """Play table ``t`` (a fresh deal) to the crash as ``play_games`` does, recording game
+    ``g`` into ``out``: what the readable tables read from the states (``tables.round_rows``,
+    ``tables.auction_rows``). Returns ``used``, the length of ``path`` (the pots before each
+    step, every auction's in turn) so far, and the actions logged so far."""
+    cards, market, seats, auctions, bids = out
+    auctions[g] = 0  # the arrays are used again chunk after chunk: clear the counters
+    bids[g, :, 0] = 0
+    snapshot(t, g, cards, market, seats)
+    auctions[g, 0, START], auctions[g, 0, PATH] = t.start_player, used
+    while t.phase != OVER:
+        seat, phase, a = t.current, t.phase, t.round - 1
+        random = kinds[seat] == RANDOM
+        action = seat_random_action(t, rngs) if random else choose(t, kinds, params)
+        if logged < len(log):
+            log[logged] = action
+            logged += 1
+        if phase == AUCTION:
+            if action == CREDIT:  # bids[g, a]: chips bid per seat, credit seats, drop seats
+                bids[g, a, 1, auctions[g, a, CREDITS]] = seat
+                auctions[g, a, CREDITS] += 1
+            else:
+                path[used] = t.pot
+                used += 1
+                auctions[g, a, STEPS] += 1
+                if action == BID:
+                    bids[g, a, 0, seat] += 1
+                else:
+                    bids[g, a, 2, auctions[g, a, DROPS]] = seat
+                    auctions[g, a, DROPS] += 1
+        elif action == TAKE:
+            auctions[g, a, TAKER] = seat
+        else:
+            auctions[g, a, SOLD] = action - SELL
+            auctions[g, a, PRICE] = market_value(t, t.border)
+            auctions[g, a, SELLER] = seat
+        if phase == WINNER:
+            auctions[g, a, TOOK] = action == TAKE
+        apply(t, action)
+        if phase == AUCTION and t.phase == WINNER:
+            auctions[g, a, WINNER_SEAT] = t.winner
+            auctions[g, a, RUNNER_UP_SEAT] = t.runner_up
+        if t.round - 1 != a:  # the next card is revealed
+            snapshot(t, g, cards, market, seats)
+            if t.phase != OVER:
+                auctions[g, a + 1, START], auctions[g, a + 1, PATH] = t.start_player, used
+    return used, logged
+
+
+@_jit
+def round_rows(cards, market, seats, rounds, chips_per_point, crash, game_numbers, game, fields):
+    """The rounds table's rows (game, round, seat), every round played and the crash:
+    ``game[r]`` and ``fields[:, r]`` = round, card (company * companies + border, ``crash``
+    for the crash), seat, points, chips, score, each company's shares, each market value."""
+    players, companies = seats.shape[2], market.shape[2]
+    r = 0
+    for g in range(len(rounds)):
+        for i in range(rounds[g]):
+            card = crash if cards[g, i, 0] < 0 else cards[g, i, 0] * companies + cards[g, i, 1]
+            for seat in range(players):
+                game[r] = game_numbers[g]
+                fields[0, r], fields[1, r], fields[2, r] = i + 1, card, seat
+                points, chips = seats[g, i, seat, 0], seats[g, i, seat, 1]
+                fields[3, r], fields[4, r] = points, chips
+                fields[5, r] = points + chips // chips_per_point
+                for c in range(companies):
+                    fields[6 + c, r] = seats[g, i, seat, 2 + c]
+                    fields[6 + companies + c, r] = market[g, i, c]
+                r += 1
+    return r
+
+
+@_jit
+def auction_rows(cards, auctions, bids, rounds, companies, game_numbers, game, fields, seqs):
+    """The auctions table's rows (game, round), every round but the crash: ``game[r]``,
+    ``fields[:, r]`` = round, card, company, border, start player, steps, winner, runner-up,
+    sold, sale price, seller, winner took, taker, chips paid, credits, drops; ``seqs[0]``
+    the chips bid per seat, ``seqs[1]`` and ``seqs[2]`` the credit and drop seats, in turn.
+    Returns the rows and how many credit and drop seats were written."""
+    players = bids.shape[3]
+    r = credits = drops = 0
+    for g in range(len(rounds)):
+        for i in range(rounds[g] - 1):
+            record = auctions[g, i]
+            company, border = cards[g, i, 0], cards[g, i, 1]
+            game[r] = game_numbers[g]
+            fields[0, r], fields[1, r] = i + 1, company * companies + border
+            fields[2, r], fields[3, r] = company, border
+            fields[4, r], fields[5, r] = record[START], record[STEPS]
+            fields[6, r], fields[7, r] = record[WINNER_SEAT], record[RUNNER_UP_SEAT]
+            fields[8, r], fields[9, r] = record[SOLD], record[PRICE]
+            fields[10, r], fields[11, r] = record[SELLER], record[TOOK]
+            fields[12, r] = record[TAKER]
+            paid = 0
+            for seat in range(players):
+                seqs[0, r * players + seat] = bids[g, i, 0, seat]
+                paid += bids[g, i, 0, seat]
+            fields[13, r], fields[14, r], fields[15, r] = paid, record[CREDITS], record[DROPS]
+            for k in range(record[CREDITS]):
+                seqs[1, credits] = bids[g, i, 1, k]
+                credits += 1
+            for k in range(record[DROPS]):
+                seqs[2, drops] = bids[g, i, 2, k]
+                drops += 1
+            r += 1
+    return r, credits, drops
+
+
+# --- rollouts from a position (Monte-Carlo bots and analyses: numpy's generator) ---------------
 
 
 @_jit
@@ -390,31 +604,28 @@ def _seed(seed):
 
 
 @_jit
-def _deal_and_play(
-    tables,
-    box_company,
-    box_border,
-    box_starting,
-    chips_total,
-    chips_per_player,
-    kinds,
-    params,
-    seed,
-):
-    """Fresh games for ``fast.play_fresh``: the deals and the random bots draw from one
-    splitmix64 generator (``fast_rng``), the other bots decide as ``choose`` does."""
-    rng = new_rng(seed)
-    starting = np.flatnonzero(box_starting)
-    rest = np.flatnonzero(box_starting == 0)
-    pile = np.empty(len(box_starting), np.int64)
-    for g in range(len(tables)):
-        t = tables[g]
-        deal(t, rng, box_company, box_border, starting, rest, chips_total, chips_per_player, pile)
-        while t.phase != OVER:
-            if kinds[t.current] == RANDOM:
-                apply(t, fresh_random_action(t, rng))
-            else:
-                apply(t, choose(t, kinds, params))
+def deal_hidden_pile(t):
+    """Shuffle the unseen shares and place the crash by the crash rule (determinize.py)."""
+    left = t.pile_size - t.top
+    shares = np.empty((left - 1, 2), np.int64)
+    n = 0
+    for i in range(t.top, t.pile_size):
+        if t.pile_company[i] != CRASH:
+            shares[n, 0], shares[n, 1] = t.pile_company[i], t.pile_border[i]
+            n += 1
+    for i in range(n - 1, 0, -1):  # Fisher-Yates
+        j = np.random.randint(i + 1)
+        shares[i, 0], shares[j, 0] = shares[j, 0], shares[i, 0]
+        shares[i, 1], shares[j, 1] = shares[j, 1], shares[i, 1]
+    window = min(t.crash_window, left)
+    crash = left - window + np.random.randint(window)
+    k = 0
+    for i in range(left):
+        if i == crash:
+            t.pile_company[t.top + i], t.pile_border[t.top + i] = CRASH, CRASH
+        else:
+            t.pile_company[t.top + i], t.pile_border[t.top + i] = shares[k, 0], shares[k, 1]
+            k += 1
 
 
 @_jit

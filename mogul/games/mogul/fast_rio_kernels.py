@@ -22,23 +22,29 @@ import numpy as np
 from mogul.games.mogul.fast_kernels import (
     auction_option,
     begin_round,
+    below,
     market_value,
     play_branches,
-    play_out,
     play_tables,
     premium_outlook,
+    seed_streams,
     set_out,
+    shuffle,
     step,
     threshold_action,
     value_bid,
 )
 from mogul.games.mogul.fast_kernels import use_right as classic_use_right
-from mogul.games.mogul.fast_rio_table import BRANCH, MAX_STATIONS, NO_STATION, RIO_COMPILED
 from mogul.games.mogul.fast_table import (
     AUCTION,
+    BRANCH,
     COMPANIES,
+    MAX_STATIONS,
     NO_ACTION,
+    NO_STATION,
     OVER,
+    RANDOM,
+    RIO_COMPILED,
     RUNNER_UP,
     SELL,
     TAKE,
@@ -302,25 +308,26 @@ def choose(t, kinds, params):
 
 
 @_jit
-def play_to_end(t, kinds, params):
-    """Let the bots play the game on table ``t`` to the crash."""
-    play_out(t, kinds, params, apply, choose)
+def seat_random_action(t, rngs):
+    """Any legal action, each equally likely, drawn from the current seat's stream."""
+    return option(t, below(rngs, 1 + t.current, option_count(t)))
 
 
 # --- dealing and batches ----------------------------------------------------------------------
 
 
 @_jit
-def deal(t, pile_company, pile_border, hands, chips_total, chips_per_player):
-    """A fresh deal as setup.deal does it in 2013: the pile (the box less the setup card's
-    shares) shuffled with the crash in its last cards, a start player, the setup card's
-    positions clockwise from the start player."""
+def deal(t, rngs, order, pile_company, pile_border, hands, chips_total, chips_per_player):
+    """A fresh deal as setup.deal does it in 2013, drawing from stream 0 of ``rngs``: the pile
+    (the box less the setup card's shares, shuffled in ``order``) with the crash in its last
+    cards, a start player, the setup card's positions clockwise from the start player."""
     n = t.players
-    order = np.arange(len(pile_company))
-    np.random.shuffle(order)
-    crash = len(order) - np.random.randint(min(t.crash_window, len(order) + 1))
+    for i in range(len(order)):
+        order[i] = i
+    shuffle(rngs, 0, order, len(order))
+    crash = len(order) - below(rngs, 0, min(t.crash_window, len(order) + 1))
     set_out(t, order, crash, pile_company, pile_border, chips_total, chips_per_player)
-    start = np.random.randint(n)
+    start = below(rngs, 0, n)
     for position in range(n):
         for k in range(hands.shape[1]):
             t.shares[(start + position) % n, hands[position, k]] += 1
@@ -328,11 +335,29 @@ def deal(t, pile_company, pile_border, hands, chips_total, chips_per_player):
 
 
 @_jit
-def _deal_and_play(tables, pile_company, pile_border, hands, chips, kinds, params, seed):
-    np.random.seed(seed)
+def play_games(tables, box, seeds, bot_seeds, kinds, params, log, dealt):
+    """Deal and play every game of ``tables`` to the crash, as classic's ``play_games`` does:
+    game g's deal from ``seeds[g]``, seat s's random bot from ``bot_seeds[g, s]``; every
+    action's code written to ``log`` while it has room, each table as dealt to ``dealt``
+    where it has rows. ``box``: the pile's companies and borders, the setup card's companies
+    by position, and (chips in the box, chips per player)."""
+    pile_company, pile_border, hands, chips = box
+    order = np.empty(len(pile_company), np.int64)
+    rngs = np.zeros(1 + kinds.size, np.uint64)
+    logged = 0
     for g in range(len(tables)):
-        deal(tables[g], pile_company, pile_border, hands, chips[0], chips[1])
-        play_to_end(tables[g], kinds, params)
+        t = tables[g]
+        seed_streams(rngs, seeds[g], bot_seeds[g])
+        deal(t, rngs, order, pile_company, pile_border, hands, chips[0], chips[1])
+        if len(dealt):
+            dealt[g] = t
+        while t.phase != OVER:
+            random = kinds[t.current] == RANDOM
+            action = seat_random_action(t, rngs) if random else choose(t, kinds, params)
+            if logged < len(log):
+                log[logged] = action
+                logged += 1
+            apply(t, action)
 
 
 @_jit

@@ -2,14 +2,20 @@
 // view of the table whenever it changes. The seat key stays in this browser (localStorage),
 // so a reload or a phone waking up comes back to the seat without typing. At a practice table
 // (one student against bots, no lecturer) the game-over screen offers a new game.
+// When the server goes away (a restart), the page tries again within a second, so the class
+// is back at its seats moments after the server answers; a move sent whose answer never came
+// is said to be not taken (if the table shows it was not) and its buttons are offered again.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
   const SAVED = "mogul-hall-seat";
   const tidy = (code) => (code || "").replace(/[\s-]+/g, "").toUpperCase();
   let fromAddress = new URLSearchParams(location.search).get("table") || "";
-  let ws = null, view = null, seated = false, rejoining = false, retry = 500, timerEnds = 0;
+  const FIRST_RETRY = 250, LAST_RETRY = 1000;  // ms between tries to reach the server
+  let ws = null, view = null, seated = false, rejoining = false, retry = FIRST_RETRY, timerEnds = 0;
   let practice = false;
+  let pending = null;  // a move sent and not answered yet: {step, label, lost}
+  let again = null;  // the next try to reach the server
   let waitingJoin = null;  // a join pressed before the socket opened: sent when it opens
 
   function saved() {
@@ -28,12 +34,12 @@
   }
 
   function connect() {
+    clearTimeout(again);
     const url = new URL("ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(url);
     ws.onopen = () => {
-      retry = 500;
-      $("conn").textContent = "";
+      retry = FIRST_RETRY;
       const seat = saved();
       if (waitingJoin) {
         send(waitingJoin);
@@ -41,12 +47,17 @@
       } else if (seat && (!fromAddress || tidy(fromAddress) === seat.table)) {
         rejoining = send({op: "join", table: seat.table, key: seat.key});
       }
+      $("conn").textContent = rejoining && seated ? "Connected: taking your seat again..." : "";
     };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
     ws.onclose = () => {
       $("conn").textContent = "Connection lost: reconnecting...";
-      setTimeout(connect, retry);
-      retry = Math.min(2 * retry, 5000);
+      if (pending && !pending.lost) {
+        pending.lost = true;
+        say(`Connection lost before your move "${pending.label}" was answered.`);
+      }
+      again = setTimeout(connect, retry * (0.75 + Math.random() / 2));  // a room does not retry in step
+      retry = Math.min(2 * retry, LAST_RETRY);
     };
   }
 
@@ -54,6 +65,7 @@
     if (m.type === "seat") {
       rejoining = false;
       seated = true;
+      $("conn").textContent = "";
       localStorage.setItem(SAVED, JSON.stringify({table: m.table, key: m.key}));
       say("");
       $("join").hidden = true;
@@ -70,8 +82,20 @@
         $("newkey").hidden = false;
       }
     } else if (m.type === "view") {
-      if (seated) draw(m);
+      // a view pushed to this page before its seat came back is drawn again right after it
+      if (!seated || rejoining) return;
+      let note = null;
+      if (pending && m.step > pending.step) {  // taken (the table shows it), or moved on
+        if (pending.lost) note = "";
+        pending = null;
+      } else if (pending && pending.lost) {  // back, and the table is where it was: not taken
+        note = `Your move "${pending.label}" was not taken: press it again.`;
+        pending = null;
+      }
+      draw(m);
+      if (note !== null) say(note);
     } else if (m.type === "error") {
+      pending = null;
       say(m.message);
       if (m.lost) {  // the lecturer gave this seat to someone else
         view = null;
@@ -119,7 +143,8 @@
       button.onclick = () => {
         for (const b of box.querySelectorAll("button")) b.disabled = true;  // one click, one move
         say("");
-        if (!send({op: "act", step: v.step, action: action})) drawMoves(v);
+        pending = {step: v.step, label: label, lost: false};
+        if (!send({op: "act", step: v.step, action: action})) { pending = null; drawMoves(v); }
       };
       return button;
     }));
@@ -157,6 +182,9 @@
   };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && ws && ws.readyState === WebSocket.CLOSED) connect();
+  });
+  window.addEventListener("online", () => {  // the network is back: no need to wait
+    if (ws && ws.readyState === WebSocket.CLOSED) connect();
   });
   setInterval(tickTimer, 250);
   connect();
