@@ -283,3 +283,32 @@ def test_a_batch_engine_without_records_says_so(monkeypatch):
         monkeypatch.delattr(fast_batch.MogulBatch, "record")
     with pytest.raises(ValueError, match="the mogul batch engine does not write records"):
         sim.record(0)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "tables"),
+    [("classic", 4, None), ("rio-grande", 3, ["games"]), ("credit-mobilier", 4, ["games"])],
+)
+def test_every_batch_engine_opens_its_games_as_records(tmp_path, game, players, tables):
+    sim = simulate(
+        game,
+        ["random"],
+        8,
+        players=players,
+        games=30,
+        tables=tables,
+        chunk_size=7,
+        keep_records=3,
+        out=tmp_path,
+        format="feather",
+        progress=False,
+    )
+    games = pd.read_feather(sim.files["games"])
+    assert sim.engine == "fast" and len(sim.records) == 3
+    for number in (0, 2, 17, 29):
+        record = sim.records[number] if number < 3 else sim.record(number)
+        final = record.replay()
+        assert final.is_over
+        rows = games[games["game"] == number]
+        assert list(final.final_scores()) == rows["score"].tolist()
+        assert rows["seed"].iloc[0] == game_seeds(8, number, 1, players)[0][0]
