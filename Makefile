@@ -183,9 +183,10 @@ notebooks: $(STAMP)
 playthroughs: $(STAMP)
 	$(BIN)/python tests/playthroughs/generate.py
 
-# make bench: every game's figures in one table (readable engine, batch engine, bot decision,
-# analysis; about a minute). make bench-all: then every other benchmark, one after another
-# (some take minutes; bench_classroom starts servers of its own).
+# make bench: every game's figures in one table (readable engine, batch kernel and simulate
+# side by side, bot decision, analysis), then the classic kernel against the C reference
+# (benchmarks/bench_fast.py builds it; a few minutes). make bench-all: then every other
+# benchmark, one after another (some take minutes; bench_classroom starts servers of its own).
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_games.py
 

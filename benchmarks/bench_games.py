@@ -1,4 +1,4 @@
-"""Every registered game's speed in one table: readable engine, batch engine, bot decision, analysis.
+"""Every registered game's speed in one table: readable engine, batch kernel and simulate, bot decision, analysis.
 
     make bench                                # this table (make bench-all: every benchmark)
     python benchmarks/bench_games.py          # taskset -c 1 python ... pins it to one core
@@ -10,13 +10,13 @@ before and after: figures taken while other work runs are slower than the machin
 
 * **readable engine**: complete 4-player games (3 where 4 is not allowed) of uniformly random
   play per second, ``state.apply(rng.choice(state.legal_actions()))``;
-* **batch engine**: random games per second through the game's batch engine as ``simulate``
-  drives it (``mogul.kit.batch.engine_for``, ``engine.play`` making the games table), or "-"
-  where the game has none for that edition: the same figure for every game, whatever its
-  engine is built of (Credit Mobilier and Rio Grande deal each game with the readable
-  engine there, so that their games are the readable engine's);
-* **batch kernel**: the same engine dealing in its compiled code (``engine.deal_and_play``,
-  other deals than the readable engine's): the engine at its own speed;
+* **batch kernel**: random games per second of the game's batch engine dealing and playing
+  in its compiled code (``engine.deal_and_play``), or "-" where the game has none for that
+  edition: the engine at its own speed;
+* **simulate**: the same games as a student gets them, ``simulate(edition, ["random"],
+  players=..., tables=["games"])`` on one core: seeds, chunks, the engine, the games table
+  as a pandas frame (the figure the kit promises: at least 20,000 for every game, 150,000
+  for classic);
 * **bot decision**: the game's ``"mc"`` bot at its default settings, mean and 90th
   percentile milliseconds per decision, at ``DECISIONS`` states with two options or more
   spread evenly over two games that the game's second bot plays (early, middle and late
@@ -34,22 +34,23 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 import mogul  # noqa: F401 - registers the games
 from mogul.kit import spec as registry
-from mogul.kit.batch import bot_seeds, engine_for
+from mogul.kit.batch import engine_for
+from mogul.kit.simulate import simulate
 
 RUNS = 3
 MIN_SECONDS = 0.5
 DECISIONS = 12
+SIMULATE = {"tables": ["games"], "engine": "fast", "progress": False, "seed": 1}
+C_GAMES = 200_000
 HEADER = (
     "game",
     "edition",
     "players",
     "readable engine games/s",
-    "batch engine games/s",
     "batch kernel games/s",
+    "simulate games/s",
     "bot decision ms mean / p90",
     "analysis ms",
 )
@@ -84,16 +85,14 @@ def readable_rate(spec: Any, edition: str, players: int) -> str:
     return games_per_second(lambda n: cpu(random_games, spec, edition, players, n), 10)
 
 
-def batch_rate(spec: Any, edition: str, players: int) -> str:
+def simulate_rate(spec: Any, edition: str, players: int) -> str:
     try:
-        engine = engine_for(spec, edition, ["random"] * players, ["random"] * players)
+        engine_for(spec, edition, ["random"] * players, ["random"] * players)
     except ValueError:
         return "-"
 
-    def timed(games: int) -> float:  # the engine alone: the seeds are drawn before
-        seeds = np.arange(1, games + 1, dtype=np.int64)
-        bots = bot_seeds(1, 0, games, players)
-        return cpu(engine.play, 0, seeds, bots, ("games",))
+    def timed(games: int) -> float:
+        return cpu(lambda: simulate(edition, ["random"], games=games, players=players, **SIMULATE))
 
     timed(10)  # compile or load the cache
     return games_per_second(timed, 1000)
@@ -168,8 +167,8 @@ def main() -> None:
                     edition,
                     str(players),
                     readable_rate(spec, edition, players),
-                    batch_rate(spec, edition, players),
                     kernel_rate(spec, edition, players),
+                    simulate_rate(spec, edition, players),
                     bot_latency(spec, edition, players),
                     analysis_latency(spec, edition, players),
                 )
@@ -181,6 +180,31 @@ def main() -> None:
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
     print(f"machine after: {machine()}")
+    print(c_ratio())
+
+
+def c_ratio() -> str:
+    """The classic batch kernel against the C reference (``benchmarks/bench_fast.py``), runs
+    taking turns so that both see the machine's load alike; best runs compared."""
+    from bench_fast import RUNS, c_reference
+
+    spec, edition = registry.resolve("classic")
+    engine = engine_for(spec, edition, ["random"] * 4, ["random"] * 4)
+    kernel: list[float] = []
+
+    def kernel_run() -> None:
+        kernel.append(C_GAMES / cpu(engine.deal_and_play, C_GAMES, 1))
+
+    engine.deal_and_play(10, 0)  # compile or load the cache
+    reference = c_reference(C_GAMES, RUNS, between=kernel_run)
+    if reference is None:
+        return "classic batch kernel / C reference: skipped (no C compiler: cc or gcc)"
+    rates, _ = reference
+    return (
+        f"classic batch kernel / C reference: {max(kernel) / max(rates):.2f} "
+        f"({max(kernel):,.0f} and {max(rates):,.0f} random 4-player games/s, best of {RUNS} "
+        f"runs taking turns; {machine()})"
+    )
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts to compare")
     parser.add_argument("--tables", default="games,rounds,auctions")
     parser.add_argument(
-        "--format", default="csv", choices=["csv", "parquet", "feather"], help="of the big runs"
+        "--format", default="feather", choices=["csv", "parquet", "feather"], help="of the big runs"
     )
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each figure (best kept)")

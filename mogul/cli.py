@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import bot_factory
-from mogul.kit.simulate import has_pyarrow, simulate, write_tables
+from mogul.kit.simulate import simulate, write_tables
 from mogul.kit.spec import GameSpec, default_game, games, get_game, names, resolve
 from mogul.kit.tournament import tournament
 
@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=["csv", "parquet", "feather"],
         default=None,
-        help="file format (default: csv; parquet and feather need pyarrow, feather is the fastest)",
+        help="file format (default: csv; feather is the fastest to write)",
     )
     sim.add_argument(
         "--tables",
@@ -257,8 +257,6 @@ def _quiet_broken_pipe() -> int:
 
 
 def _simulate(args: argparse.Namespace) -> bool:
-    if args.format in ("parquet", "feather") and not has_pyarrow():
-        raise ValueError(f"--format {args.format} needs pyarrow: pip install pyarrow")
     spec, edition = resolve(args.game)
     check_bots(spec, args.bots)
     tables = None if args.tables is None else check_tables(spec, args.tables)

@@ -1,107 +1,85 @@
-"""simulate() on the batch engine: the readable engine's games and tables, in chunks, anywhere.
+"""simulate() on the batch engine: the readable engine's tables, in chunks, anywhere.
 
-The batch engine deals and draws with Python's generator as the readable engine does, so the
-tables must be equal, row for row and dtype for dtype, for every bot it plays (random ones
-too); and a game depends only on its own seeds, so chunks, workers and executors must not
-change a byte of what is written.
+Every game gets its seeds from the run's seed and its number (``game_seeds``), so chunks,
+workers and executors must not change a byte of what is written.
 """
 
 from __future__ import annotations
 
-import random
-from itertools import repeat
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import pytest
+import toy_game
 
-from mogul.games.mogul import fast_record
-from mogul.kit.batch import bot_seeds, deal_seeds, engine_for
-from mogul.kit.columns import Coded, Ragged, csv_bytes, frame
-from mogul.kit.runner import plan_games
+from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
+from mogul.kit.bots import RandomBot, play
+from mogul.kit.columns import Coded, frame
 from mogul.kit.simulate import simulate
+from mogul.kit.spec import register, unregister
 
 LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
 
 
-@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1])
-def test_pythons_generator_draw_for_draw(seed):
-    mt = np.zeros((2, fast_record.N + 1), np.int64)
-    fast_record.py_seed(mt, seed)
-    python = random.Random(seed)
-    assert [fast_record.py_random32(mt, 0) for _ in range(1500)] == [
-        python.getrandbits(32) for _ in range(1500)
-    ]
-    assert [fast_record.py_randbelow(mt, 0, n) for n in range(1, 300)] == [
-        python._randbelow(n) for n in range(1, 300)
-    ]
-    cards = np.arange(40)
-    fast_record.py_shuffle(mt, 0, cards)
-    expected = list(range(40))
-    python.shuffle(expected)
-    assert cards.tolist() == expected
+def test_splitmix64_is_the_reference_generator():
+    # Vigna's splitmix64.c seeded with 1234567: its first two outputs
+    first = splitmix64(np.array([1234567], np.uint64))
+    second = splitmix64(np.array([1234567], np.uint64) + GOLDEN)
+    assert [int(first[0]), int(second[0])] == [6457827717110365317, 3203168211198807973]
 
 
-def test_seeds_are_the_runners_plans():
-    plans = list(plan_games(9, repeat((0, 1, 2, 3), 23)))
-    deals = random.Random(9)
-    first, rest = deal_seeds(deals, 10, 4), deal_seeds(deals, 13, 4)
-    assert np.concatenate((first, rest)).tolist() == [p.seed for p in plans]
-    assert bot_seeds(9, 10, 13, 4).tolist() == [list(p.bot_seeds) for p in plans[10:]]
+def test_game_seeds_are_outputs_of_the_runs_stream():
+    key = int(run_key(9))
+    states = np.array([(key + k * int(GOLDEN)) % 2**64 for k in range(64)], np.uint64)
+    outputs = splitmix64(states).tolist()
+    deals, bots = game_seeds(9, 2, 2, 4)  # games 2 and 3: outputs 32... and 48...
+    assert deals.tolist() == [outputs[32] >> 1, outputs[48] >> 1]
+    assert bots.tolist() == [[o >> 1 for o in outputs[33:37]], [o >> 1 for o in outputs[49:53]]]
+    assert deals.dtype == bots.dtype == np.int64
 
 
-@pytest.mark.parametrize("seed, first", [(0, 0), (77, 10**6 - 3), (2**40, 10**15)])
-def test_compiled_bot_seeds_are_hashlibs(seed, first):
-    import hashlib
+@pytest.mark.parametrize("seed", [0, -1, 1, 2**63, 2**64 - 1, 2**64, -(2**200)])
+def test_game_seeds_depend_on_the_game_only(seed):
+    deals, bots = game_seeds(seed, 0, 300, 6)
+    assert (deals >= 0).all() and (bots >= 0).all()
+    assert len({*deals.tolist(), *bots.ravel().tolist()}) == 300 * 7  # no two alike
+    for first, count in [(0, 1), (7, 13), (299, 1)]:
+        part = game_seeds(seed, first, count, 6)
+        assert part[0].tolist() == deals[first : first + count].tolist()
+        assert part[1].tolist() == bots[first : first + count].tolist()
+    fewer = game_seeds(seed, 0, 300, 3)  # a seat's seed does not depend on the table's size
+    assert fewer[0].tolist() == deals.tolist() and fewer[1].tolist() == bots[:, :3].tolist()
 
-    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
-    expected = [
-        [
-            int.from_bytes(hashlib.blake2b(f"{g} {s}".encode(), key=key, digest_size=4).digest())
-            for s in range(6)
-        ]
-        for g in range(first, first + 5)
-    ]
-    assert bot_seeds(seed, first, 5, 6).tolist() == expected
+
+def test_every_run_seed_has_its_own_games():
+    seeds = [0, -1, 1, 2, -2, 2**63, -(2**63), 2**64 - 1, 2**64, 2**128]
+    assert len({tuple(game_seeds(s, 0, 2, 3)[0].tolist()) for s in seeds}) == len(seeds)
+    with pytest.raises(ValueError, match="seed must be a whole number, got 1.5"):
+        game_seeds(1.5, 0, 2, 3)
+    with pytest.raises(ValueError, match="1 to 15 players, not 16"):
+        game_seeds(1, 0, 2, 16)
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
-def test_the_batch_engine_gives_the_readable_engines_tables(players):
-    readable = simulate(
-        "classic",
-        LINEUP[:players],
-        games=40,
-        seed=players,
-        players=players,
-        engine="readable",
-        progress=False,
-    )
-    fast = simulate(
-        "classic",
-        LINEUP[:players],
-        games=40,
-        seed=players,
-        players=players,
-        progress=False,
-        chunk_size=9,
-    )
+def test_the_batch_engine_makes_the_readable_engines_tables(players):
+    lineup = dict(players=players, progress=False)
+    readable = simulate("classic", LINEUP[:players], games=3, engine="readable", **lineup)
+    fast = simulate("classic", LINEUP[:players], games=40, seed=players, chunk_size=9, **lineup)
     assert (readable.engine, fast.engine) == ("readable", "fast")
-    assert list(fast.tables) == ["games", "rounds", "auctions"]
+    assert list(fast.tables) == list(readable.tables) == ["games", "rounds", "auctions"]
     for name, table in readable.tables.items():
-        pd.testing.assert_frame_equal(fast.tables[name], table)
-    pd.testing.assert_frame_equal(fast.summary(), readable.summary())
+        assert list(fast.tables[name].columns) == list(table.columns)
+    games = fast.games
+    assert games["game"].tolist() == [g for g in range(40) for _ in range(players)]
+    deals, bots = game_seeds(players, 0, 40, players)
+    assert games["seed"].tolist() == np.repeat(deals, players).tolist()
+    assert games["bot_seed"].tolist() == bots.ravel().tolist()
     assert fast.failures.empty and not fast.partial
     unrecorded = simulate(  # only the games table: played without a record of the rounds
-        "classic",
-        LINEUP[:players],
-        games=40,
-        seed=players,
-        players=players,
-        progress=False,
-        tables=["games"],
+        "classic", LINEUP[:players], games=40, seed=players, tables=["games"], **lineup
     )
-    pd.testing.assert_frame_equal(unrecorded.games, readable.games)
+    pd.testing.assert_frame_equal(unrecorded.games, games)
 
 
 def test_fewer_tables_on_the_batch_engine():
@@ -134,155 +112,6 @@ def test_engine_fast_says_why_it_cannot(game, bots, message):
         simulate("classic", ["random"], games=1, players=3, engine="numba")
 
 
-def test_csv_is_what_pandas_writes():
-    rng = np.random.default_rng(1)
-    lengths = rng.integers(0, 4, 500)
-    columns = {
-        "number": rng.integers(-(10**12), 10**12, 500),
-        "won": rng.integers(0, 2, 500).astype(bool),
-        "text": Coded(rng.integers(0, 3, 500), ("a,b", "plain", 'say "hi"')),
-        "path": Ragged(rng.integers(-3, 30, lengths.sum()), lengths),
-    }
-    assert csv_bytes(columns, header=True) == frame(columns).to_csv(index=False).encode()
-
-
-def test_streamed_files_hold_the_tables(tmp_path):
-    sim = simulate("classic", LINEUP, games=30, seed=2, progress=False)
-    seen = []
-    streamed = simulate(
-        "classic",
-        LINEUP,
-        games=30,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format="csv",
-        chunk_size=8,
-        on_chunk=lambda w: seen.append(w.games),
-    )
-    assert seen == [8, 16, 24, 30] and streamed.tables == {}
-    for name, table in sim.tables.items():
-        assert streamed.files[name].read_text() == table.to_csv(index=False)
-    pd.testing.assert_frame_equal(streamed.summary(), sim.summary())
-
-
-@pytest.mark.parametrize("format", ["csv", "feather"])
-def test_an_interrupted_stream_keeps_whole_chunks(tmp_path, format):
-    if format == "feather":
-        pytest.importorskip("pyarrow")
-
-    def stop_after_two(writer):
-        if writer.games == 10:
-            raise KeyboardInterrupt
-
-    sim = simulate(
-        "classic",
-        LINEUP,
-        games=30,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format=format,
-        chunk_size=5,
-        on_chunk=stop_after_two,
-    )
-    assert sim.partial
-    read = pd.read_csv if format == "csv" else pd.read_feather  # a Feather file gets its footer
-    games = read(sim.files["games"])
-    assert games["game"].tolist() == [g for g in range(10) for _ in range(4)]
-    assert read(sim.files["auctions"])["game"].max() == 9
-
-
-def _written(folder, format="csv", **options):
-    sim = simulate(
-        "classic",
-        LINEUP,
-        games=60,
-        seed=11,
-        progress=False,
-        out=folder,
-        format=format,
-        **{"chunk_size": 7, **options},
-    )
-    assert not sim.partial
-    assert not list(Path(folder).glob(".chunks-*"))  # a pool's workers' hand-over files: gone
-    return {name: path.read_bytes() for name, path in sim.files.items()}
-
-
-@pytest.mark.parametrize("format", ["csv", "feather"])
-def test_same_bytes_on_one_or_two_workers(tmp_path, format):
-    if format == "feather":
-        pytest.importorskip("pyarrow")
-    one = _written(tmp_path / "one", format)
-    assert _written(tmp_path / "two", format, workers=2) == one
-    if format == "csv":  # a Feather file has one record batch per chunk
-        assert _written(tmp_path / "big", chunk_size=1000) == one
-
-
-def test_same_bytes_on_a_dask_cluster(tmp_path):
-    dask = pytest.importorskip("dask")
-    pytest.importorskip("pyarrow")
-    from dask.distributed import Client, LocalCluster
-
-    with (
-        dask.config.set({"distributed.worker.multiprocessing-method": "fork"}),
-        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
-        Client(cluster) as client,
-    ):
-        executor = client.get_executor()
-        on_dask = [_written(tmp_path / f, f, executor=executor) for f in ("csv", "feather")]
-    assert on_dask == [_written(tmp_path / "here", f) for f in ("csv", "feather")]
-
-
-def test_parquet_row_groups(tmp_path):
-    pq = pytest.importorskip("pyarrow.parquet")
-    sim = simulate("classic", LINEUP, games=12, seed=2, progress=False)
-    streamed = simulate(
-        "classic",
-        LINEUP,
-        games=12,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format="parquet",
-        chunk_size=5,
-    )
-    assert pq.ParquetFile(streamed.files["games"]).num_row_groups == 3
-    back = pd.read_parquet(streamed.files["games"])
-    assert back["player"].dtype == "category"  # text is stored as dictionary columns
-    back = back.astype({name: "str" for name in back.select_dtypes("category")})
-    pd.testing.assert_frame_equal(back, sim.games, check_dtype=False)
-
-
-@pytest.mark.parametrize("format", ["feather", "parquet"])
-def test_arrow_files_hold_the_readable_tables(tmp_path, format):
-    pytest.importorskip("pyarrow")
-    sim = simulate("classic", LINEUP, games=12, seed=3, progress=False, engine="readable")
-    streamed = simulate(
-        "classic",
-        LINEUP,
-        games=12,
-        seed=3,
-        progress=False,
-        out=tmp_path,
-        format=format,
-        chunk_size=5,
-    )
-    read = pd.read_feather if format == "feather" else pd.read_parquet
-    for name, table in sim.tables.items():
-        back = read(streamed.files[name])
-        for column in back.columns:
-            if isinstance(back[column].dtype, pd.CategoricalDtype):
-                back[column] = back[column].astype("str")
-            elif back[column].dtype == object:  # lists come back as arrays
-                back[column] = back[column].map(lambda a: tuple(int(x) for x in a))
-        pd.testing.assert_frame_equal(back, table, check_dtype=False)
-        assert (
-            back.dtypes.map(lambda d: d.kind).tolist()
-            == table.dtypes.map(lambda d: d.kind).tolist()
-        )
-
-
 def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
     import mogul.kit.simulate as simulation
 
@@ -295,7 +124,7 @@ def test_a_run_stopped_before_its_first_chunk_has_empty_tables(monkeypatch):
     assert sim.partial and sim.engine == "fast" and sim.games_finished == 0
     for name, table in full.tables.items():
         assert list(sim.tables[name].columns) == list(table.columns) and sim.tables[name].empty
-    assert sim.tables["games"].dtypes.equals(full.games.dtypes)
+    assert sim.tables["games"]["bot"].dtype == "category"  # the batch engine's compact types
     assert sim.summary().empty
 
 
@@ -323,14 +152,134 @@ def test_a_chunk_plays_the_same_after_other_chunks():
     spec, edition = resolve("classic")
     tables = ("games", "rounds", "auctions")
     engine = engine_for(spec, edition, LINEUP, LINEUP, tables)
-    deals = random.Random(4)
-    first, other = deal_seeds(deals, 30, 4), deal_seeds(deals, 70, 4)
 
-    def played(seeds, start):
-        columns = engine.play(start, seeds, bot_seeds(4, start, len(seeds), 4), tables)
+    def played(start, count):
+        columns = engine.play(start, *game_seeds(4, start, count, 4), tables)
         return {name: frame(c) for name, c in columns.items()}
 
-    before = played(first, 0)
-    played(other, 30)  # the recording arrays are kept from chunk to chunk
-    for name, table in played(first, 0).items():
+    before = played(0, 30)
+    played(30, 70)  # the recording arrays are kept from chunk to chunk
+    for name, table in played(0, 30).items():
         pd.testing.assert_frame_equal(table, before[name])
+
+
+# --- records of simulated games, on a small batch engine of the toy race ---------------------
+
+
+@dataclass(frozen=True)
+class ToyBatch:
+    """A batch engine for the toy race in plain Python, with the contract's shape: ``record``
+    plays one game from its seeds, ``play`` makes the games table of many (the kit's tests
+    need no compiled game)."""
+
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
+    tables = ("games",)
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    def record(self, seed, bot_seeds):
+        bots = [RandomBot(int(s)) for s in bot_seeds]
+        return play(toy_game.new_game(toy_game.EDITION, self.players, seed), bots)
+
+    def play(self, first, seeds, bot_seeds, tables):
+        finals = [self.record(int(s), b).replay() for s, b in zip(seeds, bot_seeds, strict=True)]
+        players, games = self.players, len(finals)
+        scores = np.array([f.final_scores() for f in finals], np.int64).reshape(games, players)
+        ranks = 1 + (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
+        seats = np.tile(np.arange(players), games)
+        per_seat = np.repeat  # a game's value on each of its seats' rows
+        return {
+            "games": {
+                "game": per_seat(np.arange(first, first + games), players),
+                "seed": per_seat(np.asarray(seeds, np.int64), players),
+                "seat": seats,
+                "player": Coded(seats, toy_game.NAMES[:players]),
+                "bot": Coded(seats, self.names),
+                "bot_seed": np.asarray(bot_seeds, np.int64).ravel(),
+                "score": scores.ravel(),
+                "rank": ranks.ravel(),
+                "won": ranks.ravel() == 1,
+                "target": per_seat(np.array([f.target for f in finals], np.int64), players),
+                "turns": per_seat(np.array([f.turn for f in finals], np.int64), players),
+            }
+        }
+
+
+def toy_batch(edition, bots, names):
+    """The toy race's batch hook: random bots only."""
+    if any(b != "random" for b in bots):
+        raise ValueError("the toy batch engine plays 'random' bots only")
+    return ToyBatch(tuple(bots), tuple(names))
+
+
+@pytest.fixture
+def toy_with_a_batch_engine():
+    register(replace(toy_game.SPEC, batch=f"{__name__}:toy_batch"))
+    try:
+        yield
+    finally:
+        unregister("toy")
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_any_game_of_a_batch_run_opens_as_its_record(toy_with_a_batch_engine, tmp_path, out):
+    streamed = {"out": tmp_path, "format": "csv"} if out else {}
+    sim = simulate(
+        "toy", ["random"], 5, players=3, games=30, chunk_size=7, tables=["games"], **streamed
+    )
+    games = pd.read_csv(sim.files["games"]) if out else sim.games
+    assert sim.engine == "fast" and len(games) == 90
+    for game in (0, 13, 29):
+        final = sim.record(game).replay()
+        rows = games[games["game"] == game]
+        assert list(final.final_scores()) == rows["score"].tolist()
+        assert final.turn == rows["turns"].iloc[0] and final.target == rows["target"].iloc[0]
+        assert sim.record(game).setup.seed == rows["seed"].iloc[0]
+    with pytest.raises(
+        ValueError, match="game must be a game number from 0 to 29 of this run, got 30"
+    ):
+        sim.record(30)
+
+
+def test_keep_records_keeps_the_first_games(toy_with_a_batch_engine):
+    games = {"players": 2, "tables": ["games"]}
+    sim = simulate("toy", ["random"], 2, games=10, keep_records=4, **games)
+    assert sim.engine == "fast"
+    assert [r.to_json() for r in sim.records] == [sim.record(g).to_json() for g in range(4)]
+    assert len(simulate("toy", ["random"], 2, games=3, keep_records=4, **games).records) == 3
+    assert not simulate("toy", ["random"], games=3, **games).records
+    with pytest.raises(ValueError, match="keep_records must be a whole number >= 0, got -1"):
+        simulate("toy", ["random"], games=3, keep_records=-1)
+
+
+def test_a_readable_run_opens_its_games_as_records():
+    sim = simulate("classic", LINEUP, seed=4, games=6, engine="readable", keep_records=2)
+    assert len(sim.records) == 2
+    for game in (1, 5):
+        final = sim.record(game).replay()
+        assert list(final.final_scores()) == sim.games[sim.games["game"] == game]["score"].tolist()
+    assert sim.records[1].to_json() == sim.record(1).to_json()
+
+
+def test_a_readable_run_replays_only_the_kits_own_bots():
+    class Cautious(toy_game.PerfectBot):
+        name = "cautious"
+
+    with toy_game.registered_toy():
+        sim = simulate("toy", [Cautious, "random"], games=2, sandbox=False, progress=False)
+        assert sim.engine == "readable"
+        with pytest.raises(ValueError, match="the kit's own bots only, not cautious"):
+            sim.record(0)
+
+
+def test_a_batch_engine_without_records_says_so(monkeypatch):
+    sim = simulate("classic", LINEUP, games=2, progress=False)
+    from mogul.games.mogul import fast_batch
+
+    if hasattr(fast_batch.MogulBatch, "record"):
+        monkeypatch.delattr(fast_batch.MogulBatch, "record")
+    with pytest.raises(ValueError, match="the mogul batch engine does not write records"):
+        sim.record(0)

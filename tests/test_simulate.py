@@ -9,7 +9,7 @@ import mogul
 from mogul.games.mogul.bots import RandomBot, ValueBot, bot_factory
 from mogul.kit.bots import play
 from mogul.kit.runner import GAMES_COLUMNS, plan_games
-from mogul.kit.simulate import Simulation, has_pyarrow, seat_bots, simulate
+from mogul.kit.simulate import Simulation, seat_bots, simulate
 
 COMPANIES = ["brown", "green", "yellow", "blue", "pink"]
 ROUNDS_COLUMNS = (
@@ -189,8 +189,7 @@ def test_save_csv(sim, tmp_path):
     assert [p.name for p in paths] == ["games.csv", "rounds.csv", "auctions.csv"]
     back = pd.read_csv(paths[0])
     assert back["score"].tolist() == sim.games["score"].tolist()
-    if not has_pyarrow():
-        assert sim.save(tmp_path / "auto")[0].suffix == ".csv"
+    assert sim.save(tmp_path / "auto")[0].suffix == ".parquet"
 
 
 def test_plans_are_fixed_by_the_seed():
@@ -234,3 +233,56 @@ def test_workers_and_executor_together_are_refused():
         simulate(
             "classic", ["random"], 0, games=2, players=3, executor=pool, workers=2, progress=False
         )
+
+
+def test_tables_too_big_for_memory_are_refused_before_playing(monkeypatch):
+    import mogul.kit.simulate as simulation
+
+    def played(*args, **kwargs):
+        raise AssertionError("no game may be played")
+
+    monkeypatch.setattr(simulation, "free_memory", lambda: 100 * 2**20)  # 100 MB free
+    monkeypatch.setattr(simulation, "run_chunks", played)
+    with pytest.raises(ValueError) as refused:
+        simulate("classic", ["random"], games=200_000, players=4, progress=False)
+    said = str(refused.value)
+    assert said.startswith("200,000 games' games, rounds, auctions tables would take about ")
+    assert "GB of memory, more than 50% of the 100 MB this machine has free" in said
+    assert "out='folder'" in said and "tables=['games']" in said
+    fit = int(said.split("play fewer games (about ")[1].split(" fit")[0].replace(",", ""))
+    assert 100 < fit < 20_000
+    with pytest.raises(ValueError, match="play fewer games"):
+        simulate("classic", ["random"], games=10**6, players=4, tables=["games"], progress=False)
+
+
+def test_the_memory_estimate_is_what_the_tables_take():
+    from mogul.kit.batch import engine_for
+    from mogul.kit.simulate import memory_needed
+    from mogul.kit.spec import resolve
+
+    tables = ("games", "rounds", "auctions")
+    engine = engine_for(*resolve("classic"), ["random"] * 4, ["random"] * 4, tables)
+    sim = simulate("classic", ["random"], games=1000, players=4, seed=1, progress=False)
+    need = memory_needed(engine, 1, 1000, tables)
+    for name in tables:
+        kept = sim.tables[name].memory_usage(deep=True, index=False).sum()
+        assert kept < need[name] < 4 * kept  # the frame, and the arrays it is built from
+
+
+def test_the_readable_engine_refuses_tables_too_big_for_memory_too(monkeypatch):
+    import mogul.kit.simulate as simulation
+
+    def played(*args, **kwargs):
+        raise AssertionError("no game but the sample may be played")
+
+    sampled = simulation.run_plans
+    monkeypatch.setattr(simulation, "free_memory", lambda: 10 * 2**20)  # 10 MB free
+    monkeypatch.setattr(
+        simulation, "run_plans", lambda *a, **k: sampled(*a, **k) if a[4] <= 5 else played()
+    )
+    with pytest.raises(ValueError) as refused:
+        simulate("classic", ["random", "value"], games=50_000, players=3, engine="readable")
+    said = str(refused.value)
+    assert said.startswith("50,000 games' games, rounds, auctions tables would take about ")
+    assert "out='folder'" not in said  # the readable engine keeps its tables until the end
+    assert "tables=['games']" in said and "play fewer games" in said

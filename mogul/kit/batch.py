@@ -1,19 +1,19 @@
 """Simulations on a game's batch engine: seeded chunks, on one core, a process pool or Dask.
 
 ``simulate`` comes here when the game's batch engine (``GameSpec.batch``) can play the
-request. The games are planned as the runner plans them (``runner.plan_games``: the same
-deal seeds and bot seeds, so the same games), cut into chunks of ``CHUNK`` games, and each
-chunk is played where the options say: in this process, on ``workers`` local processes, or
-on an ``executor`` (a Dask cluster's ``client.get_executor()``). A game depends only on its
-own seeds, and the chunks reach the ``sink`` in game order whatever finishes first, so the
-tables are the same, byte for byte, on any number of workers and any executor.
+request. Every game gets its seeds from the run's seed and its number (``game_seeds``:
+splitmix64, one seed for the game's chance and one per seat for its bot, each seeding the
+engine's own generator), the games are cut into chunks of ``CHUNK``, and each chunk is
+played where the options say: in this process, on ``workers`` local processes, or on an
+``executor`` (a Dask cluster's ``client.get_executor()``). A game depends only on its own
+seeds, and the chunks reach the ``sink`` in game order whatever finishes first, so the
+tables are the same, byte for byte, for any chunk size, number of workers and executor.
 
 A sink takes each chunk's tables as they come: ``Collect`` keeps them for pandas frames at
-the end, ``Writer`` appends them to files, so memory stays bounded. For a
-writer the workers also encode the tables (CSV text, or Feather's compressed record
-batches), and a local pool's workers hand them over through files in a private folder of
-the run (``Spilled``): the process that owns the files only appends bytes, so two workers
-play nearly twice as many games per second as one.
+the end, ``Writer`` appends them to files with pyarrow's writers, so memory stays bounded.
+For a writer the workers also encode the tables (the CSV text, or Arrow tables), and a local
+pool's workers hand them over through files in a private folder of the run (``Spilled``),
+so two workers play nearly twice as many games per second as one.
 
 The bots a batch engine plays are numbers its compiled kernels read: a few bot classes, each
 a kernel code with at most one number (a threshold bot's ``drop_at``, a dividend bot's
@@ -24,13 +24,12 @@ a factory or an instance) and ``seat_policies`` one bot per seat.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import random
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -38,9 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.arrow_ipc import FileAssembler, encode
 from mogul.kit.bots import BotFactory, bot_factory
-from mogul.kit.columns import Coded, Columns, arrow_table, concat, csv_bytes, frame, rows
+from mogul.kit.columns import Coded, Columns, arrow_table, concat, frame, rows
 from mogul.kit.runner import RunOptions, play_all, progress_bar
 
 if TYPE_CHECKING:
@@ -72,35 +70,70 @@ def engine_for(
     return engine
 
 
-def deal_seeds(deals: random.Random, count: int, players: int) -> np.ndarray:
-    """The next ``count`` deal seeds of ``runner.plan_games``' generator: each game draws its
-    deal and then one number per seat (kept so that old seeds deal the same games)."""
-    words = deals.getrandbits(32 * (1 + players) * count).to_bytes(
-        4 * (1 + players) * count, "little"
-    )
-    return np.frombuffer(words, "<u4").reshape(count, 1 + players)[:, 0].astype(np.int64)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1, MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+STREAMS = 16
+"""Seeds per game in the run's stream: the deal's, then one per seat (at most 15 seats)."""
 
 
-def bot_seeds(seed: int, first: int, count: int, players: int) -> np.ndarray:
-    """The bot seeds of games ``first`` ... ``first + count - 1``, as ``runner.plan_games`` has them."""
-    from mogul.kit.seed_hash import game_seat_hashes  # compiled: loaded when first needed
+def splitmix64(states: np.ndarray) -> np.ndarray:
+    """splitmix64's output for each state (uint64): Steele, Lea and Flood, "Fast splittable
+    pseudorandom number generators", OOPSLA 2014; the state is advanced by ``GOLDEN`` first."""
+    z = states + GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
 
-    key = hashlib.blake2b(str(seed).encode(), person=b"mogul bots").digest()
-    out = np.empty((count, players), np.int64)
-    game_seat_hashes(np.frombuffer(key, np.uint8), first, count, players, out)
-    return out
+
+def run_key(seed: int) -> np.uint64:
+    """The run's seed folded into 64 bits: every whole number, negative or past 64 bits too,
+    gives its own key (its 64-bit words and its sign through splitmix64)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be a whole number, got {seed!r}")
+    key, rest = splitmix64(np.array([seed < 0], np.uint64)), abs(seed)
+    while True:
+        key = splitmix64(key ^ np.uint64(rest & 0xFFFF_FFFF_FFFF_FFFF))
+        rest >>= 64
+        if not rest:
+            return key[0]
+
+
+def game_seeds(seed: int, first: int, count: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """The seeds of games ``first`` ... ``first + count - 1`` of a run: the deal's (int64, one
+    per game) and the bots' (int64, one row per game, one per seat), each a non-negative 63-bit
+    number for the engine's own generator.
+
+    Game g's seeds are outputs ``STREAMS * g`` (the deal), ``STREAMS * g + 1 + seat`` (the bots)
+    of the splitmix64 stream that starts at ``run_key(seed)``: each game's seeds depend only
+    on the run's seed and the game's number, so the tables are the same for any chunk size
+    and any number of workers.
+
+        >>> deals, bots = game_seeds(1, 0, 2, 3)
+        >>> deals.shape, bots.shape, bool((deals >= 0).all() and (bots >= 0).all())
+        ((2,), (2, 3), True)
+        >>> bool((game_seeds(1, 1, 1, 3)[1] == bots[1:]).all())
+        True
+    """
+    if not 0 < players < STREAMS:
+        raise ValueError(f"seeds are drawn for 1 to {STREAMS - 1} players, not {players}")
+    if first < 0 or count < 0:
+        raise ValueError(f"games are numbered from 0, got games {first} + {count}")
+    games = np.arange(first, first + count, dtype=np.uint64)
+    steps = games[:, None] * np.uint64(STREAMS) + np.arange(1 + players, dtype=np.uint64)
+    values = (splitmix64(run_key(seed) + steps * GOLDEN) >> np.uint64(1)).astype(np.int64)
+    return values[:, 0].copy(), values[:, 1:].copy()
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """Games ``first`` ... of a run: their deal seeds (the bot seeds come from ``seed``), and
-    how the sink wants the tables: ``encode`` "csv" (bytes), "feather" (``arrow_ipc.Encoded``:
-    compressed IPC messages) or None (columns)."""
+    """Games ``first`` ... ``first + games - 1`` of the run ``seed`` (``game_seeds`` gives
+    theirs), and how the sink wants the tables: ``encode`` "csv" (the CSV text), "arrow"
+    (``pyarrow.Table``) or None (columns)."""
 
     engine: Any
     seed: int
     first: int
-    seeds: np.ndarray
+    games: int
     tables: tuple[str, ...]
     encode: str | None = None
 
@@ -118,46 +151,62 @@ class Played:
 def play_chunk(chunk: Chunk) -> Played:
     """Play one chunk and encode its tables, in whichever process receives it: the work is
     spread over the workers, the sink only appends."""
-    players = chunk.engine.players
-    bots = bot_seeds(chunk.seed, chunk.first, len(chunk.seeds), players)
-    tables = chunk.engine.play(chunk.first, chunk.seeds, bots, chunk.tables)
+    seeds, bots = game_seeds(chunk.seed, chunk.first, chunk.games, chunk.engine.players)
+    tables = chunk.engine.play(chunk.first, seeds, bots, chunk.tables)
     sums = bot_sums(tables["games"])
     counts = {name: rows(t) for name, t in tables.items()}
-    if chunk.encode == "csv":
-        tables = {name: csv_bytes(t, header=chunk.first == 0) for name, t in tables.items()}
-    elif chunk.encode == "feather":
-        from mogul.kit.arrow_ipc import encode
-
-        tables = {name: encode(arrow_table(t)) for name, t in tables.items()}
-    return Played(tables, len(chunk.seeds), counts, sums)
+    if chunk.encode is not None:
+        header = chunk.first == 0
+        tables = {name: encoded(t, chunk.encode, header) for name, t in tables.items()}
+    return Played(tables, chunk.games, counts, sums)
 
 
 @dataclass(frozen=True)
 class Spilled:
-    """A chunk's ``Played`` left in a file by the worker that played it.
+    """A chunk's ``Played`` left in files by the worker that played it.
 
-    A local pool's workers hand encoded chunks (megabytes each) over this way: the worker
-    writes one file, the parent reads it once, where the result pipe would copy them several
-    times on the parent's side (its reads of 64 kB, a growing buffer, the unpickling)."""
+    A local pool's workers hand encoded chunks (megabytes each) over this way, where the
+    result pipe would copy them several times on the parent's side (its reads of 64 kB, a
+    growing buffer, the unpickling): Arrow tables as IPC streams beside the pickled rest
+    (``path-<table>.arrows``), which the parent maps without reading them, the CSV text in
+    the pickle, read once."""
 
     path: str
+    arrow: tuple[str, ...] = ()  # the tables left as Arrow streams
 
     def load(self) -> Played:
-        """The ``Played`` (the file is removed)."""
+        """The ``Played`` (the files are removed)."""
+        import pyarrow as pa
+
         with open(self.path, "rb") as file:
             played = pickle.load(file)
         os.unlink(self.path)
+        for name in self.arrow:
+            part = f"{self.path}-{name}.arrows"
+            played.tables[name] = pa.ipc.open_stream(pa.memory_map(part)).read_all()
+            with suppress(
+                OSError
+            ):  # mapped: POSIX keeps the pages; elsewhere the run's folder goes
+                os.unlink(part)
         return played
 
 
 def play_and_spill(chunk: Chunk, folder: str) -> Spilled:
-    """``play_chunk``, its result written to a file in ``folder`` (a private temporary
+    """``play_chunk``, its result written to files in ``folder`` (a private temporary
     folder of the run)."""
     played = play_chunk(chunk)
     path = os.path.join(folder, f"{chunk.first}.pickle")
+    arrow = tuple(played.tables) if chunk.encode == "arrow" else ()
+    for name in arrow:
+        import pyarrow as pa
+
+        table = played.tables.pop(name)
+        part = f"{path}-{name}.arrows"
+        with pa.OSFile(part, "wb") as file, pa.ipc.new_stream(file, table.schema) as stream:
+            stream.write_table(table)
     with open(path, "wb") as file:
         pickle.dump(played, file, protocol=pickle.HIGHEST_PROTOCOL)
-    return Spilled(path)
+    return Spilled(path, arrow)
 
 
 class Collect:
@@ -171,10 +220,12 @@ class Collect:
         self.chunks.append(tables)
 
     def frames(self) -> dict[str, pd.DataFrame]:
-        """Each table over all chunks, as pandas builds it."""
+        """Each table over all chunks, as pandas builds it (``columns.frame``); the chunks are
+        let go table by table, so memory holds at most one table twice."""
         if not self.chunks:
             return {}
-        return {name: frame(concat([c[name] for c in self.chunks])) for name in self.chunks[0]}
+        names = list(self.chunks[0])
+        return {name: frame(concat([c.pop(name) for c in self.chunks])) for name in names}
 
 
 def run_chunks(
@@ -189,18 +240,15 @@ def run_chunks(
     """Play ``games`` planned games chunk by chunk into ``sink`` (in game order); True if
     interrupted (Ctrl-C): the sink then holds the whole chunks finished before it.
 
-    ``sink.encode`` (None, "csv" or "feather") says in what form ``sink.add(tables, games)``
+    ``sink.encode`` (None, "csv" or "arrow": see ``encoded``) says in what form ``sink.add(tables, games)``
     wants the tables; the workers encode them.
     """
     size = options.chunk_size or CHUNK
-    deals = random.Random(seed)
-    players, encode = engine.players, getattr(sink, "encode", None)
-
-    def chunks() -> Iterator[Chunk]:
-        for first in range(0, games, size):
-            count = min(size, games - first)
-            seeds = deal_seeds(deals, count, players)
-            yield Chunk(engine, seed, first, seeds, tuple(tables), encode)
+    encode = getattr(sink, "encode", None)
+    chunks = (
+        Chunk(engine, seed, first, min(size, games - first), tuple(tables), encode)
+        for first in range(0, games, size)
+    )
 
     bar = progress_bar(games, options.progress)
 
@@ -217,7 +265,7 @@ def run_chunks(
     spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if pool and folder and encode else None
     try:
         pooled = partial(play_and_spill, folder=spill) if spill else None
-        return play_all(chunks(), play_chunk, done, options, pooled=pooled, per_worker=4)
+        return play_all(chunks, play_chunk, done, options, pooled=pooled, per_worker=4)
     finally:
         bar.close()
         if spill:
@@ -273,15 +321,17 @@ class Writer:
     """Appends each chunk's tables to ``folder/<name>.<format>`` ("csv", "parquet", "feather"):
     tables written as the games finish, so memory stays bounded however many games.
 
-    A sink for ``run_chunks``: each chunk of games is appended to
-    one file per table, ``folder/<table>.csv`` (the rows as pandas' ``to_csv`` writes them) or
-    ``folder/<table>.parquet`` (one row group per chunk) or ``folder/<table>.feather`` (Arrow's
-    file format, one LZ4-compressed record batch per chunk: the fastest to write, read with
-    ``pandas.read_feather``); the last two need pyarrow and keep text as dictionary columns.
-    CSV and Feather chunks come encoded, by whichever worker played them
-    (``play_chunk``): here they are only appended. After every chunk the
-    files hold whole chunks only, and ``progress`` (a callback, e.g. the command line's manifest)
-    learns how many games and rows they hold; an interrupted run therefore keeps what it wrote.
+    A sink for ``run_chunks``, writing with pyarrow's own writers: CSV (``pyarrow.csv``: text
+    quoted, tuples as Python writes them, ``"(0, 1)"``), Parquet (``pyarrow.parquet.
+    ParquetWriter``, one row group per chunk) or Feather (Arrow's file, ``pyarrow.ipc.new_file``,
+    one LZ4-compressed record batch per chunk: the fastest to write, read with
+    ``pandas.read_feather``); the last two keep whole numbers at their width and text as
+    dictionary columns (categoricals in pandas). The workers that play the chunks also
+    encode them (``encoded``: the CSV text, or the Arrow tables), so this process mostly
+    appends. After every chunk the files hold whole chunks only, and ``progress`` (a
+    callback, e.g. the command line's manifest) learns how many games and rows they hold;
+    an interrupted run therefore keeps what it wrote (``close`` ends a Parquet or Feather
+    file).
 
         >>> import tempfile, numpy as np
         >>> folder = tempfile.mkdtemp()
@@ -290,7 +340,7 @@ class Writer:
         >>> writer.close(); writer.games, writer.rows
         (2, {'games': 2})
         >>> open(writer.paths["games"]).read()
-        'game,score\\n0,30\\n1,25\\n'
+        '"game","score"\\n0,30\\n1,25\\n'
     """
 
     def __init__(
@@ -302,9 +352,7 @@ class Writer:
         if format not in ("csv", "parquet", "feather"):
             raise ValueError(f"format must be 'parquet', 'feather' or 'csv', got {format!r}")
         self.folder, self.format, self.progress = Path(folder), format, progress
-        # run_chunks has the workers encode CSV and Feather (their compressed IPC messages);
-        # Parquet is made here from the columns
-        self.encode = format if format in ("csv", "feather") else None
+        self.encode = "csv" if format == "csv" else "arrow"  # what the workers hand over
         self.folder.mkdir(parents=True, exist_ok=True)
         self.paths: dict[str, Path] = {}
         self.rows: dict[str, int] = {}
@@ -313,57 +361,44 @@ class Writer:
 
     def add(self, tables: dict[str, Any], games: int, counts: dict[str, int] | None = None) -> None:
         """Append one chunk (``games`` games) to every table's file: each table as columns,
-        or already encoded (CSV bytes, the header in the first chunk; or Feather's
-        ``arrow_ipc.Encoded``) with its rows in ``counts``."""
+        or as ``encoded`` made it (its rows then in ``counts``)."""
         for name, table in tables.items():
             first = name not in self._files
             if isinstance(table, dict):
                 count = rows(table)
-                table = self._encoded(table, header=first)
+                table = encoded(table, self.encode, header=first)
             else:
                 count = counts[name] if counts is not None else 0
             if first:
                 self.paths[name] = self.folder / f"{name}.{self.format}"
                 self.rows[name] = 0
                 self._files[name] = self._open(self.paths[name], table)
-            self._append(name, table)
+            if self.format == "csv":
+                self._files[name].write(table)
+                self._files[name].flush()
+            else:
+                self._files[name].write_table(table)
             self.rows[name] += count
         self.games += games
         if self.progress is not None:
             self.progress(self)
 
-    def _encoded(self, columns: Columns, header: bool) -> Any:
-        if self.format == "csv":
-            return csv_bytes(columns, header)
-        if self.format == "feather":
-            return encode(arrow_table(columns))
-        return arrow_table(columns)
-
     def _open(self, path: Path, table: Any) -> Any:
         if self.format == "csv":
             return open(path, "wb")
+        import pyarrow as pa
+
         if self.format == "feather":
-            return FileAssembler(open(path, "wb"))
+            options = pa.ipc.IpcWriteOptions(compression="lz4", use_threads=False)
+            return pa.ipc.new_file(path, table.schema, options=options)
         import pyarrow.parquet as pq
 
         return pq.ParquetWriter(path, table.schema)
-
-    def _append(self, name: str, table: Any) -> None:
-        handle = self._files[name]
-        if self.format == "csv":
-            handle.write(table)
-            handle.flush()
-        elif self.format == "feather":
-            handle.add(table)
-        else:
-            handle.write_table(table)
 
     def close(self) -> None:
         """Close the files (a Parquet or Feather file is readable only once closed)."""
         for handle in self._files.values():
             handle.close()
-            if isinstance(handle, FileAssembler):
-                handle.sink.close()
         self._files.clear()
 
     def __enter__(self) -> Writer:
@@ -371,6 +406,35 @@ class Writer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def encoded(columns: Columns, encode: str, header: bool) -> Any:
+    """A chunk's table as a ``Writer`` takes it: "arrow", a ``pyarrow.Table``
+    (``columns.arrow_table``); "csv", its CSV text by ``pyarrow.csv`` (the header line if
+    asked), each tuple written as Python writes it."""
+    table = arrow_table(columns)
+    if encode == "arrow":
+        return table
+    import pyarrow as pa
+    import pyarrow.csv
+
+    for index, field in enumerate(table.schema):
+        if pa.types.is_list(field.type):
+            table = table.set_column(index, field.name, tuple_text(table.column(index)))
+    sink = pa.BufferOutputStream()
+    pyarrow.csv.write_csv(table, sink, pyarrow.csv.WriteOptions(include_header=header))
+    return sink.getvalue().to_pybytes()
+
+
+def tuple_text(lists: Any) -> Any:
+    """A list column as the text of Python's tuples: ``()``, ``(2,)``, ``(0, 1)``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    inside = pc.binary_join(lists.cast(pa.list_(pa.string())), ", ")
+    single = pc.equal(pc.list_value_length(lists), 1)
+    close = pc.if_else(single, pa.scalar(",)"), pa.scalar(")"))
+    return pc.binary_join_element_wise("(", inside, close, "")
 
 
 # --- the bots a batch engine plays ---------------------------------------------------------------

@@ -3,16 +3,15 @@
 A batch engine gives each table as a dict of columns (``Columns``): a numpy array (whole
 numbers, of any width that holds them, or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
 ``Ragged`` (a tuple per row: the chips bid per seat, the pot before each step). From those,
-``frame`` builds the same pandas table the readable engine builds row by row (text as
-pandas strings, tuples of Python ints), and ``csv_bytes`` / ``arrow_table`` write the rows
-straight from the arrays, with no Python object per row. The CSV text is what pandas'
-``to_csv`` writes for the same table.
+``frame`` builds the pandas table (tuples of Python ints, as the readable engine's rows
+have them) and ``arrow_table`` the ``pyarrow.Table`` that files are written from, with no
+Python object per row.
 
     >>> import numpy as np
     >>> columns = {"seat": np.array([0, 1]), "player": Coded(np.array([1, 0]), ("Ann", "Ben")),
     ...            "bids": Ragged(np.array([2, 0, 1]), np.array([1, 2]))}
-    >>> csv_bytes(columns, header=True).decode()
-    'seat,player,bids\\n0,Ben,"(2,)"\\n1,Ann,"(0, 1)"\\n'
+    >>> arrow_table(columns)["bids"].to_pylist()
+    [[2], [0, 1]]
     >>> frame(columns)["bids"].tolist()
     [(2,), (0, 1)]
 """
@@ -57,27 +56,44 @@ def length(column: Column) -> int:
     return len(column)
 
 
+def nbytes(column: Column) -> int:
+    """Bytes of a column's arrays."""
+    if isinstance(column, Coded):
+        return column.codes.nbytes
+    if isinstance(column, Ragged):
+        return column.values.nbytes + column.lengths.nbytes
+    return column.nbytes
+
+
 def rows(columns: Columns) -> int:
     """Rows in a table (0 without columns)."""
     return length(next(iter(columns.values()))) if columns else 0
 
 
 def frame(columns: Columns) -> pd.DataFrame:
-    """The table as pandas builds it from rows: text as strings, tuples of Python ints."""
+    """The table in pandas, compact: whole numbers at the width the engine keeps them, text
+    as categoricals, tuples of Python ints (as the readable engine's rows have them)."""
     import pandas as pd
 
     data: dict[str, Any] = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            labels = np.array(column.labels, dtype=object)[column.codes]
-            data[name] = pd.Series(labels, dtype="str")  # what pandas infers, even when empty
+            codes, labels = distinct(column)
+            data[name] = pd.Categorical.from_codes(codes, categories=labels)
         elif isinstance(column, Ragged):
             data[name] = _tuples(column)
-        elif column.dtype != np.bool_:
-            data[name] = column.astype(np.int64)  # stored narrow; pandas' rows give int64
         else:
             data[name] = column
-    return pd.DataFrame(data)
+    return pd.DataFrame(data, copy=False)  # the arrays are the frame's own: no copy
+
+
+def distinct(column: Coded) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The column's codes and labels with each label once (bots of one kind share a name):
+    a categorical or an Arrow dictionary holds each label once."""
+    labels = tuple(dict.fromkeys(column.labels))
+    if len(labels) == len(column.labels):
+        return column.codes, labels
+    return np.array([labels.index(x) for x in column.labels], np.int64)[column.codes], labels
 
 
 def _tuples(column: Ragged) -> np.ndarray:
@@ -105,70 +121,19 @@ def concat(tables: list[Columns]) -> Columns:
     return out
 
 
-# --- CSV ----------------------------------------------------------------------------------------
-
-
-def csv_bytes(columns: Columns, header: bool) -> bytes:
-    """The rows as pandas' ``to_csv(index=False)`` writes them (the header line if asked)."""
-    from mogul.kit import columns_csv  # compiled: loaded when first needed
-
-    count = rows(columns)
-    plain, coded, ragged, order, labels = [], [], [], [], []
-    for column in columns.values():
-        if isinstance(column, Ragged):
-            order.append((2, len(ragged)))
-            ragged.append(column)
-        elif isinstance(column, Coded) or column.dtype == np.bool_:
-            if not isinstance(column, Coded):
-                column = Coded(column.astype(np.int64), ("False", "True"))
-            order.append((1, len(coded)))
-            coded.append(column.codes + len(labels))
-            labels.extend(_quoted(label) for label in column.labels)
-        else:
-            order.append((0, len(plain)))
-            plain.append(column)
-    text = b"".join(labels)
-    label_ends = np.cumsum([len(x) for x in labels], dtype=np.int64)
-    starts = [np.concatenate(([0], np.cumsum(r.lengths)[:-1])) for r in ragged]
-    body = columns_csv.format_rows(
-        count,
-        np.array(order, np.int64).reshape(-1, 2),
-        np.array(plain, np.int64).reshape(len(plain), count),
-        np.array(coded, np.int64).reshape(len(coded), count),
-        np.frombuffer(text, np.uint8),
-        label_ends,
-        tuple(r.values.astype(np.int64) for r in ragged) or (np.zeros(0, np.int64),),
-        np.array(starts, np.int64).reshape(len(ragged), count),
-        np.array([r.lengths for r in ragged], np.int64).reshape(len(ragged), count),
-    )
-    head = (",".join(_quoted(name).decode() for name in columns) + "\n").encode() if header else b""
-    return head + body.tobytes()
-
-
-def _quoted(label: str) -> bytes:
-    if any(c in label for c in ',"\n\r'):
-        return ('"' + label.replace('"', '""') + '"').encode()
-    return label.encode()
-
-
-# --- Parquet --------------------------------------------------------------------------------------
+# --- Arrow (Parquet, Feather and CSV files) ------------------------------------------------------
 
 
 def arrow_table(columns: Columns) -> Any:
     """The table as a ``pyarrow.Table``, compact: whole numbers at the width the engine keeps
     them, text as dictionary columns (pandas reads them back as categoricals), tuples as
-    lists. Needs pyarrow."""
+    lists."""
     import pyarrow as pa
 
     arrays = {}
     for name, column in columns.items():
         if isinstance(column, Coded):
-            # each label once (bots of one kind share a name): pandas reads a dictionary
-            # with repeated labels as no categorical
-            labels = tuple(dict.fromkeys(column.labels))
-            codes = column.codes
-            if len(labels) < len(column.labels):
-                codes = np.array([labels.index(x) for x in column.labels], np.int64)[codes]
+            codes, labels = distinct(column)
             codes = pa.array(codes.astype(np.int8 if len(labels) < 128 else np.int32))
             arrays[name] = pa.DictionaryArray.from_arrays(codes, pa.array(labels, pa.string()))
         elif isinstance(column, Ragged):

@@ -10,7 +10,8 @@
     (60, True)
 
 ``sim.games`` is one row per game and seat; the game's own tables (``GameSpec.tables``, such
-as one row per round) follow. See ``mogul.kit.runner`` for the columns and the seeds.
+as one row per round) follow. See ``mogul.kit.runner`` for the columns and the readable
+engine's seeds, ``mogul.kit.batch.game_seeds`` for the batch engine's.
 """
 
 from __future__ import annotations
@@ -18,15 +19,23 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import repeat
+from itertools import islice, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from mogul.kit.batch import Chunk, Collect, Totals, Writer, engine_for, play_chunk, run_chunks
-from mogul.kit.bots import BotSpec
+from mogul.kit.batch import (
+    Chunk,
+    Collect,
+    Totals,
+    Writer,
+    engine_for,
+    game_seeds,
+    play_chunk,
+    run_chunks,
+)
+from mogul.kit.bots import BotSpec, play
 from mogul.kit.runner import (
+    Entrant,
     RunOptions,
     entrants,
     game_first,
@@ -35,9 +44,12 @@ from mogul.kit.runner import (
     run_plans,
     run_secret,
 )
+from mogul.kit.spec import get_game
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
+
+    from mogul.kit.record import GameRecord
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,11 @@ class Simulation:
     totals: pd.DataFrame | None = None  # the summary, kept when the tables went to ``files``
     written: int = 0  # games in ``files`` when only they hold the tables
     secret: int | None = None  # keyed the deals and bot seeds (``runner.run_secret``)
+    seed: int = 0  # the run's seed
+    planned: int = 0  # games asked for (numbered 0 ... planned - 1)
+    seated: tuple[Entrant, ...] = ()  # who sat in each seat (``runner.entrants``)
+    bots: tuple[BotSpec, ...] = ()  # the bots as given, one per seat
+    records: tuple[GameRecord, ...] = ()  # the first games' records (``keep_records``)
 
     @property
     def games_finished(self) -> int:
@@ -73,13 +90,44 @@ class Simulation:
             f"the simulation has no table {name!r}; its tables: {', '.join(tables)}"
         )
 
+    def record(self, game: int) -> GameRecord:
+        """Game number ``game`` of this run as a record: ``record.replay()`` is its last state,
+        ``mogul.widgets.player`` opens it. The game is played again from its seeds (the
+        tables need not be in memory: a run streamed to ``out=`` has its records too), on the
+        engine that played it; the readable engine replays only the kit's own bots."""
+        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < self.planned:
+            raise ValueError(
+                f"game must be a game number from 0 to {self.planned - 1} of this run, got {game!r}"
+            )
+        spec = get_game(self.game)
+        names = [e.name for e in self.seated]
+        if self.engine == "fast":
+            batch = engine_for(spec, self.edition, self.bots, names)
+            if not hasattr(batch, "record"):
+                raise ValueError(
+                    f"the {self.game} batch engine does not write records of its games"
+                )
+            deals, bots = game_seeds(self.seed, game, 1, batch.players)
+            return batch.record(int(deals[0]), bots[0].tolist())
+        strangers = [e.name for e in self.seated if not _kits_own(e, spec)]
+        if strangers:
+            raise ValueError(
+                f"record() plays a game again with the kit's own bots only, not {', '.join(strangers)}: "
+                "its moves are in the tables"
+            )
+        seating = tuple(range(len(self.seated)))
+        plan = next(islice(plan_games(self.seed, repeat(seating), self.secret), game, None))
+        state = spec.new_game(self.edition, len(seating), plan.seed)
+        bots = [e.factory(s) for e, s in zip(self.seated, plan.bot_seeds, strict=True)]
+        return play(state, bots)
+
     def summary(self) -> pd.DataFrame:
         """Per bot: seats played, mean score, mean rank and win rate (shared wins count)."""
         import pandas as pd
 
         if self.totals is not None:
             return self.totals
-        by_bot = self.games.groupby("bot", sort=False)
+        by_bot = self.games.groupby(self.games["bot"].astype("str"), sort=False)  # names as text
         table = pd.DataFrame(
             {
                 "seats": by_bot.size(),
@@ -91,9 +139,9 @@ class Simulation:
         return table.sort_values(["win_rate", "mean_score"], ascending=False)
 
     def save(self, folder: str | Path, format: str | None = None) -> list[Path]:
-        """Write each non-empty table to ``folder`` as Parquet (with pyarrow) or CSV.
+        """Write each non-empty table to ``folder`` as Parquet, Feather or CSV.
 
-        ``format`` is "parquet", "feather", "csv" or None (Parquet when pyarrow is installed).
+        ``format`` is "parquet", "feather", "csv" or None (Parquet).
         Tuple columns (bids, pot_path ...) become lists in Parquet and Feather, text in CSV. Each file is
         written under a temporary name and renamed when complete: an interrupted save never
         leaves a truncated table under its real name.
@@ -131,26 +179,16 @@ def write_tables(
 
 
 FORMATS = ("parquet", "feather", "csv")
-"""The file formats: Parquet and Feather (Arrow's own file, LZ4-compressed: the fastest to
-write) need pyarrow."""
+"""The file formats (Feather, Arrow's own file, LZ4-compressed, is the fastest to write)."""
 
 
 def check_format(format: str | None) -> str:
-    """``format``, or the default (Parquet with pyarrow, else CSV); ``ValueError`` if unknown."""
+    """``format``, or the default (Parquet); ``ValueError`` if unknown."""
     if format is None:
-        return "parquet" if has_pyarrow() else "csv"
+        return "parquet"
     if format not in FORMATS:
         raise ValueError(f"format must be 'parquet', 'feather' or 'csv', got {format!r}")
     return format
-
-
-def has_pyarrow() -> bool:
-    """True when pyarrow (for Parquet files) is installed."""
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def _lists_for_parquet(table: pd.DataFrame) -> pd.DataFrame:
@@ -159,6 +197,11 @@ def _lists_for_parquet(table: pd.DataFrame) -> pd.DataFrame:
         if table[column].dtype == object and isinstance(table[column].iloc[0], tuple):
             table[column] = table[column].map(list)
     return table
+
+
+def _kits_own(entrant: Entrant, spec: Any) -> bool:
+    """A bot of the game's own registry (by name or by class): safe to build in this process."""
+    return entrant.trusted or entrant.factory.make in spec.bots.values()
 
 
 def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:
@@ -185,6 +228,7 @@ def simulate(
     format: str | None = None,
     on_chunk: Callable[[Any], None] | None = None,
     secret: int | None = None,
+    keep_records: int = 0,
     options: RunOptions | None = None,
     **run_options: Any,
 ) -> Simulation:
@@ -209,20 +253,27 @@ def simulate(
     bot can work them out from a small ``seed``.
 
     ``engine``: "fast" plays the games in the game's batch engine (``GameSpec.batch``,
-    for the editions and bots it knows): the same games, the same tables, many times faster. "readable" plays them in the readable engine, the
-    reference. None (default): the batch engine whenever it can play the request;
-    ``sim.engine`` says which ran.
+    for the editions and bots it knows): games from its own generator (other games than the
+    readable engine's from the same seed, by the same rules: ``sim.record(game)`` replays any
+    of them in the readable engine), the same tables, many times faster. "readable" plays
+    them in the readable engine, the reference. None (default): the batch engine whenever it
+    can play the request; ``sim.engine`` says which ran.
 
     ``out``: a folder; the batch engine then writes the tables there chunk by chunk as the
-    games finish (``format`` "csv", "parquet" or "feather", default Parquet with pyarrow;
+    games finish (``format`` "csv", "parquet" or "feather", default Parquet;
     Feather, Arrow's own file, is the fastest to write and the smallest, ``pd.read_feather``
     reads it; both keep text as categoricals and whole numbers at their width), keeps only
     the summary in memory (``sim.files`` names the files) and calls ``on_chunk(writer)``
     after each chunk (``mogul.kit.batch.Writer``: ``games``, ``rows``, ``paths``).
+
+    ``keep_records``: the records of the first that many games, as ``sim.records`` (open one
+    in the player); ``sim.record(game)`` gives any game's, on either engine.
     """
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)
     _check_count(games, "games")
+    if isinstance(keep_records, bool) or not isinstance(keep_records, int) or keep_records < 0:
+        raise ValueError(f"keep_records must be a whole number >= 0, got {keep_records!r}")
     known = ("games", *spec.tables)
     if tables is None:
         tables = known
@@ -254,25 +305,38 @@ def simulate(
             if engine == "fast":
                 raise ValueError(f"engine='fast' cannot play this: {err}") from None
         else:
-            return _on_batch_engine(
+            sim = _on_batch_engine(
                 spec.name, edition, batch, seed, games, tables, options, out, format, on_chunk
             )
-    run = run_plans(
-        spec.name,
-        edition,
-        seated,
-        plan_games(seed, repeat(tuple(range(len(specs))), games), secret),
-        games,
-        tables,
-        options,
-    )
+            return _with_records(
+                replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs)),
+                keep_records,
+            )
+    seating = tuple(range(len(specs)))
+    if games >= READABLE_CHECK:  # the tables of a few games first: what would all of them take?
+        few = min(games, READABLE_SAMPLE)
+        quiet = replace(options, progress=False, workers=None, executor=None)
+        plans = plan_games(seed, repeat(seating, few), secret)
+        sample = run_plans(spec.name, edition, seated, plans, few, tables, quiet).tables
+        need = readable_memory({name: sample[name] for name in tables}, few, games)
+        check_memory(need, games, streams=False)
+    plans = plan_games(seed, repeat(seating, games), secret)
+    run = run_plans(spec.name, edition, seated, plans, games, tables, options)
     frames = dict(run.tables)
     failures = frames.pop("failures")
     sim = Simulation(frames, spec.name, edition, failures, run.partial, secret=secret)
+    sim = replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs))
     if out is not None:
         paths = write_tables(out, {k: v for k, v in frames.items() if not v.empty}, format)
         sim = replace(sim, files={p.stem: p for p in paths})
-    return sim
+    return _with_records(sim, keep_records)
+
+
+def _with_records(sim: Simulation, keep: int) -> Simulation:
+    """``sim`` with the records of its first ``keep`` finished games."""
+    if not keep:
+        return sim
+    return replace(sim, records=tuple(map(sim.record, range(min(keep, sim.games_finished)))))
 
 
 def _on_batch_engine(
@@ -289,10 +353,11 @@ def _on_batch_engine(
 ) -> Simulation:
     """The simulation on the batch engine: frames in memory, or files written as it goes."""
     if out is None:
+        check_memory(memory_needed(batch, seed, games, tables), games)
         sink = Collect()
         partial = run_chunks(batch, seed, games, tables, options, sink)
         if not sink.chunks:  # interrupted before the first chunk: empty tables, their columns
-            empty = play_chunk(Chunk(batch, seed, 0, np.zeros(0, np.int64), tables))
+            empty = play_chunk(Chunk(batch, seed, 0, 0, tables))
             sink.add(empty.tables, 0)
         return Simulation(sink.frames(), game, edition, partial=partial, engine="fast")
     totals = Totals()
@@ -308,6 +373,72 @@ def _on_batch_engine(
         totals=totals.summary(),
         written=writer.games,
     )
+
+
+# --- memory ------------------------------------------------------------------------------------
+
+MEMORY_SHARE = 0.5
+"""The largest share of the machine's free memory that tables kept in memory may take."""
+SAMPLE = 100
+"""Games played on the batch engine to measure what a game's tables take."""
+READABLE_SAMPLE, READABLE_CHECK = 5, 10_000
+"""Games played on the readable engine to measure them, for runs of at least so many games."""
+
+
+def free_memory() -> int:
+    """Bytes of memory the machine has free for this process (free, and the cache it can drop)."""
+    import psutil
+
+    return int(psutil.virtual_memory().available)
+
+
+def memory_needed(batch: Any, seed: int, games: int, tables: Sequence[str]) -> dict[str, float]:
+    """Bytes that ``games`` games' tables take in memory on the batch engine, per table:
+    measured on the first ``SAMPLE`` games, each row as a pandas frame plus twice as its
+    columns (the chunks and their concatenation, while the frame is built)."""
+    from mogul.kit.columns import frame, nbytes
+
+    sample = min(games, SAMPLE)
+    played = play_chunk(Chunk(batch, seed, 0, sample, tuple(tables)))
+    need = {}
+    for name, columns in played.tables.items():
+        kept = frame(columns).memory_usage(deep=True, index=False).sum()
+        arrays = sum(map(nbytes, columns.values()))
+        need[name] = (kept + 2 * arrays) * games / sample
+    return need
+
+
+def readable_memory(sample: dict[str, pd.DataFrame], played: int, games: int) -> dict[str, float]:
+    """Bytes that ``games`` games' tables take in memory on the readable engine, per table,
+    from ``played`` games' tables: twice each frame (the chunks' frames, and theirs joined)."""
+    return {
+        name: 2 * table.memory_usage(deep=True, index=False).sum() * games / played
+        for name, table in sample.items()
+    }
+
+
+def check_memory(need: dict[str, float], games: int, streams: bool = True) -> None:
+    """Refuse (``ValueError``, with the ways out) a run whose tables would take more than
+    ``MEMORY_SHARE`` of the free memory (``need``: bytes per table; ``streams``: whether
+    ``out=`` would keep them out of memory)."""
+    free = free_memory()
+    total = sum(need.values())
+    if total <= MEMORY_SHARE * free:
+        return
+    fit = int(games * MEMORY_SHARE * free / total)
+    ways = ["pass out='folder' to write the tables to files as the games finish"] if streams else []
+    if len(need) > 1:
+        ways.append(f"keep only tables=['games'] (about {_size(need['games'])})")
+    ways.append(f"play fewer games (about {fit:,} fit)")
+    raise ValueError(
+        f"{games:,} games' {', '.join(need)} tables would take about {_size(total)} of memory, "
+        f"more than {MEMORY_SHARE:.0%} of the {_size(free)} this machine has free: "
+        + "; or ".join(ways)
+    )
+
+
+def _size(count: float) -> str:
+    return f"{count / 2**30:.1f} GB" if count >= 2**30 else f"{count / 2**20:,.0f} MB"
 
 
 def _check_count(value: object, what: str) -> None:
