@@ -66,14 +66,11 @@ def two_thousand():
 def test_brown_is_worth_selling_from_the_start(two_thousand):
     _, values = two_thousand
     first = analysis.by_round(values).query("round == 1").set_index("company")
-    assert (
-        first.loc["brown", "market_value"] == 4
-        and round(first.loc["brown", "premiums_to_come"], 1) == 3.6
-    )
+    assert first.loc["brown", "market_value"] == 4
     states(
         TEXT,
         "Four `ValueBot`s play 2,000 games",
-        "four points now against about 3.6 points of premiums",
+        f"four points now against {first.loc['brown', 'premiums_to_come']:.2f} points of premiums to come",
     )
 
 
@@ -82,19 +79,19 @@ def test_the_model_check(two_thousand):
     _, values = two_thousand
     check = analysis.model_check(values)
     assert (check["games"] == 2000).all()
-    others = check.drop("blue")
-    assert ((others["low"] < 0) & (others["high"] > 0)).all()  # four intervals hold 0
-    assert round(check["difference"].abs().drop("blue").max(), 3) == 0.011
-    blue = check.loc["blue"]
-    assert blue["high"] < 0
+    assert ((check["low"] < 0) & (check["high"] > 0)).all()  # all five intervals hold 0
+    farthest = check.loc[check["z"].abs().idxmax()]
+    assert farthest.name == "blue" and farthest["difference"] > 0
     states(
         TEXT,
-        "Four of the five differences are at most 0.011 points, and their 95% intervals (over the 2,000 games",
-        f"Blue's, {blue['difference']:.3f} ({blue['low']:.3f} to {blue['high']:.3f}), lies {-blue['z']:.2f} "
-        "standard errors below 0",
-        f"one company of five lies that far out by chance in {blue['chance']:.1%} of such studies",
+        f"All five differences are at most {check['difference'].abs().max():.3f} points, and their 95% intervals "
+        "(over the 2,000 games",
+        f"The farthest from 0, blue's {farthest['difference']:.3f} ({farthest['low']:.3f} to "
+        f"{farthest['high']:.3f}), lies {farthest['z']:.2f} standard errors out",
+        f"one company of five lies that far out by chance in {farthest['chance']:.1%} of such studies",
     )
     assert "what remains is sampling noise" not in TEXT  # said with its evidence now
+    assert "Blue's, -0.030" not in TEXT  # the deviation the readable engine's games showed
 
 
 @pytest.mark.slow
@@ -103,7 +100,7 @@ def test_game_lengths_and_scores(two_thousand):
     lengths = sim.games.drop_duplicates("game")["rounds"]
     assert (lengths.min(), lengths.max()) == (24, 28)
     mean, low, high = analysis.mean_interval(lengths)
-    assert f"{mean:.2f} {interval(low, high)}" == "25.97 25.91 to 26.03"
+    assert f"{mean:.2f} {interval(low, high)}" == "26.01 25.94 to 26.07"
     states(
         TEXT,
         "How many points does it take to win?",
@@ -160,7 +157,7 @@ def test_the_crossing_round_and_its_interval():
     assert analysis.crossing_rounds(never, resamples=20).loc["green"].isna().all()
 
 
-OTHER_SEEDS = (7, 8)
+OTHER_SEEDS = (7, 8, 9)
 """Seeds on which the claims about the 2,000 games are checked again (issue 40, item 6)."""
 
 
@@ -188,9 +185,9 @@ def _crosses_for_good(values, company, first):
 
 
 @pytest.mark.slow
-def test_the_crossing_rounds_hold_on_three_seeds(two_thousand, other_seeds):
+def test_the_crossing_rounds_hold_on_four_seeds(two_thousand, other_seeds):
     """Issue 40, item 6: the crossing rounds with a bootstrap interval over games, and what the
-    prose says of them true on the notebook's seed and two others."""
+    prose says of them true on the notebook's seed and three others."""
     _, values = two_thousand
     crossing = analysis.crossing_rounds(values)
     assert crossing["round"].to_dict() == {
@@ -200,9 +197,10 @@ def test_the_crossing_rounds_hold_on_three_seeds(two_thousand, other_seeds):
         "blue": 15,
         "pink": 14,
     }
-    for company in ("green", "yellow"):
+    for company in ("green", "yellow", "blue"):
         assert (crossing.loc[company, "low"], crossing.loc[company, "high"]) == (14, 15)
-    found_on = {}
+    assert (crossing.loc["pink", "low"], crossing.loc["pink", "high"]) == (14, 14)
+    found_on, brown = {}, []
     for seed, other in {2002: values, **other_seeds}.items():
         found = crossing if seed == 2002 else analysis.crossing_rounds(other)
         assert found.loc["brown", "round"] == 1, seed
@@ -212,42 +210,48 @@ def test_the_crossing_rounds_hold_on_three_seeds(two_thousand, other_seeds):
             assert 14 <= found.loc[company, "low"] <= found.loc[company, "high"] <= 15
             assert _crosses_for_good(other, company, first), (seed, company)
         opening = analysis.by_round(other).query("round == 1").set_index("company")
-        assert round(opening.loc["brown", "premiums_to_come"], 1) == 3.6, seed  # "about 3.6"
+        brown.append(opening.loc["brown", "premiums_to_come"])
         found_on[seed] = found
+    assert max(brown) < 4 - 0.4  # brown worth selling from the start on every seed
     seven = found_on[7]
-    assert seven["round"].to_dict() == {
-        "brown": 1,
-        "green": 15,
-        "yellow": 15,
-        "blue": 15,
-        "pink": 14,
-    }
-    assert (seven.loc["green", "low"], seven.loc["green", "high"]) == (14, 15)
+    assert seven["round"].to_dict() == crossing["round"].to_dict()  # "the same rounds"
+    for company in ("green", "yellow", "blue"):
+        assert (seven.loc[company, "low"], seven.loc[company, "high"]) == (14, 15)
+    assert found_on[9].loc["blue", "round"] == 14
     states(
         TEXT,
         "the market value overtakes the premiums to come, for all four in round 14 or 15, and from that round on a "
         "share is worth more sold than held, on average",
         "In these games pink and green cross in round 14, yellow and blue in 15",
-        "runs from 14 to 15 for green and yellow",
-        "Brown crosses in round 1, pink in 14, and green, yellow and blue in 15: green crosses a round later than with "
-        "seed 2002",
-        "on seed 7 green's interval runs from 14 to 15 too",
+        "runs from 14 to 15 for green, yellow and blue, and holds round 14 alone for pink",
+        "Brown crosses in round 1, green and pink in 14, yellow and blue in 15: the same rounds as with seed 2002",
+        "on seed 7 too the intervals run from 14 to 15 for green, yellow and blue",
+        "on seed 9, which the tests also try, blue crosses in round 14",
+        f"(at most {max(brown):.2f} on every seed the tests try)",
     )
 
 
 @pytest.mark.slow
-def test_blues_model_check_on_other_seeds(other_seeds):
-    """The prose reads blue's difference on seed 2002 as sampling noise; on seeds 7 and 8 its
-    interval holds 0, as the prose says."""
-    said = []
-    for seed in OTHER_SEEDS:
-        blue = analysis.model_check(other_seeds[seed]).loc["blue"]
-        assert blue["low"] < 0 < blue["high"], seed
-        said.append(f"{blue['low']:.3f} to {blue['high']:.3f}")
+def test_the_model_check_on_other_seeds(two_thousand, other_seeds):
+    """On seeds 7, 8 and 9 the differences stay within a few hundredths of a point, and one of
+    their fifteen intervals misses 0 (yellow's on seed 8), as the prose says."""
+    checks = {seed: analysis.model_check(other_seeds[seed]) for seed in OTHER_SEEDS}
+    both = pd.concat(checks, names=["seed"])
+    missing = both[(both["low"] > 0) | (both["high"] < 0)]
+    assert missing.index.tolist() == [(8, "yellow")]
+    yellow = missing.iloc[0]
+    largest = both["difference"].abs().max()
+    assert largest == abs(yellow["difference"]) and largest < 0.05  # "a few hundredths"
+    assert analysis.model_check(two_thousand[1])["difference"].abs().max() < largest
     states(
         TEXT,
-        "on two other seeds (7 and 8, 2,000 games each) blue's intervals hold 0: "
-        f"{said[0]} and {said[1]}",
+        f"on three other seeds (7, 8 and 9, 2,000 games each) the differences stay within {largest:.3f} points, "
+        f"and {len(both) - len(missing)} of their {len(both)} intervals hold 0",
+        f"yellow's on seed 8, {yellow['difference']:.3f} ({yellow['low']:.3f} to {yellow['high']:.3f}), lies "
+        f"{-yellow['z']:.2f} standard errors below 0, as far out as one company of five lies by chance in "
+        f"{yellow['chance']:.1%} of such studies",
+        "One interval in twenty missing 0 is what 95% intervals give when the model is right",
+        "on these 8,000 games it stays within a few hundredths of a point",
     )
 
 
