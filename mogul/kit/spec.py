@@ -133,9 +133,12 @@ class GameSpec:
     determinize: Callable[[Any, random.Random], Any] | None = None  # view -> a full state
     batch: str | None = None
     """The game's batch engine, named lazily as ``"module:attribute"``: ``batch(edition, bots,
-    names)`` -> an engine whose ``play(first, seeds, bot_seeds, tables)`` plays planned games
-    and returns their tables as ``mogul.kit.columns``; a ``ValueError`` says why it cannot
-    play that edition or those bots. ``simulate`` uses it (``engine="fast"``); None: none."""
+    names)`` -> an engine whose ``play(first, seeds, bot_seeds, tables)`` plays games
+    ``first``, ... (each from its seed and one seed per seat, for random streams of its own)
+    and returns their tables as ``mogul.kit.columns``, and whose ``record(seed, bot_seeds)``
+    writes one of those games as a record the readable engine replays to the same end; a
+    ``ValueError`` says why it cannot play that edition or those bots. ``simulate`` uses it
+    (``engine="fast"``); None: none."""
     faces: Mapping[str, str] = field(default_factory=dict)
     """What people see of the game, named lazily as ``"module:attribute"`` (``"module:"`` for
     a whole module) so that the engine imports no plotting: ``"player"`` (the widget class
