@@ -20,7 +20,7 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mogul.kit.bots import RandomBot, bot_factory, bot_name, offered
+from mogul.kit.bots import RandomBot, bot_factory, bot_name, decide
 from mogul.kit.record import GameRecord
 from mogul.kit.spec import GameSpec, default_game, resolve
 
@@ -227,9 +227,8 @@ class GameSession:
         if len(legal) == 1:
             action = legal[0]
         else:
-            options = offered(bot, legal) or legal[:1]
             try:
-                action = bot.choose(state.view(seat), options) if len(options) > 1 else options[0]
+                action = decide(bot, state.view(seat), legal)
             except Exception as err:  # a student's bot: report it, keep the table
                 self.bot_error = f"{state.names[seat]}'s bot ({bot_name(bot)}) raised {type(err).__name__}: {err}"
                 return False

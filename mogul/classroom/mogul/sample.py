@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mogul.classroom.export import export_session
 from mogul.classroom.store import TableStore
-from mogul.kit.bots import bot_factory
+from mogul.kit.bots import bot_factory, decide
 from mogul.kit.spec import resolve
 
 STUDENTS = (
@@ -62,7 +62,7 @@ def play_session(
                 break
             seat = state.current_player
             legal = state.legal_actions()
-            action = habits[seat].choose(state.view(seat), legal) if len(legal) > 1 else legal[0]
+            action = decide(habits[seat], state.view(seat), legal) if len(legal) > 1 else legal[0]
             store.act(tickets[seat], len(states) - 1, str(action))
     return [info.code for info in infos]
 
