@@ -104,7 +104,7 @@ def test_a_rollout_policy_it_cannot_play_goes_to_the_readable_engine():
 
 
 def test_the_position_analysis_gives_the_readable_engines_figures(monkeypatch):
-    from mogul.analysis import credit_mobilier
+    from mogul.analysis.credit_mobilier import position
 
     def readable_rollout(*args, **kwargs):
         raise AssertionError("engine='auto' played a rollout in the readable engine")
@@ -112,7 +112,7 @@ def test_the_position_analysis_gives_the_readable_engines_figures(monkeypatch):
     for k, state in enumerate(random_states(8, seed=15)):
         options = {"rollouts": 6, "horizon": 1 + k % 4, "seed": k}
         with monkeypatch.context() as patched:
-            patched.setattr(credit_mobilier, "play_out", readable_rollout)  # the kit's loop
+            patched.setattr(position, "play_out", readable_rollout)  # the kit's loop
             fast_frame = analyse_position(state, **options)
         pd.testing.assert_frame_equal(
             fast_frame, analyse_position(state, engine="readable", **options)

@@ -1,264 +1,22 @@
-"""What a Credit Mobilier share is worth: the dividends it still earns before the game ends.
-
-A share costs $1 and pays only dividends (cash is all that counts at the end). In one round
-of dividends every share held earns $1 until the treasury runs dry, so one round pays each
-share on average ``paid / shares held`` dollars (1 for a full round, less when the money ran
-out part way). The **dividends to come** of a company's share as a turn begins is the sum of
-that average over every round the company pays from that turn to the end of the game: what
-one share held from then on earns, on average over the shares of the company.
-
-Railroad shares earn from their treasury, which fills when their goods (and goods over their
-track) move west; the Credit Mobilier (purple) share earns from the construction company's
-treasury, which the bank fills with $2 for every section of track anyone builds.
-
-    >>> from mogul.kit.simulate import simulate
-    >>> sim = simulate("credit-mobilier", ["dividend"], games=4, players=3, seed=1,
-    ...                tables=("games", "treasuries", "dividends"), progress=False)
-    >>> values = share_values(sim.treasuries, sim.dividends)
-    >>> sorted(values.columns)
-    ['company', 'game', 'shares_held', 'to_come', 'treasury', 'turn']
-
-That is an **average**: what the shares already held earn, one with another. What *one more*
-share brings its owner is another number, the **marginal value** (``marginal_values``): in
-paired games with common random numbers (the same goods, start player and dice, since every
-roll comes from the seed and the roll's number) one player buys one extra share for $1 at the
-start of a turn, and the difference in that player's final cash is measured. The two differ
-because an extra share dilutes the others (a round that runs the treasury dry pays the same
-dollars over one more share), because a round stopped part way pays the extra share nothing,
-and because the extra share changes who pays out and when (the bots pay out what they own).
-A share given for $1 on top of a turn is not what a player can do, though: buying uses up the
-turn. ``buy_instead`` sets one share bought (and the turn ended) against the move the bot would
-have made, so its gain is the decision's: expected gain against what is given up.
-
-The functions are pure: tables in, tidy frames out (``marginal_values`` and ``buy_instead`` play
-their games).
-``mogul.plots.credit_mobilier.dividends_to_come_figure`` draws ``by_turn``.
-
-"Analyse this position" (``analyse_position``, the game's face ``"analyse_position"``) has
-the same columns as Mogul's, so one widget draws either game's analysis. Credit Mobilier
-games last a few hundred decisions, so its rollouts stop after ``horizon`` turns (or at the
-end of the game) and read the table there: a seat's ``worth`` is its cash plus half its
-stake in every treasury (what ``MonteCarloBot`` scores: money left in a treasury at the end
-is lost, so it counts only in part), and a rollout is "won" by the seat whose worth is
-highest (shared wins count). At the end of the game worth is the cash alone plus half the
-stakes, which ranks as the rules do except for ties on cash.
-"""
+"""One more share in paired games: its marginal value (``marginal_values``), and one share
+bought instead of the bot's move (``buy_instead``), each over games that share their dice."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from mogul.analysis import intervals
-from mogul.analysis.intervals import Z95
-from mogul.analysis.position import action_values
+from mogul.analysis.credit_mobilier.share_values import company_order, mean_interval
 from mogul.games.credit_mobilier.actions import END, Buy
-from mogul.games.credit_mobilier.bots import bot_factory, worth
+from mogul.games.credit_mobilier.bots import bot_factory
 from mogul.games.credit_mobilier.components import COMPANIES, components
-from mogul.games.credit_mobilier.determinize import determinize
-from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
-from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.events import DividendsPaid
-from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, PlayerView, next_roll
+from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, next_roll
 from mogul.games.credit_mobilier.setup import new_game
-from mogul.kit.bots import BotFactory, BotSpec, play_out, play_states
-
-__all__ = [
-    "analyse_position",
-    "buy_by_turn",
-    "buy_pooled",
-    "buy_table",
-    "buy_instead",
-    "by_turn",
-    "marginal_by_turn",
-    "marginal_table",
-    "marginal_values",
-    "mean_interval",
-    "paired_start_difference",
-    "pay_out_share",
-    "reversed_ties",
-    "round_payouts",
-    "share_values",
-    "start_difference",
-    "start_values",
-]
-
-COLUMNS = ["game", "turn", "company", "treasury", "shares_held", "to_come"]
-
-
-def _with_game(frame: pd.DataFrame) -> pd.DataFrame:
-    """A simulation's table as it is, or one game's table with ``game`` 0 added."""
-    return frame if "game" in frame.columns else frame.assign(game=0)
-
-
-def round_payouts(dividends: pd.DataFrame) -> pd.DataFrame:
-    """One row per round of dividends: ``game``, ``turn``, ``round``, ``company``, ``paid``
-    (dollars in all), ``shares`` (held by all players) and ``per_share``: ``paid / shares``,
-    or $1 in a round paid while nobody held a share (a share held then would have earned it).
-
-    ``dividends`` is the game's ``dividends`` table (one row per round and seat), of one game
-    or of a simulation.
-    """
-    columns = ["game", "turn", "round", "company", "paid", "shares", "per_share"]
-    if dividends.empty:  # a game in which no company paid
-        empty = {c: pd.Series(dtype=object if c == "company" else int) for c in columns}
-        return pd.DataFrame({**empty, "per_share": pd.Series(dtype=float)})
-    rounds = (
-        _with_game(dividends)
-        .groupby(["game", "turn", "round", "company"], sort=False, as_index=False)[
-            ["paid", "shares"]
-        ]
-        .sum()
-    )
-    # A round paid while nobody held a share (the rules allow it) paid no one, but a share held
-    # then would have earned $1: a company pays only with at least $1 in its treasury.
-    held = rounds["shares"] > 0
-    rounds["per_share"] = 1.0
-    rounds.loc[held, "per_share"] = rounds.loc[held, "paid"] / rounds.loc[held, "shares"]
-    return rounds[columns]
-
-
-def share_values(treasuries: pd.DataFrame, dividends: pd.DataFrame) -> pd.DataFrame:
-    """Dividends to come per share, for every game, turn and company.
-
-    ``treasuries`` and ``dividends`` are the game's tables of the same games (one game's, from
-    ``record.table(...)``, or a simulation's). One row per game, turn and company, read as the
-    turn begins: ``treasury``, ``shares_held``, and ``to_come``: the sum of ``per_share``
-    (``round_payouts``) over that company's rounds from this turn on.
-    """
-    table = _with_game(treasuries)
-    if "final" in table.columns:
-        table = table[~table["final"].astype(bool)]
-    values = table[["game", "turn", "company", "treasury", "shares_held"]].copy()
-    payouts = round_payouts(dividends)
-    per_turn = payouts.groupby(["game", "company", "turn"], as_index=False)["per_share"].sum()
-    # dividends from turn t on = (all the game's dividends) - (those of turns before t)
-    merged = values.merge(per_turn, on=["game", "company", "turn"], how="left").fillna(
-        {"per_share": 0.0}
-    )
-    merged = merged.sort_values(["game", "company", "turn"], kind="stable")
-    by_company = merged.groupby(["game", "company"], sort=False)["per_share"]
-    merged["to_come"] = by_company.transform("sum") - by_company.cumsum() + merged["per_share"]
-    out = merged.sort_values(["game", "turn"], kind="stable").reset_index(drop=True)
-    out["to_come"] = out["to_come"].round(9)
-    return out[COLUMNS]
-
-
-def by_turn(values: pd.DataFrame, min_games: int = 1) -> pd.DataFrame:
-    """Averages of ``share_values`` per turn and company, over the games still running.
-
-    Columns ``turn``, ``company``, ``games`` (games that reached the turn), ``to_come``,
-    ``treasury`` and ``shares_held`` (means), and ``low``/``high``: the normal 95% interval of
-    ``to_come`` over the games. Turns reached by fewer than ``min_games`` games
-    are left out (a few long games would make the end of the curve noise).
-    """
-    grouped = values.groupby(["turn", "company"], sort=False)
-    out = grouped[["to_come", "treasury", "shares_held"]].mean()
-    out.insert(0, "games", grouped["game"].nunique())
-    half = Z95 * grouped["to_come"].std(ddof=1).fillna(0.0) / out["games"].pow(0.5)
-    out["low"] = out["to_come"] - half
-    out["high"] = out["to_come"] + half
-    out = out.reset_index().sort_values(["turn", "company"], key=_company_order, kind="stable")
-    return out[out["games"] >= min_games].reset_index(drop=True)
-
-
-def start_values(values: pd.DataFrame) -> pd.DataFrame:
-    """Per company: the mean dividends to come as the first turn begins with its 95% interval
-    (normal, over games), and the chance (share of games) that a share held from then on
-    earned $1 or more on average.
-
-    Index: company (railroads, then purple); columns ``to_come``, ``low``, ``high``, ``games``
-    and ``earns_its_price``.
-    """
-    first = values[values["turn"] == values.groupby("game")["turn"].transform("min")]
-    grouped = first.groupby("company", sort=False)["to_come"]
-    out = pd.DataFrame([mean_interval(v) for _, v in grouped], index=[c for c, _ in grouped])
-    out = out.rename(columns={"mean": "to_come", "n": "games"})
-    out["earns_its_price"] = grouped.apply(lambda v: float((v >= 1).mean()))
-    out.index.name = "company"
-    return out.sort_index(key=_company_order)
-
-
-def _first_turn(values: pd.DataFrame) -> pd.DataFrame:
-    """``share_values`` as each game's first turn begins: one row per game and company."""
-    return values[values["turn"] == values.groupby("game")["turn"].transform("min")]
-
-
-def paired_start_difference(values: pd.DataFrame, first: str, second: str) -> dict[str, float]:
-    """How much more a ``first`` share held from the first turn earns than a ``second`` share,
-    game by game on the same games (``share_values``' ``to_come``): ``mean``, ``low``, ``high``
-    (its normal 95% interval over the games) and ``n`` (games). Paired, so what the games share
-    (their length, how much track was built) drops out of the comparison.
-
-    >>> values = pd.DataFrame({"game": [0, 0, 1, 1], "turn": 1, "company": ["purple", "red"] * 2,
-    ...     "to_come": [7.0, 6.0, 5.0, 5.0]})
-    >>> paired_start_difference(values, "purple", "red")
-    {'mean': 0.5, 'low': -0.48, 'high': 1.48, 'n': 2}
-    """
-    table = _first_turn(values).pivot(index="game", columns="company", values="to_come")
-    return mean_interval(table[first] - table[second])
-
-
-def start_difference(values: pd.DataFrame, other: pd.DataFrame, company: str) -> dict[str, float]:
-    """How much more a ``company`` share held from the first turn earns in the games of
-    ``other`` than in those of ``values`` (two simulations, so independent samples): ``mean``
-    with its normal 95% interval ``low``, ``high``.
-
-    >>> a = pd.DataFrame({"game": [0, 1], "turn": 1, "company": "blue", "to_come": [2.0, 4.0]})
-    >>> b = pd.DataFrame({"game": [0, 1], "turn": 1, "company": "blue", "to_come": [3.0, 3.0]})
-    >>> start_difference(a, b, "blue")
-    {'mean': 0.0, 'low': -1.96, 'high': 1.96}
-    """
-    a, b = (_first_turn(v) for v in (values, other))
-    a, b = a.loc[a["company"] == company, "to_come"], b.loc[b["company"] == company, "to_come"]
-    mean = float(b.mean() - a.mean())
-    half = Z95 * float(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
-    return {"mean": round(mean, 9), "low": round(mean - half, 4), "high": round(mean + half, 4)}
-
-
-def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:
-    """The mean of ``sample`` with its normal 95% interval: ``mean``, ``low``, ``high``, ``n``.
-
-    >>> mean_interval([1, 2, 3, 4])
-    {'mean': 2.5, 'low': 1.2348, 'high': 3.7652, 'n': 4}
-    """
-    values = pd.Series(sample, dtype=float).dropna()
-    mean, low, high = intervals.mean_interval(values)
-    return {"mean": mean, "low": low, "high": high, "n": len(values)}
-
-
-def pay_out_share(turns: pd.DataFrame, treasuries: pd.DataFrame, company: str) -> dict[str, Any]:
-    """How often the players paid ``company`` out when they could, from a simulation's (or one
-    game's) ``turns`` and ``treasuries`` tables.
-
-    A turn could pay the company out when its roll allows dividends of that colour (an orange
-    die and the colour, ``dice.allowance``) and the treasury held at least $1 as the turn began.
-    Returns ``could`` (such turns), ``paid`` (those whose colour and kind were the company's
-    dividends) and ``share`` (paid / could).
-
-    >>> turns = pd.DataFrame({"game": [0, 0], "turn": [1, 2], "dice": ["purple orange red red red",
-    ...     "purple orange red red red"], "colour": ["purple", "red"], "kind": ["dividends", "build"]})
-    >>> money = pd.DataFrame({"game": [0, 0], "turn": [1, 2], "company": ["purple"] * 2,
-    ...     "treasury": [2, 2]})
-    >>> pay_out_share(turns, money, "purple")
-    {'could': 2, 'paid': 1, 'share': 0.5}
-    """
-    if company not in COMPANIES:
-        raise ValueError(f"unknown company {company!r}; allowed: {list(COMPANIES)}")
-    money = _with_game(treasuries)
-    if "final" in money.columns:
-        money = money[~money["final"].astype(bool)]
-    money = money.loc[money["company"] == company, ["game", "turn", "treasury"]]
-    table = _with_game(turns).merge(money, on=["game", "turn"])
-    allowed = table["dice"].map(lambda dice: allowance(dice.split(), company, DIVIDEND) > 0)
-    could = table[allowed & (table["treasury"] >= 1)]
-    paid = int(((could["colour"] == company) & (could["kind"] == DIVIDEND)).sum())
-    return {"could": len(could), "paid": paid, "share": paid / len(could) if len(could) else 0.0}
-
+from mogul.kit.bots import BotFactory, BotSpec, play_states
 
 # --- the marginal value of one more share ----------------------------------------------------
 
@@ -456,16 +214,7 @@ def marginal_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    return out.sort_values(
-        ["turn", "company"], key=_company_order, kind="stable", ignore_index=True
-    )
-
-
-def _company_order(column: pd.Series | pd.Index) -> pd.Series | pd.Index:
-    """Sort key: companies in the game's order (red, yellow, green, blue, purple)."""
-    if column.name != "company":
-        return column
-    return column.map(lambda c: COMPANIES.index(c) if c in COMPANIES else len(COMPANIES))
+    return out.sort_values(["turn", "company"], key=company_order, kind="stable", ignore_index=True)
 
 
 def marginal_table(marginal: pd.DataFrame) -> pd.DataFrame:
@@ -618,9 +367,7 @@ def buy_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    return out.sort_values(
-        ["turn", "company"], key=_company_order, kind="stable", ignore_index=True
-    )
+    return out.sort_values(["turn", "company"], key=company_order, kind="stable", ignore_index=True)
 
 
 def buy_pooled(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -661,82 +408,3 @@ def buy_table(summary: pd.DataFrame) -> pd.DataFrame:
     for column in ("dividends_gain", "spent_gain"):
         table[column] = summary[column].round(2)
     return table
-
-
-# --- analyse this position ------------------------------------------------------------------------
-
-
-POLICIES = ("dividend", "random")
-"""Who plays every seat after the action: ``DividendBot`` or uniformly random legal actions."""
-
-ENGINES = ("auto", "readable")
-"""Where the rollouts are played: the batch simulator or the readable engine."""
-
-TREASURY_WEIGHT = 0.5
-"""The part of a seat's stake in a treasury its worth counts (as ``MonteCarloBot``'s default)."""
-
-
-def analyse_position(
-    table: GameState | PlayerView,
-    seat: int | None = None,
-    rollouts: int = 24,
-    policy: str = "dividend",
-    seed: int = 0,
-    horizon: int = 6,
-    engine: str = "auto",
-) -> pd.DataFrame:
-    """What each legal action of the seat to move is worth to ``seat``, by playing it out.
-
-    For ``rollouts`` futures of the dice (``determinize``: the table as ``seat`` sees it, new
-    rolls from a seed), every legal action is played on the same future (common random
-    numbers) and then every seat by ``policy`` for ``horizon`` more turns. ``seat`` defaults
-    to the seat to move. ``engine="auto"`` plays the rollouts in the batch simulator
-    (``fast.play_after``; with the dividend policy it ends every rollout in the readable
-    engine's table, so the figures are the same), ``"readable"`` in the readable engine.
-
-    One row per legal action, in ``legal_actions()`` order: ``action`` (its button text),
-    ``mean_score`` (the seat's worth after the rollouts, see the module docstring) with a 95%
-    interval (``score_low``, ``score_high``: mean +- 1.96 standard errors), ``win_chance``
-    (highest worth, shared wins count) with a 95% Wilson interval (``win_low``,
-    ``win_high``) and ``rollouts``.
-    """
-    if table.is_over:
-        raise ValueError("the game is over: there is no decision left to analyse")
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, got {policy!r}")
-    for name, value in (("rollouts", rollouts), ("horizon", horizon)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-    n = len(table.money)
-    seat = table.current if seat is None else seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
-    view = table.view(seat) if isinstance(table, GameState) else table._replace(seat=seat)
-    rng = random.Random(seed)
-    futures = [determinize(view, rng) for _ in range(rollouts)]
-    legal = futures[0].legal_actions()
-    factory = bot_factory(policy)
-    labels = [action_label(futures[0], a) for a in legal]
-    if engine == "auto":
-        from mogul.games.credit_mobilier import fast  # compiled code: loaded when first needed
-
-        tables = fast.play_after(futures, legal, view.turn + horizon, factory, seed)
-        worths = fast.worths(tables, TREASURY_WEIGHT)  # rollouts x actions x seats
-        best = worths.max(axis=-1)
-        sharing = (worths == best[..., None]).sum(axis=-1)
-        own = worths[..., seat]
-        return action_values(labels, own, np.where(own == best, 1 / sharing, 0.0))
-    own = np.zeros((rollouts, len(legal)))
-    won = np.zeros((rollouts, len(legal)))
-    last = view.turn + horizon  # each rollout stops as this turn begins
-    for r, future in enumerate(futures):
-        for i, action in enumerate(legal):
-            bots = [factory(future.setup.seed + s) for s in range(n)]
-            end = play_out(future.apply(action), bots, until=lambda s: s.turn >= last)
-            worths = [worth(end, s, TREASURY_WEIGHT) for s in range(n)]
-            best = max(worths)
-            own[r, i] = worths[seat]
-            won[r, i] = 1 / worths.count(best) if worths[seat] == best else 0.0
-    return action_values(labels, own, won)
