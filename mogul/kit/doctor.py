@@ -148,7 +148,7 @@ def check_postgresql() -> Check:
         how = "brew install postgresql@17"
     else:
         how = "install PostgreSQL and put its bin folder on PATH (or in MOGUL_PG_BIN)"
-    detail = f"server programs (initdb) not found; SQLite serves one server ({use})"
+    detail = "server programs (initdb) not found: one classroom server keeps its tables in SQLite"
     return Check("PostgreSQL", False, detail, how)
 
 
@@ -165,7 +165,7 @@ def checks() -> list[Check]:
             "classroom",
             classroom or ["voila"],
             pip(f"{KIT}[{CLASSROOM}]"),
-            "mogul classroom, the lecturer's dashboard",
+            "the classroom server, the lecturer's dashboard",
         ),
         check_chromium(),
         check_bubblewrap(),
