@@ -46,17 +46,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test,classroom]'
 	touch $@
 
-# The kit's Lab settings (share/jupyter/lab/settings/overrides.json): no news or update pop-ups.
-LAB_SETTINGS := --LabApp.app_settings_dir=$(CURDIR)/share/jupyter/lab/settings
-
-# Before Lab starts: the batch engines compiled into numba's cache (a progress bar; about a
-# minute the first time, seconds after), so a notebook's first Run All does not wait for them.
-# The kit's notebooks are trusted (jupyter trust): Lab then draws the widget state saved in
-# them (make notebooks keeps it) before Run All, where an untrusted notebook shows text.
+# JupyterLab on the notebooks themselves (mogul lab, mogul/kit/lab.py): the batch engines
+# compiled into numba's cache first (a progress bar; about a minute the first time, seconds
+# after), the kit's notebooks trusted (Lab then draws their saved widget state before Run All)
+# and the kit's Lab settings (share/jupyter/lab/settings: no news or update pop-ups).
 lab: $(STAMP)
-	$(BIN)/python -m mogul warm-up
-	$(BIN)/jupyter trust notebooks/*.ipynb
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOTFLAG) $(LAB_SETTINGS) $(LAB_ARGS)
+	$(BIN)/python -m mogul lab notebooks $(LAB_ARGS)
 
 test: $(STAMP) postgres bubblewrap
 	$(BIN)/ruff check mogul tests benchmarks examples notebooks

@@ -1,7 +1,10 @@
-"""Command line: ``python -m mogul simulate ...`` and ``python -m mogul tournament ...``.
+"""Command line: ``mogul simulate ...``, ``mogul tournament ...``, ``mogul lab``, ``mogul doctor``
+(``python -m mogul ...`` alike).
 
     python -m mogul simulate --players 4 --games 10000 --bots random,value,threshold --seed 1 --out runs/
     python -m mogul tournament --bots random,threshold,value,mc:rollouts=8 --repetitions 5 --workers 2
+    mogul lab                # the notebooks copied into ./mogul-notebooks, opened in JupyterLab
+    mogul doctor             # what is installed and what is missing for each part of the kit
 
 ``--game`` picks any registered game or edition (default: the registry's default game). Bots are the game's
 bot names, optionally with keyword arguments after colons (``threshold:drop_at=2``,
@@ -32,6 +35,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mogul.kit import doctor, lab
 from mogul.kit.bots import bot_factory
 from mogul.kit.simulate import simulate, write_tables
 from mogul.kit.spec import GameSpec, default_game, games, get_game, names, resolve
@@ -93,12 +97,13 @@ def _short(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``mogul`` argument parser with its two commands."""
+    """The ``mogul`` argument parser with its commands."""
     parser = argparse.ArgumentParser(
-        prog="mogul", description="Simulate games between bots and run strategy tournaments."
+        prog="mogul",
+        description="Simulate games between bots, run strategy tournaments, open the notebooks.",
     )
     commands = parser.add_subparsers(
-        dest="command", required=True, metavar="{simulate,tournament,warm-up}"
+        dest="command", required=True, metavar="{simulate,tournament,warm-up,lab,doctor}"
     )
     bots_help = (
         "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
@@ -174,6 +179,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     warm.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     warm.set_defaults(run=lambda args: warm_up(not args.no_progress), command_parser=warm)
+
+    notebooks = commands.add_parser(
+        "lab",
+        help="copy the notebooks into a folder (keeping your edited copies) and open JupyterLab",
+        description="Copy the kit's notebooks into FOLDER where they are not yet (a notebook "
+        "you changed is kept as it is), then open JupyterLab on them. Other options pass "
+        "through to JupyterLab, e.g. --port=8899.",
+    )
+    notebooks.add_argument(
+        "folder",
+        nargs="?",
+        default=lab.FOLDER,
+        help=f"where the notebooks go (default {lab.FOLDER})",
+    )
+    notebooks.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    notebooks.add_argument(
+        "--copy-only", action="store_true", help="copy the notebooks, do not start JupyterLab"
+    )
+    notebooks.set_defaults(run=_lab, command_parser=notebooks, passes_on=True, timed=False)
+
+    check = commands.add_parser(
+        "doctor", help="what is installed and what is missing for each part of the kit"
+    )
+    check.set_defaults(
+        run=lambda args: print(doctor.report(doctor.checks())), command_parser=check, timed=False
+    )
     return parser
 
 
@@ -206,17 +237,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (130 when interrupted, 143 when terminated
     by SIGTERM: both save the games finished so far, marked partial)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, more = parser.parse_known_args(argv)
+    if more and not getattr(args, "passes_on", False):
+        parser.error(f"unrecognized arguments: {' '.join(more)}")
+    args.more = more
     args.argv = list(sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
     stopped = {"by": 130}
     with _sigterm_as_interrupt(stopped):
         try:
             partial = args.run(args)
-            print(
-                f"done in {time.perf_counter() - started:.1f} s"
-                + (" (interrupted: partial results)" if partial else "")
-            )
+            if getattr(args, "timed", True):
+                print(
+                    f"done in {time.perf_counter() - started:.1f} s"
+                    + (" (interrupted: partial results)" if partial else "")
+                )
         except (ValueError, TypeError, OSError, OverflowError) as err:
             if isinstance(err, BrokenPipeError):
                 return _quiet_broken_pipe()
@@ -350,6 +385,20 @@ def _tournament(args: argparse.Namespace) -> bool:
     if out is not None:
         print("wrote " + ", ".join(str(p) for p in written))
     return result.partial
+
+
+def _lab(args: argparse.Namespace) -> bool:
+    """Copy the notebooks, then (unless ``--copy-only``) compile the batch engines, trust the
+    kit's notebooks and run JupyterLab on the folder until it stops."""
+    folder = Path(args.folder).resolve()
+    done = lab.copy_notebooks(folder)
+    print(done.message())
+    if args.copy_only:
+        return False
+    warm_up()
+    lab.trust(done.copied + done.same)  # the kit's own; a student's kept copy is left as it is
+    lab.start_lab(lab.lab_arguments(folder, args.no_browser, args.more))
+    return False
 
 
 def _facts(args: argparse.Namespace, spec: GameSpec, edition: str) -> dict[str, Any]:
