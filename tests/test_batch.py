@@ -15,7 +15,7 @@ import toy_game
 
 from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
 from mogul.kit.bots import RandomBot, play
-from mogul.kit.columns import Coded, frame
+from mogul.kit.columns import Coded, compact, frame, game_numbers, narrowed
 from mogul.kit.simulate import simulate
 from mogul.kit.spec import register, unregister
 
@@ -70,6 +70,7 @@ def test_the_batch_engine_makes_the_readable_engines_tables(players):
     assert list(fast.tables) == list(readable.tables) == ["games", "rounds", "auctions"]
     for name, table in readable.tables.items():
         assert list(fast.tables[name].columns) == list(table.columns)
+        assert same_dtypes(fast.tables[name], table), name
     games = fast.games
     assert games["game"].tolist() == [g for g in range(40) for _ in range(players)]
     deals, bots = game_seeds(players, 0, 40, players)
@@ -80,6 +81,40 @@ def test_the_batch_engine_makes_the_readable_engines_tables(players):
         "classic", LINEUP[:players], games=40, seed=players, tables=["games"], **lineup
     )
     pd.testing.assert_frame_equal(unrecorded.games, games)
+
+
+def same_dtypes(batch: pd.DataFrame, readable: pd.DataFrame) -> bool:
+    """The same dtype in every column, text aside (categoricals on the batch engine)."""
+    return all(
+        dtype == readable[name].dtype for name, dtype in batch.dtypes.items() if dtype != "category"
+    )
+
+
+def test_both_engines_keep_whole_numbers_compact():
+    for game in ("rio-grande", "credit-mobilier"):
+        tables = ["games"]
+        readable = simulate(game, ["random"], games=2, players=3, engine="readable", tables=tables)
+        fast = simulate(game, ["random"], games=2, players=3, engine="fast", tables=tables)
+        assert same_dtypes(fast.games, readable.games), game
+    games = fast.games
+    assert games["game"].dtype == np.int32 and games["seed"].dtype == np.int64
+    assert games["bot_seed"].dtype == np.int64
+    assert (games[["seat", "score", "rank", "money", "stock", "turns"]].dtypes == np.int16).all()
+
+
+def test_whole_numbers_are_narrowed_only_where_they_fit():
+    assert narrowed(np.array([-32768, 32767])).dtype == np.int16
+    with pytest.raises(
+        ValueError, match=r"from 0 to 32768 do not fit in int16 \(-32768 to 32767\)"
+    ):
+        narrowed(np.array([0, 32768]))
+    assert game_numbers(2**31 - 2, 2).tolist() == [2**31 - 2, 2**31 - 1]
+    with pytest.raises(ValueError, match="do not fit in int32"):
+        game_numbers(2**31 - 1, 2)
+    table = compact(pd.DataFrame({"game": [7], "seed": [2**40], "bot_seed": [3], "won": [True]}))
+    assert table.dtypes.tolist() == [np.int32, np.int64, np.int64, bool]
+    with pytest.raises(ValueError, match="from 70000 to 70000 do not fit in int16"):
+        compact(pd.DataFrame({"game": [7], "chips": [70000]}))
 
 
 def test_fewer_tables_on_the_batch_engine():

@@ -208,6 +208,7 @@ def test_seat_bots_repeats_the_list():
     "kwargs, message",
     [
         ({"games": 0}, "games"),
+        ({"games": 2**31}, "a run has at most 2,147,483,647 games, got 2,147,483,648"),
         ({"players": 7}, "3 to 6 players"),
         ({"bots": ["nobody"]}, "unknown bot"),
         ({"tables": ["rounds"]}, "tables"),

@@ -56,7 +56,7 @@ def test_the_files_hold_the_tables(tmp_path, sim, format):
 def test_arrow_files_keep_numbers_narrow_and_text_as_categories(tmp_path, format):
     streamed = _streamed(tmp_path, format, chunk_size=5)
     auctions = READ[format](streamed.files["auctions"])
-    assert auctions["round"].dtype == np.int16 and auctions["game"].dtype == np.int64
+    assert auctions["round"].dtype == np.int16 and auctions["game"].dtype == np.int32
     assert auctions["company"].dtype == "category"
     assert set(auctions["company"].cat.categories) <= {"brown", "green", "yellow", "blue", "pink"}
     games = READ[format](streamed.files["games"])

@@ -1,8 +1,10 @@
 """Tables as columns of numpy arrays: how a batch engine hands over its tables.
 
 A batch engine gives each table as a dict of columns (``Columns``): a numpy array (whole
-numbers, of any width that holds them, or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
-``Ragged`` (a tuple per row: the chips bid per seat, the pot before each step). From those,
+numbers, compact: ``game`` as ``GAME``, ``seed`` and ``bot_seed`` as int64, the others as
+``WHOLE``; or booleans), ``Coded`` (text from a few labels: a player's name, a card) or
+``Ragged`` (a tuple per row: the chips bid per seat, the pot before each step). The readable
+engine's tables get the same widths (``compact``). From those,
 ``frame`` builds the pandas table (tuples of Python ints, as the readable engine's rows
 have them) and ``arrow_table`` the ``pyarrow.Table`` that files are written from, with no
 Python object per row.
@@ -25,6 +27,45 @@ import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+GAME = np.int32
+"""A game's number in a table: a run has at most ``MAX_GAMES`` games."""
+MAX_GAMES = int(np.iinfo(GAME).max)
+"""The most games a run may have (``simulate`` refuses more): their numbers fit ``GAME``."""
+WHOLE = np.int16
+"""A table's other whole numbers (scores, chips, seats, ranks, counts), seeds aside: sums and
+means over a column (pandas reductions) are taken in int64; arithmetic between columns is not."""
+SEEDS = ("seed", "bot_seed")
+"""The columns of seeds: any 63-bit number, int64."""
+
+
+def narrowed(values: Any, dtype: Any = WHOLE) -> np.ndarray:
+    """Whole numbers as ``dtype`` (default ``WHOLE``); ``ValueError`` if one does not fit
+    (never wrapped around)."""
+    values = np.asarray(values)
+    info = np.iinfo(dtype)
+    if values.size and (values.min() < info.min or values.max() > info.max):
+        raise ValueError(
+            f"whole numbers from {values.min()} to {values.max()} do not fit in "
+            f"{np.dtype(dtype).name} ({info.min} to {info.max})"
+        )
+    return values.astype(dtype, copy=False)
+
+
+def game_numbers(first: int, games: int) -> np.ndarray:
+    """The numbers of games ``first`` ... ``first + games - 1``, as ``GAME``."""
+    return narrowed(np.arange(first, first + games, dtype=np.int64), GAME)
+
+
+def compact(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with its whole numbers at the batch engines' widths: ``game`` as ``GAME``,
+    seeds as int64, the other int64 columns as ``WHOLE`` (``ValueError`` if one does not fit);
+    changed in place."""
+    for name, dtype in table.dtypes.items():
+        if dtype == np.int64 and name not in SEEDS:
+            table[name] = narrowed(table[name].to_numpy(), GAME if name == "game" else WHOLE)
+    return table
 
 
 @dataclass(frozen=True)

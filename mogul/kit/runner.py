@@ -56,6 +56,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from mogul.kit.bots import BotFactory, BotFailure, BotSpec, bot_factory, bot_name, play_states
+from mogul.kit.columns import compact
 from mogul.kit.guard import MEMORY_LIMIT, TIME_LIMIT, Failure, Sandbox, ask, build
 from mogul.kit.names import student_name
 from mogul.kit.sandbox_process import cap_memory, die_with_parent
@@ -363,6 +364,7 @@ def play_job(job: Job, seats: Seats | None = None) -> dict[str, pd.DataFrame]:
                     rows.append(first | row)
     out = {"games": pd.DataFrame(games, columns=[*GAMES_COLUMNS, *spec.result_columns])}
     out.update({name: pd.DataFrame(rows) for name, rows in extra.items()})
+    out = {name: compact(table) for name, table in out.items()}  # the batch engines' widths
     out["failures"] = pd.DataFrame([asdict(f) for f in failures], columns=FAILURE_COLUMNS)
     return out
 

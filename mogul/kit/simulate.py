@@ -34,6 +34,7 @@ from mogul.kit.batch import (
     run_chunks,
 )
 from mogul.kit.bots import BotSpec, play
+from mogul.kit.columns import MAX_GAMES
 from mogul.kit.runner import (
     Entrant,
     RunOptions,
@@ -272,6 +273,11 @@ def simulate(
     spec, edition = game_first(game, "simulate")
     options = RunOptions.of(options, **run_options)
     _check_count(games, "games")
+    if games > MAX_GAMES:  # the tables number games as int32
+        raise ValueError(
+            f"a run has at most {MAX_GAMES:,} games, got {games:,}: play several runs "
+            "with different seeds"
+        )
     if isinstance(keep_records, bool) or not isinstance(keep_records, int) or keep_records < 0:
         raise ValueError(f"keep_records must be a whole number >= 0, got {keep_records!r}")
     known = ("games", *spec.tables)

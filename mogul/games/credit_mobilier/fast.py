@@ -71,7 +71,7 @@ from mogul.games.credit_mobilier.setup import DEFAULT_NAMES, new_game
 from mogul.games.credit_mobilier.simple_bots import DividendBot
 from mogul.kit import batch as kit_batch
 from mogul.kit.bots import RandomBot
-from mogul.kit.columns import Coded, Columns
+from mogul.kit.columns import WHOLE, Coded, Columns, game_numbers, narrowed
 
 if TYPE_CHECKING:
     from mogul.kit.record import GameRecord
@@ -452,11 +452,11 @@ class CreditMobilierBatch:
             raise ValueError(f"the batch engine makes only the games table, not {list(tables)}")
         games, players = len(seeds), self.players
         result = play_games(self.bots, seeds, bot_seeds)
-        money, ranks = result.money.ravel(), result.ranks.ravel()
-        seat = np.tile(np.arange(players, dtype=np.int64), games)
+        money, ranks = narrowed(result.money.ravel()), narrowed(result.ranks.ravel())
+        seat = np.tile(np.arange(players, dtype=WHOLE), games)
         return {
             "games": {
-                "game": np.repeat(np.arange(first, first + games, dtype=np.int64), players),
+                "game": np.repeat(game_numbers(first, games), players),
                 "seed": np.repeat(np.asarray(seeds, np.int64), players),
                 "seat": seat,
                 "player": Coded(seat, DEFAULT_NAMES[:players]),
@@ -466,8 +466,8 @@ class CreditMobilierBatch:
                 "rank": ranks,
                 "won": ranks == 1,
                 "money": money,
-                "stock": result.stock.ravel(),
-                "turns": np.repeat(result.turns, players),
+                "stock": narrowed(result.stock.ravel()),
+                "turns": narrowed(np.repeat(result.turns, players)),
             }
         }
 

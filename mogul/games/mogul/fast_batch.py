@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mogul.kit.columns import Coded, Columns, Ragged
+from mogul.kit.columns import GAME, Coded, Columns, Ragged, game_numbers, narrowed
 
 if TYPE_CHECKING:
     from mogul.kit.record import GameRecord
@@ -94,17 +94,17 @@ class MogulBatch:
             if done < games:
                 path = _grown_path(path)
         seat_names = new_game(ed, players, 0).names
-        game_numbers = first + np.arange(games)
+        numbers = game_numbers(first, games)
         names = (seat_names, self.names)
-        result = {"games": _games(final, players, game_numbers, seeds, bot_seeds, names)}
+        result = {"games": _games(final, players, numbers, seeds, bot_seeds, names)}
         card_labels = (*(f"{c}/{b}" for c in companies for b in companies), "crash")
         rounds = final["round"]
         if "rounds" in tables:
             result["rounds"] = self._rounds(
-                out, rounds, game_numbers, (card_labels, seat_names, companies), ed.chips_per_point
+                out, rounds, numbers, (card_labels, seat_names, companies), ed.chips_per_point
             )
         if "auctions" in tables:
-            auctions = _auctions(out, rounds, game_numbers, card_labels, companies)
+            auctions = _auctions(out, rounds, numbers, card_labels, companies)
             auctions["pot_path"] = Ragged(  # a copy: the scratch path is used again
                 path[:used].astype(np.int16), auctions["steps"].astype(np.int64)
             )
@@ -136,7 +136,7 @@ class MogulBatch:
         self,
         out: tuple[np.ndarray, ...],
         rounds: np.ndarray,
-        game_numbers: np.ndarray,
+        numbers: np.ndarray,
         labels: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
         chips_per_point: int,
     ) -> Columns:
@@ -145,12 +145,12 @@ class MogulBatch:
 
         card_labels, seat_names, companies = labels
         count = int(rounds.sum()) * self.players
-        game = np.empty(count, np.int64)
+        game = np.empty(count, GAME)
         fields = np.empty((6 + 2 * len(companies), count), np.int16)
         crash = len(card_labels) - 1
         cards, market, seats = out[0], out[1], out[2]
         fast_kernels.round_rows(
-            cards, market, seats, rounds, chips_per_point, crash, game_numbers, game, fields
+            cards, market, seats, rounds, chips_per_point, crash, numbers, game, fields
         )
         seat = fields[2]
         columns: Columns = {
@@ -195,8 +195,8 @@ class RioGrandeBatch(MogulBatch):
         box = fast.rio_box(ed, players)
         fast.rio_play_games(final, box, seeds, bot_seeds, self.kinds, self.params, *fast.RIO_NO_LOG)
         names = (new_game(ed, players, 0).names, self.names)
-        game_numbers = np.arange(first, first + games, dtype=np.int64)
-        return {"games": _games(final, players, game_numbers, seeds, bot_seeds, names)}
+        numbers = game_numbers(first, games)
+        return {"games": _games(final, players, numbers, seeds, bot_seeds, names)}
 
     def record(self, seed: int, bot_seeds: Sequence[int]) -> GameRecord:
         """The game ``play`` plays from ``seed`` and ``bot_seeds``, played again by the same
@@ -282,14 +282,15 @@ def _written(
 def _games(
     final: np.ndarray,
     players: int,
-    game_numbers: np.ndarray,
+    numbers: np.ndarray,
     seeds: np.ndarray,
     bot_seeds: np.ndarray,
     names: tuple[tuple[str, ...], tuple[str, ...]],
 ) -> Columns:
     """The games table, rows (game, seat), from the games' final tables (either edition's) and
-    the names of the seats and of the bots in them."""
-    seats = np.tile(np.arange(players), len(seeds))
+    the names of the seats and of the bots in them (``numbers``: the games', as ``GAME``);
+    seeds int64, the other whole numbers narrowed to ``WHOLE``."""
+    seats = narrowed(np.tile(np.arange(players), len(seeds)))
     points, chips = final["points"][:, :players], final["chips"][:, :players]
     held = final["shares"][:, :players]
     shares = sum(held[..., c] for c in range(held.shape[2]))  # faster than .sum over 5
@@ -299,20 +300,20 @@ def _games(
     keys = scores * 100 + shares
     ranks = (1 + sum(keys[:, [seat]] > keys for seat in range(players))).ravel()
     return {
-        "game": np.repeat(game_numbers, players),
+        "game": np.repeat(numbers, players),
         "seed": np.repeat(seeds, players),
         "seat": seats,
         "player": Coded(seats, tuple(names[0])),
         "bot": Coded(seats, tuple(names[1])),
         "bot_seed": bot_seeds.ravel(),
-        "score": scores.ravel(),
-        "rank": ranks,
+        "score": narrowed(scores.ravel()),
+        "rank": narrowed(ranks),
         "won": ranks == 1,
-        "points": points.ravel(),
-        "chips": chips.ravel(),
-        "shares": shares.ravel(),
-        "credits": final["credits"][:, :players].ravel(),
-        "rounds": np.repeat(final["round"], players),
+        "points": narrowed(points.ravel()),
+        "chips": narrowed(chips.ravel()),
+        "shares": narrowed(shares.ravel()),
+        "credits": narrowed(final["credits"][:, :players].ravel()),
+        "rounds": narrowed(np.repeat(final["round"], players)),
     }
 
 
@@ -344,7 +345,7 @@ def _grown_path(path: np.ndarray) -> np.ndarray:
 def _auctions(
     out: tuple[np.ndarray, ...],
     rounds: np.ndarray,
-    game_numbers: np.ndarray,
+    numbers: np.ndarray,
     card_labels: tuple[str, ...],
     companies: Sequence[str],
 ) -> Columns:
@@ -353,11 +354,11 @@ def _auctions(
 
     count = int(rounds.sum()) - len(rounds)
     players = out[4].shape[3]
-    game = np.empty(count, np.int64)
+    game = np.empty(count, GAME)
     fields = np.empty((16, count), np.int16)
     seqs = np.empty((3, count * players), np.int16)
     _, credits, drops = fast_kernels.auction_rows(
-        out[0], out[3], out[4], rounds, len(companies), game_numbers, game, fields, seqs
+        out[0], out[3], out[4], rounds, len(companies), numbers, game, fields, seqs
     )
     companies = tuple(companies)
     return {
