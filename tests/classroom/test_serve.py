@@ -9,6 +9,7 @@ projector and the dashboard (the last two only with the token), then stopped by 
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import os
 import signal
 import subprocess
@@ -127,7 +128,9 @@ def get(opener: urllib.request.OpenerDirector, url: str) -> tuple[int, str, str]
         return err.code, url, ""
 
 
-def test_the_server_serves_the_hall_projector_and_dashboard(tmp_path):
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_server_serves_the_hall_projector_and_dashboard(kind, tmp_path, request):
+    db = "c.sqlite" if kind == "sqlite" else request.getfixturevalue("postgres_url")
     home, port = tmp_path / "lecturer", free_port()
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MOGUL_"))}
@@ -138,7 +141,7 @@ def test_the_server_serves_the_hall_projector_and_dashboard(tmp_path):
         JUPYTER_RUNTIME_DIR=str(home / "runtime"),
         PYDEVD_DISABLE_FILE_VALIDATION="1",
     )
-    argv = [sys.executable, "-m", "mogul", "classroom", "--port", str(port), "--db", "c.sqlite"]
+    argv = [sys.executable, "-m", "mogul", "classroom", "--port", str(port), "--db", db]
     argv += ["--token", "lecturer-token"]
     log = (home / "server.log").open("w")
     server = subprocess.Popen(
@@ -146,7 +149,7 @@ def test_the_server_serves_the_hall_projector_and_dashboard(tmp_path):
     )
     try:
         lines = [server.stdout.readline() for _ in range(4)]
-        store = home / "c.sqlite"
+        store = home / db if kind == "sqlite" else db  # a file made absolute, a URL as it is
         assert (
             lines[0] == f"Student page:   http://127.0.0.1:{port}/mogul/hall/  (store: {store})\n"
         )
@@ -173,7 +176,16 @@ def test_the_server_serves_the_hall_projector_and_dashboard(tmp_path):
         status, _, page = get(lecturer, dashboard)
         assert status == 200
         assert "voila/templates/mogul/static/" in page  # voila.json read: the kit's template
-        assert store.is_file()
+        assert (home / "c.sqlite").is_file() == (kind == "sqlite")
+        # The dashboard's kernel starts working as the page is served: stop the server when it
+        # is idle (stopped mid-message, the kernel prints a traceback that is not the kit's).
+        for _ in range(300):
+            _, _, answer = get(lecturer, f"{base}/api/kernels?token=lecturer-token")
+            kernels = json.loads(answer)
+            if kernels and all(k["execution_state"] == "idle" for k in kernels):
+                break
+            time.sleep(0.1)
+        assert [k["execution_state"] for k in kernels] == ["idle"]
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
