@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Headless use: make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
 STRIP := --keep-output --keep-count --keep-metadata-keys metadata.widgets
@@ -13,17 +12,13 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
-# make classroom: one Jupyter server for the whole class. The student pages are the lecture hall
-# (mogul/classroom/server, a server extension: no kernel per student; students open
-# http://<this machine>:8866/mogul/hall/), and the lecturer's Voila dashboard
-# (mogul/classroom/pages/lecturer.ipynb) is on the same server behind its token,
+# make classroom (mogul classroom, mogul/classroom/serve.py): one Jupyter server for the whole
+# class. The student pages are the lecture hall (mogul/classroom/server, a server extension: no
+# kernel per student; students open http://<this machine>:8866/mogul/hall/), and the lecturer's
+# Voila dashboard (mogul/classroom/pages/lecturer.ipynb) is on the same server behind its token,
 # CLASSROOM_TOKEN (drawn afresh each time unless given). Both use the table store CLASSROOM_DB
 # (a SQLite file here, or a postgresql+psycopg:// URL). For a room of students use
-# CLASSROOM_IP=0.0.0.0. The dashboard uses the kit's Voila template
-# (share/jupyter/voila/templates/mogul: nothing fetched from the internet) and progressive
-# rendering (without it Voila's static charts raise "r.setData is not a function"). Voila in a
-# Jupyter server reads these from voila.json in the folder it starts in, not from the command
-# line: mogul/classroom/pages/voila.json.
+# CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to the Jupyter server.
 # make lecturer: the dashboard alone on its own port. tests/e2e serve the pages the same way.
 LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
@@ -31,12 +26,7 @@ CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
 LECTURER_PORT ?= 8867
 CLASSROOM_ARGS ?=
-ifndef CLASSROOM_TOKEN
-CLASSROOM_TOKEN := $(shell $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(9))")
-endif
-# The address the dashboard projects (0.0.0.0: the dashboard finds this machine's own address).
-HALL_URL = $(if $(filter 0.0.0.0,$(CLASSROOM_IP)),,http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/mogul/hall/)
-HALL_EXTENSIONS = {'mogul.classroom.server': True, 'voila.server_extension': True}
+CLASSROOM_TOKEN ?=
 VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
   MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
 
@@ -125,14 +115,8 @@ baselines: $(STAMP) browser
 # the projector page); the lecturer opens the dashboard address printed below on the laptop and
 # the projector page (also linked from the dashboard) on the room's screen.
 classroom: $(STAMP)
-	@echo "Student page:   http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/mogul/hall/  (store: $(CLASSROOM_DB))"
-	@echo "Your dashboard: http://127.0.0.1:$(CLASSROOM_PORT)/voila/render/lecturer.ipynb?token=$(CLASSROOM_TOKEN)"
-	@echo "Projector page: http://127.0.0.1:$(CLASSROOM_PORT)/mogul/hall/projector?token=$(CLASSROOM_TOKEN)"
-	@echo "(Ctrl-C stops the server)"
-	cd mogul/classroom/pages && JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-	  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" MOGUL_HALL_URL="$(HALL_URL)" \
-	  "$(CURDIR)/$(BIN)/jupyter" server --no-browser $(ROOTFLAG) --ip=$(CLASSROOM_IP) --port=$(CLASSROOM_PORT) \
-	  --IdentityProvider.token=$(CLASSROOM_TOKEN) --ServerApp.jpserver_extensions="$(HALL_EXTENSIONS)" $(CLASSROOM_ARGS)
+	$(BIN)/python -m mogul classroom --ip $(CLASSROOM_IP) --port $(CLASSROOM_PORT) --db "$(CLASSROOM_DB)" \
+	  $(if $(CLASSROOM_TOKEN),--token $(CLASSROOM_TOKEN)) $(CLASSROOM_ARGS)
 
 # The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
 lecturer: $(STAMP)

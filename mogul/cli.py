@@ -1,9 +1,10 @@
-"""Command line: ``mogul simulate ...``, ``mogul tournament ...``, ``mogul lab``, ``mogul doctor``
-(``python -m mogul ...`` alike).
+"""Command line: ``mogul simulate ...``, ``mogul tournament ...``, ``mogul lab``,
+``mogul classroom``, ``mogul doctor`` (``python -m mogul ...`` alike).
 
     python -m mogul simulate --players 4 --games 10000 --bots random,value,threshold --seed 1 --out runs/
     python -m mogul tournament --bots random,threshold,value,mc:rollouts=8 --repetitions 5 --workers 2
     mogul lab                # the notebooks copied into ./mogul-notebooks, opened in JupyterLab
+    mogul classroom          # the class's server: students' page, lecturer's dashboard, projector
     mogul doctor             # what is installed and what is missing for each part of the kit
 
 ``--game`` picks any registered game or edition (default: the registry's default game). Bots are the game's
@@ -35,6 +36,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mogul.classroom import serve
 from mogul.kit import doctor, lab
 from mogul.kit.bots import bot_factory
 from mogul.kit.simulate import simulate, write_tables
@@ -103,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate games between bots, run strategy tournaments, open the notebooks.",
     )
     commands = parser.add_subparsers(
-        dest="command", required=True, metavar="{simulate,tournament,warm-up,lab,doctor}"
+        dest="command", required=True, metavar="{simulate,tournament,warm-up,lab,classroom,doctor}"
     )
     bots_help = (
         "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
@@ -198,6 +200,32 @@ def build_parser() -> argparse.ArgumentParser:
         "--copy-only", action="store_true", help="copy the notebooks, do not start JupyterLab"
     )
     notebooks.set_defaults(run=_lab, command_parser=notebooks, passes_on=True, timed=False)
+
+    room = commands.add_parser(
+        "classroom",
+        help="the class's server: the students' page, the lecturer's dashboard and projector",
+        description="Start the class's Jupyter server: the lecture hall (the students' page "
+        "and the projector page) and the lecturer's dashboard, on one table store. Prints the "
+        "students' address and the lecturer's links. Other options pass through to the "
+        'Jupyter server. Needs the classroom extra: pip install "mogul-kit[classroom]".',
+    )
+    room.add_argument(
+        "--ip",
+        default="127.0.0.1",
+        help="the address to listen on (0.0.0.0: every network, for a room of students; "
+        "default %(default)s)",
+    )
+    room.add_argument("--port", type=int, default=8866, help="default %(default)s")
+    room.add_argument(
+        "--db",
+        default=None,
+        help="the table store: a SQLite file, or postgresql+psycopg://... for several servers "
+        "(default: $MOGUL_CLASSROOM, else classroom.sqlite here)",
+    )
+    room.add_argument(
+        "--token", default=None, help="the lecturer's token (default: a new one each time)"
+    )
+    room.set_defaults(run=_classroom, command_parser=room, passes_on=True, timed=False)
 
     check = commands.add_parser(
         "doctor", help="what is installed and what is missing for each part of the kit"
@@ -398,6 +426,18 @@ def _lab(args: argparse.Namespace) -> bool:
     warm_up()
     lab.trust(done.copied + done.same)  # the kit's own; a student's kept copy is left as it is
     lab.start_lab(lab.lab_arguments(folder, args.no_browser, args.more))
+    return False
+
+
+def _classroom(args: argparse.Namespace) -> bool:
+    """Print the class's links, then run its server until it stops."""
+    try:
+        serve.check_extra()
+    except ModuleNotFoundError as err:
+        args.command_parser.error(str(err))
+    room = serve.classroom(args.ip, args.port, args.db, args.token)
+    print(room.message(), flush=True)
+    serve.serve(room, args.more)
     return False
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import multiprocessing
 import pickle
 import random
 import secrets
@@ -111,7 +112,10 @@ class RunOptions:
     run. Neither: the games run in this process. ``progress``: None shows a bar only for runs
     longer than two seconds, True always, False never. ``chunk_size``: games per job (default:
     about a 32nd of the run, at most 100). ``time_limit``, ``sandbox``, ``memory_limit``,
-    ``on_failure``: how untrusted bots are refereed (see ``Referee``).
+    ``on_failure``: how untrusted bots are refereed (see ``Referee``). ``start_method``: how
+    the local pool starts its workers, "fork", "spawn" or "forkserver" (see
+    ``pool_start_method``; default: "fork" on Linux, else the system's own, "spawn" on macOS
+    and Windows).
     """
 
     executor: Executor | None = None
@@ -122,10 +126,18 @@ class RunOptions:
     on_failure: str = "forfeit"
     sandbox: bool = True
     memory_limit: int | None = MEMORY_LIMIT
+    start_method: str | None = None
 
     def __post_init__(self) -> None:
         if self.executor is not None and self.workers is not None:
             raise ValueError("give either an executor or a number of workers, not both")
+        if self.start_method is not None:
+            if self.executor is not None:
+                raise ValueError(
+                    "start_method is for a local pool (workers=N); an executor starts its own "
+                    "workers"
+                )
+            pool_start_method(self.start_method)
         if self.executor is not None and not isinstance(self.executor, Executor):
             raise ValueError(
                 f"executor must be a concurrent.futures.Executor, got {self.executor!r}"
@@ -159,6 +171,25 @@ class RunOptions:
         if options is not None and not isinstance(options, RunOptions):
             raise TypeError(f"options must be a RunOptions, got {options!r}")
         return replace(options or cls(), **changes)
+
+
+def pool_start_method(name: str | None = None) -> str:
+    """How a local pool starts its workers: ``name`` if this system has it, else "fork" on
+    Linux (workers start at once, the batch engines already compiled), else the system's
+    default ("spawn" on macOS and Windows, where forking is unsafe or missing).
+
+    >>> pool_start_method("spawn")
+    'spawn'
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if name is None:
+        return "fork" if sys.platform.startswith("linux") else methods[0]  # the first: the default
+    if name not in methods:
+        raise ValueError(
+            f"start_method must be one of {', '.join(methods)} on this system (or None: the "
+            f"default), got {name!r}"
+        )
+    return name
 
 
 def game_first(game: Any, entry: str) -> tuple[GameSpec, str]:
@@ -599,7 +630,12 @@ def play_all(
             return False
         if options.executor is not None:
             return _in_order(options.executor, play, work, done, in_flight=8)
-        pool = ProcessPoolExecutor(options.workers, initializer=_start_worker, initargs=(memory,))
+        pool = ProcessPoolExecutor(
+            options.workers,
+            mp_context=multiprocessing.get_context(pool_start_method(options.start_method)),
+            initializer=_start_worker,
+            initargs=(memory,),
+        )
         interrupted = True
         try:
             in_flight = per_worker * options.workers
