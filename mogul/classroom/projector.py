@@ -20,12 +20,11 @@ import asyncio
 import contextlib
 import html
 import logging
-import os
-import socket
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from mogul.classroom.serve import HALL_URL_ENV, student_address
 from mogul.classroom.store import TableStore
 from mogul.classroom.table import (
     ENDED,
@@ -47,23 +46,7 @@ except ModuleNotFoundError as err:  # the kit without its classroom extra
 
 LOG = logging.getLogger("mogul.classroom.projector")
 
-HALL_URL_ENV = "MOGUL_HALL_URL"
 """The environment variable giving the student page's address (else this machine's, port 8866)."""
-
-
-def student_address(port: int = 8866, path: str = "mogul/hall/") -> str:
-    """The student page's address: ``$MOGUL_HALL_URL``, else this machine's address on the
-    local network (no packet is sent to find it), port ``port``, path ``path``."""
-    if os.environ.get(HALL_URL_ENV):
-        return os.environ[HALL_URL_ENV]
-    ip = "127.0.0.1"
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))  # UDP: picks the outgoing interface, sends nothing
-            ip = s.getsockname()[0]
-        except OSError:
-            pass
-    return f"http://{ip}:{port}/{path}"
 
 
 def table_address(address: str, code: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import secrets
+import socket
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,21 @@ def store_path(db: str | None, environ: Mapping[str, str] = os.environ) -> str:
     return where if "://" in where else str(Path(where).expanduser().resolve())
 
 
+def student_address(port: int = 8866, path: str = "mogul/hall/") -> str:
+    """The student page's address: ``$MOGUL_HALL_URL``, else this machine's address on the
+    local network (no packet is sent to find it), port ``port``, path ``path``."""
+    if os.environ.get(HALL_URL_ENV):
+        return os.environ[HALL_URL_ENV]
+    ip = "127.0.0.1"
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))  # UDP: picks the outgoing interface, sends nothing
+            ip = s.getsockname()[0]
+        except OSError:
+            pass
+    return f"http://{ip}:{port}/{path}"
+
+
 @dataclass(frozen=True)
 class Classroom:
     """One class's server: where it listens, its store, its token, where exports go."""
@@ -82,9 +98,7 @@ class Classroom:
         """The address students open. On every network it is this machine's address there,
         which the projector page shows with its QR code (``$MOGUL_HALL_URL`` names it)."""
         if self.everywhere:
-            return os.environ.get(HALL_URL_ENV) or (
-                f"http://<this machine>:{self.port}/mogul/hall/ (on the projector page)"
-            )
+            return student_address(self.port)
         return f"http://{self._host(self.ip)}:{self.port}/mogul/hall/"
 
     def _local(self) -> str:
