@@ -1,4 +1,4 @@
-"""Classroom load test: the lecture hall's student pages at 200 students.
+"""Classroom load test: the lecture hall's student pages at 200 students (or 1,000, or a burst).
 
 One run prints one table: the hall on SQLite and on PostgreSQL, each with ``--servers`` server
 processes (``python -m mogul.classroom.server``, as ``make classroom`` serves the student
@@ -7,17 +7,23 @@ port.
 
 Over a fresh store (a SQLite file; a throwaway PostgreSQL server, as tests/classroom start
 one), ``--tables`` x ``--seats`` simulated students (40 x 5) in this one process, each a
-WebSocket client like the page's script, spread over the servers. They arrive over
-``--arrival`` seconds and join by name; then, for ``--seconds``, every student acts 1-3 s after
-their turn comes, and joins again with their seat key if their server goes away. Per run:
+WebSocket client like the page's script, spread over the servers, 100 students per address
+(127.0.0.2, 127.0.0.3 ...: a room's network behind a few routers, each within the hall's bounds
+per address). They arrive over ``--arrival`` seconds and join by name; then, for ``--seconds``,
+every student acts 1-3 s after their turn comes, and joins again with their seat key if their
+server goes away. ``--burst S`` adds a run where instead, every S seconds, every student clicks
+in the same second: the one to move a move, every other one a click out of turn (refused).
+``--tables 200`` is a hall of 1,000. Per run:
 
 * join: from opening the WebSocket to the page's first view of the table (p50/p90/p99, max);
 * click -> others: from a student's move to each other seat's page showing it;
-* the servers' CPU seconds and peak memory (RSS and USS, all server processes);
+* the servers' CPU seconds and peak memory (RSS and USS, all server processes), and the
+  machine's load average (1 minute) over the run, lowest and highest;
 * the audit: every stored move is one its page sent for that very step (else "doubled"),
   every click the table then showed as made is stored (else "lost"); the run fails otherwise.
 
     python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2] [--no-kill]
+    python benchmarks/bench_classroom.py --store sqlite --no-kill --tables 200 --burst 5 --seconds 40
 """
 
 from __future__ import annotations
@@ -123,6 +129,10 @@ def throwaway_postgres():
         subprocess.run(["rm", "-rf", str(home)])
 
 
+PROFILE: Path | None = None
+"""``--profile``: where the servers' event loops write their cProfile (one file per server)."""
+
+
 def start_hall(url: str, log: Path, port: int | None = None) -> tuple[subprocess.Popen, int]:
     """A hall server process over store ``url`` (on ``port``, default a free one): (process, port)."""
     port = port or free_port()
@@ -132,8 +142,10 @@ def start_hall(url: str, log: Path, port: int | None = None) -> tuple[subprocess
     }
     started = log.read_bytes().count(b"Student page:") if log.exists() else 0
     with log.open("ab") as out:
+        profile = [] if PROFILE is None else ["-m", "cProfile", "-o", f"{PROFILE}-{port}.prof"]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "mogul.classroom.server", "--store", url, "--port", str(port)],
+            [sys.executable, *profile, "-m", "mogul.classroom.server"]
+            + ["--store", url, "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -161,10 +173,15 @@ class SimulatedStudent:
         clicks: dict,
         seen: list,
         seed: int,
+        burst: float | None = None,
     ) -> None:
         import random
 
         self.port, self.code, self.name, self.think = port, code, name, think
+        self.burst = burst  # every ``burst`` seconds, every student clicks in the same second
+        # a class of 100 students per address (a room's wifi behind a few routers), so a
+        # thousand stay within the hall's bounds per address
+        self.address = f"127.0.0.{2 + seed // 100 // 20}"
         self.clicks, self.seen = clicks, seen  # (table, step) -> click time; click -> seen delays
         self.random = random.Random(seed)
         self.step = -1
@@ -178,17 +195,23 @@ class SimulatedStudent:
         self.refused: list[tuple[int, str]] = []
         self.errors: list[str] = []
         self.reconnects = 0
+        self.origin = 0.0  # the bursts' clock (perf_counter seconds)
+        self.moves: list = []  # the moves the last view offered (burst mode)
 
     async def run(self, delay: float, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
 
         await asyncio.sleep(delay)
+        bursts = asyncio.create_task(self.bursts(stop)) if self.burst else None
         start = time.perf_counter()  # join time: from opening the connection to the table
         turn: asyncio.Task | None = None
         while not stop.is_set():
             try:
                 async with connect(
-                    f"ws://127.0.0.1:{self.port}/mogul/hall/ws", max_size=2**22, open_timeout=10
+                    f"ws://127.0.0.1:{self.port}/mogul/hall/ws",
+                    max_size=2**22,
+                    open_timeout=10,
+                    local_addr=(self.address, 0),
                 ) as ws:
                     self.ws = ws
                     join = {"op": "join", "table": self.code}
@@ -199,7 +222,8 @@ class SimulatedStudent:
                             message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
                         except TimeoutError:
                             continue
-                        if self.receive(message, start) and (turn is None or turn.done()):
+                        offered = self.receive(message, start)
+                        if offered and not self.burst and (turn is None or turn.done()):
                             turn = asyncio.create_task(self.act(message, stop))
             except Exception as err:  # the server went away (websockets' ConnectionClosed...)
                 gone = ("ConnectionClosedError", "ConnectionClosedOK", "InvalidStatus")
@@ -207,6 +231,26 @@ class SimulatedStudent:
                     raise
                 self.reconnects += 1
                 await asyncio.sleep(0.3)
+        if bursts is not None:
+            bursts.cancel()
+
+    async def bursts(self, stop: asyncio.Event) -> None:
+        """Burst mode: at every ``burst`` seconds of the run's clock, click somewhere in that
+        second: the student to move makes a move, every other one a click out of turn (which
+        the hall must refuse cheaply)."""
+        n = 1
+        while not stop.is_set():
+            at = self.origin + n * self.burst + self.random.uniform(0, 1)
+            n += 1
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            if self.ws is None or self.step < 0 or self.pending is not None or stop.is_set():
+                continue
+            if self.moves:
+                await self.click(self.step, self.random.choice(self.moves)[1])
+            else:  # out of turn: refused, stored nowhere
+                with contextlib.suppress(Exception):
+                    message = {"op": "act", "step": self.step, "action": "out-of-turn"}
+                    await self.ws.send(json.dumps(message))
 
     def receive(self, message: dict, start: float) -> bool:
         """Note what the page got; True if it offers this student a move."""
@@ -230,18 +274,24 @@ class SimulatedStudent:
             if clicked is not None and clicked[1] != self.name:
                 self.seen.append(now - clicked[0])
         self.step = max(self.step, message["step"])
+        self.moves = message["moves"] if message["step"] == self.step else []
         return bool(message["moves"])
 
     async def act(self, view: dict, stop: asyncio.Event) -> None:
         await asyncio.sleep(self.random.uniform(*self.think))
-        if stop.is_set() or self.step != view["step"]:
-            return
+        if stop.is_set() or self.step != view["step"] or view["step"] in self.sent:
+            return  # moved on, or clicked already (the same step's view came again)
         label, action = self.random.choice(view["moves"])
-        self.clicks[(self.code, view["step"])] = (time.perf_counter(), self.name)
-        self.sent.setdefault(view["step"], set()).add(action)
-        self.pending = (view["step"], action)
+        await self.click(view["step"], action)
+
+    async def click(self, step: int, action: str) -> None:
+        """Send a move for ``step``, noting it for the latency and the audit."""
+        self.clicks[(self.code, step)] = (time.perf_counter(), self.name)
+        self.sent.setdefault(step, set()).add(action)
+        self.pending = (step, action)
+        self.moves = []
         with contextlib.suppress(Exception):  # a killed server: the page joins again
-            await self.ws.send(json.dumps({"op": "act", "step": view["step"], "action": action}))
+            await self.ws.send(json.dumps({"op": "act", "step": step, "action": action}))
 
 
 def audit(store, students: list[SimulatedStudent], codes: list[str]) -> tuple[int, int, int]:
@@ -251,7 +301,7 @@ def audit(store, students: list[SimulatedStudent], codes: list[str]) -> tuple[in
     lost = doubled = stored = 0
     for code in codes:
         actions, states = store.actions(code), store.history(code)
-        assert len(states) == len(actions) + 1  # the replay found no step missing
+        assert len(states) == len(actions) + 1 or not states and not actions  # none missing
         stored += len(actions)
         pages = {s.seat: s for s in students if s.code == code}
         for step, action in enumerate(actions):
@@ -291,14 +341,17 @@ async def hall_run(
     think: tuple[float, float],
     home: Path,
     kill: bool = False,
+    burst: float | None = None,
 ) -> dict:
     """One measurement on the store at ``url`` (see the module docstring); ``kill``: SIGKILL the
-    first server halfway through the play and start it again on its port. Returns the figures."""
+    first server halfway through the play and start it again on its port; ``burst``: every
+    ``burst`` seconds after the arrival, every student clicks in the same second (the one to
+    move a move, the others out of turn) instead of 1-3 s after their turn. Returns the figures."""
     sys.path.insert(0, str(ROOT))
     from mogul.classroom.store import TableStore
 
     store = TableStore(url)
-    session = f"bench-{label}-{servers}-{kill}"
+    session = f"bench-{label}-{servers}-{kill}-{burst}"
     codes = [
         t.code
         for t in store.create_tables(tables, "classic", ["human"] * seats, session=session, seed=1)
@@ -319,6 +372,7 @@ async def hall_run(
                 clicks,
                 seen,
                 t * 100 + s,
+                burst,
             )
             for t, code in enumerate(codes)
             for s in range(seats)
@@ -328,14 +382,18 @@ async def hall_run(
         cpu_killed = 0.0
         me0 = sum(psutil.Process().cpu_times()[:2])
         t0 = time.perf_counter()
+        for s in students:
+            s.origin = t0 + arrival
         n = len(students)
         tasks = [asyncio.create_task(s.run(arrival * i / n, stop)) for i, s in enumerate(students)]
         peak = (0.0, 0.0)
+        loads = []
         killed = not kill
         while time.perf_counter() - t0 < arrival + seconds:
             await asyncio.sleep(1.0)
             _, rss, uss = process_figures(procs)
             peak = (max(peak[0], rss), max(peak[1], uss))
+            loads.append(os.getloadavg()[0])
             if not killed and time.perf_counter() - t0 > arrival + seconds / 2:
                 cpu_killed = process_figures(procs[:1])[0]
                 started[0][0].send_signal(signal.SIGKILL)
@@ -354,7 +412,8 @@ async def hall_run(
         stored, lost, doubled = audit(store, students, codes)
         figures = {
             "label": f"hall, {label}, {servers} server{'s' if servers > 1 else ''}"
-            + (", one SIGKILLed, restarted" if kill else ""),
+            + (", one SIGKILLed, restarted" if kill else "")
+            + (f", all click every {burst:g} s" if burst else ""),
             "students": n,
             "joins": joins,
             "seen": seen,
@@ -363,10 +422,16 @@ async def hall_run(
             "uss": peak[1],
             "audit": f"{stored} moves, lost {lost}, doubled {doubled}",
             "lost": lost + doubled,
+            "load": (min(loads, default=0.0), max(loads, default=0.0)),
         }
         print(
             f"--- {figures['label']}: {n} students at {tables} tables of {seats}, arriving over "
-            f"{arrival:g} s, then {seconds:g} s of play, think {think[0]:g}-{think[1]:g} s"
+            f"{arrival:g} s, then {seconds:g} s of play, "
+            + (
+                f"everyone clicks every {burst:g} s"
+                if burst
+                else f"think {think[0]:g}-{think[1]:g} s"
+            )
         )
         print(f"joined: {len(joins)} of {n}; " + percentiles("join -> table", joins))
         print(percentiles("click -> other seats see it", seen))
@@ -374,12 +439,13 @@ async def hall_run(
             f"moves: {sum(len(s.sent.get(k, ())) for s in students for k in s.sent)} clicks sent, "
             f"{stored} moves stored, lost {lost}, doubled {doubled}; refused: {len(errors)}"
             + (f" (e.g. {errors[0]!r})" if errors else "")
-            + (f"; reconnects {sum(s.reconnects for s in students)}" if kill else "")
+            + f"; reconnects {sum(s.reconnects for s in students)}"
         )
         print(
             f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, "
             f"USS {peak[1]:.0f} MB (all {servers} processes); the students (this process): CPU "
-            f"{me1 - me0:.1f} s; load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after",
+            f"{me1 - me0:.1f} s; load average {load_before[0]:.1f} before, "
+            f"{figures['load'][0]:.1f}-{figures['load'][1]:.1f} during",
             flush=True,
         )
         return figures
@@ -398,7 +464,7 @@ def table(rows: list[dict]) -> str:
     memory are the servers' (memory: the peak)."""
     head = (
         f"{'':60} {'join p50/p90/p99':>18} {'click->others p50/p90/p99':>26} {'CPU s':>6} "
-        f"{'RSS MB':>7} {'USS MB':>7}  moves"
+        f"{'RSS MB':>7} {'USS MB':>7} {'load':>9}  moves"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
@@ -407,7 +473,8 @@ def table(rows: list[dict]) -> str:
         name = f"{r['label']} ({r['students']})"
         lines.append(
             f"{name:60} {join:>18} {seen:>26} {r['cpu']:>6.1f} "
-            f"{r['rss']:>7.0f} {r['uss']:>7.0f}  {r['audit']}"
+            f"{r['rss']:>7.0f} {r['uss']:>7.0f} {r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}  "
+            f"{r['audit']}"
         )
     return "\n".join(lines)
 
@@ -421,19 +488,24 @@ async def hall_main(
     arrival: float,
     seconds: float,
     think: tuple[float, float],
+    burst: float | None = None,
+    steady: bool = True,
 ) -> list[dict]:
-    """The hall on each store (and, with ``kill``, on two servers with one killed); figures."""
+    """The hall on each store (and, with ``kill``, on two servers with one killed; with
+    ``burst``, the bursts' run after the steady one); figures."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
         home = Path(tmp)
         for kind in stores:
-            runs = [(max(servers, 1), False)] + ([(2, True)] if kill else [])
+            runs = [(max(servers, 1), False, None)] if steady or not burst else []
+            runs += [(2, True, None)] if kill else []
+            runs += [(max(servers, 1), False, burst)] if burst else []
             with contextlib.ExitStack() as stack:
                 if kind == "sqlite":
                     url, label = f"sqlite:///{home / 'class.sqlite'}", "SQLite"
                 else:
                     url, label = stack.enter_context(throwaway_postgres()), "PostgreSQL"
-                for count, killing in runs:
+                for count, killing, bursts in runs:
                     rows.append(
                         await hall_run(
                             url,
@@ -446,6 +518,7 @@ async def hall_main(
                             think,
                             home,
                             killing,
+                            bursts,
                         )
                     )
     return rows
@@ -453,7 +526,9 @@ async def hall_main(
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=40, help="tables (default 40)")
+    parser.add_argument(
+        "--tables", type=int, default=40, help="tables (default 40; 200 is 1,000 students)"
+    )
     parser.add_argument("--seats", type=int, default=5, help="people per table (default 5)")
     parser.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument(
@@ -470,7 +545,26 @@ if __name__ == "__main__":
     parser.add_argument(
         "--arrival", type=float, default=10.0, help="seconds over which the students arrive"
     )
+    parser.add_argument(
+        "--burst",
+        type=float,
+        metavar="SECONDS",
+        help="also a run where, every SECONDS, every student clicks in the same second",
+    )
+    parser.add_argument(
+        "--no-steady",
+        action="store_true",
+        help="with --burst: only the bursts' run (skip the run of students acting 1-3 s after their turn)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="PREFIX",
+        help="run each server under cProfile (its event loop: views, sockets), written to "
+        "PREFIX-PORT.prof when it stops",
+    )
     args = parser.parse_args()
+    PROFILE = args.profile
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
     rows = asyncio.run(
@@ -483,6 +577,8 @@ if __name__ == "__main__":
             args.arrival,
             args.seconds,
             (1.0, 3.0),
+            args.burst,
+            not args.no_steady,
         )
     )
     print()

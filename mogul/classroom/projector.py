@@ -150,8 +150,9 @@ class Projectors:
         pages.add(send)
         content = await self.run(self.draw, session)
         # every page of the session gets it: the drawing marks the session's versions as drawn
+        message = {"type": "projector", "html": content}
         for page in list(pages):
-            page({"type": "projector", "html": content})
+            page(message)
         return session
 
     def leave(self, send: Callable[[dict[str, Any]], None]) -> None:
@@ -203,8 +204,9 @@ class Projectors:
                 except Exception:  # a database hiccup: the next look tries again
                     LOG.exception("redrawing the projector of session %r", session)
                     continue
+                message = {"type": "projector", "html": content}  # one for every page
                 for send in list(self.pages.get(session, ())):
-                    send({"type": "projector", "html": content})
+                    send(message)
 
 
 __all__ = [

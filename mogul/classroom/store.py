@@ -24,7 +24,10 @@ actions' primary key is (table, step): two devices acting at once cannot both mo
 (an unknown code, a taken seat, a stale or illegal move) raises ``ClassroomError`` with a
 sentence for the page, and changes nothing. A student's move or join is first checked by a read
 that locks nothing, so a refused one (most clicks of a room clicking at once) never waits for
-or holds the write lock; one that passes is checked again under the lock.
+or holds the write lock; one that passes is checked again under the lock. A move's write is the
+shortest: it stores the move only if the table's version is still the one its read checked
+(every change bumps it), and checks again under the lock only if it is not. On SQLite, one
+process's writers queue on a lock of its own before SQLite's.
 
 Here are the lecturer's side (creating, starting, pausing, ending, restoring tables) and the
 students' (``join`` a seat or get it back with its key, ``act``), the bots' answers
@@ -509,20 +512,27 @@ class TableStore(StoreReads):
             raise ClassroomError("that move names no step of the game")
         with self._read() as conn:  # a refused move takes no write lock: most clicks are
             row = _row(conn, ticket.code)
-            self._check_move(conn, row, ticket, step, action)
-        with self._write(ticket.code) as (conn, row):
-            # checked again under the lock: the table may have moved on since
-            state, action, new = self._check_move(conn, row, ticket, step, action)
-            stored = self._store_action(conn, row, ticket.seat, action, new)
-            bot_next = (
-                not new.is_over
-                and conn.execute(
-                    sa.select(SEATS.c.kind).where(
-                        SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player
-                    )
-                ).scalar()
-                != HUMAN
-            )
+            _, move, new = self._check_move(conn, row, ticket, step, action)
+            kinds = [s.kind for s in seat_rows(conn, row.id)]
+        bot_next = not new.is_over and kinds[new.current_player] != HUMAN
+        # The write is as short as it can be: every check above holds while the table's
+        # version is the one read (every change of a table bumps it), so the transaction only
+        # stores the move if it is; else the table changed meanwhile: check again under the lock.
+        with self._write() as (conn, _):
+            stored = self._store_action(conn, row, ticket.seat, move, new, unchanged=True)
+        if stored is None:
+            with self._write(ticket.code) as (conn, row):
+                _, move, new = self._check_move(conn, row, ticket, step, action)
+                stored = self._store_action(conn, row, ticket.seat, move, new)
+                bot_next = (
+                    not new.is_over
+                    and conn.execute(
+                        sa.select(SEATS.c.kind).where(
+                            SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player
+                        )
+                    ).scalar()
+                    != HUMAN
+                )
         self._remember(row, new, stored)
         if bot_next:  # a person moves next: no need to read the table again
             self.move_bots(ticket.code)
@@ -558,14 +568,42 @@ class TableStore(StoreReads):
         action, new = _legal(row, state, text)
         return new, self._store_action(conn, row, seat, action, new)
 
-    def _store_action(self, conn: sa.Connection, row: Any, seat: int, action: Any, new: Any) -> str:
-        """Store ``action`` (checked: it makes state ``new``) as table ``row``'s next; its text."""
+    def _store_action(
+        self,
+        conn: sa.Connection,
+        row: Any,
+        seat: int,
+        action: Any,
+        new: Any,
+        unchanged: bool = False,
+    ) -> str | None:
+        """Store ``action`` (checked: it makes state ``new``) as table ``row``'s next; its text.
+        ``unchanged``: only if the table is still at ``row``'s version (None if it is not:
+        nothing was written); else ``row`` is locked."""
+        done = conn.execute(
+            sa.update(TABLES)
+            .where(
+                TABLES.c.id == row.id,
+                TABLES.c.step == row.step,
+                *([TABLES.c.version == row.version] if unchanged else []),
+            )
+            .values(
+                version=TABLES.c.version + 1,
+                updated=time.time(),
+                step=row.step + 1,
+                **({"status": OVER} if new.is_over else {}),
+            )
+        ).rowcount
+        if done != 1:
+            if unchanged:
+                return None
+            raise ClassroomError("the table changed meanwhile; try again")  # pragma: no cover
         conn.execute(
             sa.insert(ACTIONS).values(
                 table_id=row.id, step=row.step, seat=seat, action=str(action), at=time.time()
             )
         )
-        self._bump(conn, row, step=row.step + 1, **({"status": OVER} if new.is_over else {}))
+        self._notify(conn, row.code)
         return str(action)
 
     def move_bots(self, code: str, limit: int = 10_000) -> int:

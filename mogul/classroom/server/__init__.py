@@ -53,6 +53,23 @@ SECURITY = {
 }
 
 
+COMPRESSION: dict[str, Any] | None = None
+"""The pages' WebSockets are not compressed (permessage-deflate): a seat's view is about 6 KB,
+1.3 KB deflated, a few megabits a second for a thousand students on a local network, while
+each compressed socket keeps a compressor of about 300 KB (a thousand students: 300 MB) and
+deflates every message on its own (``benchmarks/bench_classroom.py`` measured both)."""
+
+_last: list[Any] = [None, ""]
+
+
+def encoded(message: dict[str, Any]) -> str:
+    """``message`` as JSON; the same message sent to several pages (the pages of one seat, the
+    projectors of a session) is written once."""
+    if _last[0] is not message:
+        _last[:] = [message, json.dumps(message)]
+    return _last[1]
+
+
 class PageHandler(tornado.web.RequestHandler):
     """The student page (one HTML file; the table code comes from ``?table=`` in the script)."""
 
@@ -90,7 +107,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         )  # longer than a request may be gets a sentence; far longer, a closed socket
 
     def get_compression_options(self) -> dict[str, Any] | None:
-        return {}  # the views are HTML: they compress well
+        return COMPRESSION
 
     async def on_message(self, message: str | bytes) -> None:
         # tornado reads this page's next message only once this one is answered
@@ -113,7 +130,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
 
     def _send(self, message: dict[str, Any]) -> None:
         try:
-            self.write_message(json.dumps(message))
+            self.write_message(encoded(message))
         except tornado.websocket.WebSocketClosedError:
             self.hall.leave(self.page)
 
@@ -186,7 +203,7 @@ class ProjectorSocket(tornado.websocket.WebSocketHandler):
         await super().get(*args, **kwargs)
 
     def get_compression_options(self) -> dict[str, Any] | None:
-        return {}
+        return COMPRESSION
 
     async def open(self) -> None:
         session = self.get_argument("session", None)
@@ -200,7 +217,7 @@ class ProjectorSocket(tornado.websocket.WebSocketHandler):
 
     def _send(self, message: dict[str, Any]) -> None:
         try:
-            self.write_message(json.dumps(message))
+            self.write_message(encoded(message))
         except tornado.websocket.WebSocketClosedError:
             self.hall.projectors.leave(self._send)
 

@@ -14,7 +14,9 @@ The same changes redraw the lecturer's projector pages (``mogul.classroom.projec
 Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
 nothing. A refused move costs no write (the store checks it by a read first) and no view (unless
-the page shows an older table); a page refused too often in a short time has its requests
+the page shows an older table); one the newest view the hall drew of its table refutes (out of
+turn, a step already past: most clicks of a room clicking at once) costs one look at the
+table's version, not that read; a page refused too often in a short time has its requests
 dropped unread and is told so once (``Limits.refusals_per_page``). The hall also plays the turn timer (a person idle too long gets the fill bot's move)
 and nudges a bot whose move was left unmade (a server killed between a move and the bots').
 
@@ -50,6 +52,7 @@ from mogul.classroom.table import (
     ClassroomError,
     TableInfo,
     Ticket,
+    not_playing,
     pretty_code,
     seat_labels,
 )
@@ -259,6 +262,44 @@ def seat_view(
     return view
 
 
+@dataclass(frozen=True)
+class Turn:
+    """Where a table was in the newest views the hall drew of it: its version, step and status,
+    and the seat to move (None: nobody) with its name."""
+
+    version: int
+    step: int
+    status: str
+    mover: int | None
+    name: str = ""
+
+    @classmethod
+    def of(cls, info: TableInfo, states: list[Any]) -> Turn:
+        """The turn of a snapshot (``info``, ``states``)."""
+        state = states[-1] if states else None
+        if state is None or state.is_over or info.status != PLAYING:
+            return cls(info.version, len(states) - 1, info.status, None)
+        mover = state.current_player
+        return cls(info.version, len(states) - 1, info.status, mover, state.names[mover])
+
+    def refutes(self, seat: int, step: Any) -> str | None:
+        """Why a click of ``seat`` at ``step`` cannot be a move while the table is at this
+        turn's version (the store's own sentence: a step already past, or at this step a table
+        not playing or another seat's turn), else None: the store judges it."""
+        if isinstance(step, bool) or not isinstance(step, int) or step > self.step:
+            return None  # the store says what is wrong
+        if step < self.step:
+            return (
+                f"too late: the table moved on since your page showed it (step {step}, now "
+                f"{self.step}); look at the table and choose again"
+            )
+        if self.status != PLAYING:
+            return not_playing(self.status)
+        if self.mover is not None and self.mover != seat:
+            return f"it is {self.name}'s turn, not yours"
+        return None
+
+
 @dataclass(eq=False)
 class Page:
     """One open student page: how to send it a message, its seat once it has one (and that
@@ -308,6 +349,7 @@ class Hall:
         self.poll_seconds = poll_seconds or (POLL_SECONDS_NOTIFY if self.listen else POLL_SECONDS)
         self.pages: dict[str, set[Page]] = {}  # table code -> its open pages
         self.seen: dict[str, int] = {}  # table code -> the newest version pushed
+        self.turns: dict[str, Turn] = {}  # table code -> where its newest views drawn show it
         in_memory = store.url in ("sqlite://", "sqlite:///:memory:")  # one shared connection
         self.executor = (
             ThreadPoolExecutor(threads, "mogul-hall") if threads and not in_memory else None
@@ -481,6 +523,13 @@ class Hall:
         if page.ticket is None:
             raise ClassroomError("join a table first")
         code = page.ticket.code
+        turn = self.turns.get(code)
+        why = turn and turn.refutes(page.ticket.seat, message.get("step"))
+        # most clicks of a room clicking at once: refused after one look at the table's version
+        if why and await self._unchanged(code, turn.version):
+            if turn.version > page.version:
+                await self.push(code, only=page)
+            raise ClassroomError(why)
         try:
             await self._run(self.store.act, page.ticket, message.get("step"), message.get("action"))
         except ClassroomError:
@@ -494,6 +543,13 @@ class Hall:
             raise
         await self.push(code)
 
+    async def _unchanged(self, code: str, version: int) -> bool:
+        """True if table ``code`` is still at ``version`` (False: changed, or removed)."""
+        try:
+            return await self._run(self.store.version, code) == version
+        except ClassroomError:
+            return False
+
     def leave(self, page: Page) -> None:
         """Forget ``page`` (its socket closed, or it joined another seat)."""
         if page.ticket is not None:
@@ -503,6 +559,7 @@ class Hall:
                 if not pages:
                     del self.pages[page.ticket.code]
                     self.seen.pop(page.ticket.code, None)
+                    self.turns.pop(page.ticket.code, None)
 
     # --- pushing views -----------------------------------------------------------------------------
     async def push(self, code: str, force: bool = False, only: Page | None = None) -> None:
@@ -513,6 +570,7 @@ class Hall:
             snap = await self._run(self.store.snapshot, code)
         except ClassroomError:  # the lecturer deleted the table
             pages = [only] if only is not None else list(self.pages.pop(code, ()))
+            self.turns.pop(code, None)
             for page in pages:
                 page.send(
                     {
@@ -557,6 +615,9 @@ class Hall:
             page.send(views[seat])
         if only is None:  # a view shown to one page alone is still to be pushed to the others
             self.seen[code] = max(self.seen.get(code, -1), info.version)
+        known = self.turns.get(code)
+        if code in self.pages and (known is None or known.version < info.version):
+            self.turns[code] = Turn.of(info, states)
         self.projectors.poke()
         state = states[-1] if states else None
         if (
@@ -667,6 +728,7 @@ __all__ = [
     "Limits",
     "Page",
     "PRACTICE",
+    "Turn",
     "bounded",
     "howto_html",
     "practice_table",
