@@ -7,6 +7,8 @@ a player's line never reads as a company: ``tests/test_figures_layout.py`` check
 
 from __future__ import annotations
 
+from functools import cache
+
 SEAT_COLOURS = (
     "#6a3d9a",  # purple
     "#e4570e",  # orange
@@ -41,12 +43,14 @@ def contrast_ratio(first: str, second: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+@cache  # a page draws the same few colours for every seat's view, on every move
 def text_colour(background: str) -> str:
     """Dark or white text, whichever reads better on ``background``."""
     dark, light = contrast_ratio(background, DARK_TEXT), contrast_ratio(background, LIGHT_TEXT)
     return DARK_TEXT if dark >= light else LIGHT_TEXT
 
 
+@cache
 def readable_fill(colour: str, ratio: float = 4.5) -> str:
     """``colour``, darkened just enough that white or dark text on it reaches ``ratio``."""
     text = colour.lstrip("#")
