@@ -83,10 +83,11 @@ def batch_rate(players: int = 4, games: int = 20_000) -> None:
 def engine_rate(games: int = 50_000) -> None:
     """Random 4-player games a second through ``engine.play`` and through ``simulate`` (one core)."""
     from mogul.games.credit_mobilier import fast
+    from mogul.kit.batch import seed_stream
     from mogul.kit.simulate import simulate
 
     engine = fast.batch_engine("credit-mobilier", ["random"] * 4, ["random"] * 4)
-    seeds = fast.streams(1, games * 5).reshape(games, 5)
+    seeds = seed_stream(1, games * 5).reshape(games, 5)
     engine.play(0, seeds[:10, 0], seeds[:10, 1:], ["games"])  # compile or load the cache
     rates = []
     for _ in range(RUNS):

@@ -85,6 +85,14 @@ def splitmix64(states: np.ndarray) -> np.ndarray:
     return z ^ (z >> np.uint64(31))
 
 
+def seed_stream(seed: int, count: int) -> np.ndarray:
+    """``count`` seeds (non-negative 63-bit numbers, int64) from the splitmix64 stream that
+    starts at ``seed`` (taken modulo 2**64): a batch engine's games and seats seeded from one
+    number outside a run (``play_fresh``, rollouts)."""
+    states = np.uint64(seed % 2**64) + np.arange(count, dtype=np.uint64) * GOLDEN
+    return (splitmix64(states) >> np.uint64(1)).astype(np.int64)
+
+
 def run_key(seed: int) -> np.uint64:
     """The run's seed folded into 64 bits: every whole number, negative or past 64 bits too,
     gives its own key (its 64-bit words and its sign through splitmix64)."""

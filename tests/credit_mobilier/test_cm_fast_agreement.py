@@ -18,6 +18,7 @@ import pytest
 
 from mogul.games.credit_mobilier import fast
 from mogul.games.credit_mobilier.components import RAILROADS, components
+from mogul.kit.batch import seed_stream
 from mogul.kit.record import GameRecord
 from mogul.kit.simulate import simulate
 
@@ -34,7 +35,7 @@ CASES = [
 
 
 def seeds_for(case: int, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    seeds = fast.streams(1000 + case, games * (1 + players)).reshape(games, 1 + players)
+    seeds = seed_stream(1000 + case, games * (1 + players)).reshape(games, 1 + players)
     return seeds[:, 0], seeds[:, 1:]
 
 

@@ -43,11 +43,8 @@ from mogul.games.credit_mobilier.fast_kernels import (  # noqa: F401 - the codes
     DIVIDEND_BOT,
     END,
     FACES,
-    GOLDEN,
     MAX_OPTIONS,
     MAX_SEATS,
-    MIX1,
-    MIX2,
     MOVE,
     NO_KIND,
     RANDOM,
@@ -70,6 +67,7 @@ from mogul.games.credit_mobilier.rules import (
 from mogul.games.credit_mobilier.setup import DEFAULT_NAMES, new_game
 from mogul.games.credit_mobilier.simple_bots import DividendBot
 from mogul.kit import batch as kit_batch
+from mogul.kit.batch import seed_stream
 from mogul.kit.bots import RandomBot
 from mogul.kit.columns import WHOLE, Coded, Columns, game_numbers, narrowed
 
@@ -191,16 +189,6 @@ def rolls_of(state: GameState, first: int, count: int) -> np.ndarray:
     return out
 
 
-def streams(seed: int, count: int) -> np.ndarray:
-    """``count`` seeds of streams (non-negative 63-bit numbers, int64) drawn from ``seed``'s own
-    splitmix64 stream: one per game or seat of a batch played from one seed."""
-    with np.errstate(over="ignore"):
-        z = np.uint64(seed % 2**64) + np.arange(1, count + 1, dtype=np.uint64) * GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * MIX1
-        z = (z ^ (z >> np.uint64(27))) * MIX2
-    return ((z ^ (z >> np.uint64(31))) >> np.uint64(1)).astype(np.int64)
-
-
 def _words(seeds: Any) -> np.ndarray:
     """Seeds (int64, any shape) as the kernels' uint64 words."""
     return np.ascontiguousarray(seeds, np.int64).view(np.uint64)
@@ -291,14 +279,14 @@ class BatchResult:
 
 def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0) -> BatchResult:
     """Deal ``games`` fresh games and let ``bots`` play them to the end, every game and random
-    seat on a stream of its own drawn from ``seed`` (``streams``).
+    seat on a stream of its own drawn from ``seed`` (``kit.batch.seed_stream``).
 
     ``bots``: "random" or "dividend[:rival_weight=w]" (or their classes) for every seat, or one per seat.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     _check_players(players)
-    seeds = streams(seed, games * (1 + players)).reshape(games, 1 + players)
+    seeds = seed_stream(seed, games * (1 + players)).reshape(games, 1 + players)
     return play_games(bots, seeds[:, 0], seeds[:, 1:])
 
 
@@ -355,7 +343,7 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
         raise ValueError("all states must have the same number of players")
     seats = seats_record(bots, players)
     tables = np.concatenate([encode(s) for s in states])
-    tables["bots"][:, :players] = _words(streams(seed, len(states) * players)).reshape(
+    tables["bots"][:, :players] = _words(seed_stream(seed, len(states) * players)).reshape(
         len(states), players
     )
     scripted = np.array([len(s.setup.dice or ()) for s in states], np.int64)
@@ -395,7 +383,9 @@ def play_after(
     rolls = np.stack([rolls_of(f, state.turn, until_turn) for f in futures])
     players = len(state.names)
     seats = seats_record(bots, players)
-    tables["bots"][:, :players] = _words(streams(seed, len(tables) * players)).reshape(-1, players)
+    tables["bots"][:, :players] = _words(seed_stream(seed, len(tables) * players)).reshape(
+        -1, players
+    )
     play_after_kernel(tables, board_record(), seats, codes, which, rolls)
     return tables.reshape(len(futures), len(actions))
 

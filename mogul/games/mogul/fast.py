@@ -98,6 +98,7 @@ from mogul.games.mogul.rules import WINNER as WINNER_PHASE
 from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
 from mogul.kit import batch as kit_batch
+from mogul.kit.batch import seed_stream
 from mogul.kit.bots import RandomBot
 
 # --- states as tables (both editions) and actions as codes ------------------------------------
@@ -512,19 +513,11 @@ NO_RECORD = (recording(0, 1), np.zeros(0, np.int64))
 NO_LOG = (np.zeros(0, np.int64), np.zeros(0, TABLE))
 """``play_games``' ``log`` and ``dealt`` when no game is written down."""
 
-GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-
 
 def stream_seeds(seed: int, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Seeds for ``games`` games from one whole number: (deal seeds (games,), bot seeds
-    (games, players)), non-negative 63-bit numbers drawn from a splitmix64 sequence."""
-    count = games * (1 + players)
-    with np.errstate(over="ignore"):
-        z = np.uint64(seed % 2**64) + np.uint64(GOLDEN) * np.arange(1, count + 1, dtype=np.uint64)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
-        z ^= z >> np.uint64(31)
-    words = (z >> np.uint64(1)).astype(np.int64).reshape(games, 1 + players)
+    (games, players)), in turn from ``seed``'s splitmix64 stream (``kit.batch.seed_stream``)."""
+    words = seed_stream(seed, games * (1 + players)).reshape(games, 1 + players)
     return np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1:])
 
 
