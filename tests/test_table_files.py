@@ -24,9 +24,16 @@ def sim():
     return simulate("classic", LINEUP, games=12, seed=3, progress=False)
 
 
-def _streamed(folder, format, **options):
+def _streamed(folder, format, games=12, seed=3, **options):
     return simulate(
-        "classic", LINEUP, games=12, seed=3, progress=False, out=folder, format=format, **options
+        "classic",
+        LINEUP,
+        games=games,
+        seed=seed,
+        progress=False,
+        out=folder,
+        format=format,
+        **options,
     )
 
 
@@ -115,17 +122,7 @@ def test_an_interrupted_run_keeps_whole_chunks(tmp_path, format):
         if writer.games == 10:
             raise KeyboardInterrupt
 
-    sim = simulate(
-        "classic",
-        LINEUP,
-        games=30,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format=format,
-        chunk_size=5,
-        on_chunk=stop_after_two,
-    )
+    sim = _streamed(tmp_path, format, games=30, seed=2, chunk_size=5, on_chunk=stop_after_two)
     assert sim.partial and sim.written == 10
     games = READ[format](sim.files["games"])  # a Feather or Parquet file got its footer
     assert games["game"].tolist() == [g for g in range(10) for _ in range(4)]
@@ -134,17 +131,11 @@ def test_an_interrupted_run_keeps_whole_chunks(tmp_path, format):
 
 def test_every_chunk_is_counted_as_it_is_written(tmp_path):
     seen = []
-    simulate(
-        "classic",
-        LINEUP,
-        games=30,
-        seed=2,
-        progress=False,
-        out=tmp_path,
-        format="csv",
-        chunk_size=8,
-        on_chunk=lambda w: seen.append((w.games, w.rows["games"])),
-    )
+
+    def count(writer):
+        seen.append((writer.games, writer.rows["games"]))
+
+    _streamed(tmp_path, "csv", games=30, seed=2, chunk_size=8, on_chunk=count)
     assert seen == [(8, 32), (16, 64), (24, 96), (30, 120)]
 
 
