@@ -24,7 +24,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from mogul.classroom import server
-from mogul.classroom.server.hall import FLOODED, MAX_ERROR, Hall, Limits, Page
+from mogul.classroom.server.hall import Hall, Page
+from mogul.classroom.server.limits import FLOODED, MAX_ERROR, Limits
 from mogul.classroom.store import TableStore
 from mogul.classroom.table import PLAYING, WAITING, ClassroomError, Ticket, check_name
 

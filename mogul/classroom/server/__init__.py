@@ -29,7 +29,8 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.projector import student_address
-from mogul.classroom.server.hall import Hall, Limits, Page
+from mogul.classroom.server.hall import Hall, Page
+from mogul.classroom.server.limits import Limits
 from mogul.classroom.store import TableStore
 from mogul.kit.record import strict_json
 

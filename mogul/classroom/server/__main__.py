@@ -33,7 +33,8 @@ from mogul.classroom.projector import (
     table_address,
 )
 from mogul.classroom.server import PATH, listen, make_app
-from mogul.classroom.server.hall import Hall, Limits, practice_table
+from mogul.classroom.server.hall import Hall, practice_table
+from mogul.classroom.server.limits import Limits
 from mogul.classroom.store import TableStore
 
 TOKEN_ENV = "MOGUL_HALL_TOKEN"
