@@ -19,6 +19,7 @@ from __future__ import annotations
 import hmac
 import json
 import resource
+import socket
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -301,9 +302,14 @@ def _open_files_for_sockets(limits: Limits) -> int:
 
 
 def listen(
-    app: tornado.web.Application, port: int, ip: str = "127.0.0.1", limits: Limits | None = None
+    app: tornado.web.Application,
+    port: int,
+    ip: str = "127.0.0.1",
+    limits: Limits | None = None,
+    sockets: list[socket.socket] | None = None,
 ) -> tornado.httpserver.HTTPServer:
-    """Serve ``app`` on ``ip:port`` with the hall's ``limits``: connections per address
+    """Serve ``app`` on ``ip:port`` (or on ``sockets``, bound already: one of several worker
+    processes on one port) with the hall's ``limits``: connections per address
     (``bound_connections``), and a connection that takes longer than ``header_seconds`` to send
     a request's headers or sits idle that long between requests is closed."""
     limits = limits or Limits()
@@ -314,7 +320,10 @@ def listen(
         max_header_size=16 * 1024,
     )
     bound_connections(server, _open_files_for_sockets(limits))
-    server.listen(port, address=ip)
+    if sockets is None:
+        server.listen(port, address=ip)
+    else:
+        server.add_sockets(sockets)
     return server
 
 

@@ -617,8 +617,13 @@ class Hall:
             self._loop.create_task(self.projectors.follow(self.poll_seconds)),
         ]
         if self.listen:
+            try:  # listening before the first page comes: no change it should see goes unseen
+                first = self._listening()
+            except Exception:  # the database is out of reach: the thread tries again
+                LOG.exception("listening to the classroom store")
+                first = None
             self._listener = threading.Thread(
-                target=self._listen, name="mogul-hall-listen", daemon=True
+                target=self._listen, args=(first,), name="mogul-hall-listen", daemon=True
             )
             self._listener.start()
 
@@ -638,23 +643,30 @@ class Hall:
             except Exception:  # a database hiccup: log it, try again next time
                 LOG.exception("following the classroom store")
 
-    def _listen(self) -> None:
-        """PostgreSQL: LISTEN on the store's channel and hand each table code to the loop."""
+    def _listening(self) -> Any:
+        """PostgreSQL: a connection of its own that LISTENs on the store's channel."""
         import psycopg
 
         url = self.store.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False
         )
+        conn = psycopg.connect(url, autocommit=True)
+        conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        return conn
+
+    def _listen(self, conn: Any = None) -> None:
+        """Hand each table code NOTIFY names on ``conn`` (a ``_listening`` one, or a new one) to
+        the loop, listening again if the connection breaks."""
         while not self._stopping.is_set():
             try:
-                with psycopg.connect(url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                with conn or self._listening() as listening:
                     while not self._stopping.is_set():
-                        for note in conn.notifies(timeout=1.0):
+                        for note in listening.notifies(timeout=1.0):
                             asyncio.run_coroutine_threadsafe(self.changed(note.payload), self._loop)
             except Exception:  # the database restarted: listen again (the poll covers the gap)
                 LOG.exception("listening to the classroom store")
                 self._stopping.wait(1.0)
+            conn = None
 
 
 __all__ = [
