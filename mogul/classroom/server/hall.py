@@ -585,11 +585,13 @@ class Hall:
         except Exception:  # the table went away, the store hiccuped: the poll tries again
             LOG.exception("moving the bots of table %s", code)
 
-    async def changed(self, code: str | None = None) -> None:
-        """A table changed elsewhere (``code``; None: look at every watched table)."""
+    async def changed(self, code: str | None = None, version: int | None = None) -> None:
+        """A table changed elsewhere (``code``, at ``version`` if known; None: look at every
+        watched table)."""
         if code is not None:
             self.projectors.poke()  # a projector may show it with no student page here
-            await self.push(code)
+            if version is None or self.seen.get(code, -1) < version:  # else: shown already
+                await self.push(code)
             return
         if not self.pages:
             return
@@ -655,14 +657,17 @@ class Hall:
         return conn
 
     def _listen(self, conn: Any = None) -> None:
-        """Hand each table code NOTIFY names on ``conn`` (a ``_listening`` one, or a new one) to
-        the loop, listening again if the connection breaks."""
+        """Hand each table change NOTIFY names on ``conn`` (a ``_listening`` one, or a new one)
+        to the loop (a move this hall made and pushed comes back too, and is skipped there),
+        listening again if the connection breaks."""
         while not self._stopping.is_set():
             try:
                 with conn or self._listening() as listening:
                     while not self._stopping.is_set():
                         for note in listening.notifies(timeout=1.0):
-                            asyncio.run_coroutine_threadsafe(self.changed(note.payload), self._loop)
+                            code, _, version = note.payload.partition(":")
+                            news = self.changed(code, int(version) if version else None)
+                            asyncio.run_coroutine_threadsafe(news, self._loop)
             except Exception:  # the database restarted: listen again (the poll covers the gap)
                 LOG.exception("listening to the classroom store")
                 self._stopping.wait(1.0)
