@@ -5,7 +5,7 @@ A Jupyter server extension (as Voila is): ``jupyter server`` with this module en
 nothing from the internet) and ``/mogul/hall/ws`` (the page's WebSocket to the ``Hall``,
 which renders each seat's view and pushes every change). The same handlers run without
 Jupyter as ``python -m mogul.classroom.server`` (the benchmark and the tests start several of
-these on one PostgreSQL store). The store is ``$MOGUL_CLASSROOM`` (``mogul.classroom.database``).
+these on one PostgreSQL store, or one with ``--workers N``: N processes on one port). The store is ``$MOGUL_CLASSROOM`` (``mogul.classroom.database``).
 
 The student pages ask for no Jupyter token: the page is for students, and what it can do is
 checked by the seat key of each request. The lecturer's projector page, ``/mogul/hall/projector``

@@ -1,18 +1,21 @@
 """Serve the student pages without Jupyter: ``python -m mogul.classroom.server --port 8866``.
 
-Several of these can serve one class on one PostgreSQL store (``--store postgresql+psycopg://...``);
-each follows the others' moves through the store (PostgreSQL's NOTIFY). ``--workers N`` starts
-N such processes behind one address (Linux: each listens on the same port with
-``SO_REUSEPORT`` and the system spreads the connections over them; one killed is started
-again; SIGINT or SIGTERM to the command stops them all). Only with PostgreSQL: a SQLite file
-has one writer at a time. Elsewhere, start one process per port and put them behind one
-address with a proxy (nginx: an ``upstream`` of the ports, ``proxy_http_version 1.1`` and the
-``Upgrade``/``Connection`` headers for the WebSockets). ``mogul classroom`` (one Jupyter
-process: the lecturer's dashboard and a hall) can run beside them on the same store, e.g.
-``python -m mogul.classroom.server --store URL --workers 2 --ip 0.0.0.0 --port 8867`` for the
-students, who then open that hall's address (its projector page shows it). The lecturer's
-projector page needs a token (``--token``, else ``$MOGUL_HALL_TOKEN``, else a new one, the same
-in every worker): the command prints its address.
+The lecturer's projector page needs a token (``--token``, else ``$MOGUL_HALL_TOKEN``, else a new
+one): the command prints its address.
+
+Several processes serve one class on one PostgreSQL store (``--store postgresql+psycopg://...``),
+each following the others' moves by the store's NOTIFY. ``--workers N`` (Linux) starts N of them
+on the one address and port: each listens with SO_REUSEPORT and the system spreads the
+connections over them; a worker killed is started again; SIGINT or SIGTERM stops them all;
+they share the token. Not with SQLite: a SQLite file takes one writer at a time, so one
+process serves it. Elsewhere, start one process per ``--port`` on the same store and put them
+behind one address with nginx (an upstream of the ports, ``proxy_http_version 1.1``,
+``proxy_set_header Upgrade $http_upgrade`` and ``Connection "upgrade"`` for the WebSockets;
+every student then comes from the proxy's address: raise ``--pages-per-address`` and
+``--connections-per-address`` above the class). ``mogul classroom`` (one Jupyter process: the
+lecturer's dashboard and a hall) can run beside them on the same store, e.g. ``python -m
+mogul.classroom.server --store URL --workers 2 --ip 0.0.0.0 --port 8867`` for the students,
+who open that hall's address (its projector page shows it).
 
 ``--practice [GAME]`` is for one student alone, no lecturer: a table of one person against
 bots (``--bots value,value,value``; default three of the game's value bot), in a store of its
@@ -219,7 +222,9 @@ def run_workers(
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mogul.classroom.server", description=__doc__.splitlines()[0]
+        prog="python -m mogul.classroom.server",
+        description=__doc__.splitlines()[0],
+        epilog=__doc__.split("\n\n")[2].replace("``", ""),  # several processes
     )
     parser.add_argument(
         "--store",
