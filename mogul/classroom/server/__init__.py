@@ -231,6 +231,8 @@ def handlers(
 ) -> list[tuple[Any, ...]]:
     """The hall's tornado handlers below ``base_url``; the projector's (``lecturer``: the page's
     and its socket's handler) ask for ``token``."""
+    from mogul.classroom.server import dashboard  # its handlers build on this module's
+
     root = base_url.rstrip("/") + "/" + PATH
     page, socket = lecturer
     return [
@@ -238,6 +240,7 @@ def handlers(
         (root + "/ws", SeatSocket, {"hall": hall}),
         (root + "/projector", page, {"token": token}),  # relative links: no trailing slash
         (root + "/projector/ws", socket, {"hall": hall, "token": token}),
+        *dashboard.handlers(root, hall, token, lecturer),  # the lecturer's dashboard page
         (root + "/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
     ]
 
