@@ -29,6 +29,7 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.projector import student_address
+from mogul.classroom.server import dashboard
 from mogul.classroom.server.hall import Hall, Page
 from mogul.classroom.server.limits import Limits
 from mogul.classroom.store import TableStore
@@ -231,8 +232,6 @@ def handlers(
 ) -> list[tuple[Any, ...]]:
     """The hall's tornado handlers below ``base_url``; the projector's (``lecturer``: the page's
     and its socket's handler) ask for ``token``."""
-    from mogul.classroom.server import dashboard  # its handlers build on this module's
-
     root = base_url.rstrip("/") + "/" + PATH
     page, socket = lecturer
     return [
@@ -240,7 +239,7 @@ def handlers(
         (root + "/ws", SeatSocket, {"hall": hall}),
         (root + "/projector", page, {"token": token}),  # relative links: no trailing slash
         (root + "/projector/ws", socket, {"hall": hall, "token": token}),
-        *dashboard.handlers(root, hall, token, lecturer),  # the lecturer's dashboard page
+        *dashboard.handlers(root, hall, token, lecturer, SECURITY, COOKIE),  # its page
         (root + "/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
     ]
 

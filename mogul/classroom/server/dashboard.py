@@ -18,8 +18,11 @@ import asyncio
 import datetime
 import html
 import http.cookies
+import json
 import logging
 import urllib.parse
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import tornado.web
@@ -28,22 +31,14 @@ import tornado.websocket
 from mogul.classroom.database import sa
 from mogul.classroom.desk import Desk, bot_choices, card_html, game_choices, unused
 from mogul.classroom.projector import Projectors, projector_path, seats_joined
-from mogul.classroom.server import (
-    COMPRESSION,
-    COOKIE,
-    MAX_DEPTH,
-    MAX_MESSAGE,
-    SECURITY,
-    STATIC,
-    ProjectorPage,
-    ProjectorSocket,
-    encoded,
-)
 from mogul.classroom.server.hall import Hall
 from mogul.classroom.table import ENDED, OVER, PAUSED, PLAYING, WAITING, ClassroomError, TableInfo
 from mogul.kit.record import strict_json
 
 LOG = logging.getLogger("mogul.classroom.dashboard")
+STATIC = Path(__file__).parent / "static"
+MAX_MESSAGE = 4096
+"""The longest request the page may send (a Create is about 120 characters)."""
 POLL_SECONDS = 0.25
 """How often the dashboard looks at its session's table versions (a phone's join through the
 hall, a move, another server's change: on the page within this and a redraw)."""
@@ -140,20 +135,32 @@ class Dashboards(Projectors):
         }
 
 
-class DashboardPageMixin(ProjectorPage):
-    """The dashboard page (``dashboard.html``), behind the lecturer's token as the projector is."""
+class DashboardPage:
+    """The dashboard page (``dashboard.html``): mixed into the projector page's handler, whose
+    ``lecturer`` (the token, its cookie, or Jupyter's login) and ``_pass`` it uses."""
+
+    def initialize(self, token: str | None, headers: Mapping[str, str], cookie: str) -> None:
+        self.lecturer_token, self.page_headers, self.lecturer_cookie = token, headers, cookie
 
     def remember_lecturer(self) -> None:
-        """Let this browser in without the token: the dashboard's cookie, and the projector's
-        (its link on the page opens without the token)."""
+        """Let this browser in without the token (not in Jupyter: its login does): the
+        dashboard's cookie, and the projector's (its link on the page opens without the token)."""
+        if not self.lecturer_token:
+            return
         folder = self.request.path.rsplit("/", 1)[0]
         for path in (self.request.path, folder + "/projector"):  # one name: two headers
-            cookie = http.cookies.SimpleCookie({COOKIE: self._pass()})
-            cookie[COOKIE].update({"path": path, "httponly": True, "samesite": "Strict"})
-            self.add_header("Set-Cookie", cookie[COOKIE].OutputString())
+            cookie = http.cookies.SimpleCookie({self.lecturer_cookie: self._pass()})
+            cookie[self.lecturer_cookie].update(
+                {"path": path, "httponly": True, "samesite": "Strict"}
+            )
+            self.add_header("Set-Cookie", cookie[self.lecturer_cookie].OutputString())
 
     def get(self) -> None:
         if not self.lecturer():
+            if "login_url" in self.settings:  # Jupyter: its login page, then back here
+                next_url = urllib.parse.urlencode({"next": self.request.uri})
+                self.redirect(f"{self.get_login_url()}?{next_url}")
+                return
             raise tornado.web.HTTPError(403, reason="the dashboard needs the lecturer's token")
         if "token" in self.request.query_arguments:  # in, now off the address bar
             self.remember_lecturer()
@@ -161,15 +168,16 @@ class DashboardPageMixin(ProjectorPage):
             query = "" if session is None else "?" + urllib.parse.urlencode({"session": session})
             self.redirect(self.request.path + query)
             return
-        for name, value in SECURITY.items():
+        for name, value in self.page_headers.items():
             self.set_header(name, value)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.write((STATIC / "dashboard.html").read_bytes())
 
 
-class DashboardSocketMixin(ProjectorSocket):
+class DashboardSocket:
     """The dashboard page's connection: the session's tables when they change, one way; the
-    lecturer's requests, the other (see the module docstring)."""
+    lecturer's requests, the other (see the module docstring). Mixed into the projector's
+    socket handler, whose ``lecturer`` it uses."""
 
     def initialize(self, hall: Hall, dashboards: Dashboards, token: str | None = None) -> None:
         self.hall, self.dashboards, self.lecturer_token = hall, dashboards, token
@@ -205,7 +213,7 @@ class DashboardSocketMixin(ProjectorSocket):
         try:
             if len(message) > MAX_MESSAGE:
                 raise ClassroomError("that request is too long")
-            request = strict_json(message, "the request", max_depth=MAX_DEPTH)
+            request = strict_json(message, "the request", max_depth=2)
             if not isinstance(request, dict):
                 raise ClassroomError("the page sent something that is not a request")
             said, code = await self.dashboards.run(self.act, request)
@@ -260,39 +268,46 @@ class DashboardSocketMixin(ProjectorSocket):
     def on_close(self) -> None:
         self.dashboards.leave(self._send)
 
-    def get_compression_options(self) -> dict[str, Any] | None:
-        return COMPRESSION
-
     def _send(self, message: dict[str, Any]) -> None:
         try:
-            self.write_message(encoded(message))
+            self.write_message(json.dumps(message))
         except tornado.websocket.WebSocketClosedError:
             self.dashboards.leave(self._send)
 
 
-def _lecturers(base: type, mixin: type) -> type:
-    """``mixin``'s handler checked as ``base`` checks the lecturer (the projector's own handler,
-    or Jupyter's: its login)."""
-    if base in (ProjectorPage, ProjectorSocket):
-        return mixin
-    return type(mixin.__name__.replace("Mixin", ""), (base, mixin), {})
-
-
 def handlers(
-    root: str, hall: Hall, token: str | None, lecturer: tuple[type, type]
+    root: str,
+    hall: Hall,
+    token: str | None,
+    lecturer: tuple[type, type],
+    headers: Mapping[str, str],
+    cookie: str,
 ) -> list[tuple[Any, ...]]:
-    """The dashboard's handlers below ``root`` (the hall's path), behind the lecturer as the
-    projector's ``lecturer`` handlers check it (``token`` without Jupyter)."""
+    """The dashboard's handlers below ``root`` (the hall's path): ``DashboardPage`` and
+    ``DashboardSocket`` mixed into the projector's ``lecturer`` handlers (checked with
+    ``token`` without Jupyter), the page sent with ``headers``; the lecturer's ``cookie`` (the
+    projector's name) set for both pages."""
     page, socket = lecturer
     dashboards = Dashboards(hall)
     return [
-        (root + "/dashboard", _lecturers(page, DashboardPageMixin), {"token": token}),
+        (
+            root + "/dashboard",
+            type("DashboardPage", (DashboardPage, page), {}),
+            {"token": token, "headers": headers, "cookie": cookie},
+        ),
         (
             root + "/dashboard/ws",
-            _lecturers(socket, DashboardSocketMixin),
+            type("DashboardSocket", (DashboardSocket, socket), {}),
             {"hall": hall, "dashboards": dashboards, "token": token},
         ),
     ]
 
 
-__all__ = ["Dashboards", "buttons_html", "handlers", "summary_html"]
+__all__ = [
+    "DashboardPage",
+    "DashboardSocket",
+    "Dashboards",
+    "buttons_html",
+    "handlers",
+    "summary_html",
+]
