@@ -17,27 +17,27 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import SCREENSHOTS, port_open
+from conftest import SCREENSHOTS, Server, free_port, port_open
 from playwright.sync_api import Browser, Page, expect
 from screens import geometry
 from test_hall import PHONE, TOKEN, class_server, local_only, open_page
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 LAPTOP = {"width": 1366, "height": 768}
 
 
 @pytest.fixture(scope="module")
-def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The class's server over a fresh store; its root URL."""
-    from conftest import free_port
-
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The class's server over a fresh store."""
     home = tmp_path_factory.mktemp("dashboard-home")
     port = free_port()
-    server = class_server(home, port)
+    running = class_server(home, port)
     try:
-        server.wait_ready(lambda: port_open(port), timeout=180)
-        yield server.url
+        running.wait_ready(lambda: port_open(port), timeout=180)
+        yield running
     finally:
-        server.stop()
+        running.stop()
 
 
 def shot(page: Page, name: str) -> None:
@@ -46,9 +46,14 @@ def shot(page: Page, name: str) -> None:
 
 
 def test_the_dashboard_creates_tables_follows_a_join_and_pauses_resumes_deletes(
-    hall: str, browser: Browser
+    server: Server, browser: Browser
 ) -> None:
-    outside: list[str] = []
+    hall, outside = server.url, []
+    stranger = open_page(browser, f"{hall}mogul/hall/dashboard?session=E2E", LAPTOP, outside)
+    expect(stranger).to_have_url(re.compile("/login"))  # no token: Jupyter's login page
+    with pytest.raises(InvalidStatus):  # nor its socket
+        connect(f"{hall.replace('http', 'ws')}mogul/hall/dashboard/ws").close()
+    stranger.context.close()
     lecturer = local_only(browser.new_context(viewport=LAPTOP).new_page(), outside)
     start = time.monotonic()
     lecturer.goto(f"{hall}mogul/hall/dashboard?session=E2E&token={TOKEN}")
@@ -89,6 +94,11 @@ def test_the_dashboard_creates_tables_follows_a_join_and_pauses_resumes_deletes(
     first.get_by_role("button", name="Resume").click()
     expect(phone.locator("#line")).not_to_contain_text("Paused", timeout=10_000)
     expect(first.get_by_role("button", name="Pause")).to_be_visible()
+    first.get_by_role("button", name="New seat key").click()  # asks first
+    expect(lecturer.locator("#message")).not_to_contain_text("New seat key for")
+    first.get_by_role("button", name="Really new seat key? Press again").click()
+    expect(lecturer.locator("#message")).to_contain_text("New seat key for Ann (seat 1")
+    expect(phone.locator("#message")).to_contain_text("gave seat 1", timeout=10_000)
 
     second.get_by_role("button", name="Delete").click()  # the first press only asks
     expect(second.get_by_role("button", name="Really delete? Press again")).to_be_visible()
@@ -113,3 +123,4 @@ def test_the_dashboard_creates_tables_follows_a_join_and_pauses_resumes_deletes(
     shot(lecturer, "phone")
     phone.close()
     assert outside == []
+    assert "Traceback" not in server.log.read_text()
