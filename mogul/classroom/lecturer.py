@@ -1,4 +1,7 @@
-"""The lecturer's dashboard: create a session's tables, project their codes, watch every table.
+"""The lecturer's Voila dashboard: create a session's tables, project their codes, watch every table.
+
+``mogul classroom`` now gives the lecturer the hall's own dashboard page instead (no kernel:
+``mogul.classroom.server.dashboard``); both make the same calls (``mogul.classroom.desk``).
 
 ``LecturerDashboard`` is an ipywidgets box over a ``TableStore``: a form to create N tables
 (game or edition, people and bots per table, the bot that fills seats left free), one card per
