@@ -130,6 +130,13 @@ def test_the_page_and_its_socket_are_the_lecturers_only(store: TableStore) -> No
         )
         assert setup["bots"]["classic"][0] == "value"
         ws.close()
+        with pytest.raises(Exception, match="403"):  # another site's page, the lecturer's cookie
+            await websocket_connect(
+                HTTPRequest(
+                    f"ws://{base}/dashboard/ws?session=Mon",
+                    headers={**cookie, "Origin": "http://elsewhere.example"},
+                )
+            )
 
     serve(store, visit)
 
