@@ -126,7 +126,7 @@ class Dashboards(Projectors):
             cards.append({"code": info.code, "version": info.version, "html": self.drawn[key]})
         self.seen[session] = {info.code: info.version for info in infos}
         live = set(self.seen[session].items())
-        for key in [k for k in self.drawn if k[0] in self.seen[session] and k not in live]:
+        for key in [k for k in list(self.drawn) if k[0] in self.seen[session] and k not in live]:
             del self.drawn[key]
         return {
             "session": session,

@@ -95,6 +95,7 @@
       disarm();
       armed = {key, until: Date.now() + CONFIRM_MS};
       label(button);
+      setTimeout(() => { if (armed && armed.key === key && Date.now() >= armed.until) disarm(); }, CONFIRM_MS);
       return;
     }
     disarm();
