@@ -30,6 +30,7 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.projector import student_address
+from mogul.classroom.server import dashboard
 from mogul.classroom.server.hall import Hall, Page
 from mogul.classroom.server.limits import Limits
 from mogul.classroom.store import TableStore
@@ -239,6 +240,7 @@ def handlers(
         (root + "/ws", SeatSocket, {"hall": hall}),
         (root + "/projector", page, {"token": token}),  # relative links: no trailing slash
         (root + "/projector/ws", socket, {"hall": hall, "token": token}),
+        *dashboard.handlers(root, hall, token, lecturer, SECURITY, COOKIE),  # its page
         (root + "/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
     ]
 
