@@ -64,11 +64,13 @@ TOKEN_ENV = "MOGUL_HALL_TOKEN"
 
 
 def addresses(ip: str, port: int, token: str, store: TableStore, workers: int = 1) -> str:
-    """What the command prints once it serves: the student page and the projector's address."""
+    """What the command prints once it serves: the student page, the projector and the
+    lecturer's dashboard."""
     processes = f"{workers} processes, " if workers > 1 else ""
     return (
         f"Student page: http://{ip}:{port}/{PATH}/  ({processes}store: {store!r})\n"
-        f"Projector:    http://{ip}:{port}{projector_path()}?token={token}"
+        f"Projector:    http://{ip}:{port}{projector_path()}?token={token}\n"
+        f"Dashboard:    http://{ip}:{port}/{PATH}/dashboard?token={token}"
     )
 
 
