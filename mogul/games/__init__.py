@@ -10,3 +10,4 @@ from mogul.kit.spec import announce
 
 announce("mogul", "mogul.games.mogul.spec")
 announce("credit-mobilier", "mogul.games.credit_mobilier.spec")
+announce("auction-lab", "mogul.games.auction_lab.spec")
