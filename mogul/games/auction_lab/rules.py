@@ -19,7 +19,8 @@ chips for this round alone. The round's mechanism decides who wins the prize and
 
 A seat's payoff for the round is the value of what it won minus the chips it paid (in
 Mogul's auction plus the chips it took from the pot); its score is the sum over the rounds.
-The start seat moves one seat on each round, so no seat always moves first or wins ties.
+The first round's start seat is drawn; it moves one seat on each round, so no seat always
+moves first or wins ties.
 ``setup.py`` deals a game; this module plays it.
 """
 
@@ -49,7 +50,8 @@ class Setup:
     """What deals a game: ``new_game(**fields)`` deals it again (records keep this).
 
     ``drawn`` is None when the values come from ``seed``, else the scripted values (one
-    tuple of whole chips per round, one value per seat).
+    tuple of whole chips per round, one value per seat); ``start_player`` None when the seat
+    that starts round 1 comes from ``seed``.
     """
 
     edition: str
@@ -61,6 +63,7 @@ class Setup:
     budget: int
     second: int
     drawn: tuple[tuple[int, ...], ...] | None = None
+    start_player: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,8 @@ class Round:
     bids: tuple[int | None, ...] = ()
 
 
-def open_round(number: int, seats: int, mechanism: str) -> Round:
-    """Round ``number`` (from 1): the start seat moves on by one each round."""
-    start = (number - 1) % seats
+def open_round(number: int, start: int, seats: int, mechanism: str) -> Round:
+    """Round ``number`` (from 1), begun by seat ``start``."""
     order = tuple((start + i) % seats for i in range(seats))
     zeros, nobody = (0,) * seats, (None,) * seats
     if mechanism in SEALED:
@@ -252,7 +254,10 @@ class LabState:
         payoffs = tuple(w - pay for w, pay in zip(won, result.payments, strict=True))
         results = (*self.results, result)
         over = len(results) == self.setup.rounds
-        following = None if over else open_round(now.number + 1, len(values), self.mechanism)
+        following = None
+        if not over:  # the start seat moves on by one
+            start = (now.order[0] + 1) % len(values)
+            following = open_round(now.number + 1, start, len(values), self.mechanism)
         told = [said, describe_result(result, self.mechanism, self.names)]
         if following is not None:
             told.append(round_opened(following, self.names))

@@ -1,9 +1,10 @@
 """Dealing an auction-lab session: checking the lecturer's settings, drawing the values.
 
 Every setting has a default, so ``new_game("auction-lab")`` deals a session; each bad one is
-a ``ValueError`` that says what was wrong and what is allowed. All chance is the values,
-drawn from ``seed`` before the first round (round by round, seat by seat), so the same seed
-deals the same values, whatever the seats do.
+a ``ValueError`` that says what was wrong and what is allowed. All chance comes from
+``seed`` before the first round, in this order: the seat that starts round 1, then the
+values (round by round, seat by seat); so the same seed deals the same session, whatever
+the seats do.
 """
 
 from __future__ import annotations
@@ -50,20 +51,31 @@ def new_game(
     budget: int = 10,
     second: int = 0,
     drawn: Sequence[Sequence[int]] | None = None,
+    start_player: int | None = None,
 ) -> LabState:
     """Deal a session of ``rounds`` auctions, one prize each, for one group of ``players``.
 
-    ``mechanism`` (default: the edition's) is one of "mogul", "english", "first-price",
-    "second-price", "all-pay"; ``values`` the distribution of the private values (see
-    ``values.py``: "uniform LOW..HIGH" or "common LOW..HIGH noise K"); ``budget`` the chips
-    each seat may spend in a round; ``second`` the runner-up's second prize in Mogul's auction
-    (whole chips). ``drawn`` scripts the values instead of the seed: one list per round, one
-    whole number 0..1000 per seat. A fresh seed is drawn and kept when none is given.
+        ``mechanism`` (default: the edition's) is one of "mogul", "english", "first-price",
+        "second-price", "all-pay"; ``values`` the distribution of the private values (see
+        ``values.py``: "uniform LOW..HIGH" or "common LOW..HIGH noise K"); ``budget`` the chips
+        each seat may spend in a round; ``second`` the runner-up's second prize in Mogul's auction
+        (whole chips). ``drawn`` scripts the values instead of the seed: one list per round, one
+        whole number 0..1000 per seat; ``start_player`` scripts the seat that starts round 1
+    (then the next seat each round). A fresh seed is drawn and kept when none is given.
     """
+    by_edition = {e: m for m, e in EDITIONS.items()}
+    if not isinstance(edition, str) or edition not in by_edition:
+        raise ValueError(f"the auction lab's editions are {', '.join(by_edition)}; got {edition!r}")
     if mechanism is None:
-        mechanism = next((m for m, e in EDITIONS.items() if e == edition), None)
+        mechanism = by_edition[edition]
     if mechanism not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {', '.join(MECHANISMS)}; got {mechanism!r}")
+    if edition not in (EDITIONS["mogul"], EDITIONS[mechanism]):
+        raise ValueError(
+            f"the {edition} edition plays the {by_edition[edition]} auction, not {mechanism!r}: "
+            f"give the game's name (auction-lab) with mechanism={mechanism!r}, or the "
+            f"{EDITIONS[mechanism]} edition"
+        )
     edition = EDITIONS[mechanism]
     low, high = player_range(edition)
     names = player_names(players, low, high, DEFAULT_NAMES, f"The {mechanism} auction lab")
@@ -86,7 +98,15 @@ def new_game(
             "sells one prize, so leave second at 0"
         )
     scripted = None if drawn is None else _drawn(drawn, rounds, len(names))
-    setup = Setup(edition, names, seed, mechanism, rounds, str(dist), budget, second, scripted)
+    if start_player is not None and (
+        not is_whole(start_player) or not 0 <= start_player < len(names)
+    ):
+        raise ValueError(
+            f"start_player must be a seat number from 0 to {len(names) - 1}; got {start_player!r}"
+        )
+    setup = Setup(
+        edition, names, seed, mechanism, rounds, str(dist), budget, second, scripted, start_player
+    )
     return deal(setup)
 
 
@@ -110,13 +130,16 @@ def _drawn(drawn: object, rounds: int, seats: int) -> tuple[tuple[int, ...], ...
 
 def deal(setup: Setup) -> LabState:
     """The first state of the session ``setup`` describes: values drawn, round 1 open."""
-    seats = len(setup.players)
+    seats, rng = len(setup.players), random.Random(setup.seed)
+    start = rng.randrange(seats)  # drawn even when scripted: the values stay the same
+    if setup.start_player is not None:
+        start = setup.start_player
     if setup.drawn is None:
-        rng, dist = random.Random(setup.seed), parse_values(setup.values)
+        dist = parse_values(setup.values)
         values = tuple(dist.draw(rng, seats) for _ in range(setup.rounds))
     else:
         values = setup.drawn
-    first = open_round(1, seats, setup.mechanism)
+    first = open_round(1, start, seats, setup.mechanism)
     told = f"{setup.rounds} rounds of {setup.mechanism} auctions, values {setup.values}, budget {setup.budget}."
     return LabState(setup, values, (), (), first, (told, round_opened(first, setup.players)))
 
