@@ -97,7 +97,10 @@ def test_after_the_round_the_bids_are_public_and_each_seat_keeps_its_payoff():
     assert view.results[0].bids == (2, 7, 1) and view.results[0].winner == 1
     assert view.my_values == (9,) and view.my_payoffs == (2,) and view.payoff == 2
     assert end.view(0).my_values == (6,)
-    assert "Ben wins the prize and pays 7 (bids: Ann 2, Ben 7, Cai 1)." in end.describe_events()
+    assert end.describe_events() == [
+        "Cai has bid.",
+        "Round 1: Ben wins the prize and pays 7 (bids: Ann 2, Ben 7, Cai 1).",
+    ]
 
 
 @pytest.mark.parametrize(
