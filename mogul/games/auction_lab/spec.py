@@ -38,6 +38,7 @@ SPEC = register(
         result_row=result_row,
         action_label=_label,
         tables={"rounds": round_rows},
+        faces={"player": "mogul.widgets.auction_lab:LabPlayer"},
     )
 )
 """The auction lab's spec."""
