@@ -154,10 +154,14 @@ def test_the_thresholds_file_covers_its_settings():
 
 
 def test_mogul_settings_without_thresholds_play_naive():
-    state = mogul.new_game("auction-lab", 3, 1, rounds=1, budget=7, drawn=[[6, 2, 3]])
-    seat = state.current_player
-    view = state.view(seat)
+    # Budget 7 is not in thresholds.json: the bot plays as NaiveBot, pay by pay.
     assert mogul_thresholds(3, "uniform 0..10", 7, 0) is None
-    assert EquilibriumBot().threshold(view) == view.value
-    legal = state.legal_actions()
-    assert EquilibriumBot().choose(view, legal) == NaiveBot().choose(view, legal)
+    state = mogul.new_game("auction-lab", 3, 1, rounds=2, budget=7, drawn=[[6, 2, 3], [1, 9, 4]])
+    decisions = 0
+    while not state.is_over:
+        view, legal = state.view(state.current_player), state.legal_actions()
+        assert EquilibriumBot().threshold(view) is None
+        move = EquilibriumBot().choose(view, legal)
+        assert move == NaiveBot().choose(view, legal)
+        state, decisions = state.apply(move), decisions + 1
+    assert decisions > 6 and state.results[0].winner == 0  # value 6 pays longest

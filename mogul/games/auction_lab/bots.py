@@ -52,13 +52,14 @@ class EquilibriumBot:
             return whole(all_pay_bid(value, n, dist), view.budget)
         return min(value, view.budget)
 
-    def threshold(self, view: LabView) -> int:
-        """English or Mogul's auction: the pot (price) at which this seat drops."""
+    def threshold(self, view: LabView) -> int | None:
+        """English or Mogul's auction: the pot (price) at which this seat drops (None: Mogul's
+        auction with settings ``thresholds.json`` does not hold)."""
         if view.mechanism == "english":
             return english_threshold(view.value, view.budget)
         table = mogul_thresholds(len(view.names), view.values, view.budget, view.second)
         if table is None:
-            return view.value
+            return None
         lowest = parse_values(view.values).lowest
         ks = table[view.position][view.value - lowest]
         return ks[min(len(view.active) - 2, len(ks) - 1)]
@@ -67,7 +68,10 @@ class EquilibriumBot:
         """The bid, or stay while the pot (price) is below the threshold."""
         if isinstance(legal_actions[0], Bid):
             return Bid(self.bid(view))
-        return _stay_or_drop(view.pot < self.threshold(view), legal_actions)
+        k = self.threshold(view)
+        if k is None:
+            return NaiveBot().choose(view, legal_actions)
+        return _stay_or_drop(view.pot < k, legal_actions)
 
 
 class NaiveBot:
