@@ -102,27 +102,40 @@ def rotated(sample_row, start):
     return by_seat
 
 
-def play_rounds(mechanism, rows):
+def play_rounds(mechanism, rows, budget=10, thresholds=None):
     """The lab played by equilibrium bots on the sample's rows, one row per round."""
     n = len(rows[0])
     drawn = [rotated(row, number % n) for number, row in enumerate(rows)]
     state = mogul.new_game(
-        "auction-lab", n, 1, mechanism=mechanism, rounds=len(rows), drawn=drawn, start_player=0
+        "auction-lab",
+        n,
+        1,
+        mechanism=mechanism,
+        rounds=len(rows),
+        budget=budget,
+        drawn=drawn,
+        start_player=0,
     )
-    return play_states(state, [EquilibriumBot() for _ in range(n)])[0][-1]
+    bots = [EquilibriumBot(thresholds=thresholds) for _ in range(n)]
+    return play_states(state, bots)[0][-1]
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_mogul_bot_plays_the_solver_thresholds(players):
-    # thresholds.json holds what mogul.auction computes now, and the bot's play of the lab
-    # equals mogul.auction's play of those thresholds on the same values (winner, runner-up,
-    # chips), round by round; each round starts one seat on, as the lab does.
-    eq = lab_equilibrium(players, "uniform 0..10", 10, 0)
-    assert mogul_thresholds(players, "uniform 0..10", 10, 0) == eq.table
+@pytest.mark.parametrize(("players", "budget"), [(2, 10), (3, 10), (3, 6)])
+def test_mogul_bot_plays_the_solver_thresholds(players, budget):
+    # thresholds.json holds what mogul.auction computes now (budget 10; budget 6 is handed
+    # to the bot), and the bot's play of the lab equals mogul.auction's play of those
+    # thresholds on the same values (winner, runner-up, chips), round by round; each round
+    # starts one seat on, as the lab does.
+    eq = lab_equilibrium(players, "uniform 0..10", budget, 0)
+    handed = None
+    if budget == 10:
+        assert mogul_thresholds(players, "uniform 0..10", 10, 0) == eq.table
+    else:
+        handed = eq.table
     rows = eq.sample[:20, :, 0]
-    end = play_rounds("mogul", rows)
+    end = play_rounds("mogul", rows, budget, handed)
     ks = np.asarray(eq.result.thresholds)[:20]
-    places, net = threshold_outcomes(ks, [10] * players, start=0)
+    places, net = threshold_outcomes(ks, [budget] * players, start=0)
     for number, (result, place, chips) in enumerate(zip(end.results, places, net, strict=True)):
         by_seat = [(number + p) % players for p in range(players)]  # seat of each place
         assert by_seat[list(place).index(0)] == result.winner
@@ -165,3 +178,10 @@ def test_mogul_settings_without_thresholds_play_naive():
         assert move == NaiveBot().choose(view, legal)
         state, decisions = state.apply(move), decisions + 1
     assert decisions > 6 and state.results[0].winner == 0  # value 6 pays longest
+
+
+def test_a_scripted_value_off_the_range_plays_the_range_end():
+    # value 50 with values uniform 0..10: the threshold of value 10 (the table's last).
+    state = mogul.new_game("auction-lab", 3, 1, rounds=1, drawn=[[50, 2, 3]], start_player=0)
+    table = mogul_thresholds(3, "uniform 0..10", 10, 0)
+    assert EquilibriumBot().threshold(state.view(0)) == table[0][10][0]

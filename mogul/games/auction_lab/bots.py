@@ -33,15 +33,18 @@ class EquilibriumBot:
     E[Y 1{Y < v}] (each rounded to whole chips within the budget); English, raises while the
     new price is below its value; Mogul's auction, the threshold ("drop when the pot reaches
     k") of the epsilon-equilibrium computed by ``mogul.auction.auction_lab`` for its place
-    after the start seat, its value and the seats still in. For settings that
-    ``thresholds.json`` does not hold it plays Mogul's auction as ``NaiveBot`` does.
+    after the start seat, its value and the seats still in (``thresholds`` if given, else the
+    entry of ``thresholds.json`` for the session's settings). For settings without one it
+    plays Mogul's auction as ``NaiveBot`` does.
     """
 
     name = "equilibrium"
     traits = {"stochastic": False, "lookahead": False}
 
-    def __init__(self, seed: int | None = None):
-        pass
+    def __init__(self, seed: int | None = None, thresholds: list | None = None):
+        """``thresholds``: Mogul's table for settings the file does not hold, as
+        ``mogul.auction.auction_lab.lab_equilibrium(...).table`` computes it."""
+        self.thresholds = thresholds
 
     def bid(self, view: LabView) -> int:
         """The sealed bid for this seat's value."""
@@ -57,11 +60,14 @@ class EquilibriumBot:
         auction with settings ``thresholds.json`` does not hold)."""
         if view.mechanism == "english":
             return english_threshold(view.value, view.budget)
-        table = mogul_thresholds(len(view.names), view.values, view.budget, view.second)
+        table = self.thresholds or mogul_thresholds(
+            len(view.names), view.values, view.budget, view.second
+        )
         if table is None:
             return None
-        lowest = parse_values(view.values).lowest
-        ks = table[view.position][view.value - lowest]
+        by_value = table[view.position]
+        lowest = parse_values(view.values).lowest  # a scripted value off the range: its end's
+        ks = by_value[min(max(view.value - lowest, 0), len(by_value) - 1)]
         return ks[min(len(view.active) - 2, len(ks) - 1)]
 
     def choose(self, view: LabView, legal_actions: Sequence[Action]) -> Action:
