@@ -166,3 +166,13 @@ def test_group_sizes_and_editions():
 def test_actions_read_back_from_their_text():
     for action in (Pay(), Raise(), Drop(), Bid(0), Bid(12)):
         assert parse_action(str(action)) == action
+
+
+def test_a_scripted_session_survives_its_record():
+    first = mogul.new_game(
+        "auction-lab", 3, 2, rounds=2, second=3, drawn=[[4, 8, 1], [9, 0, 5]], start_player=2
+    )
+    states, actions = play_states(first, [RandomBot(s) for s in range(3)])
+    record = GameRecord.from_json(GameRecord.of(first, actions).to_json())
+    assert record.initial_state() == first and record.replay() == states[-1]
+    assert first.setup.drawn == ((4, 8, 1), (9, 0, 5)) and first.current_player == 2
