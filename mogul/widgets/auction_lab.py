@@ -1,5 +1,6 @@
 """Play the auction lab in a notebook: the generic session player, with the seat's own
-value, budget and running payoff above the buttons and the finished rounds beside them.
+value, budget and running payoff above the buttons and the finished rounds beside them
+(drawn by ``mogul.games.auction_lab.display``).
 
 ``LabPlayer`` shows what the human seat may see (``state.view(seat)``): its value for this
 round's prize, never another seat's; with bots only, every value (nobody's is secret). No
@@ -9,46 +10,16 @@ rules live here: the session applies the moves, the game labels them ("Bid 7", "
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
 
-from mogul.games.auction_lab.rules import TITLES, LabState
+from mogul.games.auction_lab.display import rounds_html, seat_html
 from mogul.kit.session import HUMAN
 from mogul.widgets.session_player import SessionPlayer
 
 __all__ = ["LabPlayer"]
-
-
-def seat_html(state: LabState, seat: int | None) -> str:
-    """The seat's value, budget and running payoff (every value when ``seat`` is None)."""
-    title = f"{TITLES[state.mechanism]}, round {min(state.round, state.setup.rounds)} of {state.setup.rounds}"
-    if state.is_over:
-        mine = "the session is over: " + ", ".join(
-            f"{name} {score}" for name, score in zip(state.names, state.final_scores(), strict=True)
-        )
-    elif seat is None:
-        mine = "values: " + ", ".join(
-            f"{name} {v}" for name, v in zip(state.names, state.value, strict=True)
-        )
-    else:
-        view = state.view(seat)
-        value = "" if view.value is None else f"your value: <b>{view.value}</b>, "
-        mine = f"{value}budget {view.budget}, your payoff so far: <b>{view.payoff}</b>"
-    return f"<div class='mogul-lab-seat'><b>{html.escape(title)}</b><br>{mine}</div>"
-
-
-def rounds_html(state: LabState) -> str:
-    """The finished rounds, as everyone sees them: bids (or chips paid), winner, payments."""
-    rows = "".join(
-        f"<tr><td>{r.number}</td><td>{html.escape(state.names[r.winner])}</td>"
-        f"<td>{', '.join(map(str, r.bids))}</td><td>{', '.join(map(str, r.payments))}</td></tr>"
-        for r in state.results
-    )
-    head = "<tr><th>round</th><th>winner</th><th>bids</th><th>payments</th></tr>"
-    return f"<table class='mogul-lab-rounds'>{head}{rows}</table>" if rows else ""
 
 
 class LabPlayer(SessionPlayer):
