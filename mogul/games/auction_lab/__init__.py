@@ -7,9 +7,8 @@ auction, an English auction, or first-price, second-price or all-pay sealed bids
 mechanism is also an edition (``"first-price-auction"``), which is how ``simulate`` and the
 classroom pick it. The modules, in the order to read them: ``values`` (the distributions),
 ``actions``, ``rules`` (one session, round by round), ``setup`` (dealing it),
-``equilibrium`` (the theory's bids), ``bots``, ``tables``, ``display`` (a seat's panel in HTML),
-``spec``. The game's places in
-the layers above: ``mogul.auction.auction_lab`` (Mogul's equilibrium thresholds, computed by
+``equilibrium`` (the theory's bids), ``bots``, ``tables``, ``display`` (a seat's panel in
+HTML), ``spec``. The game's places in the layers above: ``mogul.auction.auction_lab`` (Mogul's equilibrium thresholds, computed by
 ``mogul.auction`` and kept here as ``thresholds.json``), ``mogul.widgets.auction_lab`` (the
 notebook player) and ``mogul/classroom/auction_lab/howto.html`` (the student page's how-to).
 
