@@ -161,3 +161,5 @@ def test_the_server_serves_the_hall_projector_and_dashboard_and_no_jupyter(kind,
     text = (home / "server.log").read_text()
     assert server.returncode == 0, text
     assert "Traceback" not in text, text
+    # the lecturer's terminal keeps the links in view: refusals are logged, page loads are not
+    assert "403 GET /mogul/hall/dashboard" in text and " 200 GET " not in text, text

@@ -323,6 +323,8 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s"
     )
+    # a line per page load and socket would scroll the printed links away (refusals still show)
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
     limits = Limits(
         pages_per_address=args.pages_per_address,
         connections_per_address=args.connections_per_address,
