@@ -264,7 +264,7 @@ _SCRATCH = threading.local()
 def _scratch(games: int, players: int, recorded: bool) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
     """The arrays ``fast_kernels.play_games`` records a chunk of ``games`` into (none unless
     ``recorded``, ``fast.recording``) and the pots before each step. Kept from chunk to chunk
-    in each thread (``open_record`` clears a game's counters itself): fresh arrays of this
+    in each thread (``play_recorded`` clears a game's counters itself): fresh arrays of this
     size cost more in page faults than the recording itself."""
     from mogul.games.mogul import fast
 

@@ -417,9 +417,9 @@ def set_out(t, cards, crash, box_company, box_border, chips_total, chips_per_pla
     t.bank = chips_total - t.players * chips_per_player
 
 
-# --- fresh games: the one loop for both editions, with its records ----------------------------
+# --- fresh games: one loop for both editions, and classic's recorded games -----------------
 
-# The columns of an auction's record (``record_action``, ``record_outcome``).
+# The columns of an auction's record (``play_recorded``).
 START, STEPS, WINNER_SEAT, RUNNER_UP_SEAT, SOLD, PRICE, SELLER, TOOK, TAKER = range(9)
 CREDITS, DROPS, PATH = 9, 10, 11
 AUCTION_FIELDS = 12
@@ -451,38 +451,22 @@ def play_games(
         deal(t, rngs, box, pile)
         if len(dealt):
             dealt[g] = t
-        if recording:
-            open_record(t, g, out, used)
+        if recording:  # classic's rules, recorded (the records know no branch)
+            used, logged = play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged)
+            continue
         while t.phase != OVER:
-            seat, phase, a = t.current, t.phase, t.round - 1
-            random = kinds[seat] == RANDOM
+            random = kinds[t.current] == RANDOM
             action = seat_random_action(t, rngs) if random else choose(t, kinds, params)
             if logged < len(log):
                 log[logged] = action
                 logged += 1
-            if recording:
-                used = record_action(t, g, out, path, used, action)
             apply(t, action)
-            if recording:
-                record_outcome(t, g, out, used, phase, a)
     return len(tables), used
 
 
 @_jit
-def open_record(t, g, out, used):
-    """Clear game ``g``'s counters in ``out`` (the arrays are used again chunk after chunk)
-    and record its first round."""
-    out[3][g] = 0
-    out[4][g, :, 0] = 0
-    record_round(t, g, out, used)
-
-
-@_jit
-def record_round(t, g, out, used):
-    """The table as the round's auction opens (or at the crash): row ``round - 1`` of game
-    ``g`` in ``out``, what the readable tables read from the states (``tables.round_rows``,
-    ``tables.auction_rows``), and where the auction's pots start in ``path``."""
-    cards, market, seats, auctions = out[0], out[1], out[2], out[3]
+def snapshot(t, g, cards, market, seats):
+    """The table as the round's auction opens (or at the crash): row ``round - 1``."""
     r = t.round - 1
     cards[g, r, 0] = CRASH if t.phase == OVER else t.company
     cards[g, r, 1] = CRASH if t.phase == OVER else t.border
@@ -493,50 +477,56 @@ def record_round(t, g, out, used):
         seats[g, r, seat, 1] = t.chips[seat]
         for c in range(COMPANIES):
             seats[g, r, seat, 2 + c] = t.shares[seat, c]
-    if t.phase != OVER:
-        auctions[g, r, START], auctions[g, r, PATH] = t.start_player, used
 
 
 @_jit
-def record_action(t, g, out, path, used, action):
-    """Record the current player's ``action`` before it is played; returns ``used``, the
-    length of ``path`` (the pots before each step, every auction's in turn) so far."""
-    auctions, bids = out[3], out[4]
-    seat, a = t.current, t.round - 1
-    if t.phase == AUCTION:
-        if action == CREDIT:  # bids[g, a]: chips bid per seat, credit seats, drop seats
-            bids[g, a, 1, auctions[g, a, CREDITS]] = seat
-            auctions[g, a, CREDITS] += 1
-        else:
-            path[used] = t.pot
-            used += 1
-            auctions[g, a, STEPS] += 1
-            if action == BID:
-                bids[g, a, 0, seat] += 1
+def play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged):
+    """Play table ``t`` (a fresh classic deal) to the crash by classic's rules as ``play_games``
+    does, recording game ``g`` into ``out``: what the readable tables read from the states (``tables.round_rows``,
+    ``tables.auction_rows``). Returns ``used``, the length of ``path`` (the pots before each
+    step, every auction's in turn) so far, and the actions logged so far."""
+    cards, market, seats, auctions, bids = out
+    auctions[g] = 0  # the arrays are used again chunk after chunk: clear the counters
+    bids[g, :, 0] = 0
+    snapshot(t, g, cards, market, seats)
+    auctions[g, 0, START], auctions[g, 0, PATH] = t.start_player, used
+    while t.phase != OVER:
+        seat, phase, a = t.current, t.phase, t.round - 1
+        random = kinds[seat] == RANDOM
+        action = seat_random_action(t, rngs) if random else choose(t, kinds, params)
+        if logged < len(log):
+            log[logged] = action
+            logged += 1
+        if phase == AUCTION:
+            if action == CREDIT:  # bids[g, a]: chips bid per seat, credit seats, drop seats
+                bids[g, a, 1, auctions[g, a, CREDITS]] = seat
+                auctions[g, a, CREDITS] += 1
             else:
-                bids[g, a, 2, auctions[g, a, DROPS]] = seat
-                auctions[g, a, DROPS] += 1
-        return used
-    if action == TAKE:
-        auctions[g, a, TAKER] = seat
-    else:
-        auctions[g, a, SOLD] = action - SELL
-        auctions[g, a, PRICE] = market_value(t, t.border)
-        auctions[g, a, SELLER] = seat
-    if t.phase == WINNER:
-        auctions[g, a, TOOK] = action == TAKE
-    return used
-
-
-@_jit
-def record_outcome(t, g, out, used, phase, a):
-    """Record what an action played in ``phase`` of round ``a + 1`` led to: the auction's
-    winner and runner-up, or the next card revealed."""
-    if phase == AUCTION and t.phase == WINNER:
-        out[3][g, a, WINNER_SEAT] = t.winner
-        out[3][g, a, RUNNER_UP_SEAT] = t.runner_up
-    if t.round - 1 != a:  # the next card is revealed
-        record_round(t, g, out, used)
+                path[used] = t.pot
+                used += 1
+                auctions[g, a, STEPS] += 1
+                if action == BID:
+                    bids[g, a, 0, seat] += 1
+                else:
+                    bids[g, a, 2, auctions[g, a, DROPS]] = seat
+                    auctions[g, a, DROPS] += 1
+        elif action == TAKE:
+            auctions[g, a, TAKER] = seat
+        else:
+            auctions[g, a, SOLD] = action - SELL
+            auctions[g, a, PRICE] = market_value(t, t.border)
+            auctions[g, a, SELLER] = seat
+        if phase == WINNER:
+            auctions[g, a, TOOK] = action == TAKE
+        apply(t, action)
+        if phase == AUCTION and t.phase == WINNER:
+            auctions[g, a, WINNER_SEAT] = t.winner
+            auctions[g, a, RUNNER_UP_SEAT] = t.runner_up
+        if t.round - 1 != a:  # the next card is revealed
+            snapshot(t, g, cards, market, seats)
+            if t.phase != OVER:
+                auctions[g, a + 1, START], auctions[g, a + 1, PATH] = t.start_player, used
+    return used, logged
 
 
 @_jit
