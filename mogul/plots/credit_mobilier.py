@@ -37,7 +37,7 @@ from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
 from mogul.games.credit_mobilier.display import colour_of
 from mogul.games.credit_mobilier.events import GoodsMoved, TrackBuilt
 from mogul.kit.colours import text_colour
-from mogul.plots.template import KIT_TEMPLATE, laid_out, rounded
+from mogul.plots.template import KIT_TEMPLATE, error_bars, laid_out, rounded
 
 __all__ = [
     "BOARD_TRACES",
@@ -620,13 +620,9 @@ def marginal_value_figure(
                     "color": [colours[c] for c in rows["company"]],
                     "line": {"width": 2, "color": [colours[c] for c in rows["company"]]},
                 },
-                error_y={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": rounded(rows[f"{what}_high"] - rows[what], 2),
-                    "arrayminus": rounded(rows[what] - rows[f"{what}_low"], 2),
-                    "thickness": 1.5,
-                },
+                error_y=error_bars(
+                    rows[what], rows[f"{what}_low"], rows[f"{what}_high"], 2, thickness=1.5
+                ),
                 customdata=list(
                     zip(
                         rows[f"{what}_low"].round(2),

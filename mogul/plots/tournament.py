@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from mogul.plots.template import laid_out, rounded
+from mogul.plots.template import error_bars, laid_out, rounded
 
 __all__ = ["head_to_head_figure", "summary_table", "win_rate_figure"]
 
@@ -64,13 +64,7 @@ def win_rate_figure(
         go.Bar(
             x=bots,
             y=rounded(rate),
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": rounded(summary["win_high"] - rate),
-                "arrayminus": rounded(rate - summary["win_low"]),
-                "color": "#444",
-            },
+            error_y=error_bars(rate, summary["win_low"], summary["win_high"], color="#444"),
             marker={"color": "#2f6db5"},
             customdata=[[int(g)] for g in summary["games"]],
             hovertemplate="%{x}: %{y:.1%} of %{customdata[0]} games<extra></extra>",

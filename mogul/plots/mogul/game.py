@@ -28,7 +28,7 @@ from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed, ChipBid, Dropped
 from mogul.games.mogul.rules import GameState
 from mogul.plots.auction import pot_ladder_figure
-from mogul.plots.template import SEAT_COLOURS, laid_out, rounded
+from mogul.plots.template import SEAT_COLOURS, error_bars, laid_out, rounded
 
 __all__ = [
     "auction_steps",
@@ -505,13 +505,8 @@ def sell_right_figure(
     ):
         bars = None
         if f"{column}_low" in by_fill:  # the 95% interval of the mean
-            bars = {
-                "type": "data",
-                "symmetric": False,
-                "thickness": 1.5,
-                "array": rounded(by_fill[f"{column}_high"] - by_fill[column], 2),
-                "arrayminus": rounded(by_fill[column] - by_fill[f"{column}_low"], 2),
-            }
+            low, high = by_fill[f"{column}_low"], by_fill[f"{column}_high"]
+            bars = error_bars(by_fill[column], low, high, 2, thickness=1.5)
         fig.add_scatter(
             x=x,
             y=rounded(by_fill[column], 2),
@@ -555,13 +550,7 @@ def sell_right_use_figure(
             name=str(name),
             orientation="h",
             marker={"color": EDITION_COLOURS[n % len(EDITION_COLOURS)]},
-            error_x={
-                "type": "data",
-                "symmetric": False,
-                "thickness": 1.5,
-                "array": rounded(rows["high"] - rows["share"], 4),
-                "arrayminus": rounded(rows["share"] - rows["low"], 4),
-            },
+            error_x=error_bars(rows["share"], rows["low"], rows["high"], thickness=1.5),
             customdata=list(zip(rounded(rows["low"], 4), rounded(rows["high"], 4), strict=True)),
             hovertemplate=(
                 f"{name}: %{{y}} in %{{x:.1%}} of the uses"
