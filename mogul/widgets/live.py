@@ -158,41 +158,22 @@ class LiveFigureWidget(go.FigureWidget):
         super().__init__(*args, **kwargs)
         self._live = True  # from now on every update is also stored as state
 
-    def _store_views_state(self) -> None:
-        if getattr(self, "_live", False):
+    # Plotly sends each update as a one-off message (a ``_py2js_*`` trait, set and reset to None
+    # at once) that only views existing at that moment apply. Storing the whole figure as state
+    # after each one makes every update something the front end can re-read: a view drawn later
+    # (or the model while plotly's code is still loading) gets the current figure.
+    @traitlets.observe(
+        "_py2js_relayout",
+        "_py2js_restyle",
+        "_py2js_update",
+        "_py2js_addTraces",
+        "_py2js_deleteTraces",
+        "_py2js_moveTraces",
+        "_py2js_animate",
+    )
+    def _store_views_state(self, change: dict) -> None:
+        if change["new"] is None and getattr(self, "_live", False):
             keep_views_current(self)
-
-    # Plotly sends each update as a one-off message (``_py2js_*``, set and reset at once) that
-    # only views existing at that moment apply. Storing the whole figure as state after each
-    # one makes every update something the front end can re-read: a view drawn later (or the
-    # model while plotly's code is still loading) gets the current figure.
-    def _send_relayout_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_relayout_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_restyle_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_restyle_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_update_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_update_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_addTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802 (plotly's name)
-        super()._send_addTraces_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_deleteTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
-        super()._send_deleteTraces_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_moveTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
-        super()._send_moveTraces_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_animate_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_animate_msg(*args, **kwargs)
-        self._store_views_state()
 
 
 LIVE_CONFIG = {"displayModeBar": False, "responsive": True}
