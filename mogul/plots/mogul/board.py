@@ -1,25 +1,11 @@
-"""Mogul's board as a figure: the game's ``board`` face (``GameSpec.faces``) and the 2013 map.
+"""Mogul's board as a figure (the game's ``board`` face, ``GameSpec.faces``): the 2013 railway
+map with the houses (``network_figure``), or, in the classic game, which has no board beyond
+the cards in front of each player, the shares each player holds with the card on offer named.
 
-``board_figure`` draws a state's table: an edition with a railway map (2013) shows the map
-with the houses (``network_figure``); the classic game has no board beyond the cards in
-front of each player, so its board is the shares each player holds, stacked by company, with
-the card on offer named.
-
-The 2013 edition's data places every station at ``(x, y)`` and lists, per company, the
-stations of its line in order; a station on two lines is an interchange. ``network_figure``
-draws one state of the map:
-
-* each line in its company's colour (legend entry: the colour word, as on the cards);
-* stations as small white circles, interchanges as larger circles with a heavy dark ring;
-* a house as a square in its owner's seat colour (``SEAT_COLOURS``, never a company's);
-* when the player to act holds the sell right, every station they may branch on now gets a
-  ring and its id (the id the buttons name);
-* ``highlight`` (say, the house placed or moved last) gets a larger heavy ring.
-
-``network_data`` gives the numbers behind the figure as plain lists, so a live figure can be
-updated in place; the trace list is the same for every state of a game. A trace with no
-point yet holds one empty point (``None``), so its legend entry is there from the start: the
-legend keeps its size while the game goes on (a live figure does not grow).
+``network_data`` gives the numbers behind the map as plain lists, so a live figure can be
+updated in place: the trace list is the same for every state of a game, and a trace with no
+point yet holds one empty point (``None``), so its legend entry is there from the start (a
+live figure's legend does not grow as the game goes on).
 """
 
 from __future__ import annotations
@@ -30,7 +16,8 @@ from typing import Any
 import plotly.graph_objects as go
 
 from mogul.games.mogul.actions import Branch
-from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, laid_out, rounded
+from mogul.plots.mogul.game import stacked_shares
+from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
 
 __all__ = ["board_figure", "branch_choices", "network_data", "network_figure"]
 
@@ -111,7 +98,10 @@ def _keyed(values: list) -> list:
 def network_figure(
     state: Any, highlight: str | Iterable[str] | None = None, height: int = 420
 ) -> go.Figure:
-    """The map of ``state``'s edition: lines, stations, interchanges, houses and choices.
+    """The map of ``state``'s edition: each line in its company's colour, stations as small
+    white circles, interchanges (a station on two lines) with a heavy dark ring, houses as
+    squares in their owner's seat colour, and, when the player to act may branch, a ring and
+    the id on every station they may branch on now.
 
     ``highlight``: a station id (or several) to ring heavily, such as the last house placed.
     Raises ``ValueError`` for an edition without a map (the classic game has none).
@@ -220,17 +210,6 @@ def board_figure(state: Any, height: int = 320) -> go.Figure:
     ed = state.edition
     if getattr(ed, "stations", None):
         return network_figure(state, height=max(height, 420))
-    names = list(state.names)
-    fig = go.Figure()
-    for company in ed.company_ids:
-        fig.add_bar(
-            x=names,
-            y=[p.shares[company] for p in state.players],
-            name=company,
-            marker={"color": ed.colours()[company]},
-            hovertemplate=f"%{{x}}: %{{y}} {company} ({ed.company(company).name})<extra></extra>",
-        )
+    shares = {c: [p.shares[c] for p in state.players] for c in ed.company_ids}
     offer = f", round {state.round}: {state.revealed}" if state.revealed is not None else ""
-    return laid_out(
-        fig, f"Shares held{offer}", barmode="stack", x="player", y="shares held", height=height
-    )
+    return stacked_shares(list(state.names), shares, ed, f"Shares held{offer}", height)

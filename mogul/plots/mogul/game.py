@@ -46,6 +46,7 @@ __all__ = [
     "sell_right_figure",
     "sell_right_use_figure",
     "share_value_figure",
+    "stacked_shares",
 ]
 
 
@@ -164,23 +165,27 @@ def holdings_figure(
     if at_round is None:
         at_round = int(rounds["round"].max())
     rows = rounds[rounds["round"] == at_round].drop_duplicates("seat", keep="last")
+    shares = {c: rounded(rows[f"shares_{c}"]) for c in _companies(rounds)}
+    return stacked_shares(
+        list(rows["player"]), shares, ed, title or f"Shares held, round {at_round}"
+    )
+
+
+def stacked_shares(
+    players: list[str], shares: Mapping[str, list[int]], ed: Edition, title: str, height: int = 320
+) -> go.Figure:
+    """Shares each player holds, stacked by company: ``shares`` maps a company to each
+    player's count."""
     fig = go.Figure()
-    for c in _companies(rounds):
+    for c, counts in shares.items():
         fig.add_bar(
-            x=list(rows["player"]),
-            y=rounded(rows[f"shares_{c}"]),
+            x=players,
+            y=counts,
             name=c,
             marker={"color": ed.colours()[c]},
             hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
         )
-    return laid_out(
-        fig,
-        title or f"Shares held, round {at_round}",
-        barmode="stack",
-        x="player",
-        y="shares held",
-        height=320,
-    )
+    return laid_out(fig, title, barmode="stack", x="player", y="shares held", height=height)
 
 
 def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
