@@ -185,25 +185,15 @@ _MAP_HEIGHT = 460
 
 
 class GamePlayer(SessionPlayer):
-    """A game with human and bot seats, stepped by buttons: a view of a ``GameSession``.
+    """A game of Mogul with human and bot seats, stepped by buttons: a ``SessionPlayer``.
 
     ``game``: the edition (``"classic"``, ``"rio-grande"``). ``seats`` gives one spec per
     seat: ``"human"`` or a bot (a registry name such as ``"value"`` or
     ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or a bot instance).
-    ``seed`` deals the game; ``names``: the people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
-    ``chips``, ``quick_start``) go to the game's ``new_game``.
-
-    * ``Next step`` lets the bot to act make one move; ``Next round`` plays until the next card
-      is revealed; ``Play to end`` until the crash. All three stop when a human must decide.
-    * A human seat gets one button per legal action (``action_buttons``).
-    * ``Undo`` goes back to the previous human decision (one step when no human plays or
-      bots do not move on their own); ``New game`` deals again from the seed box.
-    * ``autoplay``: bots move on their own after a human acted (default: when a human plays).
-    * ``hot_seat``: with several humans at one screen, a "pass the laptop" cover hides the
-      table between two humans' turns and each human sees only their own chips (default: on
-      with two or more humans).
-    * A bot that raises or answers with an illegal move stops the bots; the status line
-      says which and why (``session.bot_error``), and Undo or New game go on from there.
+    ``seed`` deals the game; ``names``: the people's names. Setup keywords (``deck``,
+    ``starting_shares``, ``start_player``, ``chips``, ``quick_start``) go to the game's
+    ``new_game``. ``Next round`` plays until the next card is revealed; in hot seat each human
+    sees only their own chips.
 
     Beside the table (below it on a phone), ``auction_chart`` follows the pot of the current
     auction move by move; ``payoff_curve=True`` adds the human's payoff curve for it and
