@@ -118,7 +118,7 @@ def test_the_apps_live_charts_are_live_figure_widgets():
     assert isinstance(player.auction_chart, LiveFigureWidget)
     assert isinstance(player.curve, LiveFigureWidget)
     assert isinstance(player.dashboard, ShareValueDashboard)
-    assert isinstance(player.dashboard.figure, LiveFigureWidget)
+    assert isinstance(player.dashboard.market, LiveFigureWidget)
 
 
 def test_saved_widget_state_leaves_plotly_bundles_out(tmp_path):

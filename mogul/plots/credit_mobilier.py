@@ -1,14 +1,7 @@
-"""Credit Mobilier drawn: the board, the dice, and charts of treasuries, dividends and stock.
-
-* ``board_figure(state, highlight)``: the goods squares (rows A-D north to south, columns 1-6
-  west to east), the Pacific Coast to the west, every track space (free ones dotted, built
-  ones in their railroad's colour), the goods pawns, and the actions in ``highlight`` (legal
-  builds as dashed sections, legal moves as arrows).
-* ``dice_html(state)``: the five dice of the player on turn; dice the turn has used are grey,
-  dice that do not count for the turn's colour and kind are faded.
-* ``treasuries_figure``, ``dividends_figure``, ``stock_figure``: one game's tables
-  (``record.table("treasuries")`` ...) as charts; ``dividends_to_come_figure``: the simulated
-  study of ``mogul.analysis.credit_mobilier``.
+"""Credit Mobilier drawn: the board (``board_figure``), the dice (``dice_html``), one game's
+tables as charts (``treasuries_figure``, ``dividends_figure``, ``stock_figure``) and the
+studies of ``mogul.analysis.credit_mobilier`` (``dividends_to_come_figure``,
+``marginal_value_figure``).
 
 Companies are drawn in their screen colours from ``data/credit-mobilier/components.json``
 and named by their colour words, as on the buttons and in the log. The board's trace list is
@@ -426,9 +419,6 @@ def dice_html(state: Any) -> str:
         f'<div class="mogul-dice" style="margin:4px 0"><div style="margin-bottom:4px">{line}</div>'
         f'<div style="display:flex;flex-wrap:wrap">{"".join(faces)}</div></div>'
     )
-
-
-# --- one game's charts ----------------------------------------------------------------------
 
 
 # --- charts of the tables and of the studies ------------------------------------------------------

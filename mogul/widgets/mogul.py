@@ -49,10 +49,10 @@ class ShareValueDashboard(w.VBox):
     Two live charts, one above the other: ``market`` (the company lines plus a "sale" marker
     trace) and ``scores`` (one line per player), each with its legend along its own bottom,
     so a legend that wraps to more rows on a phone makes its own chart taller instead of
-    running into the next one. ``figure`` is the market chart. ``update(states)`` redraws
-    both from any state sequence; ``follow(game)`` redraws after every change of a
-    ``GamePlayer`` or a ``GameSession``. The charts read the table as each auction opens, so
-    they only change when a card is revealed or shares are sold; other steps cost nothing.
+    running into the next one. ``update(states)`` redraws both from any state sequence;
+    ``follow(game)`` redraws after every change of a ``GamePlayer`` or a ``GameSession``. The
+    charts read the table as each auction opens, so they only change when a card is revealed
+    or shares are sold; other steps cost nothing.
     """
 
     def __init__(self, game: Any = None, height: int = 520) -> None:
@@ -64,11 +64,6 @@ class ShareValueDashboard(w.VBox):
         self.add_class("mogul-dashboard")  # a hook for the browser tests and for CSS
         if game is not None:
             self.follow(game)
-
-    @property
-    def figure(self) -> go.FigureWidget | None:
-        """The market chart (the first of the two)."""
-        return self.market
 
     def follow(self, game: Any) -> None:
         """Draw ``game``'s states now and after each of its changes (a player or a session)."""
