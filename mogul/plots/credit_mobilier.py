@@ -424,6 +424,10 @@ def dice_html(state: Any) -> str:
 # --- charts of the tables and of the studies ------------------------------------------------------
 
 
+PRICE = 1.0
+"""What a share costs, in dollars."""
+
+
 def _label(company: str) -> str:
     """A company's name in a legend: its colour word, or "Credit Mobilier" for purple."""
     return "Credit Mobilier" if company == CREDIT_MOBILIER else company
@@ -488,17 +492,14 @@ def dividends_figure(
     )
 
 
-def stock_figure(
-    holdings: pd.DataFrame, turn: int | None = None, title: str | None = None
-) -> go.Figure:
-    """Shares each player holds, stacked by company, as ``turn`` begins (default: at the end).
+def stock_figure(holdings: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """Shares each player holds, stacked by company, at the end of the table.
 
     ``holdings`` is a game's ``holdings`` table: one row per turn and player with ``turn``,
     ``player`` and a ``stock_<company>`` column per company; the last rows are the end.
     """
     colours = company_colours()
-    if turn is None:
-        turn = int(holdings["turn"].max())
+    turn = int(holdings["turn"].max())
     rows = holdings[holdings["turn"] == turn].drop_duplicates("seat", keep="last")
     over = "final" in rows and bool(rows["final"].any())
     fig = go.Figure()
@@ -525,7 +526,7 @@ def stock_figure(
 
 
 def dividends_to_come_figure(
-    averages: pd.DataFrame, price: float = 1.0, title: str = "What is a share still worth?"
+    averages: pd.DataFrame, title: str = "What is a share still worth?"
 ) -> go.Figure:
     """Average dividends one share still earns until the end, per company, by turn.
 
@@ -563,7 +564,7 @@ def dividends_to_come_figure(
         turns = [int(averages["turn"].min()), int(averages["turn"].max())]
         fig.add_scatter(
             x=turns,
-            y=[price, price],
+            y=[PRICE, PRICE],
             name="price of a share",
             mode="lines",
             line={"color": "#555555", "dash": "dash", "width": 1.5},
@@ -575,7 +576,7 @@ def dividends_to_come_figure(
 
 
 def marginal_value_figure(
-    summary: pd.DataFrame, price: float = 1.0, title: str = "One more share: marginal vs average"
+    summary: pd.DataFrame, title: str = "One more share: marginal vs average"
 ) -> go.Figure:
     """Per company and turn: what one more share adds to its owner's final cash (filled
     diamonds) beside the average payout per share held (open circles), each with its 95%
@@ -626,7 +627,7 @@ def marginal_value_figure(
                 offsetgroup=what,
             )
     fig.add_hline(
-        y=price,
+        y=PRICE,
         line={"color": "#555555", "dash": "dash", "width": 1.5},
         annotation_text="price $1",
         annotation_position="top left",

@@ -48,15 +48,13 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def win_rate_figure(
-    summary: pd.DataFrame, players: int | None = None, title: str = "Win rate with 95% interval"
-) -> go.Figure:
+def win_rate_figure(summary: pd.DataFrame, title: str = "Win rate with 95% interval") -> go.Figure:
     """One bar per bot: its win rate, with the 95% interval as an error bar.
 
     ``summary`` is ``Tournament.summary()`` (index: bot; columns win_rate, win_low,
     win_high, games). Bars keep the table's order (best first). A dotted line marks the win
-    rate of a bot no better than the others, one over ``players`` (the seats per game; read
-    from ``summary.attrs`` when not given).
+    rate of a bot no better than the others, one over the seats per game (the summary's
+    ``attrs["players"]``).
     """
     bots = [str(b) for b in summary.index]
     rate = summary["win_rate"]
@@ -78,7 +76,7 @@ def win_rate_figure(
         x="bot",
         yaxis={"title": "win rate", "tickformat": ".0%", "rangemode": "tozero"},
     )
-    seats = players or summary.attrs.get("players")
+    seats = summary.attrs.get("players")
     if seats:
         fig.add_hline(
             y=round(1 / seats, 4),

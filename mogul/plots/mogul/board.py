@@ -95,9 +95,7 @@ def _keyed(values: list) -> list:
     return values if values else [None]
 
 
-def network_figure(
-    state: Any, highlight: str | Iterable[str] | None = None, height: int = 420
-) -> go.Figure:
+def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> go.Figure:
     """The map of ``state``'s edition: each line in its company's colour, stations as small
     white circles, interchanges (a station on two lines) with a heavy dark ring, houses as
     squares in their owner's seat colour, and, when the player to act may branch, a ring and
@@ -190,7 +188,7 @@ def network_figure(
     fig.update_layout(
         template=KIT_TEMPLATE,
         title=data["title"],
-        height=height,
+        height=420,
         hovermode="closest",
         margin={"t": 60},  # the title's own band: the map's top station would sit under it
         xaxis={**hidden, "range": rounded([min(xs) - pad, max(xs) + pad]), "constrain": "domain"},
@@ -205,11 +203,11 @@ def network_figure(
     return fig
 
 
-def board_figure(state: Any, height: int = 320) -> go.Figure:
+def board_figure(state: Any) -> go.Figure:
     """The table of ``state`` as a figure: the map (2013) or the shares in front of each player."""
     ed = state.edition
     if getattr(ed, "stations", None):
-        return network_figure(state, height=max(height, 420))
+        return network_figure(state)
     shares = {c: [p.shares[c] for p in state.players] for c in ed.company_ids}
     offer = f", round {state.round}: {state.revealed}" if state.revealed is not None else ""
-    return stacked_shares(list(state.names), shares, ed, f"Shares held{offer}", height)
+    return stacked_shares(list(state.names), shares, ed, f"Shares held{offer}")

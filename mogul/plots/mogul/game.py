@@ -157,13 +157,11 @@ def market_value_figure(
 def holdings_figure(
     rounds: pd.DataFrame,
     ed: Edition | str | None = None,
-    at_round: int | None = None,
     title: str | None = None,
 ) -> go.Figure:
-    """Shares held by each player, stacked by company, at one round (default: the last row)."""
+    """Shares held by each player, stacked by company, at the table's last round."""
     ed = _edition(ed)
-    if at_round is None:
-        at_round = int(rounds["round"].max())
+    at_round = int(rounds["round"].max())
     rows = rounds[rounds["round"] == at_round].drop_duplicates("seat", keep="last")
     shares = {c: rounded(rows[f"shares_{c}"]) for c in _companies(rounds)}
     return stacked_shares(
@@ -172,7 +170,7 @@ def holdings_figure(
 
 
 def stacked_shares(
-    players: list[str], shares: Mapping[str, list[int]], ed: Edition, title: str, height: int = 320
+    players: list[str], shares: Mapping[str, list[int]], ed: Edition, title: str
 ) -> go.Figure:
     """Shares each player holds, stacked by company: ``shares`` maps a company to each
     player's count."""
@@ -185,7 +183,7 @@ def stacked_shares(
             marker={"color": ed.colours()[c]},
             hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
         )
-    return laid_out(fig, title, barmode="stack", x="player", y="shares held", height=height)
+    return laid_out(fig, title, barmode="stack", x="player", y="shares held", height=320)
 
 
 def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
