@@ -1,11 +1,6 @@
 """Mogul's board as a figure (the game's ``board`` face, ``GameSpec.faces``): the 2013 railway
 map with the houses (``network_figure``), or, in the classic game, which has no board beyond
 the cards in front of each player, the shares each player holds with the card on offer named.
-
-``network_data`` gives the numbers behind the map as plain lists, so a live figure can be
-updated in place: the trace list is the same for every state of a game, and a trace with no
-point yet holds one empty point (``None``), so its legend entry is there from the start (a
-live figure's legend does not grow as the game goes on).
 """
 
 from __future__ import annotations
@@ -19,7 +14,7 @@ from mogul.games.mogul.actions import Branch
 from mogul.plots.mogul.game import stacked_shares
 from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
 
-__all__ = ["board_figure", "branch_choices", "network_data", "network_figure"]
+__all__ = ["board_figure", "branch_choices", "network_figure"]
 
 
 STATION_RING = "#666666"
@@ -34,65 +29,12 @@ def branch_choices(state: Any) -> list[str]:
     return list(dict.fromkeys(a.station for a in state.legal_actions() if type(a) is Branch))
 
 
-def _stations(highlight: str | Iterable[str] | None) -> list[str]:
-    if highlight is None:
-        return []
-    if isinstance(highlight, str):
-        return [highlight]
-    return list(highlight)
-
-
-def network_data(state: Any, highlight: str | Iterable[str] | None = None) -> dict:
-    """The numbers behind ``network_figure`` as plain lists.
-
-    Returns ``{"houses": [{"name", "x", "y", "text"} per seat], "choices": {"x", "y",
-    "text"}, "highlight": {"x", "y", "text"}, "title": str}``. Raises ``ValueError`` for a
-    highlighted station the map does not have.
-    """
-    ed = state.edition
-    stations = ed.stations
-    marked = _stations(highlight)
-    unknown = [s for s in marked if s not in stations]
-    if unknown:
-        raise ValueError(
-            f"no station {unknown[0]!r} on the map; stations are {', '.join(stations)}"
-        )
-
-    def points(ids: Iterable[str]) -> dict:
-        ids = list(ids)
-        return {
-            "x": rounded(stations[s].x for s in ids),
-            "y": rounded(stations[s].y for s in ids),
-            "text": ids,
-        }
-
-    houses = []
-    for name, player in zip(state.names, state.players, strict=True):
-        here = points(player.houses)
-        here["name"] = name
-        here["hover"] = [
-            f"{name}'s house at {s} ({', '.join(stations[s].lines)})" for s in player.houses
-        ]
-        houses.append(here)
-    choices = branch_choices(state)
-    placed = sum(len(p.houses) for p in state.players)
-    if choices:
-        seat = state.current_player
-        line = state.revealed.border if getattr(state, "revealed", None) is not None else "a line"
-        title = f"{state.names[seat]} may branch on {line}: {len(choices)} free"
-    else:
-        title = f"Network: {placed} of {len(stations)} stations taken"
-    return {
-        "houses": houses,
-        "choices": points(choices),
-        "highlight": points(marked),
-        "title": title,
-    }
-
-
-def _keyed(values: list) -> list:
-    """``values``, or one empty point so that plotly keeps the trace's legend entry."""
-    return values if values else [None]
+def _points(stations: Any, ids: Iterable[str]) -> dict:
+    """Where the stations ``ids`` are drawn, or one empty point (``None``) when there are none,
+    so that plotly keeps the trace's legend entry (a live map's legend does not grow)."""
+    xs = rounded(stations[s].x for s in ids)
+    ys = rounded(stations[s].y for s in ids)
+    return {"x": xs or [None], "y": ys or [None]}
 
 
 def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> go.Figure:
@@ -108,7 +50,12 @@ def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> 
     stations = getattr(ed, "stations", None)
     if not stations:
         raise ValueError(f"the {ed.name!r} edition has no network map (only 'rio-grande' has one)")
-    data = network_data(state, highlight)
+    marked = [highlight] if isinstance(highlight, str) else list(highlight or ())
+    unknown = [s for s in marked if s not in stations]
+    if unknown:
+        raise ValueError(
+            f"no station {unknown[0]!r} on the map; stations are {', '.join(stations)}"
+        )
     colours = ed.colours()
     fig = go.Figure()
     for company, ids in ed.lines.items():
@@ -142,12 +89,11 @@ def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> 
             text=[f"{s}: {' / '.join(stations[s].lines)}" for s in ids],
             hovertemplate="%{text}<extra></extra>",
         )
-    for seat, houses in enumerate(data["houses"]):
+    for seat, (name, player) in enumerate(zip(state.names, state.players, strict=True)):
         fig.add_scatter(
-            x=_keyed(houses["x"]),
-            y=_keyed(houses["y"]),
+            **_points(stations, player.houses),
             mode="markers",
-            name=houses["name"],
+            name=name,
             cliponaxis=False,
             marker={
                 "symbol": "square",
@@ -155,14 +101,13 @@ def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> 
                 "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                 "line": {"color": "#ffffff", "width": 1.5},
             },
-            text=houses["hover"],
+            text=[f"{name}'s house at {s} ({', '.join(stations[s].lines)})" for s in player.houses],
             hovertemplate="%{text}<extra></extra>",
         )
-    choices, marked = data["choices"], data["highlight"]
+    choices = branch_choices(state)
     fig.add_scatter(
-        x=_keyed(choices["x"]),
-        y=_keyed(choices["y"]),
-        text=choices["text"],
+        **_points(stations, choices),
+        text=choices,
         mode="markers+text",
         name="free now",
         cliponaxis=False,
@@ -172,22 +117,27 @@ def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> 
         marker={"symbol": "circle-open", "size": 23, "color": MARK, "line": {"width": 2}},
     )
     fig.add_scatter(
-        x=_keyed(marked["x"]),
-        y=_keyed(marked["y"]),
-        text=marked["text"],
+        **_points(stations, marked),
+        text=marked,
         mode="markers",
         name="last house",
         cliponaxis=False,
         hovertemplate="%{text}<extra></extra>",
         marker={"symbol": "circle-open", "size": 31, "color": MARK, "line": {"width": 4}},
     )
+    if choices:
+        line = state.revealed.border if getattr(state, "revealed", None) is not None else "a line"
+        title = f"{state.names[state.current_player]} may branch on {line}: {len(choices)} free"
+    else:
+        placed = sum(len(p.houses) for p in state.players)
+        title = f"Network: {placed} of {len(stations)} stations taken"
     xs = [st.x for st in stations.values()]
     ys = [st.y for st in stations.values()]
     pad = 0.08 * max(max(xs) - min(xs), max(ys) - min(ys), 1)
     hidden = {"showgrid": False, "showticklabels": False, "zeroline": False, "title": None}
     fig.update_layout(
         template=KIT_TEMPLATE,
-        title=data["title"],
+        title=title,
         height=420,
         hovermode="closest",
         margin={"t": 60},  # the title's own band: the map's top station would sit under it
