@@ -38,7 +38,6 @@ import traitlets
 __all__ = [
     "LIVE_CONFIG",
     "LiveFigureWidget",
-    "keep_views_current",
     "live_figure",
 ]
 
@@ -58,7 +57,7 @@ class LiveFigureWidget(go.FigureWidget):
 
     Same Python API and widget state as plotly's class, with two differences: the browser loads
     plotly's code once per page (see the module docstring), and every update is also stored as
-    the widget's state (what ``keep_views_current`` does), so callers need not do it.
+    the widget's state, so that a view drawn later shows the figure as it is now.
     """
 
     _esm = LOADER_ESM
@@ -78,9 +77,11 @@ class LiveFigureWidget(go.FigureWidget):
         self._live = True  # from now on every update is also stored as state
 
     # Plotly sends each update as a one-off message (a ``_py2js_*`` trait, set and reset to None
-    # at once) that only views existing at that moment apply. Storing the whole figure as state
-    # after each one makes every update something the front end can re-read: a view drawn later
-    # (or the model while plotly's code is still loading) gets the current figure.
+    # at once) that only views existing at that moment apply, and keeps the widget state from
+    # when the figure was built. Storing the whole figure as state after each message makes
+    # every update something the front end can re-read: a view drawn later (a Voila page, a
+    # reloaded notebook, the model while plotly's code still loads) gets the current figure.
+    # It relies on plotly's state names (plotly 7.1, pinned in pyproject.toml).
     @traitlets.observe(
         "_py2js_relayout",
         "_py2js_restyle",
@@ -92,7 +93,8 @@ class LiveFigureWidget(go.FigureWidget):
     )
     def _store_views_state(self, change: dict) -> None:
         if change["new"] is None and getattr(self, "_live", False):
-            keep_views_current(self)
+            self._widget_data = deepcopy(self._data)
+            self._widget_layout = deepcopy(self._layout_obj._props)
 
 
 LIVE_CONFIG = {"displayModeBar": False, "responsive": True}
@@ -114,19 +116,3 @@ def live_figure(fig: go.Figure, height: int | None = None) -> LiveFigureWidget:
         live.layout.height = height
     live._config = dict(LIVE_CONFIG)
     return live
-
-
-def keep_views_current(fig: go.FigureWidget) -> None:
-    """Store a FigureWidget's current data and layout as its widget state.
-
-    ``LiveFigureWidget`` does this after every update by itself; call it after updating a plain
-    ``go.FigureWidget``.
-
-    Plotly sends an update (``batch_update``, ``trace.x = ...``) to the browser as a one-off
-    message and keeps the widget state from when the figure was built. A view created later
-    (the widget displayed after it was updated, a Voila page, a reloaded notebook) would draw
-    that stale state. Storing the current figure fixes that; it relies on plotly's
-    ``_widget_data`` / ``_widget_layout`` state names (plotly 7.1, pinned in pyproject.toml).
-    """
-    fig._widget_data = deepcopy(fig._data)
-    fig._widget_layout = deepcopy(fig._layout_obj._props)
