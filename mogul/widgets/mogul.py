@@ -151,15 +151,8 @@ def _last_change(states: Sequence[GameState]) -> GameState:
 
 
 class PositionAnalysis(Panel):
-    """For the watched seat to move: every legal action's expected final score and win chance.
-
-    ``follow(game)`` (a ``GamePlayer`` or a ``GameSession``) analyses each decision of the
-    ``seats`` watched (default: the game's human seats, else every seat) with
-    ``analyse_position`` (``rollouts`` per action, ``policy`` for every seat afterwards) and
-    draws it in ``figure``. Once the move is made, ``last_figure`` shows that analysis with
-    the action chosen marked (it stays there while the next decision is analysed above).
-    ``update(history, actions)`` does the same from any game's states and actions.
-    """
+    """The kit's "analyse this position" panel (``mogul.widgets.position_analysis``) in Mogul's
+    words: ``analyse_position``'s expected final score and win chance, stages named rounds."""
 
     def __init__(
         self,

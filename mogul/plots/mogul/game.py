@@ -1,18 +1,11 @@
-"""Mogul's charts: one game as it was played, and the analyses of many games. Data in,
+"""Mogul's charts: one game as it was played (its ``rounds`` and ``auctions`` tables, its
+states) and the analyses of many games (the frames of ``mogul.analysis.mogul``). Data in,
 ``go.Figure`` out.
-
-One game: its tables, ``GameRecord.table("rounds")`` (one row per round and player) and
-``GameRecord.table("auctions")`` (one row per auction), and its state sequence. The analyses:
-the frames of ``mogul.analysis.mogul``: the crash hazard of a state, share values by round
-over many games, any samples of simulated games (scores, lengths; one group per bot or
-edition), and the 2013 sell right (``sell_right_by_fill``: its value as the map fills;
-``use_shares``: what it was used for, per edition).
 
 Companies are named by their colour words, as on the cards, buttons and tables ("brown"), with
 the railroad's name in the hover ("brown: Great Northern"), and drawn in their own colours
 (``edition.colours()``); players and groups use ``SEAT_COLOURS``, which are never a
-company's colour. Markers are not clipped at the axes. Floats are rounded so stored notebook
-outputs stay small and stable.
+company's colour. Floats are rounded so stored notebook outputs stay small and stable.
 """
 
 from __future__ import annotations
