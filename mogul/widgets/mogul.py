@@ -1,12 +1,6 @@
-"""Mogul's widgets: the game player and the live charts beside it. No rules live here.
-
-* ``GamePlayer`` is what a class plays Mogul with: the controls, the buttons and the table
-  of ``mogul.widgets.session_player.SessionPlayer``, and beside the table the pot of the
-  current auction move by move, the human's payoff curve, a share-value dashboard, "analyse
-  this position" and, in the 2013 edition, the railway map.
-* ``ShareValueDashboard``: market values and scores of a game, live as the game goes on.
-* ``PositionAnalysis``: the kit's "analyse this position" panel with Mogul's rollouts and
-  words (rounds, the expected final score).
+"""Mogul's widgets: the game player (``GamePlayer``) and the live charts beside it, the
+share-value dashboard (``ShareValueDashboard``) and "analyse this position" in Mogul's words
+(``PositionAnalysis``). No rules live here.
 """
 
 from __future__ import annotations
