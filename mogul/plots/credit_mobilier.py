@@ -217,6 +217,31 @@ def board_title(state: Any) -> str:
     return f"Turn {state.turn}: {name}, {doing}"
 
 
+def _trace_style(name: str, data: dict[str, list], colours: dict[str, str]) -> dict:
+    """How the board draws its trace ``name`` (``BOARD_TRACES``): moves as arrows, goods as
+    pawns, track spaces as lines."""
+    if name == "can move":
+        arrow = {
+            "symbol": "arrow",
+            "angleref": "previous",
+            "size": data["size"],
+            "color": HIGHLIGHT,
+        }
+        return {"mode": "lines+markers", "line": {"color": HIGHLIGHT, "width": 2}, "marker": arrow}
+    if name.endswith(" goods"):
+        colour = colours[name.removesuffix(" goods")]
+        pawn = {"color": colour, "size": 11, "line": {"color": "#222", "width": 1.5}}
+        return {"mode": "markers", "marker": pawn}
+    lines = {
+        "free track space": {"color": FREE_TRACK, "width": 2, "dash": "dot"},
+        "just done": {"color": JUST_DONE, "width": 16},
+        "can build": {"color": HIGHLIGHT, "width": 3, "dash": "dash"},
+    }
+    if name not in lines:  # a railroad's track
+        lines[name] = {"color": colours[name.removesuffix(" track")], "width": 7}
+    return {"mode": "lines", "line": lines[name]}
+
+
 def board_figure(
     state: Any, highlight: Iterable[Any] | None = None, title: str | None = None
 ) -> go.Figure:
@@ -231,49 +256,18 @@ def board_figure(
     colours = company_colours()
     data = board_data(state, highlight)
     fig = go.Figure()
-    styles: dict[str, dict] = {
-        "free track space": {"line": {"color": FREE_TRACK, "width": 2, "dash": "dot"}},
-        "just done": {"line": {"color": JUST_DONE, "width": 16}},
-        "can build": {"line": {"color": HIGHLIGHT, "width": 3, "dash": "dash"}},
-    }
-    for colour in RAILROADS:
-        styles[f"{colour} track"] = {"line": {"color": colours[colour], "width": 7}}
     for name in BOARD_TRACES:
         d = data[name]
-        common = {
-            "x": d["x"],
-            "y": d["y"],
-            "text": d["text"],
-            "name": name,
-            "showlegend": False,
-            "cliponaxis": False,
-            "hovertemplate": "%{text}<extra></extra>",
-        }
-        if name == "can move":
-            fig.add_scatter(
-                **common,
-                mode="lines+markers",
-                line={"color": HIGHLIGHT, "width": 2},
-                marker={
-                    "symbol": "arrow",
-                    "angleref": "previous",
-                    "size": d["size"],
-                    "color": HIGHLIGHT,
-                },
-            )
-        elif name.endswith(" goods"):
-            colour = name.removesuffix(" goods")
-            fig.add_scatter(
-                **common,
-                mode="markers",
-                marker={
-                    "color": colours[colour],
-                    "size": 11,
-                    "line": {"color": "#222", "width": 1.5},
-                },
-            )
-        else:
-            fig.add_scatter(**common, mode="lines", **styles[name])
+        fig.add_scatter(
+            x=d["x"],
+            y=d["y"],
+            text=d["text"],
+            name=name,
+            showlegend=False,
+            cliponaxis=False,
+            hovertemplate="%{text}<extra></extra>",
+            **_trace_style(name, d, colours),
+        )
     rows = len(b.rows)
     shapes = [
         {
