@@ -331,9 +331,7 @@ class SessionPlayer(w.VBox):
     def _show_actions(self, state: Any) -> None:
         legal = list(state.legal_actions()) if state is not None else []
         while len(self._pool) < len(legal):
-            b = w.Button(
-                layout=w.Layout(width="auto", min_width="fit-content"), button_style="primary"
-            )
+            b = button("", button_style="primary")
             b.on_click(self._clicked)
             self._pool.append(b)
         while len(self._captions) < len(legal):
