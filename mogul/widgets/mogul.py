@@ -49,10 +49,9 @@ class ShareValueDashboard(w.VBox):
     or shares are sold; other steps cost nothing.
     """
 
-    def __init__(self, game: Any = None, height: int = 520) -> None:
+    def __init__(self, game: Any = None) -> None:
         self.market: go.FigureWidget | None = None
         self.scores: go.FigureWidget | None = None
-        self.height = height
         self._drawn: GameState | None = None  # the last state that changed what is drawn
         super().__init__([])
         self.add_class("mogul-dashboard")  # a hook for the browser tests and for CSS
@@ -87,8 +86,8 @@ class ShareValueDashboard(w.VBox):
             # it wraps to, where a legend placed between two panels runs into the lower one
             legend = {"yref": "container", "y": 0, "yanchor": "bottom", "font": {"size": 12}}
             fig.update_layout(legend={**legend, "title": {"side": "left"}})
-        self.market = live_figure(market, height=self.height // 2)
-        self.scores = live_figure(scores, height=self.height // 2)
+        self.market = live_figure(market, height=260)
+        self.scores = live_figure(scores, height=260)
         self.players = len(states[0].players)
         self.children = (self.market, self.scores)
 
@@ -152,14 +151,11 @@ class PositionAnalysis(Panel):
         self,
         game: Any = None,
         seats: Sequence[int] | None = None,
-        height: int = 300,
         **options: Any,
     ) -> None:
         """``options`` (``rollouts=2000``, ``policy="random"``, ``seed=0``) go to
         ``analyse_position``."""
-        super().__init__(
-            game, seats, analyse_position, height, "expected final score", "round", **options
-        )
+        super().__init__(game, seats, analyse_position, "expected final score", "round", **options)
 
 
 _CHART_HEIGHT = 300

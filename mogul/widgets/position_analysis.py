@@ -72,8 +72,8 @@ class PositionAnalysis(w.VBox):
     95% interval, the mean score (named ``score_title``) in the hover text (when no action won
     a single rollout, the bars are the mean score); actions whose rollouts came out exactly
     alike share one bar (``grouped``); one panel, so that a phone or a player's side column
-    holds it. ``height`` is the figure's height until the first analysis; then it grows with
-    the number of actions. Once the game is over, the panel says so. Once the move is made,
+    holds it. The chart is 300 px tall until the first analysis; then it grows with the number
+    of actions. Once the game is over, the panel says so. Once the move is made,
     ``last_figure`` shows that analysis with the action chosen marked, its stage named with
     ``stage_word`` ("turn 3"). ``update(history, actions)`` does the same from any game's
     states and actions.
@@ -84,7 +84,6 @@ class PositionAnalysis(w.VBox):
         game: Any = None,
         seats: Sequence[int] | None = None,
         analyse: Callable[..., pd.DataFrame] | None = None,
-        height: int = 300,
         score_title: str = "mean score",
         stage_word: str = "turn",
         **options: Any,
@@ -98,8 +97,8 @@ class PositionAnalysis(w.VBox):
         self.chosen: str | None = None  # the action taken there, once made
         self._state: Any = None  # the state analysed
         self._spec: GameSpec | None = None
-        self.figure = live_figure(_no_analysis(score_title), height=height)
-        self.last_figure = live_figure(_no_analysis(score_title), height=height)
+        self.figure = live_figure(_no_analysis(score_title), height=300)
+        self.last_figure = live_figure(_no_analysis(score_title), height=300)
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         self.last_caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         self.figure_box = w.VBox([self.figure], layout=_fitting())  # hidden once the game is over
