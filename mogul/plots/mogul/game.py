@@ -10,12 +10,14 @@ company's colour. Floats are rounded so stored notebook outputs stay small and s
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 
+from mogul.analysis.intervals import Z95
 from mogul.auction import Step
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed, ChipBid, Dropped
@@ -381,13 +383,9 @@ def distribution_figure(
         total = sum(counts.values()) or 1
         xs = sorted(counts)
         top = max([top, *(counts[x] / total for x in xs)])
-        mean = sum(values) / len(values) if values else float("nan")
-        sd = (
-            (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-            if len(values) > 1
-            else 0.0
-        )
-        half = 1.959963984540054 * sd / len(values) ** 0.5 if values else 0.0
+        mean = statistics.fmean(values) if values else float("nan")
+        sd = statistics.stdev(values) if len(values) > 1 else 0.0
+        half = Z95 * sd / len(values) ** 0.5 if values else 0.0
         means.append((n, label, mean, half))
         fig.add_bar(
             x=xs,
