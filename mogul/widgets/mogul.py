@@ -103,7 +103,7 @@ class ShareValueDashboard(w.VBox):
         self._drawn = change
         ed = states[0].edition
         rounds = rounds_table(states)
-        market = market_data(rounds, auctions_table(states), ed)
+        market = market_data(rounds, ed, auctions_table(states))
         scores = score_data(rounds, ed.score_track)
         lines = self.market.data[: len(market["values"])]
         sales = self.market.data[len(market["values"])]

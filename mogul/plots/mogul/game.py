@@ -57,7 +57,7 @@ def _companies(rounds: pd.DataFrame) -> list[str]:
 
 
 def market_data(
-    rounds: pd.DataFrame, sales: pd.DataFrame | None = None, ed: Edition | str | None = None
+    rounds: pd.DataFrame, ed: Edition | str | None = None, sales: pd.DataFrame | None = None
 ) -> dict:
     """The numbers behind ``market_traces``, as plain lists.
 
@@ -98,7 +98,7 @@ def market_traces(
     The sales trace is always there (maybe empty), so a live figure keeps its trace list.
     """
     ed = _edition(ed)
-    data = market_data(rounds, sales, ed)
+    data = market_data(rounds, ed, sales)
     traces = [
         go.Scatter(
             x=data["x"],
