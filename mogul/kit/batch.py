@@ -273,7 +273,9 @@ def run_chunks(
     spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if pool and folder and encode else None
     try:
         pooled = partial(play_and_spill, folder=spill) if spill else None
-        return play_all(chunks, play_chunk, done, options, pooled=pooled, per_worker=4)
+        return play_all(
+            chunks, play_chunk, done, options, pooled=pooled, per_worker=4, plays_too=True
+        )
     finally:
         bar.close()
         if spill:
