@@ -17,8 +17,8 @@ processes kept busy meanwhile (the machine may be shared: repeat when it is quie
   seconds of the process and of its pool, all counted over the run itself (imports and a
   100-game warm-up before it are not); targets < 30 s and < 1 GB on one worker, and two
   workers >= 1.8x one. Then the ratio of two workers to one, by wall time and by CPU time
-  (the busiest process's CPU seconds as if each had a core of its own: what a shared
-  machine disturbs less). One worker is this process (one thread: nothing is compressed in
+  (the run's CPU seconds shared by its processes, as if each had a core to itself and kept
+  it busy: what a shared machine disturbs less). One worker is this process (one thread: nothing is compressed in
   the background); two are this process and a pool worker (a batch run's process plays
   chunks too, between writing them).
 """
@@ -132,7 +132,7 @@ def main() -> None:
             ]
             best = min(runs, key=lambda r: r["seconds"])
             rates[workers] = best["games"] / best["seconds"]
-            cpu_rates[workers] = best["games"] / busiest(best, workers)
+            cpu_rates[workers] = best["games"] / cpu_per_process(best, workers)
             row = (
                 f"{best['games']:,}",
                 args.tables,
@@ -169,12 +169,11 @@ COLUMNS = (
 )
 
 
-def busiest(figures: dict[str, float], workers: int) -> float:
-    """CPU seconds of the busiest process, the pool's workers taken as equally busy: the wall
-    time the run would take with a core of its own per process (a figure that other work on
-    a shared machine disturbs less than the wall time)."""
-    pool = figures["cpu"] - figures["parent_cpu"]
-    return max(figures["parent_cpu"], pool / max(1, workers - 1))
+def cpu_per_process(figures: dict[str, float], workers: int) -> float:
+    """The run's CPU seconds shared by its ``workers`` processes: its wall time if it had a
+    core per process to itself, kept busy (a figure that other work on a shared machine
+    disturbs less than the wall time)."""
+    return figures["cpu"] / workers
 
 
 if __name__ == "__main__":

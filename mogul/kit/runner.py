@@ -109,7 +109,8 @@ class RunOptions:
 
     ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
     ``client.get_executor()`` too). ``workers=N``: a local process pool of N workers for this
-    run. Neither: the games run in this process. ``progress``: None shows a bar only for runs
+    run (a batch engine's run: N - 1, this process playing too between writing the tables).
+    Neither: the games run in this process. ``progress``: None shows a bar only for runs
     longer than two seconds, True always, False never. ``chunk_size``: games per job (default:
     about a 32nd of the run, at most 100). ``time_limit``, ``sandbox``, ``memory_limit``,
     ``on_failure``: how untrusted bots are refereed (see ``Referee``). ``start_method``: how
@@ -677,17 +678,17 @@ def _in_order(
     held = in_flight if here is None else 2 * in_flight
     try:
         while True:
+            for future in [f for f in pending if f.done()]:
+                finished[pending.pop(future)] = future.result()
+            while delivered in finished:
+                done(finished.pop(delivered))
+                delivered += 1
             while len(pending) < in_flight and len(pending) + len(finished) < held:
                 piece = next(work, None)
                 if piece is None:
                     break
                 pending[executor.submit(play, piece)] = submitted
                 submitted += 1
-            for future in [f for f in pending if f.done()]:
-                finished[pending.pop(future)] = future.result()
-            while delivered in finished:
-                done(finished.pop(delivered))
-                delivered += 1
             if (
                 here is not None
                 and len(pending) + len(finished) < held
