@@ -671,7 +671,8 @@ def _in_order(
 
     With ``here``, this process plays the next piece itself whenever the result due next is
     not ready yet, while the executor keeps its ``in_flight`` pieces (at most ``in_flight``
-    more results wait for their turn)."""
+    more results wait for their turn). The executor gets new pieces after every result
+    handed over, so that it never runs dry while ``done`` works through a backlog."""
     pending: dict[Future, int] = {}
     finished: dict[int, Any] = {}
     submitted = delivered = 0
@@ -680,16 +681,16 @@ def _in_order(
         while True:
             for future in [f for f in pending if f.done()]:
                 finished[pending.pop(future)] = future.result()
-            while delivered in finished:
-                done(finished.pop(delivered))
-                delivered += 1
             while len(pending) < in_flight and len(pending) + len(finished) < held:
                 piece = next(work, None)
                 if piece is None:
                     break
                 pending[executor.submit(play, piece)] = submitted
                 submitted += 1
-            if (
+            if delivered in finished:
+                done(finished.pop(delivered))
+                delivered += 1
+            elif (
                 here is not None
                 and len(pending) + len(finished) < held
                 and (piece := next(work, None)) is not None
