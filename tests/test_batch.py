@@ -15,12 +15,21 @@ import pandas as pd
 import pytest
 import toy_game
 
-from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
+from mogul.kit.batch import (
+    GOLDEN,
+    Chunk,
+    engine_for,
+    game_seeds,
+    play_and_spill,
+    play_chunk,
+    run_key,
+    splitmix64,
+)
 from mogul.kit.bots import RandomBot, play
 from mogul.kit.columns import Coded, compact, frame, game_numbers, narrowed
 from mogul.kit.runner import RunOptions, play_all
 from mogul.kit.simulate import simulate
-from mogul.kit.spec import register, unregister
+from mogul.kit.spec import register, resolve, unregister
 
 LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
 
@@ -368,3 +377,18 @@ def test_a_batch_run_plays_in_this_process_too_while_the_pool_works():
     assert [piece for piece, _ in got] == list(range(12))
     players = {pid for _, pid in got}
     assert os.getpid() in players and len(players) == 2
+
+
+def test_a_pool_workers_hand_over_files_are_written_over(tmp_path):
+    spec, edition = resolve("classic")
+    tables = ("games", "rounds", "auctions")
+    engine = engine_for(spec, edition, LINEUP, LINEUP, tables)
+    for first, games in ((0, 40), (40, 3)):  # the second chunk's streams: shorter than the files
+        chunk = Chunk(engine, 1, first, games, tables, "arrow")
+        back = play_and_spill(chunk, str(tmp_path)).load()
+        assert back.tables.keys() == play_chunk(chunk).tables.keys()
+        for name, table in play_chunk(chunk).tables.items():
+            assert back.tables[name].equals(table), name
+    # the first chunk's files, read, then written over by the second: three files in all
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == [f"40.pickle-{name}.arrows.free" for name in sorted(tables)]

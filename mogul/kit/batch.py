@@ -197,20 +197,21 @@ class Spilled:
             part = f"{self.path}-{name}.arrows"
             with pa.OSFile(part) as file:  # read, not mapped: a worker writes over it next
                 played.tables[name] = pa.ipc.open_stream(file).read_all()
-            os.replace(part, f"{part}.{FREE}")
+            os.replace(part, part + FREE)
         return played
 
 
-FREE = "free"
+FREE = ".free"
 """The suffix of a hand-over file that has been read: ``reused`` writes over it."""
 
 
 def reused(folder: str, path: str) -> Any:
-    """A file open to write at ``path``: a hand-over file already read (``FREE``), renamed
-    (so no other worker takes it), written from its start over its old bytes (a stream
-    ends at its end-of-stream mark, whatever follows); else a new file."""
+    """A file open to write at ``path``: a hand-over file of the same table already read
+    (``FREE``), renamed (so no other worker takes it) and written from its start over its
+    old bytes (a stream ends at its end-of-stream mark, whatever follows); else a new file."""
+    same = path.rsplit("-", 1)[-1] + FREE  # "<table>.arrows" + FREE
     for name in os.listdir(folder):
-        if name.endswith(FREE):
+        if name.endswith(same):
             with suppress(FileNotFoundError):  # another worker took it first
                 os.rename(os.path.join(folder, name), path)
                 return open(path, "r+b")
