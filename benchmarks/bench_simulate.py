@@ -16,11 +16,12 @@ processes kept busy meanwhile (the machine may be shared: repeat when it is quie
   second, the peak resident memory of the process and of its largest worker, the CPU
   seconds of the process and of its pool, all counted over the run itself (imports and a
   100-game warm-up before it are not); targets < 30 s and < 1 GB on one worker, and two
-  workers >= 1.8x one. Then the ratio of two workers to one, by wall time and by CPU time
-  (the run's CPU seconds shared by its processes, as if each had a core to itself and kept
-  it busy: what a shared machine disturbs less). One worker is this process (one thread: nothing is compressed in
-  the background); two are this process and a pool worker (a batch run's process plays
-  chunks too, between writing them).
+  workers >= 1.8x one (runs taking turns, the best of ``--repeat`` kept, the load at its
+  end beside it). Then the ratio of two workers to one, by wall time and by CPU time (the
+  run's CPU seconds shared by its processes, as if each had a core to itself and kept it
+  busy: what a shared machine disturbs less). One worker is this process (one thread:
+  nothing is compressed in the background); two are this process and a pool worker (a
+  batch run's process plays chunks too, between writing them).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def big(folder: Path, games: int, workers: int, tables: str, fmt: str) -> dict[s
     result = subprocess.run(argv, check=True, capture_output=True, text=True, env=env())
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     figures["bytes"] = sum(p.stat().st_size for p in folder.glob(f"*.{fmt}"))
+    figures["load"] = load()
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(f"{folder}-warm", ignore_errors=True)
     return figures
@@ -124,15 +126,19 @@ def main() -> None:
                     f"CLI, 10,000 4-player games, {args.tables} as CSV: {seconds:.2f} s  ({load()})"
                 )
         print(" | ".join(COLUMNS))
+        counts = [int(w) for w in args.workers.split(",")]
+        runs: dict[int, list[dict[str, float]]] = {workers: [] for workers in counts}
+        for _ in range(args.repeat):  # in turns, so that each count sees the machine alike
+            for workers in counts:
+                folder = Path(tmp) / "big"
+                runs[workers].append(big(folder, args.games, workers, args.tables, args.format))
         rates, cpu_rates = {}, {}
-        for workers in map(int, args.workers.split(",")):
-            runs = [
-                big(Path(tmp) / "big", args.games, workers, args.tables, args.format)
-                for _ in range(args.repeat)
-            ]
-            best = min(runs, key=lambda r: r["seconds"])
+        for workers in counts:
+            best = min(runs[workers], key=lambda r: r["seconds"])
             rates[workers] = best["games"] / best["seconds"]
-            cpu_rates[workers] = best["games"] / cpu_per_process(best, workers)
+            cpu_rates[workers] = max(
+                r["games"] / cpu_per_process(r, workers) for r in runs[workers]
+            )
             row = (
                 f"{best['games']:,}",
                 args.tables,
@@ -144,7 +150,7 @@ def main() -> None:
                 f"{best['worker_peak'] / 2**20:.0f}",
                 f"{best['parent_cpu']:.1f} / {best['cpu'] - best['parent_cpu']:.1f}",
                 f"{best['bytes'] / 2**30:.2f}",
-                f"{load()}{others(best)}",
+                f"{best['load']}{others(best)}",
             )
             print(" | ".join(row), flush=True)
         if 1 in rates and 2 in rates:
