@@ -4,16 +4,18 @@
 
 1. builds the sdist from this checkout, then the wheel from the sdist (as pip does from an
    sdist: a file the sdist lacks is missing from the wheel too);
-2. makes a venv in a temporary folder and installs the wheel with the classroom extra and nbval
-   from the registry, nothing from the checkout (the one place a test installs the wheel;
-   tests/test_packaging.py checks what the wheel and the sdist hold);
+2. makes a venv in a temporary folder and installs the wheel (a student's install, without
+   the classroom extra) and nbval, what they need from the registry, nothing from the checkout
+   (the one place a test installs the wheel; tests/test_packaging.py checks what the wheel and
+   the sdist hold);
 3. ``mogul doctor``: runs, and names the venv's copy of the kit;
 4. ``mogul lab --copy-only`` into a temporary folder, then nbval on notebooks 01 and 03 there
    (with tests/nbval_sanitize.cfg copied beside them);
-5. ``mogul classroom`` on a free port: the students' page (no token), the projector page and
-   the lecturer's dashboard (with the token; without it they are refused), the dashboard's
-   cells run through Voila as its page runs them, then the server stopped by its pid and its
-   log free of errors.
+5. ``mogul classroom``: without the classroom extra it names the pip command; with the extra
+   installed (``pip install "WHEEL[classroom]"``) it serves on a free port the students' page
+   (no token), the projector page and the lecturer's dashboard (with the token; without it
+   they are refused); the dashboard's cells run through Voila as its page runs them; then the
+   server is stopped by its pid and its log must be free of errors.
 
 ``--lab`` adds, right after the install, ``mogul lab --no-browser`` until Lab answers (it first
 compiles the batch engines, a minute or more on a fresh venv), and prints the time from the
@@ -109,22 +111,43 @@ def build(dist: Path, work: Path) -> tuple[Path, Path]:
     return sdist, wheel
 
 
-def install(wheel: Path, venv: Path) -> int:
-    """A fresh venv with the wheel, its classroom extra and nbval: the number of packages.
+def pip_install(venv: Path, *requirements: str) -> list[str]:
+    """Install ``requirements`` into ``venv`` from the registry: what pip installed.
 
     The venv has no pip of its own: this Python's pip installs into it (``--python``).
     ``--no-compile``: byte-compiling the ~900 MB of packages takes longer than the whole
     check; what the check imports compiles as it is imported."""
-    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv.parent)
     out = run(
         [sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install"]
-        + ["--no-compile", "--disable-pip-version-check", f"{wheel}[classroom]", "nbval"],
+        + ["--no-compile", "--disable-pip-version-check", *requirements],
         cwd=venv.parent,
     )
-    installed = [line for line in out.splitlines() if line.startswith("Successfully installed")]
-    if not installed or "mogul-kit-" not in installed[0]:
-        raise CheckFailed(f"pip did not install the wheel:\n{out}")
-    return len(installed[0].split()) - 2
+    done = [line for line in out.splitlines() if line.startswith("Successfully installed")]
+    return done[0].split()[2:] if done else []
+
+
+def install(wheel: Path, venv: Path) -> int:
+    """A fresh venv with the wheel (a student's install, no extra) and nbval: the number of
+    packages."""
+    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=venv.parent)
+    installed = pip_install(venv, str(wheel), "nbval")
+    if not any(name.startswith("mogul-kit-") for name in installed):
+        raise CheckFailed(f"pip did not install the wheel: {installed}")
+    return len(installed)
+
+
+def add_classroom(wheel: Path, venv: Path, env: dict[str, str], cwd: Path) -> str:
+    """``mogul classroom`` without the classroom extra names the pip command; then the extra
+    installed: what it added."""
+    done = subprocess.run(
+        [venv / "bin" / "mogul", "classroom"], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    if done.returncode != 2 or '"mogul-kit[classroom]"' not in done.stderr:
+        raise CheckFailed(f"mogul classroom without the extra: {done.returncode}\n{done.stderr}")
+    added = pip_install(venv, f"{wheel}[classroom]")
+    if not any(name.startswith("voila-") for name in added):
+        raise CheckFailed(f"the classroom extra did not add Voila: {added}")
+    return ", ".join(sorted(name.rsplit("-", 1)[0] for name in added))
 
 
 def doctor(venv: Path, env: dict[str, str], cwd: Path) -> str:
@@ -325,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             started = time.perf_counter()
             count = install(wheel, venv)
-            step(started, f"installed the wheel[classroom] and nbval: {count} packages in {venv}")
+            step(started, f"installed the wheel and nbval: {count} packages in {venv}")
             installed = started
 
             started = time.perf_counter()
@@ -342,6 +365,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = time.perf_counter()
             closing = notebooks(venv, env, top / "student" / "mogul-notebooks")
             step(started, f"mogul lab --copy-only, then nbval on notebooks 01 and 03: {closing}")
+
+            started = time.perf_counter()
+            added = add_classroom(wheel, venv, env, top / "student")
+            step(started, f"mogul classroom named the extra; installed it: {added}")
 
             started = time.perf_counter()
             pages = classroom(venv, env, top / "room")
