@@ -3,7 +3,9 @@
 One run prints one table: the hall on SQLite and on PostgreSQL, each with ``--servers`` server
 processes (``python -m mogul.classroom.server``, as ``make classroom`` serves the student
 pages) and again on two servers with one of them killed (SIGKILL) halfway and restarted on its
-port.
+port. On PostgreSQL, ``--workers 1 2`` runs each server as ``--workers 1`` then ``--workers 2``
+(processes on one port, ``SO_REUSEPORT``), and ``--tables 40 80 160`` runs each at 200, 400
+and 800 students: issue 39's "2 processes: 1.6x the students of one at the same p90".
 
 Over a fresh store (a SQLite file; a throwaway PostgreSQL server, as tests/classroom start
 one), ``--tables`` x ``--seats`` simulated students (40 x 5) in this one process, each a
@@ -24,6 +26,7 @@ in the same second: the one to move a move, every other one a click out of turn 
 
     python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2] [--no-kill]
     python benchmarks/bench_classroom.py --store sqlite --no-kill --tables 200 --burst 5 --seconds 40
+    python benchmarks/bench_classroom.py --store postgresql --no-kill --workers 1 2 --tables 40 80 160
 """
 
 from __future__ import annotations
@@ -133,26 +136,35 @@ PROFILE: Path | None = None
 """``--profile``: where the servers' event loops write their cProfile (one file per server)."""
 
 
-def start_hall(url: str, log: Path, port: int | None = None) -> tuple[subprocess.Popen, int]:
-    """A hall server process over store ``url`` (on ``port``, default a free one): (process, port)."""
+def start_hall(
+    url: str, log: Path, port: int | None = None, workers: int = 1
+) -> tuple[subprocess.Popen, int]:
+    """A hall server over store ``url`` (on ``port``, default a free one; ``workers``: its
+    ``--workers``, processes on that one port), once every process serves: (process, port)."""
     port = port or free_port()
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
-    started = log.read_bytes().count(b"Student page:") if log.exists() else 0
+    before = log.read_bytes() if log.exists() else b""
+    started, served = before.count(b"Student page:"), before.count(b"a worker serves")
     with log.open("ab") as out:
         profile = [] if PROFILE is None else ["-m", "cProfile", "-o", f"{PROFILE}-{port}.prof"]
         proc = subprocess.Popen(
             [sys.executable, *profile, "-m", "mogul.classroom.server"]
-            + ["--store", url, "--port", str(port)],
+            + ["--store", url, "--port", str(port)]
+            + (["--workers", str(workers)] if workers > 1 else []),
             cwd=ROOT,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     deadline = time.monotonic() + 90
-    while log.read_bytes().count(b"Student page:") <= started:
+    while (
+        log.read_bytes().count(b"Student page:") <= started
+        or workers > 1
+        and log.read_bytes().count(b"a worker serves") < served + workers
+    ):
         if proc.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError("the hall server did not start:\n" + log.read_text()[-3000:])
         time.sleep(0.1)
@@ -317,6 +329,16 @@ def audit(store, students: list[SimulatedStudent], codes: list[str]) -> tuple[in
     return stored, lost, doubled
 
 
+def family(started: list[tuple[subprocess.Popen, int]]) -> list[psutil.Process]:
+    """The hall servers' processes: each server and its workers (``--workers``)."""
+    procs = []
+    for proc, _ in started:
+        with contextlib.suppress(psutil.Error):
+            parent = psutil.Process(proc.pid)
+            procs += [parent, *parent.children()]
+    return procs
+
+
 def process_figures(procs: list[psutil.Process]) -> tuple[float, float, float]:
     """(CPU seconds, RSS MB, USS MB) of the processes, summed."""
     cpu = rss = uss = 0.0
@@ -342,8 +364,10 @@ async def hall_run(
     home: Path,
     kill: bool = False,
     burst: float | None = None,
+    workers: int = 1,
 ) -> dict:
-    """One measurement on the store at ``url`` (see the module docstring); ``kill``: SIGKILL the
+    """One measurement on the store at ``url`` (see the module docstring); ``workers``: each
+    server's ``--workers``; ``kill``: SIGKILL the
     first server halfway through the play and start it again on its port; ``burst``: every
     ``burst`` seconds after the arrival, every student clicks in the same second (the one to
     move a move, the others out of turn) instead of 1-3 s after their turn. Returns the figures."""
@@ -351,14 +375,14 @@ async def hall_run(
     from mogul.classroom.store import TableStore
 
     store = TableStore(url)
-    session = f"bench-{label}-{servers}-{kill}-{burst}"
+    session = f"bench-{label}-{servers}-{workers}-{tables}-{kill}-{burst}"
     codes = [
         t.code
         for t in store.create_tables(tables, "classic", ["human"] * seats, session=session, seed=1)
     ]
     logs = [home / f"hall-{session}-{i}.log" for i in range(servers)]
-    started = [start_hall(url, log) for log in logs]
-    procs = [psutil.Process(p.pid) for p, _ in started]
+    started = [start_hall(url, log, workers=workers) for log in logs]
+    procs = family(started)
     try:
         load_before = os.getloadavg()
         clicks: dict = {}
@@ -391,27 +415,30 @@ async def hall_run(
         killed = not kill
         while time.perf_counter() - t0 < arrival + seconds:
             await asyncio.sleep(1.0)
+            procs = family(started)
             _, rss, uss = process_figures(procs)
             peak = (max(peak[0], rss), max(peak[1], uss))
             loads.append(os.getloadavg()[0])
             if not killed and time.perf_counter() - t0 > arrival + seconds / 2:
-                cpu_killed = process_figures(procs[:1])[0]
+                cpu_killed = process_figures(family(started[:1]))[0]
                 started[0][0].send_signal(signal.SIGKILL)
                 started[0][0].wait(10)
                 await asyncio.sleep(0.3)
-                started[0] = await asyncio.to_thread(start_hall, url, logs[0], started[0][1])
-                procs[0] = psutil.Process(started[0][0].pid)
+                started[0] = await asyncio.to_thread(
+                    start_hall, url, logs[0], started[0][1], workers
+                )
                 killed = True
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         wall = time.perf_counter() - t0
-        cpu1 = process_figures(procs)[0] + cpu_killed
+        cpu1 = process_figures(family(started))[0] + cpu_killed
         me1 = sum(psutil.Process().cpu_times()[:2])
         joins = [s.join_seconds for s in students if s.join_seconds is not None]
         errors = [e for s in students for e in s.errors]
         stored, lost, doubled = audit(store, students, codes)
         figures = {
             "label": f"hall, {label}, {servers} server{'s' if servers > 1 else ''}"
+            + (f" of {workers} processes" if workers > 1 else "")
             + (", one SIGKILLed, restarted" if kill else "")
             + (f", all click every {burst:g} s" if burst else ""),
             "students": n,
@@ -443,7 +470,7 @@ async def hall_run(
         )
         print(
             f"servers: CPU {cpu1 - cpu0:.1f} s in {wall:.0f} s; memory peak RSS {peak[0]:.0f} MB, "
-            f"USS {peak[1]:.0f} MB (all {servers} processes); the students (this process): CPU "
+            f"USS {peak[1]:.0f} MB (all {len(procs)} processes); the students (this process): CPU "
             f"{me1 - me0:.1f} s; load average {load_before[0]:.1f} before, "
             f"{figures['load'][0]:.1f}-{figures['load'][1]:.1f} during",
             flush=True,
@@ -483,35 +510,39 @@ async def hall_main(
     stores: list[str],
     servers: int,
     kill: bool,
-    tables: int,
+    tables: list[int],
     seats: int,
     arrival: float,
     seconds: float,
     think: tuple[float, float],
     burst: float | None = None,
     steady: bool = True,
+    workers: list[int] = (1,),
 ) -> list[dict]:
-    """The hall on each store (and, with ``kill``, on two servers with one killed; with
-    ``burst``, the bursts' run after the steady one); figures."""
+    """The hall on each store, at each number of ``tables`` with each of ``workers`` (its
+    ``--workers``; PostgreSQL only, SQLite runs one), and, with ``kill``, on two servers with
+    one killed; with ``burst``, the bursts' run after the steady one; figures."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
         home = Path(tmp)
         for kind in stores:
-            runs = [(max(servers, 1), False, None)] if steady or not burst else []
-            runs += [(2, True, None)] if kill else []
-            runs += [(max(servers, 1), False, burst)] if burst else []
+            counts = [1] if kind == "sqlite" else workers
+            sizes = [(t, w) for t in tables for w in counts]
+            runs = [(max(servers, 1), t, w, False, None) for t, w in sizes if steady or not burst]
+            runs += [(2, tables[0], 1, True, None)] if kill else []
+            runs += [(max(servers, 1), t, w, False, burst) for t, w in sizes] if burst else []
             with contextlib.ExitStack() as stack:
                 if kind == "sqlite":
                     url, label = f"sqlite:///{home / 'class.sqlite'}", "SQLite"
                 else:
                     url, label = stack.enter_context(throwaway_postgres()), "PostgreSQL"
-                for count, killing, bursts in runs:
+                for count, size, processes, killing, bursts in runs:
                     rows.append(
                         await hall_run(
                             url,
                             label,
                             count,
-                            tables,
+                            size,
                             seats,
                             arrival,
                             seconds,
@@ -519,6 +550,7 @@ async def hall_main(
                             home,
                             killing,
                             bursts,
+                            processes,
                         )
                     )
     return rows
@@ -527,12 +559,25 @@ async def hall_main(
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--tables", type=int, default=40, help="tables (default 40; 200 is 1,000 students)"
+        "--tables",
+        type=int,
+        nargs="+",
+        default=[40],
+        help="tables (default 40; 200 is 1,000 students); several: a run at each",
     )
     parser.add_argument("--seats", type=int, default=5, help="people per table (default 5)")
     parser.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument(
         "--servers", type=int, default=1, help="hall server processes sharing the students"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[1],
+        metavar="N",
+        help="PostgreSQL: each server as --workers N, N processes on one port; several: a run "
+        "with each (e.g. 1 2: one process against two); SQLite runs one",
     )
     parser.add_argument(
         "--no-kill",
@@ -579,6 +624,7 @@ if __name__ == "__main__":
             (1.0, 3.0),
             args.burst,
             not args.no_steady,
+            args.workers,
         )
     )
     print()

@@ -10,8 +10,11 @@
   ``analyse_position`` face), the move made marked;
 * ``server``: the lecture hall, the students' pages (a Jupyter server extension, or
   ``python -m mogul.classroom.server``), and the projector page;
-* ``lecturer`` (with ``projector``) and ``figures``: the lecturer's dashboard and the
-  debrief's charts (with ``server``, the faces of this layer);
+* ``desk``: what the lecturer does to a session's tables (create them, the turn timer, pause,
+  a new seat key, free a seat, export) and a table's card, for both dashboards;
+* ``server``'s dashboard page (``/mogul/hall/dashboard``, no kernel: the lecturer's link), and
+  ``lecturer`` (with ``projector``), the older Voila dashboard, and ``figures``, the debrief's
+  charts (with ``server``, the faces of this layer);
 * ``<game>/``, named as the game's folder in ``mogul/games/``: a game's own part, such as its
   debrief (the class's real bids beside the auction's equilibrium) and the sample session
   played by stand-in students;

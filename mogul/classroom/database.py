@@ -101,7 +101,8 @@ KEYS = sa.Table(
 )
 """Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
 NOTIFY_CHANNEL = "mogul_tables"
-"""PostgreSQL: every change of a table sends its code on this channel (LISTEN to follow them)."""
+"""PostgreSQL: every change of a table sends ``CODE:VERSION`` on this channel (its code and new
+version; a deleted table: its code alone). LISTEN to follow them."""
 
 
 def default_url() -> str:

@@ -1,4 +1,7 @@
-"""The lecturer's dashboard: create a session's tables, project their codes, watch every table.
+"""The lecturer's Voila dashboard: create a session's tables, project their codes, watch every table.
+
+``mogul classroom`` now gives the lecturer the hall's own dashboard page instead (no kernel:
+``mogul.classroom.server.dashboard``); both make the same calls (``mogul.classroom.desk``).
 
 ``LecturerDashboard`` is an ipywidgets box over a ``TableStore``: a form to create N tables
 (game or edition, people and bots per table, the bot that fills seats left free), one card per
@@ -22,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import html
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +32,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from mogul.classroom.export import export_session
+from mogul.classroom.desk import Desk, bot_choices, card_html, game_choices, unused
 from mogul.classroom.projector import (
     Projectors,
     projector_path,
@@ -38,25 +40,10 @@ from mogul.classroom.projector import (
     student_address,
 )
 from mogul.classroom.store import TableStore
-from mogul.classroom.table import (
-    ENDED,
-    OVER,
-    PAUSED,
-    PLAYING,
-    WAITING,
-    ClassroomError,
-    TableInfo,
-    pretty_code,
-)
-from mogul.kit.session import HUMAN
-from mogul.kit.spec import default_game, games, get_game, resolve
+from mogul.classroom.table import ENDED, OVER, PAUSED, PLAYING, WAITING, ClassroomError, TableInfo
 
 CONFIRM_SECONDS = 8.0
 """A button that cannot be undone acts on a second press within this many seconds."""
-_CARD = (
-    "<style>.mogul-card-code{font:bold 3em/1.1 monospace;letter-spacing:.06em}"
-    ".mogul-card td{padding:0 .6em 0 0}</style>"
-)
 
 
 class Confirming:
@@ -83,35 +70,6 @@ class Confirming:
         """Back to the first press."""
         self.armed = 0.0
         self.button.description = self.label
-
-
-def card_html(info: TableInfo, states: list[Any]) -> str:
-    """A table's card: its code, large; status; each seat's name and score; round, pot, turn."""
-    state = states[-1] if states else None
-    lines = [
-        f'<div class="mogul-card-code">{pretty_code(info.code)}</div>',
-        f"<div><b>{info.status}</b>",
-    ]
-    if state is not None:
-        stage = get_game(info.game).stage(state)
-        lines[-1] += f" &middot; round {stage}"
-        pot = getattr(state, "pot", None)
-        if pot is not None and not state.is_over:
-            lines[-1] += f" &middot; pot {pot}"
-        lines[-1] += f" &middot; step {info.step}"
-    lines[-1] += "</div>"
-    scores = state.final_scores() if state is not None else None
-    rows = []
-    for s in info.seats:
-        name = html.escape(s.name) if s.name else "<i>free</i>"
-        kind = "" if s.is_human else f" <small>({html.escape(s.kind)} bot)</small>"
-        turn = state is not None and not state.is_over and state.current_player == s.seat
-        score = "" if scores is None else str(scores[s.seat])
-        mark = "&#9654; " if turn else ""
-        rows.append(f"<tr><td>{mark}{name}{kind}</td><td>{score}</td></tr>")
-    head = "<tr><th></th><th>score</th></tr>" if scores is not None else ""
-    lines.append(f'<table class="mogul-card">{head}{"".join(rows)}</table>')
-    return _CARD + "".join(lines)
 
 
 class TableCard(w.VBox):
@@ -144,7 +102,9 @@ class TableCard(w.VBox):
             layout=small(),
         )
         self.start_button.on_click(lambda _: dashboard.do(lambda: dashboard.store.start(code)))
-        self.pause_button.on_click(lambda _: dashboard.do(self._pause_or_resume))
+        self.pause_button.on_click(
+            lambda _: dashboard.do(lambda: dashboard.desk.pause_or_resume(code))
+        )
         self.confirms = [
             Confirming(self.end_button, lambda: dashboard.store.end(code), dashboard.do),
             Confirming(self.delete_button, lambda: dashboard.delete(code), dashboard.do),
@@ -173,10 +133,6 @@ class TableCard(w.VBox):
         )
         self.add_class("mogul-table-card")
 
-    def _pause_or_resume(self) -> None:
-        store = self.dashboard.store
-        (store.resume if store.info(self.code).status == PAUSED else store.pause)(self.code)
-
     def show(self, info: TableInfo, states: list[Any]) -> None:
         """Draw the table and set which buttons apply."""
         self.view.value = card_html(info, states)
@@ -184,10 +140,7 @@ class TableCard(w.VBox):
         self.pause_button.description = "Resume" if info.status == PAUSED else "Pause"
         self.pause_button.disabled = info.status not in (PLAYING, PAUSED)
         self.end_button.disabled = info.status in (ENDED, OVER)
-        unused = info.step == 0 and not any(s.is_human and s.name for s in info.seats)
-        self.delete_button.layout.display = (
-            None if unused and info.status in (WAITING, ENDED) else "none"
-        )
+        self.delete_button.layout.display = None if unused(info) else "none"
         people = [(f"{s.seat + 1}: {s.name}", s.seat) for s in info.seats if s.is_human and s.name]
         if list(self.seat_box.options) != people:
             chosen = self.seat_box.value
@@ -212,21 +165,6 @@ PANEL_STYLE = (
 )
 """The dashboard's projector panel: the projector page's drawing (``mogul.classroom.projector``)
 at the size of a laptop screen."""
-DOUBLE_CLICK_SECONDS = 3.0
-"""Create, pressed again this soon with the same form, is taken for a double click."""
-EXPORT_ENV = "MOGUL_CLASSROOM_EXPORT"
-"""The environment variable naming the folder that "Export" writes into."""
-
-
-def game_choices() -> list[tuple[str, str]]:
-    """(label, edition name) for every edition of every registered game, the registry's default
-    game first (the dashboard's default)."""
-    first = default_game()
-    out = []
-    for name in sorted(games(), key=lambda game: (game != first, game)):
-        spec = get_game(name)
-        out += [(f"{spec.title}: {edition}", edition) for edition in spec.editions]
-    return out
 
 
 class LecturerDashboard(w.VBox):
@@ -245,7 +183,7 @@ class LecturerDashboard(w.VBox):
         poll_seconds: float = POLL_SECONDS,
     ):
         self.store = store if store is not None else TableStore()
-        self.export_folder = Path(export_folder or os.environ.get(EXPORT_ENV) or "classroom-export")
+        self.desk = Desk(self.store, export_folder)
         self.poll_seconds = poll_seconds
         self._task: asyncio.Task | None = None
         self.versions: dict[str, int] = {}
@@ -300,7 +238,6 @@ class LecturerDashboard(w.VBox):
         self.joined = w.HTML()
         self.joined.add_class("mogul-joined-count")
         self.projector = w.HTML(layout=w.Layout(display="none", width="100%"))
-        self._created: tuple[Any, float] = ((), 0.0)
         self.message = w.HTML()
         self.grid = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.game_box.observe(lambda _: self._bots_for_game(), names="value")
@@ -340,14 +277,19 @@ class LecturerDashboard(w.VBox):
         return board
 
     @property
+    def export_folder(self) -> Path:
+        """Where "Export" writes (the desk's folder)."""
+        return self.desk.export_folder
+
+    @property
     def session(self) -> str:
         """The session shown and created (the session box)."""
         return self.session_box.value.strip()
 
     def _bots_for_game(self) -> None:
-        bots = list(resolve(self.game_box.value)[0].bots)
+        bots = bot_choices(self.game_box.value)
         self.bot_box.options = bots
-        self.bot_box.value = "value" if "value" in bots else bots[0]
+        self.bot_box.value = bots[0]
 
     # --- actions ---------------------------------------------------------------------------------
     def do(self, work: Any) -> None:
@@ -364,35 +306,20 @@ class LecturerDashboard(w.VBox):
         self.refresh()
 
     def create_tables(self) -> list[TableInfo]:
-        """Create the form's tables in the session (with the turn timer, if set). The same
-        form pressed again within ``DOUBLE_CLICK_SECONDS`` is a double click: it makes nothing."""
-        seats = [HUMAN] * self.people_box.value + [self.bot_box.value] * self.bots_box.value
-        form = (self.session, self.game_box.value, tuple(seats), self.count_box.value)
-        last, when = self._created
-        if form == last and time.monotonic() - when < DOUBLE_CLICK_SECONDS:
-            raise ClassroomError(
-                "these tables were created a moment ago (a double click?); press again to make more"
-            )
-        made = self.store.create_tables(
-            self.count_box.value,
+        """Create the form's tables in the session (``Desk.create_tables``)."""
+        return self.desk.create_tables(
+            self.session,
             self.game_box.value,
-            seats,
-            session=self.session,
-            fill=self.bot_box.value,
+            self.people_box.value,
+            self.bots_box.value,
+            self.bot_box.value,
+            self.count_box.value,
+            self.timer_box.value,
         )
-        self._created = (form, time.monotonic())
-        if self.timer_box.value:
-            for info in made:
-                self.store.set_timer(info.code, self.timer_box.value)
-        return made
 
     def set_timer(self) -> None:
         """Give every unfinished table of the session the turn timer of the box (0: none)."""
-        seconds = self.timer_box.value or None
-        for info in self.store.tables(self.session):
-            if info.status not in (ENDED, OVER):
-                self.store.set_timer(info.code, seconds)
-        self.message.value = f"Turn timer: {seconds} s" if seconds else "No turn timer"
+        self.message.value = self.desk.set_timer(self.session, self.timer_box.value)
 
     def delete(self, code: str) -> None:
         """Remove an unused table (the store refuses one somebody joined)."""
@@ -404,35 +331,15 @@ class LecturerDashboard(w.VBox):
 
     def new_key(self, code: str, seat: int | None) -> None:
         """A new seat key for a locked-out student, shown on this dashboard only."""
-        if seat is None:
-            raise ClassroomError("choose the student's seat")
-        ticket = self.store.reissue_key(code, seat)
-        name = self.store.info(code).seats[seat].name or ""
-        key = f"{ticket.key[:4]}-{ticket.key[4:8]}-{ticket.key[8:]}"
-        self.message.value = (
-            f"New seat key for {html.escape(name)} (seat {seat + 1}, table {pretty_code(code)}): "
-            f"<b style='font:bold 1.3em monospace'>{key}</b>. Tell only them; the old key no longer works."
-        )
+        self.message.value = self.desk.new_key(code, seat)
 
     def free_seat(self, code: str, seat: int | None) -> None:
         """Free a seat someone took who should not have (the next student to join sits there)."""
-        if seat is None:
-            raise ClassroomError("choose the seat to free")
-        name = self.store.info(code).seats[seat].name or ""
-        self.store.free_seat(code, seat)
-        self.message.value = (
-            f"Seat {seat + 1} of table {pretty_code(code)} is free again "
-            f"({html.escape(name)} is no longer there); the next student to join sits there."
-        )
+        self.message.value = self.desk.free_seat(code, seat)
 
     def export(self) -> Path:
         """Export the session's records and tables; the message line says where."""
-        target = export_session(self.store, self.session, self.export_folder)
-        files = sorted(p.name for p in target.iterdir())
-        self.message.value = (
-            f"Exported {len(files)} files to <code>{html.escape(str(target.resolve()))}</code>: "
-            f"{html.escape(', '.join(files))}"
-        )
+        target, self.message.value = self.desk.export(self.session)
         return target
 
     # --- live view -------------------------------------------------------------------------------

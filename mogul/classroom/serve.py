@@ -1,9 +1,10 @@
 """``mogul classroom``: the whole class on one Jupyter server, started from Python on any system.
 
 The server carries the lecture hall (``mogul.classroom.server``: the students' page, no kernel
-per student, and the projector page) and the lecturer's Voila dashboard (``pages/lecturer.ipynb``),
-both behind the server's token but the students' page. Both use one table store: a SQLite file
-for one server, or a ``postgresql+psycopg://`` URL shared by several.
+per student, the projector page and the lecturer's dashboard, the last two behind the server's
+token) and Voila, for the older dashboard notebook (``pages/lecturer.ipynb``, a kernel per page).
+All use one table store: a SQLite file for one server, or a ``postgresql+psycopg://`` URL
+shared by several.
 
 Voila inside a Jupyter server reads its settings from ``voila.json`` in the folder the server
 starts in (``pages/voila.json``: the kit's template, which loads nothing from the internet, and
@@ -111,8 +112,8 @@ class Classroom:
         return f"[{ip}]" if ":" in ip else ip
 
     def dashboard(self) -> str:
-        """The lecturer's dashboard (Voila), with the token."""
-        return f"{self._local()}/voila/render/lecturer.ipynb?token={self.token}"
+        """The lecturer's dashboard (the hall's page, no kernel), with the token."""
+        return f"{self._local()}/mogul/hall/dashboard?token={self.token}"
 
     def projector(self) -> str:
         """The projector page (the room's screen), with the token."""

@@ -411,12 +411,21 @@ class TableStore(StoreReads):
         ).rowcount
         if done != 1:  # the row lock makes this impossible; the check keeps it so
             raise ClassroomError("the table changed meanwhile; try again")
-        self._notify(conn, row.code)
+        self._notify(conn, row.code, row.id)
 
-    def _notify(self, conn: sa.Connection, code: str) -> None:
-        """PostgreSQL: tell every listening server that table ``code`` changed (sent at commit)."""
-        if not self.is_sqlite:
+    def _notify(self, conn: sa.Connection, code: str, table_id: int | None = None) -> None:
+        """PostgreSQL: tell every listening server that table ``code`` changed (sent at commit):
+        ``CODE:VERSION``, its new version read from table ``table_id`` (a server that showed
+        that version already has nothing to do), or ``CODE`` alone (the table was deleted)."""
+        if self.is_sqlite:
+            return
+        if table_id is None:
             conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, code)))
+            return
+        payload = TABLES.c.code + ":" + sa.cast(TABLES.c.version, sa.String)
+        conn.execute(
+            sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)).where(TABLES.c.id == table_id)
+        )
 
     # --- students: seats and moves ---------------------------------------------------------------
     def join(self, code: str, name: str, key: str | None = None) -> Ticket:
@@ -603,7 +612,7 @@ class TableStore(StoreReads):
                 table_id=row.id, step=row.step, seat=seat, action=str(action), at=time.time()
             )
         )
-        self._notify(conn, row.code)
+        self._notify(conn, row.code, row.id)
         return str(action)
 
     def move_bots(self, code: str, limit: int = 10_000) -> int:

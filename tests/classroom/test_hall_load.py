@@ -180,3 +180,51 @@ def test_one_processs_writers_queue_before_sqlites_lock(url: str) -> None:
     first.join()
     assert results == ["paused"]
     store.close()
+
+
+def test_a_change_this_hall_pushed_comes_back_by_notify_and_costs_no_read(
+    postgres_url: str,
+) -> None:
+    """PostgreSQL: every change NOTIFYs ``CODE:VERSION``; the hall that made and pushed it hears
+    it too, and has nothing to read for it (each server of several hears every change)."""
+    from conftest import _empty
+
+    store = _empty(TableStore(postgres_url))
+    hall = Hall(store)
+    code = store.create_table("classic", ["human"] * 3, seed=4).code
+    pages = [Page(lambda message: None) for _ in range(3)]
+    heard: list[tuple[str | None, int | None]] = []
+    snapshots: list[str] = []
+    changed, snapshot = hall.changed, store.snapshot
+
+    async def hearing(code: str | None = None, version: int | None = None) -> None:
+        heard.append((code, version))
+        await changed(code, version)
+
+    def reading(code: str) -> Any:
+        snapshots.append(code)
+        return snapshot(code)
+
+    hall.changed, store.snapshot = hearing, reading
+
+    async def play() -> None:
+        hall.start()
+        for i, page in enumerate(pages):
+            await hall.handle(page, {"op": "join", "table": code, "name": f"P{i}"})
+        state = store.history(code)[-1]
+        mover = pages[state.current_player]
+        action = str(state.legal_actions()[0])
+        await hall.handle(mover, {"op": "act", "step": 0, "action": action})
+        read = len(snapshots)  # the move's own push
+        version = store.version(code)
+        for _ in range(100):  # the move's NOTIFY comes back, then its handling ends
+            if (code, version) in heard:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)
+        assert (code, version) in heard
+        assert len(snapshots) == read
+        hall.stop()
+
+    asyncio.run(play())
+    store.close()

@@ -21,9 +21,11 @@ from mogul.classroom.store import TableStore, bot_action
 TABLES = 3
 SEATS = ["human", "human", "human", "value"]
 TIMER = 5.0  # the shortest turn timer the store allows
-LATE = [4.0, None, TIMER + 0.25]
-"""The late student's turns, in turn: clicks well in time, never clicks (the timer must move
-for them), clicks just as the timer runs out (a race with both servers' timer)."""
+LATE = [None, TIMER / 2, TIMER + 0.25]
+"""The late student's turns from the first (``LATE[1]``) on, in turn: clicks in time, with half
+the timer to spare so that a busy machine still delivers it first; clicks just as the timer
+runs out (a race with both servers' timer); never clicks (the timer must move for them). The
+click in time comes first: a slow run may not reach a student's third turn."""
 
 
 class LateStudent(Student):

@@ -36,7 +36,7 @@ def test_the_links_and_the_servers_command_line(tmp_path, monkeypatch):
     assert room.export == tmp_path / "classroom-export"
     assert room.message().splitlines() == [
         f"Student page:   http://127.0.0.1:8900/mogul/hall/  (store: {tmp_path / 'class.sqlite'})",
-        "Your dashboard: http://127.0.0.1:8900/voila/render/lecturer.ipynb?token=tok",
+        "Your dashboard: http://127.0.0.1:8900/mogul/hall/dashboard?token=tok",
         "Projector page: http://127.0.0.1:8900/mogul/hall/projector?token=tok",
         "(Ctrl-C stops the server)",
     ]
@@ -76,7 +76,7 @@ def test_a_room_of_students_and_a_shared_store(tmp_path, monkeypatch):
     monkeypatch.setenv("MOGUL_HALL_URL", environ["MOGUL_HALL_URL"])
     student, dashboard, projector, _ = room.message().splitlines()
     assert student == f"Student page:   http://10.1.2.3:8866/mogul/hall/  (store: {url})"
-    assert dashboard.startswith("Your dashboard: http://127.0.0.1:8866/voila/render/lecturer")
+    assert dashboard.startswith("Your dashboard: http://127.0.0.1:8866/mogul/hall/dashboard?token=")
     assert projector.startswith("Projector page: http://127.0.0.1:8866/mogul/hall/projector")
     tokens = {serve.classroom(environ={}).token for _ in range(3)}
     assert len(tokens) == 3 and all(len(t) == 16 for t in tokens)  # drawn afresh each time
@@ -175,7 +175,10 @@ def test_the_server_serves_the_hall_projector_and_dashboard(kind, tmp_path, requ
         )
         status, _, page = get(lecturer, projector)
         assert status == 200 and "projector" in page.lower()
-        status, _, page = get(lecturer, dashboard)
+        status, url, page = get(lecturer, dashboard)  # the hall's page: no kernel
+        assert status == 200 and 'src="static/dashboard.js"' in page
+        assert url == f"{base}/mogul/hall/dashboard"  # the token is off the address bar
+        status, _, page = get(lecturer, f"{base}/voila/render/lecturer.ipynb")  # the older one
         assert status == 200
         assert "voila/templates/mogul/static/" in page  # voila.json read: the kit's template
         assert (home / "c.sqlite").is_file() == (kind == "sqlite")

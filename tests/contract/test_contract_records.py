@@ -82,7 +82,10 @@ def test_an_unplayable_action_in_a_record_is_refused(case):
         for step, state in enumerate(states[:-1])
     ]
     step, wrong = next(((i, w) for i, w in found if w), (None, []))
-    assert wrong, f"{case}: every action of the game was legal at every state; cannot test this"
+    if not wrong:  # sealed bids: every bid within the budget is legal at every turn
+        pytest.skip(
+            f"{case}: every action of the game was legal at every state; its own tests check this"
+        )
     data["actions"][step] = wrong[0]
     with pytest.raises(ValueError, match=f"action {step + 1} of the record"):
         GameRecord.from_dict(data)

@@ -5,7 +5,7 @@ A Jupyter server extension (as Voila is): ``jupyter server`` with this module en
 nothing from the internet) and ``/mogul/hall/ws`` (the page's WebSocket to the ``Hall``,
 which renders each seat's view and pushes every change). The same handlers run without
 Jupyter as ``python -m mogul.classroom.server`` (the benchmark and the tests start several of
-these on one PostgreSQL store). The store is ``$MOGUL_CLASSROOM`` (``mogul.classroom.database``).
+these on one PostgreSQL store, or one with ``--workers N``: N processes on one port). The store is ``$MOGUL_CLASSROOM`` (``mogul.classroom.database``).
 
 The student pages ask for no Jupyter token: the page is for students, and what it can do is
 checked by the seat key of each request. The lecturer's projector page, ``/mogul/hall/projector``
@@ -19,6 +19,7 @@ from __future__ import annotations
 import hmac
 import json
 import resource
+import socket
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.projector import student_address
+from mogul.classroom.server import dashboard
 from mogul.classroom.server.hall import Hall, Page
 from mogul.classroom.server.limits import Limits
 from mogul.classroom.store import TableStore
@@ -238,6 +240,7 @@ def handlers(
         (root + "/ws", SeatSocket, {"hall": hall}),
         (root + "/projector", page, {"token": token}),  # relative links: no trailing slash
         (root + "/projector/ws", socket, {"hall": hall, "token": token}),
+        *dashboard.handlers(root, hall, token, lecturer, SECURITY, COOKIE),  # its page
         (root + "/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
     ]
 
@@ -301,9 +304,14 @@ def _open_files_for_sockets(limits: Limits) -> int:
 
 
 def listen(
-    app: tornado.web.Application, port: int, ip: str = "127.0.0.1", limits: Limits | None = None
+    app: tornado.web.Application,
+    port: int,
+    ip: str = "127.0.0.1",
+    limits: Limits | None = None,
+    sockets: list[socket.socket] | None = None,
 ) -> tornado.httpserver.HTTPServer:
-    """Serve ``app`` on ``ip:port`` with the hall's ``limits``: connections per address
+    """Serve ``app`` on ``ip:port`` (or on ``sockets``, bound already: one of several worker
+    processes on one port) with the hall's ``limits``: connections per address
     (``bound_connections``), and a connection that takes longer than ``header_seconds`` to send
     a request's headers or sits idle that long between requests is closed."""
     limits = limits or Limits()
@@ -314,7 +322,10 @@ def listen(
         max_header_size=16 * 1024,
     )
     bound_connections(server, _open_files_for_sockets(limits))
-    server.listen(port, address=ip)
+    if sockets is None:
+        server.listen(port, address=ip)
+    else:
+        server.add_sockets(sockets)
     return server
 
 

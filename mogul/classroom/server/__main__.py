@@ -1,8 +1,21 @@
 """Serve the student pages without Jupyter: ``python -m mogul.classroom.server --port 8866``.
 
-Several of these can serve one class on one PostgreSQL store (``--store postgresql+psycopg://...``);
-each follows the others' moves through the store. The lecturer's projector page needs a token
-(``--token``, else ``$MOGUL_HALL_TOKEN``, else a new one): the command prints its address.
+The lecturer's projector page needs a token (``--token``, else ``$MOGUL_HALL_TOKEN``, else a new
+one): the command prints its address.
+
+Several processes serve one class on one PostgreSQL store (``--store postgresql+psycopg://...``),
+each following the others' moves by the store's NOTIFY. ``--workers N`` (Linux) starts N of them
+on the one address and port: each listens with SO_REUSEPORT and the system spreads the
+connections over them; a worker killed is started again; SIGINT or SIGTERM stops them all;
+they share the token. Not with SQLite: a SQLite file takes one writer at a time, so one
+process serves it. Elsewhere, start one process per ``--port`` on the same store and put them
+behind one address with nginx (an upstream of the ports, ``proxy_http_version 1.1``,
+``proxy_set_header Upgrade $http_upgrade`` and ``Connection "upgrade"`` for the WebSockets;
+every student then comes from the proxy's address: raise ``--pages-per-address`` and
+``--connections-per-address`` above the class). ``mogul classroom`` (one Jupyter process: the
+lecturer's dashboard and a hall) can run beside them on the same store, e.g. ``python -m
+mogul.classroom.server --store URL --workers 2 --ip 0.0.0.0 --port 8867`` for the students,
+who open that hall's address (its projector page shows it).
 
 ``--practice [GAME]`` is for one student alone, no lecturer: a table of one person against
 bots (``--bots value,value,value``; default three of the game's value bot), in a store of its
@@ -22,10 +35,18 @@ import logging
 import os
 import secrets
 import signal
+import socket
+import sys
 import tempfile
+import traceback
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import tornado.netutil
+
+from mogul.classroom.database import database_url, default_url
 from mogul.classroom.projector import (
     HALL_URL_ENV,
     projector_path,
@@ -33,12 +54,24 @@ from mogul.classroom.projector import (
     table_address,
 )
 from mogul.classroom.server import PATH, listen, make_app
-from mogul.classroom.server.hall import Hall, practice_table
+from mogul.classroom.server.hall import Hall, practice_table, warm_up
 from mogul.classroom.server.limits import Limits
 from mogul.classroom.store import TableStore
 
+LOG = logging.getLogger("mogul.classroom.server")
 TOKEN_ENV = "MOGUL_HALL_TOKEN"
 """The environment variable holding the projector page's token (``--token`` wins)."""
+
+
+def addresses(ip: str, port: int, token: str, store: TableStore, workers: int = 1) -> str:
+    """What the command prints once it serves: the student page, the projector and the
+    lecturer's dashboard."""
+    processes = f"{workers} processes, " if workers > 1 else ""
+    return (
+        f"Student page: http://{ip}:{port}/{PATH}/  ({processes}store: {store!r})\n"
+        f"Projector:    http://{ip}:{port}{projector_path()}?token={token}\n"
+        f"Dashboard:    http://{ip}:{port}/{PATH}/dashboard?token={token}"
+    )
 
 
 async def serve(
@@ -49,9 +82,11 @@ async def serve(
     limits: Limits | None = None,
     practice: tuple[str | None, list[str] | None] | None = None,
     open_browser: bool = False,
+    sockets: list[socket.socket] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM (``limits``: the hall's bounds per page and address;
-    ``practice``: (game, bots) of a practice table to make and print, with no projector)."""
+    ``practice``: (game, bots) of a practice table to make and print, with no projector;
+    ``sockets``: bound already, one of ``--workers``, which prints nothing)."""
     token = token or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(16)
     everywhere = ip in ("0.0.0.0", "::") or os.environ.get(HALL_URL_ENV)
     address = student_address(port) if everywhere else f"http://{ip}:{port}/{PATH}/"
@@ -65,11 +100,12 @@ async def serve(
         table = None if practice is None else practice_table(tables, *practice)
         hall = Hall(tables, address=address, limits=limits, practice=practice is not None)
         app = make_app(hall, None if practice is not None else token)
-        server = listen(app, port, ip, hall.limits)
+        server = listen(app, port, ip, hall.limits, sockets)
         hall.start()
-        if table is None:
-            print(f"Student page: http://{ip}:{port}/{PATH}/  (store: {hall.store!r})", flush=True)
-            print(f"Projector:    http://{ip}:{port}{projector_path()}?token={token}", flush=True)
+        if sockets is not None:
+            LOG.info("a worker serves (pid %d)", os.getpid())
+        elif table is None:
+            print(addresses(ip, port, token, hall.store), flush=True)
         else:
             url = table_address(address, table.code)
             bots = ", ".join(s.kind for s in table.seats if not s.is_human)
@@ -94,10 +130,103 @@ async def serve(
         hall.store.close()
 
 
+def workers_refused(store: str | None, practice: bool) -> str | None:
+    """Why ``--workers`` above 1 cannot run here (None: it can): it needs PostgreSQL, and Linux
+    (its ``SO_REUSEPORT`` spreads the connections over the processes)."""
+    if practice:
+        return "--workers goes without --practice: a practice table is one student's"
+    if not sys.platform.startswith("linux") or not hasattr(socket, "SO_REUSEPORT"):
+        return (
+            "--workers above 1 needs Linux (its SO_REUSEPORT spreads the connections over the "
+            "processes); here start one process per --port on one PostgreSQL store and put them "
+            "behind one address with a proxy such as nginx, or serve with one process"
+        )
+    if database_url(store or default_url()).startswith("sqlite"):
+        return (
+            "--workers above 1 needs a PostgreSQL store (--store postgresql+psycopg://...): a "
+            "SQLite file takes one writer at a time, so more processes would only wait for "
+            "each other; one process serves a SQLite store"
+        )
+    return None
+
+
+def run_workers(
+    count: int,
+    ip: str,
+    port: int,
+    work: Callable[[list[socket.socket]], None],
+    ready: Callable[[int], None],
+) -> int:
+    """Run ``work`` in ``count`` forked processes, each on sockets of its own bound to
+    ``ip:port`` with ``SO_REUSEPORT`` (the system spreads new connections over them), call
+    ``ready(port)`` once all are started, and wait. A worker killed by a signal is started
+    again; SIGINT or SIGTERM here stops them all. Returns the exit status: 0, or 1 if a worker
+    failed."""
+    taken = tornado.netutil.bind_sockets(port, ip)  # nobody is on it, not even another hall
+    port = taken[0].getsockname()[1]
+    for sock in taken:
+        sock.close()
+    workers: dict[int, int] = {}  # pid -> its number
+    stopping = False
+
+    def stop(_signal: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    def start(number: int) -> None:
+        sockets = tornado.netutil.bind_sockets(port, ip, reuse_port=True)
+        pid = os.fork()
+        if pid == 0:  # the worker
+            status = 1
+            try:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)  # its own, once it serves
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                work(sockets)
+                status = 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(status)
+        for sock in sockets:  # else the system would still hand this socket connections
+            sock.close()
+        workers[pid] = number
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for number in range(count):
+        start(number)
+    ready(port)
+    failed = 0
+    while workers:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        number = workers.pop(pid, None)
+        if number is None:
+            continue
+        if os.WIFSIGNALED(status) and not stopping:
+            LOG.warning(
+                "worker %d (pid %d) was killed by signal %d: starting it again",
+                number + 1,
+                pid,
+                os.WTERMSIG(status),
+            )
+            start(number)
+        elif os.waitstatus_to_exitcode(status) != 0:
+            failed = 1
+    return failed
+
+
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mogul.classroom.server", description=__doc__.splitlines()[0]
+        prog="python -m mogul.classroom.server",
+        description=__doc__.splitlines()[0],
+        epilog=__doc__.split("\n\n")[2].replace("``", ""),  # several processes
     )
     parser.add_argument(
         "--store",
@@ -140,7 +269,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--open", action="store_true", help="with --practice: open the address in the browser"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N server processes on this one address and port (Linux, PostgreSQL store only; "
+        "elsewhere one process per port behind a proxy such as nginx; default 1). The bounds "
+        "per address hold in each process",
+    )
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers {args.workers}: one process or more")
+    if args.workers > 1 and (why := workers_refused(args.store, args.practice is not None)):
+        parser.error(why)
     practice = None
     if args.practice is not None:
         bots = [b.strip() for b in args.bots.split(",")] if args.bots else None
@@ -154,12 +296,28 @@ def main(argv: list[str] | None = None) -> None:
             check.close()
     elif args.bots or args.open:
         parser.error("--bots and --open go with --practice")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s"
+    )
     limits = Limits(
         pages_per_address=args.pages_per_address,
         connections_per_address=args.connections_per_address,
     )
-    asyncio.run(serve(args.store, args.ip, args.port, args.token, limits, practice, args.open))
+    if args.workers == 1:
+        asyncio.run(serve(args.store, args.ip, args.port, args.token, limits, practice, args.open))
+        return
+    token = args.token or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(16)  # one for all
+    store = TableStore(args.store)  # its tables made once, not by every worker at the same time
+    store.close()
+    warm_up()  # once, before the fork: every worker starts with the games loaded
+
+    def work(sockets: list[socket.socket]) -> None:
+        asyncio.run(serve(args.store, args.ip, args.port, token, limits, sockets=sockets))
+
+    def ready(port: int) -> None:
+        print(addresses(args.ip, port, token, store, args.workers), flush=True)
+
+    raise SystemExit(run_workers(args.workers, args.ip, args.port, work, ready))
 
 
 if __name__ == "__main__":

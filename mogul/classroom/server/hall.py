@@ -585,11 +585,13 @@ class Hall:
         except Exception:  # the table went away, the store hiccuped: the poll tries again
             LOG.exception("moving the bots of table %s", code)
 
-    async def changed(self, code: str | None = None) -> None:
-        """A table changed elsewhere (``code``; None: look at every watched table)."""
+    async def changed(self, code: str | None = None, version: int | None = None) -> None:
+        """A table changed elsewhere (``code``, at ``version`` if known; None: look at every
+        watched table)."""
         if code is not None:
             self.projectors.poke()  # a projector may show it with no student page here
-            await self.push(code)
+            if version is None or self.seen.get(code, -1) < version:  # else: shown already
+                await self.push(code)
             return
         if not self.pages:
             return
@@ -617,8 +619,13 @@ class Hall:
             self._loop.create_task(self.projectors.follow(self.poll_seconds)),
         ]
         if self.listen:
+            try:  # listening before the first page comes: no change it should see goes unseen
+                first = self._listening()
+            except Exception:  # the database is out of reach: the thread tries again
+                LOG.exception("listening to the classroom store")
+                first = None
             self._listener = threading.Thread(
-                target=self._listen, name="mogul-hall-listen", daemon=True
+                target=self._listen, args=(first,), name="mogul-hall-listen", daemon=True
             )
             self._listener.start()
 
@@ -638,23 +645,33 @@ class Hall:
             except Exception:  # a database hiccup: log it, try again next time
                 LOG.exception("following the classroom store")
 
-    def _listen(self) -> None:
-        """PostgreSQL: LISTEN on the store's channel and hand each table code to the loop."""
+    def _listening(self) -> Any:
+        """PostgreSQL: a connection of its own that LISTENs on the store's channel."""
         import psycopg
 
         url = self.store.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False
         )
+        conn = psycopg.connect(url, autocommit=True)
+        conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        return conn
+
+    def _listen(self, conn: Any = None) -> None:
+        """Hand each table change NOTIFY names on ``conn`` (a ``_listening`` one, or a new one)
+        to the loop (a move this hall made and pushed comes back too, and is skipped there),
+        listening again if the connection breaks."""
         while not self._stopping.is_set():
             try:
-                with psycopg.connect(url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                with conn or self._listening() as listening:
                     while not self._stopping.is_set():
-                        for note in conn.notifies(timeout=1.0):
-                            asyncio.run_coroutine_threadsafe(self.changed(note.payload), self._loop)
+                        for note in listening.notifies(timeout=1.0):
+                            code, _, version = note.payload.partition(":")
+                            news = self.changed(code, int(version) if version else None)
+                            asyncio.run_coroutine_threadsafe(news, self._loop)
             except Exception:  # the database restarted: listen again (the poll covers the gap)
                 LOG.exception("listening to the classroom store")
                 self._stopping.wait(1.0)
+            conn = None
 
 
 __all__ = [

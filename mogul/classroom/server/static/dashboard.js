@@ -1,0 +1,144 @@
+// The lecturer's dashboard: one WebSocket to the hall, which sends the session's tables (each
+// card already drawn as HTML by the server, with the buttons that apply) whenever one changes,
+// and takes the lecturer's requests. What cannot be undone (End, Delete, a new seat key, Free
+// seat) acts on a second press within CONFIRM_MS, as on the Voila dashboard.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const CONFIRM_MS = 8000;
+  const FIRST_RETRY = 250, LAST_RETRY = 1000;  // ms between tries to reach the hall (a restart)
+  let ws = null, retry = FIRST_RETRY, bots = {};
+  let armed = null;  // {key: "CODE:op", until: ms}: the button pressed once, asking
+  const cards = new Map();  // code -> {element, version}
+  const seats = new Map();  // code -> the seat chosen in its list
+
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return; }
+    say("Not connected to the hall yet: wait a moment and try again.", true);
+  }
+  function say(html, error) {
+    $("message").innerHTML = html;
+    $("message").className = error ? "error" : "";
+  }
+  function number(id) { return Number($(id).value); }
+
+  function setup(m) {
+    $("session").value = m.session;
+    const game = $("game");
+    if (!game.options.length) {
+      for (const [label, edition] of m.games) game.add(new Option(label, edition));
+    }
+    bots = m.bots;
+    showBots();
+  }
+  function showBots() {
+    const bot = $("bot"), chosen = bot.value;
+    bot.replaceChildren(...(bots[$("game").value] || []).map((name) => new Option(name, name)));
+    if ([...bot.options].some((o) => o.value === chosen)) bot.value = chosen;
+  }
+
+  function label(button) {
+    const key = `${button.closest("[data-code]").dataset.code}:${button.dataset.op}`;
+    if (armed && armed.key === key && Date.now() < armed.until) {
+      button.dataset.label ??= button.textContent;
+      button.textContent = `Really ${button.dataset.label.toLowerCase()}? Press again`;
+      button.classList.add("armed");
+    }
+  }
+  function show(board) {
+    $("summary").innerHTML = board.summary;
+    const list = $("tables"), here = new Set();
+    for (const table of board.tables) {
+      here.add(table.code);
+      let card = cards.get(table.code);
+      if (!card) {
+        const element = document.createElement("div");
+        element.className = "mogul-table-card";
+        element.dataset.code = table.code;
+        card = {element, version: -1};
+        cards.set(table.code, card);
+      }
+      if (card.version !== table.version) {
+        card.element.innerHTML = table.html;
+        card.version = table.version;
+        const select = card.element.querySelector("select");
+        if (select && seats.has(table.code)) {
+          if ([...select.options].some((o) => o.value === seats.get(table.code))) select.value = seats.get(table.code);
+        }
+        card.element.querySelectorAll("button[data-confirm]").forEach(label);
+      }
+      list.appendChild(card.element);  // in the server's order
+    }
+    for (const [code, card] of cards) {
+      if (!here.has(code)) { card.element.remove(); cards.delete(code); }
+    }
+    if (!board.tables.length) list.replaceChildren();
+  }
+  function disarm() {
+    armed = null;
+    document.querySelectorAll("button.armed").forEach((b) => {
+      b.textContent = b.dataset.label;
+      b.classList.remove("armed");
+    });
+  }
+
+  $("tables").addEventListener("change", (event) => {
+    const card = event.target.closest("[data-code]");
+    if (card && event.target.tagName === "SELECT") seats.set(card.dataset.code, event.target.value);
+  });
+  $("tables").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-op]");
+    if (!button) return;
+    const card = button.closest("[data-code]"), code = card.dataset.code, op = button.dataset.op;
+    const key = `${code}:${op}`;
+    if (button.dataset.confirm && !(armed && armed.key === key && Date.now() < armed.until)) {
+      disarm();
+      armed = {key, until: Date.now() + CONFIRM_MS};
+      label(button);
+      setTimeout(() => { if (armed && armed.key === key && Date.now() >= armed.until) disarm(); }, CONFIRM_MS);
+      return;
+    }
+    disarm();
+    const message = {op, table: code};
+    const select = card.querySelector("select");
+    if (select && (op === "key" || op === "free")) message.seat = Number(select.value);
+    send(message);
+  });
+  $("game").addEventListener("change", showBots);
+  $("form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({op: "create", game: $("game").value, bot: $("bot").value, count: number("count"),
+          people: number("people"), bots: number("bots"), timer: number("timer")});
+  });
+  $("set-timer").addEventListener("click", () => send({op: "timer", seconds: number("timer")}));
+  $("export").addEventListener("click", () => send({op: "export"}));
+  $("session").addEventListener("change", () => {  // another session: its tables, and in the address
+    const session = $("session").value.trim();
+    history.replaceState(null, "", `?${new URLSearchParams({session})}`);
+    cards.clear();
+    $("tables").replaceChildren();
+    say("");
+    ws.onclose = null;
+    ws.close();
+    connect();
+  });
+
+  function connect() {
+    const url = new URL("dashboard/ws" + location.search, location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(url);
+    ws.onopen = () => { retry = FIRST_RETRY; $("conn").textContent = ""; };
+    ws.onmessage = (event) => {
+      const m = JSON.parse(event.data);
+      if (m.type === "setup") setup(m);
+      else if (m.type === "projector") show(m.html);  // the follower's message: the dashboard's drawing
+      else if (m.type === "message") say(m.html, m.error);
+    };
+    ws.onclose = () => {
+      $("conn").textContent = "Connection to the hall lost: reconnecting...";
+      setTimeout(connect, retry * (0.75 + Math.random() / 2));
+      retry = Math.min(2 * retry, LAST_RETRY);
+    };
+  }
+  connect();
+})();

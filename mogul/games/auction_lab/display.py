@@ -1,0 +1,41 @@
+"""The lab drawn for one seat, in HTML: its own value, budget and running payoff, and the
+finished rounds as everyone sees them. The notebook player shows them; a page of the lecture
+hall can show the same for the seat it serves (nothing here reveals another seat's value or
+a pending bid)."""
+
+from __future__ import annotations
+
+import html
+
+from mogul.games.auction_lab.rules import TITLES, LabState
+
+
+def seat_html(state: LabState, seat: int | None) -> str:
+    """The seat's value, budget and running payoff (every value when ``seat`` is None: a table
+    of bots, or the lecturer's view); once over, everyone's score."""
+    rounds = state.setup.rounds
+    title = f"{TITLES[state.mechanism]}, round {min(state.round, rounds)} of {rounds}"
+    if state.is_over:
+        mine = "the session is over: " + ", ".join(
+            f"{name} {score}" for name, score in zip(state.names, state.final_scores(), strict=True)
+        )
+    elif seat is None:
+        mine = "values: " + ", ".join(
+            f"{name} {v}" for name, v in zip(state.names, state.value, strict=True)
+        )
+    else:
+        view = state.view(seat)
+        value = "" if view.value is None else f"your value: <b>{view.value}</b>, "
+        mine = f"{value}budget {view.budget}, your payoff so far: <b>{view.payoff}</b>"
+    return f"<div class='mogul-lab-seat'><b>{html.escape(title)}</b><br>{mine}</div>"
+
+
+def rounds_html(state: LabState) -> str:
+    """The finished rounds, as everyone sees them: bids (or chips paid), winner, payments."""
+    rows = "".join(
+        f"<tr><td>{r.number}</td><td>{html.escape(state.names[r.winner])}</td>"
+        f"<td>{', '.join(map(str, r.bids))}</td><td>{', '.join(map(str, r.payments))}</td></tr>"
+        for r in state.results
+    )
+    head = "<tr><th>round</th><th>winner</th><th>bids</th><th>payments</th></tr>"
+    return f"<table class='mogul-lab-rounds'>{head}{rows}</table>" if rows else ""

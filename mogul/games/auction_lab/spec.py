@@ -1,0 +1,44 @@
+"""The auction lab as the generic layer sees it: one ``GameSpec``, registered as
+"auction-lab", one edition per mechanism ("mogul-auction", "english-auction",
+"first-price-auction", "second-price-auction", "all-pay-auction")."""
+
+from __future__ import annotations
+
+from mogul.games.auction_lab.actions import parse_action
+from mogul.games.auction_lab.bots import REGISTRY
+from mogul.games.auction_lab.rules import LabState
+from mogul.games.auction_lab.setup import EDITIONS, new_game, player_range
+from mogul.games.auction_lab.tables import RESULT_COLUMNS, result_row, round_rows
+from mogul.kit.spec import GameSpec, register
+
+
+def _label(state: LabState, action: object) -> str:
+    """Button texts in the auction's words."""
+    if state.mechanism == "mogul":
+        return {
+            "pay": f"Pay a chip (pot {state.now.pot + 1})",
+            "drop": f"Drop, take {state.now.pot}",
+        }[str(action)]
+    if state.mechanism == "english":
+        return {"raise": f"Raise to {state.now.pot + 1}", "drop": "Drop"}[str(action)]
+    return f"Bid {action.amount}"
+
+
+SPEC = register(
+    GameSpec(
+        name="auction-lab",
+        title="Auction lab (Mogul's, English and sealed-bid auctions on private values)",
+        editions=tuple(EDITIONS.values()),
+        state_type=LabState,
+        player_range=player_range,
+        new_game=new_game,
+        parse_action=parse_action,
+        bots=REGISTRY,
+        result_columns=RESULT_COLUMNS,
+        result_row=result_row,
+        action_label=_label,
+        tables={"rounds": round_rows},
+        faces={"player": "mogul.widgets.auction_lab:LabPlayer"},
+    )
+)
+"""The auction lab's spec."""
