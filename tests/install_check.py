@@ -12,10 +12,11 @@
 4. ``mogul lab --copy-only`` into a temporary folder, then nbval on notebooks 01 and 03 there
    (with tests/nbval_sanitize.cfg copied beside them);
 5. ``mogul classroom``: without the classroom extra it names the pip command; with the extra
-   installed (``pip install "WHEEL[classroom]"``) it serves on a free port the students' page
-   (no token), the projector page and the lecturer's dashboard (with the token; without it
-   they are refused); the dashboard's cells run through Voila as its page runs them; then the
-   server is stopped by its pid and its log must be free of errors.
+   installed (``pip install "WHEEL[classroom]"``) it serves, on a free port, the links it
+   prints: the students' page (no token), the lecturer's dashboard and the projector page
+   (with the token; without it they are refused), and the older Voila dashboard, whose cells
+   run as its page runs them; then the server is stopped by its pid and its log must be free
+   of errors.
 
 ``--lab`` adds, right after the install, ``mogul lab --no-browser`` until Lab answers (it first
 compiles the batch engines, a minute or more on a fresh venv), and prints the time from the
@@ -32,6 +33,7 @@ import http.cookiejar
 import json
 import os
 import re
+import resource
 import secrets
 import shutil
 import signal
@@ -60,9 +62,19 @@ class CheckFailed(Exception):
     """One step found the installed kit wrong (its message says what and shows the output)."""
 
 
-def step(started: float, what: str) -> None:
-    """Print one finished step with the seconds it took."""
-    print(f"{time.perf_counter() - started:7.1f} s  {what}", flush=True)
+def clock() -> tuple[float, float]:
+    """Now: (wall-clock seconds, CPU seconds of this process and of its children that ended)."""
+    me, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return time.perf_counter(), me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def step(started: tuple[float, float], what: str) -> None:
+    """Print one finished step with the seconds it took, and the CPU seconds (which a busy
+    machine changes less)."""
+    wall, cpu = clock()
+    print(f"{wall - started[0]:6.1f} s (cpu {cpu - started[1]:5.1f} s)  {what}", flush=True)
 
 
 def run(command: Sequence[str | Path], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -257,7 +269,8 @@ def lab(venv: Path, env: dict[str, str], folder: Path) -> None:
 
 
 def classroom(venv: Path, env: dict[str, str], folder: Path) -> str:
-    """``mogul classroom`` on a free port: its three pages, the dashboard's cells run."""
+    """``mogul classroom`` on a free port: the pages whose links it prints answer (the
+    lecturer's only with the token), and the Voila dashboard's cells run."""
     folder.mkdir()
     port, token = free_port(), secrets.token_hex(8)
     base = f"http://127.0.0.1:{port}"
@@ -266,30 +279,34 @@ def classroom(venv: Path, env: dict[str, str], folder: Path) -> str:
     with server([*command, "--db", folder / "classroom.sqlite"], folder, env) as log:
         wait_for(f"{base}/mogul/hall/", log)
         answered = time.perf_counter() - started
+        printed = dict(
+            re.findall(
+                r"^(Student page|Your dashboard|Projector page): +(\S+)", log.read_text(), re.M
+            )
+        )
+        pages = {**printed, "Voila dashboard": f"{base}/voila/render/lecturer.ipynb?token={token}"}
+        if len(pages) != 4:
+            raise CheckFailed(f"mogul classroom printed no links:\n{log.read_text()[-4000:]}")
         lecturer = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
         )
-        pages = {
-            "students' page": ("/mogul/hall/", ""),
-            "projector": ("/mogul/hall/projector", f"?token={token}"),
-            "dashboard": ("/voila/render/lecturer.ipynb", f"?token={token}"),
-        }
         seen = {}
-        for name, (path, query) in pages.items():
-            status, where, body = get(base + path + query, lecturer)
-            if status != 200 or not where.startswith(base + path):
-                raise CheckFailed(f"{name} {path}: {status} at {where}\n{log.read_text()[-4000:]}")
-            seen[name] = body
-            if query:  # the lecturer's pages refuse a browser without the token
-                status, where, _ = get(base + path)
-                if status == 200 and where.startswith(base + path):
-                    raise CheckFailed(f"{name} {path} answered without the token")
+        for name, url in pages.items():
+            page = url.split("?")[0]
+            status, where, seen[name] = get(url, lecturer)
+            if status != 200 or not where.startswith(page):
+                raise CheckFailed(f"{name} {url}: {status} at {where}\n{log.read_text()[-4000:]}")
+            if url != page:  # the lecturer's pages refuse a browser without the token
+                status, where, _ = get(page)
+                if status == 200 and where.startswith(page):
+                    raise CheckFailed(f"{name} {page} answered without the token")
         started = time.perf_counter()
-        cells = asyncio.run(run_dashboard(base, token, seen["dashboard"]))
+        cells = asyncio.run(run_dashboard(base, token, seen["Voila dashboard"]))
         ran = time.perf_counter() - started
     return (
-        f"answered in {answered:.1f} s; its 3 pages 200 (the lecturer's 2 not without the "
-        f"token); the dashboard's {cells} cells ran in {ran:.1f} s"
+        f"answered in {answered:.1f} s; the student page, the dashboard, the projector and the "
+        f"Voila dashboard 200 (the lecturer's not without the token); the Voila dashboard's "
+        f"{cells} cells ran in {ran:.1f} s"
     )
 
 
@@ -333,7 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--lab", action="store_true", help="also start mogul lab and time install to Lab answering"
     )
     args = parser.parse_args(argv)
-    begun = time.perf_counter()
+    begun = clock()
     with tempfile.TemporaryDirectory(prefix="mogul-install-check-") as tmp:
         top = Path(tmp)
         for name in ("dist", "sdist", "home", "student"):
@@ -341,36 +358,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         venv = top / "venv"
         env = isolated(venv, top / "home")
         try:
-            started = time.perf_counter()
+            started = clock()
             sdist, wheel = build(top / "dist", top / "sdist")
             sizes = [f"{p.name} {p.stat().st_size / 1e3:.0f} kB" for p in (sdist, wheel)]
             step(started, f"built {', '.join(sizes)} (the wheel from the sdist)")
 
-            started = time.perf_counter()
+            started = clock()
             count = install(wheel, venv)
             step(started, f"installed the wheel and nbval: {count} packages in {venv}")
             installed = started
 
-            started = time.perf_counter()
+            started = clock()
             report = doctor(venv, env, top / "student")
             step(started, "mogul doctor:")
-            print("\n".join("           " + line for line in report.splitlines()), flush=True)
+            print("\n".join(" " * 28 + line for line in report.splitlines()), flush=True)
 
             if args.lab:
-                started = time.perf_counter()
+                started = clock()
                 lab(venv, env, top / "student" / "lab")
                 step(started, "mogul lab --no-browser: Lab answered (its page and /api/status)")
                 step(installed, "from pip install to Lab answering")
 
-            started = time.perf_counter()
+            started = clock()
             closing = notebooks(venv, env, top / "student" / "mogul-notebooks")
             step(started, f"mogul lab --copy-only, then nbval on notebooks 01 and 03: {closing}")
 
-            started = time.perf_counter()
+            started = clock()
             added = add_classroom(wheel, venv, env, top / "student")
             step(started, f"mogul classroom named the extra; installed it: {added}")
 
-            started = time.perf_counter()
+            started = clock()
             pages = classroom(venv, env, top / "room")
             step(started, f"mogul classroom: {pages}, stopped by its pid, no error in its log")
         except CheckFailed as err:
