@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test install-check lint format notebooks bench bench-all clean browser e2e baselines classroom lecturer practice voila-player postgres playthroughs bubblewrap
+.PHONY: lab test install-check lint format notebooks bench bench-all clean browser e2e baselines classroom practice voila-player postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -12,18 +12,15 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
-# make classroom (mogul classroom, mogul/classroom/serve.py): one Jupyter server for the whole
-# class. The student pages are the lecture hall (mogul/classroom/server, a server extension: no
-# kernel per student; students open http://<this machine>:8866/mogul/hall/), and the lecturer's
-# Voila dashboard (mogul/classroom/pages/lecturer.ipynb) is on the same server behind its token,
-# CLASSROOM_TOKEN (drawn afresh each time unless given). Both use the table store CLASSROOM_DB
-# (a SQLite file here, or a postgresql+psycopg:// URL). For a room of students use
-# CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to the Jupyter server.
-# make lecturer (mogul lecturer): the dashboard alone on its own port.
+# make classroom (mogul classroom, mogul/classroom/serve.py): one server for the whole class,
+# the lecture hall (mogul/classroom/server: no kernel at all). Students open
+# http://<this machine>:8866/mogul/hall/; the lecturer's dashboard and the projector page are on
+# the same server behind its token, CLASSROOM_TOKEN (drawn afresh each time unless given). All
+# use the table store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL). For a
+# room of students use CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to mogul classroom.
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
-LECTURER_PORT ?= 8867
 CLASSROOM_ARGS ?=
 CLASSROOM_TOKEN ?=
 
@@ -123,11 +120,6 @@ baselines: $(STAMP) browser
 classroom: $(STAMP)
 	$(BIN)/python -m mogul classroom --ip $(CLASSROOM_IP) --port $(CLASSROOM_PORT) --db "$(CLASSROOM_DB)" \
 	  $(if $(CLASSROOM_TOKEN),--token $(CLASSROOM_TOKEN)) $(CLASSROOM_ARGS)
-
-# The lecturer's dashboard on its own port (same store), beside student servers started without
-# Jupyter (python -m mogul.classroom.server): create tables, project codes, watch, export.
-lecturer: $(STAMP)
-	$(BIN)/python -m mogul lecturer --ip $(CLASSROOM_IP) --port $(LECTURER_PORT) --db "$(CLASSROOM_DB)"
 
 # make practice: one student alone against bots on the lecture hall's page (no kernel, no
 # lecturer); prints the address of a table of one person and bots. PRACTICE_GAME picks the game

@@ -1,13 +1,11 @@
 """Command line: ``mogul simulate ...``, ``mogul tournament ...``, ``mogul lab``,
-``mogul classroom``, ``mogul player``, ``mogul lecturer``, ``mogul doctor`` (``python -m mogul
-...`` alike).
+``mogul classroom``, ``mogul player``, ``mogul doctor`` (``python -m mogul ...`` alike).
 
     python -m mogul simulate --players 4 --games 10000 --bots random,value,threshold --seed 1 --out runs/
     python -m mogul tournament --bots random,threshold,value,mc:rollouts=8 --repetitions 5 --workers 2
     mogul lab                # the notebooks copied into ./mogul-notebooks, opened in JupyterLab
     mogul classroom          # the class's server: students' page, lecturer's dashboard, projector
     mogul player             # notebook 03 as an app (Voila): alone against bots, a game per tab
-    mogul lecturer           # the dashboard alone, beside student servers without Jupyter
     mogul doctor             # what is installed and what is missing for each part of the kit
 
 ``--game`` picks any registered game or edition (default: the registry's default game). Bots are the game's
@@ -110,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         dest="command",
         required=True,
-        metavar="{simulate,tournament,warm-up,lab,classroom,player,lecturer,doctor}",
+        metavar="{simulate,tournament,warm-up,lab,classroom,player,doctor}",
     )
     bots_help = (
         "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
@@ -242,24 +240,6 @@ def build_parser() -> argparse.ArgumentParser:
     player.add_argument("--ip", default="127.0.0.1", help="the address (default %(default)s)")
     player.add_argument("--port", type=int, default=8866, help="default %(default)s")
     player.set_defaults(run=_player, command_parser=player, passes_on=True, timed=False)
-
-    lecturer = commands.add_parser(
-        "lecturer",
-        help="the lecturer's dashboard alone on its own port (Voila), on the class's store",
-        description="Serve the lecturer's dashboard on its own (Voila), beside student "
-        "servers started without Jupyter (python -m mogul.classroom.server) on the same "
-        "store. mogul classroom serves it with the students' page; use this one only then. "
-        "Other options pass through to Voila.",
-    )
-    lecturer.add_argument("--ip", default="127.0.0.1", help="the address (default %(default)s)")
-    lecturer.add_argument("--port", type=int, default=8867, help="default %(default)s")
-    lecturer.add_argument(
-        "--db",
-        default=None,
-        help="the table store, as mogul classroom's (default: $MOGUL_CLASSROOM, else "
-        "classroom.sqlite here)",
-    )
-    lecturer.set_defaults(run=_lecturer, command_parser=lecturer, passes_on=True, timed=False)
 
     check = commands.add_parser(
         "doctor", help="what is installed and what is missing for each part of the kit"
@@ -483,30 +463,19 @@ progressive rendering (plotly's charts get real output models)."""
 def _player(args: argparse.Namespace) -> bool:
     """Serve notebook 03 as a Voila app until it stops."""
     notebook = lab.shipped("notebooks", "03-play-against-bots.ipynb")
-    _voila_app(args, notebook, {}, f"Player: http://{args.ip}:{args.port}/  (Ctrl-C stops it)")
+    _voila_app(args, notebook, f"Player: http://{args.ip}:{args.port}/  (Ctrl-C stops it)")
     return False
 
 
-def _lecturer(args: argparse.Namespace) -> bool:
-    """Serve the lecturer's dashboard alone until it stops."""
-    room = serve.classroom(args.ip, args.port, args.db)
-    store = {serve.STORE_ENV: room.db, serve.EXPORT_ENV: str(room.export)}
-    page = f"Lecturer page: http://{args.ip}:{args.port}/  (store: {room.db}; Ctrl-C stops it)"
-    _voila_app(args, serve.PAGES / "lecturer.ipynb", store, page)
-    return False
-
-
-def _voila_app(
-    args: argparse.Namespace, notebook: Path, environ: dict[str, str], message: str
-) -> None:
+def _voila_app(args: argparse.Namespace, notebook: Path, message: str) -> None:
     """Print ``message`` (the page's address), then serve ``notebook`` in Voila with the kit's
-    template, ``environ`` added to this process's variables (which its kernels inherit)."""
+    template."""
     try:
         serve.check_extra()
     except ModuleNotFoundError as err:
         args.command_parser.error(str(err))
     jupyter = [str(lab.shipped("share", "jupyter")), os.environ.get("JUPYTER_PATH", "")]
-    os.environ.update(environ, JUPYTER_PATH=os.pathsep.join(filter(None, jupyter)))
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter))
     print(message, flush=True)
     argv = [str(notebook), "--no-browser", f"--Voila.ip={args.ip}", f"--port={args.port}"]
     start_voila([*argv, "--Voila.port_retries=0", *VOILA_APP, *args.more])

@@ -14,9 +14,8 @@
 5. ``mogul classroom``: without the classroom extra it names the pip command; with the extra
    installed (``pip install "WHEEL[classroom]"``) it serves, on a free port, the links it
    prints: the students' page (no token), the lecturer's dashboard and the projector page
-   (with the token; without it they are refused), and the older Voila dashboard, whose cells
-   run as its page runs them; then the server is stopped by its pid and its log must be free
-   of errors.
+   (with the token; without it they are refused); then the server is stopped by its pid and
+   its log must be free of errors.
 
 ``--lab`` adds, right after the install, ``mogul lab --no-browser`` until Lab answers (it first
 compiles the batch engines, a minute or more on a fresh venv), and prints the time from the
@@ -28,9 +27,7 @@ start of ``pip install`` to Lab's answer.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.cookiejar
-import json
 import os
 import re
 import resource
@@ -270,7 +267,7 @@ def lab(venv: Path, env: dict[str, str], folder: Path) -> None:
 
 def classroom(venv: Path, env: dict[str, str], folder: Path) -> str:
     """``mogul classroom`` on a free port: the pages whose links it prints answer (the
-    lecturer's only with the token), and the Voila dashboard's cells run."""
+    lecturer's only with the token), and no Jupyter API is served beside them."""
     folder.mkdir()
     port, token = free_port(), secrets.token_hex(8)
     base = f"http://127.0.0.1:{port}"
@@ -284,63 +281,25 @@ def classroom(venv: Path, env: dict[str, str], folder: Path) -> str:
                 r"^(Student page|Your dashboard|Projector page): +(\S+)", log.read_text(), re.M
             )
         )
-        pages = {**printed, "Voila dashboard": f"{base}/voila/render/lecturer.ipynb?token={token}"}
-        if len(pages) != 4:
+        pages = printed
+        if len(pages) != 3:
             raise CheckFailed(f"mogul classroom printed no links:\n{log.read_text()[-4000:]}")
         lecturer = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
         )
-        seen = {}
         for name, url in pages.items():
             page = url.split("?")[0]
-            status, where, seen[name] = get(url, lecturer)
+            status, where, _ = get(url, lecturer)
             if status != 200 or not where.startswith(page):
                 raise CheckFailed(f"{name} {url}: {status} at {where}\n{log.read_text()[-4000:]}")
             if url != page:  # the lecturer's pages refuse a browser without the token
                 status, where, _ = get(page)
                 if status == 200 and where.startswith(page):
                     raise CheckFailed(f"{name} {page} answered without the token")
-        started = time.perf_counter()
-        cells = asyncio.run(run_dashboard(base, token, seen["Voila dashboard"]))
-        ran = time.perf_counter() - started
     return (
-        f"answered in {answered:.1f} s; the student page, the dashboard, the projector and the "
-        f"Voila dashboard 200 (the lecturer's not without the token); the Voila dashboard's "
-        f"{cells} cells ran in {ran:.1f} s"
+        f"answered in {answered:.1f} s; the student page, the dashboard and the projector 200 "
+        f"(the lecturer's not without the token)"
     )
-
-
-async def run_dashboard(base: str, token: str, page: str) -> int:
-    """Run the dashboard's cells as its page's script does (Voila's progressive rendering: a
-    WebSocket asks the server to execute the notebook in the page's kernel); fail on an error
-    output. The number of cells."""
-    from tornado.websocket import websocket_connect
-
-    found = re.search(r'"kernelId": "([0-9a-f-]+)"', page)
-    if not found:
-        raise CheckFailed("the dashboard's page names no kernel")
-    kernel = found.group(1)
-    url = f"{base.replace('http', 'ws', 1)}/voila/execution/{kernel}?token={token}"
-    socket_ = await websocket_connect(url)
-    try:
-        socket_.write_message(json.dumps({"action": "execute", "payload": {"kernel_id": kernel}}))
-        while True:
-            message = await asyncio.wait_for(socket_.read_message(), WAIT)
-            if message is None:
-                raise CheckFailed("the dashboard's execution socket closed early")
-            answer = json.loads(message)
-            if answer["action"] == "execution_error":
-                raise CheckFailed(f"the dashboard did not run: {answer['payload']}")
-            if answer["action"] != "execution_result":
-                continue
-            result = answer["payload"]
-            for output in result["output_cell"].get("outputs", []):
-                if output.get("output_type") == "error" or output.get("name") == "stderr":
-                    raise CheckFailed(f"the dashboard's cell {result['cell_index']}: {output}")
-            if result["cell_index"] + 1 == result["total_cell"]:
-                return result["total_cell"]
-    finally:
-        socket_.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,5 +1,5 @@
-"""``mogul player`` and ``mogul lecturer`` (``make voila-player``, ``make lecturer``): what they
-hand Voila, the variables its kernels read, and the message without the classroom extra."""
+"""``mogul player`` (``make voila-player``): what it hands Voila, the variables its kernels
+read, and the message without the classroom extra."""
 
 import os
 from pathlib import Path
@@ -45,26 +45,9 @@ def test_player_serves_notebook_03_with_the_kits_template(started, capsys):
     assert capsys.readouterr().out == "Player: http://127.0.0.1:8899/  (Ctrl-C stops it)\n"
 
 
-def test_lecturer_serves_the_dashboard_on_the_class_store(started, capsys, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert cli.main(["lecturer", "--db", "room.sqlite", "--ip", "0.0.0.0"]) == 0
-    ((notebook, *options),) = started
-    assert notebook == str(serve.PAGES / "lecturer.ipynb")
-    assert options[:3] == ["--no-browser", "--Voila.ip=0.0.0.0", "--port=8867"]
-    assert os.environ[serve.STORE_ENV] == str(tmp_path / "room.sqlite")
-    assert os.environ[serve.EXPORT_ENV] == str(tmp_path / "classroom-export")
-    assert os.environ["JUPYTER_PATH"] == KIT_JUPYTER
-    assert capsys.readouterr().out == (
-        f"Lecturer page: http://0.0.0.0:8867/  (store: {tmp_path / 'room.sqlite'}; Ctrl-C stops it)\n"
-    )
-
-
-@pytest.mark.parametrize("command", ["player", "lecturer"])
-def test_without_the_classroom_extra_they_say_the_pip_command(
-    started, monkeypatch, capsys, command
-):
+def test_without_the_classroom_extra_the_player_says_the_pip_command(started, monkeypatch, capsys):
     monkeypatch.setattr(serve, "missing_extra", lambda: ["voila"])
     with pytest.raises(SystemExit) as stop:
-        cli.main([command])
+        cli.main(["player"])
     assert stop.value.code == 2 and not started
     assert 'pip install "mogul-kit[classroom]"' in capsys.readouterr().err
