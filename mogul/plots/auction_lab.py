@@ -22,6 +22,10 @@ __all__ = ["bids_figure", "learning_figure", "overbidding_figure", "revenue_figu
 CLASS, THEORY, TEXTBOOK, PLAIN = SEAT_COLOURS[0], SEAT_COLOURS[1], SEAT_COLOURS[3], "#8c8c8c"
 
 
+SHORT = {"mogul": "Mogul's", "english": "English"}
+"""Panel titles that fit a phone's third of a chart (the others are the mechanism's name)."""
+
+
 def _title(mechanism: str) -> str:
     return TITLES.get(mechanism, mechanism)
 
@@ -35,7 +39,7 @@ def _axis_title(mechanism: str) -> str:
 def bids_figure(
     frame: pd.DataFrame,
     curves: Mapping[str, pd.DataFrame],
-    title: str = "Bids against values, beside the equilibrium",
+    title: str = "Bids against values",
 ) -> go.Figure:
     """One panel per mechanism: each student's bid (sealed bids) or drop point (English and
     Mogul's auction; winners never dropped and are not shown) against their value, a bigger
@@ -47,7 +51,7 @@ def bids_figure(
     fig = make_subplots(
         rows=1,
         cols=len(mechanisms),
-        subplot_titles=[_title(m) for m in mechanisms],
+        subplot_titles=[SHORT.get(m, m) for m in mechanisms],
         horizontal_spacing=0.07,
     )
     shown: set[str] = set()
@@ -124,28 +128,38 @@ def bids_figure(
                 row=1,
                 col=col,
             )
-        fig.update_xaxes(title_text="value (chips)", range=[low - 0.5, high + 0.5], row=1, col=col)
+        # one axis title each way, so that three panels side by side fit a phone
+        middle = col == (len(mechanisms) + 1) // 2
+        fig.update_xaxes(
+            title_text="value (chips)" if middle else None,
+            range=[low - 0.5, high + 0.5],
+            row=1,
+            col=col,
+        )
         most = float(rows["observed"].max()) if len(rows) else high
         top = max(high, float(curve["equilibrium"].max()), most)
-        fig.update_yaxes(title_text=_axis_title(mechanism), range=[-0.5, top + 0.5], row=1, col=col)
+        fig.update_yaxes(
+            title_text="bid or drop point (chips)" if col == 1 else None,
+            range=[-0.5, top + 0.5],
+            row=1,
+            col=col,
+        )
     fig.update_yaxes(automargin=True)
     fig.update_xaxes(automargin=True)
     fig.update_traces(cliponaxis=False)
     return laid_out(fig, title, height=400, margin={"t": 80})
 
 
-def revenue_figure(
-    table: pd.DataFrame, title: str = "Revenue and efficiency by mechanism"
-) -> go.Figure:
+def revenue_figure(table: pd.DataFrame, title: str = "Revenue and efficiency") -> go.Figure:
     """Two panels of bars, one bar per mechanism: the class's revenue per round (chips to the
     bank) and efficiency (share of rounds won by a highest value), each with its 95% interval
     across students, and markers for the equilibrium played on the same values (diamond) and
     the textbook (cross). ``table``: ``revenue_and_efficiency``."""
-    names = [_title(m) for m in table["mechanism"]]
+    names = [SHORT.get(m, m) for m in table["mechanism"]]
     fig = make_subplots(
         rows=1,
         cols=2,
-        subplot_titles=["revenue per round (chips)", "efficiency (share of rounds)"],
+        subplot_titles=["revenue (chips)", "efficiency"],
         horizontal_spacing=0.12,
     )
     for col, measure in enumerate(("revenue", "efficiency"), start=1):
@@ -153,7 +167,7 @@ def revenue_figure(
         fig.add_bar(
             x=names,
             y=rounded(value),
-            name="the class (95% interval over students)",
+            name="the class (95% interval)",
             legendgroup="class",
             showlegend=col == 1,
             marker={"color": CLASS, "opacity": 0.75},
@@ -218,23 +232,31 @@ def learning_figure(table: pd.DataFrame, title: str = "Bids over the rounds") ->
             x=rounded(rows["round"]),
             y=rounded(rows["equilibrium"]),
             mode="lines",
-            name=f"{_title(mechanism)}: equilibrium",
+            name="equilibrium",
             legendgroup=mechanism,
+            showlegend=False,
             line={"color": colour, "dash": "dash", "width": 1.5},
         )
+    fig.add_scatter(
+        x=[None],
+        y=[None],
+        mode="lines",
+        name="dashed: equilibrium",
+        line={"color": PLAIN, "dash": "dash"},
+    )
     low = min(0.0, float(table["low"].min()), float(table["equilibrium"].min()))
     high = max(float(table["high"].max()), float(table["equilibrium"].max()))
     rounds = sorted(set(table["round"]))
     fig.update_xaxes(range=[rounds[0] - 0.3, rounds[-1] + 0.3], dtick=1)
     fig.update_yaxes(range=[low - 0.05, high + 0.1])
     fig.update_traces(cliponaxis=False)
-    return laid_out(fig, title, x="round", y="bid / value (mean over students)", height=420)
+    return laid_out(fig, title, x="round", y="bid / value", height=420)
 
 
 def overbidding_figure(
     students: pd.DataFrame,
     summary: tuple[float, float, float],
-    title: str = "First-price bids above the equilibrium, student by student",
+    title: str = "First-price: bids over the equilibrium",
 ) -> go.Figure:
     """One dot per student: the mean of their bid minus the equilibrium's bid for the same
     value (chips), sorted; a line at 0 (the equilibrium) and the class mean with its 95%
@@ -250,7 +272,7 @@ def overbidding_figure(
         x=list(rows["student"]),
         y=rounded(rows["over"]),
         mode="markers",
-        name="a student's mean over their rounds",
+        name="a student (mean)",
         marker={"color": CLASS, "size": 11},
         customdata=rounded(rows["rounds"]),
         hovertemplate="%{x}: %{y:+.2f} chips over %{customdata} rounds<extra></extra>",
@@ -259,7 +281,7 @@ def overbidding_figure(
         x=[None],
         y=[None],
         mode="lines",
-        name=f"class mean {mean:+.2f} (95% interval {low:+.2f} to {high:+.2f})",
+        name=f"class mean {mean:+.2f} ({low:+.2f} to {high:+.2f})",
         line={"color": CLASS, "dash": "dash"},
     )
     fig.add_scatter(
@@ -268,4 +290,4 @@ def overbidding_figure(
     spread = [float(rows["over"].min()), float(rows["over"].max()), low, high]
     fig.update_yaxes(range=[min(0.0, *spread) - 0.5, max(0.0, *spread) + 0.5])
     fig.update_traces(cliponaxis=False)
-    return laid_out(fig, title, x="student", y="bid minus equilibrium bid (chips)", height=400)
+    return laid_out(fig, title, x="student", y="bid - equilibrium (chips)", height=400)
