@@ -89,6 +89,11 @@ def test_the_theory_it_states():
         "all-pay E[Y 1{Y < v}] = 3/4 v⁴/10³",
         "for four values uniform on 0 to 10 that is 10 × 3/5 = 6 chips",
     )
+    states(
+        TEXT,
+        "the equilibrium bids 7.5 chips for a value of 10 and under half a chip for a value of 5",
+    )
+    assert all_pay_bid(10, 4, dist) == 7.5 and all_pay_bid(5, 4, dist) < 0.5
     for v in range(11):
         assert math.isclose(first_price_bid(v, 4, dist), 0.75 * v)
         assert math.isclose(all_pay_bid(v, 4, dist), 0.75 * v**4 / 10**3)
