@@ -16,11 +16,13 @@ import re
 import signal
 import subprocess
 import sys
+import types
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+import sqlalchemy
 from conftest import free_port
 
 from mogul import cli
@@ -36,7 +38,7 @@ def test_the_links_it_prints(monkeypatch):
     store = TableStore("sqlite://")
     try:
         assert command.addresses("127.0.0.1", 8900, "tok", store).splitlines() == [
-            "Student page:   http://127.0.0.1:8900/mogul/hall/  (store: TableStore('sqlite://'))",
+            "Student page:   http://127.0.0.1:8900/mogul/hall/  (store: sqlite://)",
             "Your dashboard: http://127.0.0.1:8900/mogul/hall/dashboard?token=tok",
             "Projector page: http://127.0.0.1:8900/mogul/hall/projector?token=tok",
             "(Ctrl-C stops the server)",
@@ -51,6 +53,14 @@ def test_the_links_it_prints(monkeypatch):
         )
         assert dashboard == "Your dashboard: http://127.0.0.1:8866/mogul/hall/dashboard?token=t"
         assert projector == "Projector page: http://127.0.0.1:8866/mogul/hall/projector?token=t"
+        shared = types.SimpleNamespace(  # a PostgreSQL store: its URL, without the password
+            engine=sqlalchemy.create_engine("postgresql+psycopg://kit:secret@db.local/class")
+        )
+        assert (
+            command.addresses("0.0.0.0", 8866, "t", shared)
+            .split("\n")[0]
+            .endswith("(store: postgresql+psycopg://kit:***@db.local/class)")
+        )
         monkeypatch.setenv("MOGUL_HALL_URL", "http://10.1.2.3:8866/mogul/hall/")  # named
         assert command.student_page("0.0.0.0", 8866) == "http://10.1.2.3:8866/mogul/hall/"
         assert command.student_page("::1", 8866) == "http://10.1.2.3:8866/mogul/hall/"
@@ -125,16 +135,15 @@ def test_the_server_serves_the_hall_projector_and_dashboard_and_no_jupyter(kind,
     )
     try:
         lines = [server.stdout.readline() for _ in range(4)]  # printed once it listens
-        store = TableStore(db if kind == "postgresql" else home / db)
+        store = home / db if kind == "sqlite" else db
         processes = "2 processes, " if workers == 2 else ""
         base = f"http://127.0.0.1:{port}"
         assert lines == [
-            f"Student page:   {base}/mogul/hall/  ({processes}store: {store!r})\n",
+            f"Student page:   {base}/mogul/hall/  ({processes}store: {store})\n",
             f"Your dashboard: {base}/mogul/hall/dashboard?token=lecturer-token\n",
             f"Projector page: {base}/mogul/hall/projector?token=lecturer-token\n",
             "(Ctrl-C stops the server)\n",
         ], (home / "server.log").read_text()
-        store.close()
         dashboard, projector = (line.split(": ", 1)[1].strip() for line in lines[1:3])
         anyone = urllib.request.build_opener()
         status, _, page = get(anyone, f"{base}/mogul/hall/")

@@ -83,9 +83,10 @@ def addresses(ip: str, port: int, token: str, store: TableStore, workers: int = 
     """What the command prints once it serves: the student page (``student_page``), the
     lecturer's dashboard and the projector page (on this machine)."""
     processes = f"{workers} processes, " if workers > 1 else ""
-    host = _host(ip)
+    host, url = _host(ip), store.engine.url
+    where = url.database if url.drivername == "sqlite" and url.database else url
     return (
-        f"Student page:   {student_page(ip, port)}  ({processes}store: {store!r})\n"
+        f"Student page:   {student_page(ip, port)}  ({processes}store: {where})\n"
         f"Your dashboard: http://{host}:{port}/{PATH}/dashboard?token={token}\n"
         f"Projector page: http://{host}:{port}{projector_path()}?token={token}\n"
         "(Ctrl-C stops the server)"
