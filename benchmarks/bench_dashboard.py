@@ -1,6 +1,6 @@
 """How long the lecturer's dashboard (the hall's page, no kernel) takes to show its tables.
 
-Starts the class's server as ``mogul classroom`` does (one Jupyter server carrying the hall)
+Starts the class's server as ``mogul classroom`` does (the hall's own server, no Jupyter)
 on a fresh SQLite store holding ``--tables`` tables of today's session, some joined; then, in
 Chromium (``$MOGUL_CHROMIUM``, else /usr/bin/chromium), ``--runs`` times each in a new browser
 context (no cache): from asking for the page to every table's card shown. Prints each run,
@@ -69,13 +69,8 @@ def main() -> None:
         home = Path(folder)
         fill(home / "class.sqlite", args.tables)
         port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MOGUL_"))}
-        env.update(
-            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-            JUPYTER_CONFIG_DIR=str(home / "config"),
-            JUPYTER_DATA_DIR=str(home / "data"),
-            JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MOGUL_")}
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         argv = [sys.executable, "-m", "mogul", "classroom", "--port", str(port)]
         argv += ["--db", str(home / "class.sqlite"), "--token", TOKEN]
         with (home / "server.log").open("w") as log:

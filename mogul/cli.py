@@ -207,26 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     room = commands.add_parser(
         "classroom",
         help="the class's server: the students' page, the lecturer's dashboard and projector",
-        description="Start the class's Jupyter server: the lecture hall (the students' page "
-        "and the projector page) and the lecturer's dashboard, on one table store. Prints the "
-        "students' address and the lecturer's links. Other options pass through to the "
-        'Jupyter server. Needs the classroom extra: pip install "mogul-kit[classroom]".',
-    )
-    room.add_argument(
-        "--ip",
-        default="127.0.0.1",
-        help="the address to listen on (0.0.0.0: every network, for a room of students; "
-        "default %(default)s)",
-    )
-    room.add_argument("--port", type=int, default=8866, help="default %(default)s")
-    room.add_argument(
-        "--db",
-        default=None,
-        help="the table store: a SQLite file, or postgresql+psycopg://... for several servers "
-        "(default: $MOGUL_CLASSROOM, else classroom.sqlite here)",
-    )
-    room.add_argument(
-        "--token", default=None, help="the lecturer's token (default: a new one each time)"
+        add_help=False,  # its options and --help are the hall server's (serve.serve)
     )
     room.set_defaults(run=_classroom, command_parser=room, passes_on=True, timed=False)
 
@@ -444,14 +425,14 @@ def _lab(args: argparse.Namespace) -> bool:
 
 
 def _classroom(args: argparse.Namespace) -> bool:
-    """Print the class's links, then run its server until it stops."""
+    """Run the class's server (the lecture hall's own) until it stops; it prints the links."""
     try:
         serve.check_extra()
     except ModuleNotFoundError as err:
         args.command_parser.error(str(err))
-    room = serve.classroom(args.ip, args.port, args.db, args.token)
-    print(room.message(), flush=True)
-    serve.serve(room, args.more)
+    status = serve.serve(args.more)  # on POSIX it does not return: the process serves
+    if status:
+        raise SystemExit(status)
     return False
 
 

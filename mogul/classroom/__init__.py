@@ -8,8 +8,8 @@
 * ``decisions``: the debrief's "analyse this position" for any game: every decision of a
   session's tables, and what each legal action was worth to the seat that moved (the game's
   ``analyse_position`` face), the move made marked;
-* ``server``: the lecture hall, the students' pages (a Jupyter server extension, or
-  ``python -m mogul.classroom.server``), and the projector page;
+* ``server``: the lecture hall, the class's server (``mogul classroom``, ``python -m
+  mogul.classroom.server``): the students' pages and the projector page;
 * ``desk``: what the lecturer does to a session's tables (create them, the turn timer, pause,
   a new seat key, free a seat, export) and a table's card, for the dashboard;
 * ``server``'s dashboard page (``/mogul/hall/dashboard``, no kernel: the lecturer's link),

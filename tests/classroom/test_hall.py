@@ -290,7 +290,7 @@ def test_a_stale_click_answered_to_its_own_page_still_lets_a_change_reach_every_
 
 
 def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: TableStore) -> None:
-    """The handlers as the Jupyter extension and ``python -m mogul.classroom.server`` mount them."""
+    """The handlers as ``mogul classroom`` (``python -m mogul.classroom.server``) mounts them."""
     import json as jsonlib
 
     from tornado.httpclient import AsyncHTTPClient
@@ -298,7 +298,6 @@ def test_the_page_its_script_and_the_socket_served_by_tornado(sqlite_store: Tabl
 
     from mogul.classroom import server
 
-    assert server._jupyter_server_extension_points() == [{"module": "mogul.classroom.server"}]
     code = sqlite_store.create_table("classic", ["human"] * 3, seed=1).code
 
     async def visit() -> None:

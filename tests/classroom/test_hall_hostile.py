@@ -15,7 +15,6 @@ import socket
 import sqlite3
 import threading
 import time
-import types
 from typing import Any
 
 import pytest
@@ -245,17 +244,11 @@ def test_names_people_have_still_pass(name: str) -> None:
 
 
 async def _serve(
-    store: TableStore, limits: Limits, inside: str = "standalone"
+    store: TableStore, limits: Limits
 ) -> tuple[Hall, tornado.httpserver.HTTPServer, int]:
-    """The hall served alone (``listen``) or as in a Jupyter server: a plain HTTP server that
-    the extension bounds once it exists."""
+    """The hall served as ``mogul classroom`` serves it (``listen``)."""
     hall = Hall(store, limits=limits)
-    if inside == "standalone":
-        http = server.listen(server.make_app(hall), 0, "127.0.0.1", limits)
-    else:
-        http = tornado.httpserver.HTTPServer(server.make_app(hall))
-        http.listen(0, "127.0.0.1")
-        server._bound_jupyter_server(types.SimpleNamespace(http_server=http), limits)
+    http = server.listen(server.make_app(hall), 0, "127.0.0.1", limits)
     port = next(iter(http._sockets.values())).getsockname()[1]
     return hall, http, port
 
@@ -278,16 +271,15 @@ async def _closed(s: socket.socket, seconds: float) -> bool:
         return True
 
 
-@pytest.mark.parametrize("inside", ["standalone", "jupyter"])
 def test_slow_and_half_sent_requests_are_bounded_per_address_and_timed_out(
-    store: TableStore, inside: str
+    store: TableStore,
 ) -> None:
     """1,050 half-sent requests from one address, 300 slowloris connections held for 20 s:
-    on the hall's own server and on Jupyter's (``make classroom``)."""
+    on the class's server (``mogul classroom``)."""
     limits = Limits(connections_per_address=5, header_seconds=0.5)
 
     async def attack() -> tuple[bool, bytes, list[bool], float, bytes]:
-        hall, http, port = await _serve(store, limits, inside)
+        hall, http, port = await _serve(store, limits)
         slow = []
         for _ in range(6):
             s = socket.create_connection(("127.0.0.1", port))

@@ -1,104 +1,98 @@
-"""``mogul classroom``: the class's server started from Python (``mogul/classroom/serve.py``).
+"""``mogul classroom``: the class's server, the lecture hall's own (``mogul/classroom/serve.py``,
+``mogul/classroom/server/__main__.py``).
 
-The links and the server's command line from the arguments; the error without the classroom
-extra; and the real server, started as a lecturer starts it (in a folder of their own, with no
-Jupyter settings in the environment) on a free port, answering the students' page, the
-projector and the dashboard (the last two only with the token), then stopped by its pid.
+The links it prints; the options passed on; the error without the classroom extra; and the
+real server, started as a lecturer starts it (in a folder of their own) on a free port, on
+SQLite and on PostgreSQL with two worker processes: the students' page for anyone, the
+projector and the dashboard only with the token, no Jupyter (no API to browse files or start
+kernels), then stopped by its pid.
 """
 
 from __future__ import annotations
 
 import http.cookiejar
-import json
 import os
 import re
 import signal
 import subprocess
 import sys
-import time
+import types
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+import sqlalchemy
 from conftest import free_port
 
 from mogul import cli
 from mogul.classroom import serve
+from mogul.classroom.server import __main__ as command
+from mogul.classroom.store import TableStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_links_and_the_servers_command_line(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    room = serve.classroom("127.0.0.1", 8900, "class.sqlite", "tok", environ={})
-    assert room.db == str(tmp_path / "class.sqlite")  # absolute: the links print it whole
-    assert room.export == tmp_path / "classroom-export"
-    assert room.message().splitlines() == [
-        f"Student page:   http://127.0.0.1:8900/mogul/hall/  (store: {tmp_path / 'class.sqlite'})",
-        "Your dashboard: http://127.0.0.1:8900/mogul/hall/dashboard?token=tok",
-        "Projector page: http://127.0.0.1:8900/mogul/hall/projector?token=tok",
-        "(Ctrl-C stops the server)",
-    ]
-    assert room.environment() == {  # what the hall reads; no Jupyter settings
-        "MOGUL_CLASSROOM": str(tmp_path / "class.sqlite"),
-        "MOGUL_CLASSROOM_EXPORT": str(tmp_path / "classroom-export"),
-        "MOGUL_HALL_URL": "http://127.0.0.1:8900/mogul/hall/",
-    }
-    args = room.arguments(["--ServerApp.log_level=WARN"])
-    assert args[:6] == [
-        "--no-browser",
-        "--ip=127.0.0.1",
-        "--port=8900",
-        "--ServerApp.port_retries=0",
-        "--IdentityProvider.token=tok",
-        "--ServerApp.jpserver_extensions={'mogul.classroom.server': True}",  # the hall alone
-    ]
-    assert args[-1] == "--ServerApp.log_level=WARN"
-    assert ("--allow-root" in args) == (os.geteuid() == 0)
-
-
-def test_a_room_of_students_and_a_shared_store(tmp_path, monkeypatch):
-    environ = {"MOGUL_HALL_URL": "http://10.1.2.3:8866/mogul/hall/", "MOGUL_CLASSROOM_EXPORT": "x"}
-    monkeypatch.chdir(tmp_path)
-    url = "postgresql+psycopg://kit@db.local/class"
-    room = serve.classroom("0.0.0.0", 8866, url, None, environ)
-    assert room.db == url and room.export == tmp_path / "x"
-    assert room.hall_url() is None and "MOGUL_HALL_URL" not in room.environment()
+def test_the_links_it_prints(monkeypatch):
     monkeypatch.delenv("MOGUL_HALL_URL", raising=False)
-    # this machine's own address on the network it reaches (no packet is sent to find it)
-    assert re.fullmatch(r"http://[0-9.]+:8866/mogul/hall/", room.student_page())
-    monkeypatch.setenv("MOGUL_HALL_URL", environ["MOGUL_HALL_URL"])
-    student, dashboard, projector, _ = room.message().splitlines()
-    assert student == f"Student page:   http://10.1.2.3:8866/mogul/hall/  (store: {url})"
-    assert dashboard.startswith("Your dashboard: http://127.0.0.1:8866/mogul/hall/dashboard?token=")
-    assert projector.startswith("Projector page: http://127.0.0.1:8866/mogul/hall/projector")
-    tokens = {serve.classroom(environ={}).token for _ in range(3)}
-    assert len(tokens) == 3 and all(len(t) == 16 for t in tokens)  # drawn afresh each time
-    assert room.token in projector and room.token not in tokens
-    assert serve.classroom(db=None, environ={"MOGUL_CLASSROOM": "a.sqlite"}).db == str(
-        tmp_path / "a.sqlite"
-    )
-    with pytest.raises(ValueError, match="--port 70000: choose a port from 1 to 65535"):
-        serve.classroom(port=70000)
+    store = TableStore("sqlite://")
+    try:
+        assert command.addresses("127.0.0.1", 8900, "tok", store).splitlines() == [
+            "Student page:   http://127.0.0.1:8900/mogul/hall/  (store: sqlite://)",
+            "Your dashboard: http://127.0.0.1:8900/mogul/hall/dashboard?token=tok",
+            "Projector page: http://127.0.0.1:8900/mogul/hall/projector?token=tok",
+            "(Ctrl-C stops the server)",
+        ]
+        # a room of students: this machine's address on its network (no packet is sent to find
+        # it) for the students, this machine for the lecturer
+        student, dashboard, projector, _ = command.addresses("0.0.0.0", 8866, "t", store, 2).split(
+            "\n"
+        )
+        assert re.fullmatch(
+            r"Student page:   http://[0-9.]+:8866/mogul/hall/  \(2 processes, store: .*\)", student
+        )
+        assert dashboard == "Your dashboard: http://127.0.0.1:8866/mogul/hall/dashboard?token=t"
+        assert projector == "Projector page: http://127.0.0.1:8866/mogul/hall/projector?token=t"
+        shared = types.SimpleNamespace(  # a PostgreSQL store: its URL, without the password
+            engine=sqlalchemy.create_engine("postgresql+psycopg://kit:secret@db.local/class")
+        )
+        assert (
+            command.addresses("0.0.0.0", 8866, "t", shared)
+            .split("\n")[0]
+            .endswith("(store: postgresql+psycopg://kit:***@db.local/class)")
+        )
+        monkeypatch.setenv("MOGUL_HALL_URL", "http://10.1.2.3:8866/mogul/hall/")  # named
+        assert command.student_page("0.0.0.0", 8866) == "http://10.1.2.3:8866/mogul/hall/"
+        assert command.student_page("::1", 8866) == "http://10.1.2.3:8866/mogul/hall/"
+        monkeypatch.delenv("MOGUL_HALL_URL")
+        assert command.student_page("::1", 8866) == "http://[::1]:8866/mogul/hall/"
+    finally:
+        store.close()
 
 
-def test_the_command_line_prints_the_links_and_passes_options_on(tmp_path, monkeypatch, capsys):
-    started = []
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("MOGUL_CLASSROOM", raising=False)
-    monkeypatch.setattr(serve, "serve", lambda room, more: started.append((room, more)))
-    argv = ["classroom", "--port", "9001", "--token", "abc", "--ServerApp.log_level=WARN"]
-    assert cli.main(argv) == 0
-    ((room, more),) = started
-    assert (room.ip, room.port, room.token, more) == (
-        "127.0.0.1",
-        9001,
-        "abc",
-        ["--ServerApp.log_level=WARN"],
+def test_the_command_line_passes_its_options_to_the_halls_server(monkeypatch, capsys):
+    class Served(Exception):
+        """``os.execv`` called: this process would now be the server."""
+
+    def execv(path: str, argv: list[str]) -> None:
+        raise Served(path, argv)
+
+    monkeypatch.setattr(serve.os, "execv", execv)
+    argv = ["--port", "9001", "--db", "c.sqlite", "--token", "abc", "--workers", "2"]
+    with pytest.raises(Served) as served:
+        cli.main(["classroom", *argv])
+    # this process becomes the hall's server (its pid stays the lecturer's to stop)
+    command_line = [sys.executable, "-m", "mogul.classroom.server", *argv]
+    assert served.value.args == (sys.executable, command_line)
+    with pytest.raises(SystemExit) as stop:
+        command.main(["--port", "70000"])
+    assert stop.value.code == 2
+    assert "mogul classroom: error: --port 70000: choose a port from 1 to 65535" in (
+        capsys.readouterr().err
     )
-    assert room.db == str(tmp_path / "classroom.sqlite")
-    assert capsys.readouterr().out == room.message() + "\n"
+    with pytest.raises(SystemExit) as stop:  # the hall's --workers checks, said at once
+        command.main(["--db", "c.sqlite", "--workers", "2"])
+    assert stop.value.code == 2 and "needs a PostgreSQL store" in capsys.readouterr().err
 
 
 def test_without_the_classroom_extra_it_says_the_pip_command(monkeypatch, capsys):
@@ -126,62 +120,55 @@ def get(opener: urllib.request.OpenerDirector, url: str) -> tuple[int, str, str]
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_the_server_serves_the_hall_projector_and_dashboard(kind, tmp_path, request):
+def test_the_server_serves_the_hall_projector_and_dashboard_and_no_jupyter(kind, tmp_path, request):
     db = "c.sqlite" if kind == "sqlite" else request.getfixturevalue("postgres_url")
+    workers = 1 if kind == "sqlite" else 2  # one port, two processes
     home, port = tmp_path / "lecturer", free_port()
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "MOGUL_"))}
-    env.update(
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_DATA_DIR=str(home / "data"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        PYDEVD_DISABLE_FILE_VALIDATION="1",
-    )
+    env.update(PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     argv = [sys.executable, "-m", "mogul", "classroom", "--port", str(port), "--db", db]
-    argv += ["--token", "lecturer-token"]
+    argv += ["--token", "lecturer-token", "--workers", str(workers)]
     log = (home / "server.log").open("w")
     server = subprocess.Popen(
         argv, cwd=home, env=env, stdout=subprocess.PIPE, stderr=log, text=True
     )
     try:
-        lines = [server.stdout.readline() for _ in range(4)]
-        store = home / db if kind == "sqlite" else db  # a file made absolute, a URL as it is
-        assert (
-            lines[0] == f"Student page:   http://127.0.0.1:{port}/mogul/hall/  (store: {store})\n"
-        )
-        dashboard = lines[1].removeprefix("Your dashboard: ").strip()
-        projector = lines[2].removeprefix("Projector page: ").strip()
+        lines = [server.stdout.readline() for _ in range(4)]  # printed once it listens
+        store = home / db if kind == "sqlite" else db
+        processes = "2 processes, " if workers == 2 else ""
         base = f"http://127.0.0.1:{port}"
+        assert lines == [
+            f"Student page:   {base}/mogul/hall/  ({processes}store: {store})\n",
+            f"Your dashboard: {base}/mogul/hall/dashboard?token=lecturer-token\n",
+            f"Projector page: {base}/mogul/hall/projector?token=lecturer-token\n",
+            "(Ctrl-C stops the server)\n",
+        ], (home / "server.log").read_text()
+        dashboard, projector = (line.split(": ", 1)[1].strip() for line in lines[1:3])
         anyone = urllib.request.build_opener()
-        for _ in range(300):  # the server answers within seconds; give up after 30 s
-            try:
-                status, _, page = get(anyone, f"{base}/mogul/hall/")
-                break
-            except urllib.error.URLError:
-                assert server.poll() is None, (home / "server.log").read_text()
-                time.sleep(0.1)
+        status, _, page = get(anyone, f"{base}/mogul/hall/")
         assert status == 200 and "<title>" in page
-        for page_url in (dashboard, projector):  # without the token: Jupyter's login page
-            status, url, _ = get(anyone, page_url.split("?")[0])
-            assert (status, url.split("?")[0]) == (200, f"{base}/login"), page_url
+        for page_url in (dashboard, projector):  # without the token, or with another: refused
+            assert get(anyone, page_url.split("?")[0])[0] == 403, page_url
+            assert get(anyone, page_url.replace("lecturer-token", "guess"))[0] == 403, page_url
         lecturer = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
         )
-        status, _, page = get(lecturer, projector)
+        status, url, page = get(lecturer, projector)
         assert status == 200 and "projector" in page.lower()
+        assert url == f"{base}/mogul/hall/projector"  # the token is off the address bar
         status, url, page = get(lecturer, dashboard)  # the hall's page: no kernel
         assert status == 200 and 'src="static/dashboard.js"' in page
-        assert url == f"{base}/mogul/hall/dashboard"  # the token is off the address bar
-        status, _, _ = get(lecturer, f"{base}/voila/render/lecturer.ipynb")  # the old dashboard
-        assert status == 404  # is gone: the server carries no Voila
+        assert url == f"{base}/mogul/hall/dashboard"
         assert (home / "c.sqlite").is_file() == (kind == "sqlite")
-        _, _, answer = get(lecturer, f"{base}/api/kernels?token=lecturer-token")
-        assert json.loads(answer) == []  # every page served, and not one kernel
+        for jupyter in ("api/kernels", "api/contents", "api/status", "lab", "tree", "login"):
+            assert get(lecturer, f"{base}/{jupyter}?token=lecturer-token")[0] == 404, jupyter
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
         log.close()
     text = (home / "server.log").read_text()
     assert server.returncode == 0, text
-    assert "Traceback" not in text and "[E " not in text, text
+    assert "Traceback" not in text, text
+    # the lecturer's terminal keeps the links in view: refusals are logged, page loads are not
+    assert "403 GET /mogul/hall/dashboard" in text and " 200 GET " not in text, text

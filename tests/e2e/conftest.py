@@ -254,6 +254,21 @@ def lab(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         server.stop()
 
 
+TOKEN = "e2e-hall-token"
+"""The lecturer's token of the class's server (``class_server``)."""
+
+
+def class_server(home: Path, port: int, log: str = "server.log") -> Server:
+    """The class's server as ``mogul classroom`` starts it (the hall's own, no Jupyter; its
+    store: ``home/class.sqlite``), started; not yet waited for."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MOGUL_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    argv = [sys.executable, "-m", "mogul", "classroom", f"--port={port}", f"--token={TOKEN}"]
+    argv.append(f"--db={home / 'class.sqlite'}")
+    url = f"http://127.0.0.1:{port}/"
+    return Server("The class's server (mogul classroom)", argv, home, env, home / log, url, url)
+
+
 @pytest.fixture(scope="session")
 def voila(notebook_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The notebook as a Voila app (what ``make voila-player`` serves) on a free localhost port."""

@@ -1,5 +1,5 @@
-"""The lecture hall in a browser, served as ``make classroom`` serves it: one Jupyter server with
-the hall's student pages and the lecturer's dashboard (behind the server's token).
+"""The lecture hall in a browser, served as ``mogul classroom`` serves it: the hall's own server
+(no Jupyter) with the student pages, and the dashboard and projector behind the lecturer's token.
 
 The lecturer creates a table on the dashboard at 1920x1080 and the projector page the hall
 serves shows it (on a 1920x1080 screen of its own); three phones
@@ -19,13 +19,12 @@ from __future__ import annotations
 import os
 import re
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SCREENSHOTS, Server, free_port, jupyter_env, port_open
+from conftest import SCREENSHOTS, TOKEN, class_server, free_port, port_open
 from playwright.sync_api import Browser, Page, Route, expect
 from screens import geometry
 from websockets.exceptions import InvalidStatus
@@ -34,44 +33,16 @@ from websockets.sync.client import connect
 NAMES = ("Ann", "Ben", "Cy")
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
-TOKEN = "e2e-hall-token"
-
-
-def class_server(home: Path, port: int, log: str = "server.log") -> Server:
-    """The class's server as ``make classroom`` starts it (its store: ``home/class.sqlite``),
-    started; not yet waited for."""
-    env = jupyter_env(home / log.replace(".", "-"))
-    path = [str(ROOT), *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
-    env.update(
-        MOGUL_CLASSROOM=str(home / "class.sqlite"),
-        PYTHONPATH=os.pathsep.join(path),
-        MOGUL_HALL_URL=f"http://127.0.0.1:{port}/mogul/hall/",
-    )
-    argv = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "server",
-        "--no-browser",
-        "--allow-root",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={TOKEN}",
-        "--ServerApp.jpserver_extensions={'mogul.classroom.server': True}",
-    ]
-    url = f"http://127.0.0.1:{port}/"
-    return Server("Jupyter server (hall and dashboard)", argv, home, env, home / log, url, url)
 
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The class's server (as ``make classroom`` starts it) over a fresh store; its root URL."""
+    """The class's server (as ``mogul classroom`` starts it) over a fresh store; its root URL."""
     home = tmp_path_factory.mktemp("hall-home")
     port = free_port()
     server = class_server(home, port)
     try:
-        server.wait_ready(lambda: port_open(port), timeout=180)
+        server.wait_ready(lambda: port_open(port))
         yield server.url
     finally:
         server.stop()
@@ -168,10 +139,11 @@ def test_three_phones_and_the_projector_into_round_2_a_reload_and_the_turn_timer
     expect(screen.locator(".table svg")).to_have_count(1)
     check_projector(screen)
     shot(screen, "projector-page-before")
-    # no token, no cookie
-    stranger = open_page(browser, f"{hall}mogul/hall/projector", PROJECTOR, outside)
-    expect(stranger).to_have_url(re.compile("/login"))
+    # no token, no cookie: refused
+    stranger = local_only(browser.new_context(viewport=PROJECTOR).new_page(), outside)
+    assert stranger.goto(f"{hall}mogul/hall/projector").status == 403
     assert stranger.locator(".joined").count() == 0
+    stranger.context.close()
     with pytest.raises(InvalidStatus):  # nor its socket
         connect(f"{hall.replace('http', 'ws')}mogul/hall/projector/ws").close()
 
@@ -286,7 +258,7 @@ def test_a_restarted_server_has_the_class_back_at_its_seats_and_offers_a_lost_mo
     code = store.create_table("classic", ["human"] * 3, seed=1).code
     port = free_port()
     server = class_server(tmp_path, port, "first.log")
-    server.wait_ready(lambda: port_open(port), timeout=180)
+    server.wait_ready(lambda: port_open(port))
     outside: list[str] = []
     try:
         address = f"{server.url}mogul/hall/?table={pretty_code(code)}"

@@ -1,17 +1,17 @@
-"""The student pages of a lecture hall, served without a kernel per student.
+"""The lecture hall's server: the class's pages, served without a kernel per student.
 
-A Jupyter server extension (as Voila is): ``jupyter server`` with this module enabled serves
-``/mogul/hall/`` (the student page: a small script and style sheet from ``static/``,
-nothing from the internet) and ``/mogul/hall/ws`` (the page's WebSocket to the ``Hall``,
-which renders each seat's view and pushes every change). The same handlers run without
-Jupyter as ``python -m mogul.classroom.server`` (the benchmark and the tests start several of
-these on one PostgreSQL store, or one with ``--workers N``: N processes on one port). The store is ``$MOGUL_CLASSROOM`` (``mogul.classroom.database``).
+``/mogul/hall/`` is the student page (a small script and style sheet from ``static/``,
+nothing from the internet) and ``/mogul/hall/ws`` the page's WebSocket to the ``Hall``, which
+renders each seat's view and pushes every change. ``mogul classroom`` (``python -m
+mogul.classroom.server``) serves them, one process or ``--workers N`` on one port (the
+benchmark and the tests start several on one PostgreSQL store). The store is
+``$MOGUL_CLASSROOM`` (``mogul.classroom.database``).
 
-The student pages ask for no Jupyter token: the page is for students, and what it can do is
-checked by the seat key of each request. The lecturer's projector page, ``/mogul/hall/projector``
-(``?session=``; default the newest session) with its socket ``/mogul/hall/projector/ws``, is
-behind the lecturer's token: in Jupyter the server's own (its token or login cookie, as the
-dashboard), without Jupyter the ``--token`` the command prints.
+The student page asks for no token: the page is for students, and what it can do is checked
+by the seat key of each request. The lecturer's projector page, ``/mogul/hall/projector``
+(``?session=``; default the newest session) with its socket ``/mogul/hall/projector/ws``, and
+the lecturer's dashboard (``dashboard``) are behind the lecturer's token, the ``--token`` the
+command prints, which the page turns into a cookie of its own.
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ import tornado.iostream
 import tornado.web
 import tornado.websocket
 
-from mogul.classroom.projector import student_address
 from mogul.classroom.server import dashboard
 from mogul.classroom.server.hall import Hall, Page
 from mogul.classroom.server.limits import Limits
-from mogul.classroom.store import TableStore
 from mogul.kit.record import strict_json
 
 STATIC = Path(__file__).parent / "static"
@@ -44,7 +42,7 @@ MAX_MESSAGE = 4096
 MAX_DEPTH = 4
 """The deepest nesting of a page's message (a join or a move is one object of texts)."""
 COOKIE = "mogul-projector"
-"""The projector page's cookie (the server without Jupyter): the lecturer, without the token."""
+"""The lecturer's cookie (the projector page's name): the lecturer, without the token."""
 PING_SECONDS = 30
 """How often the server pings a page's WebSocket; one silent for as long again is closed."""
 SECURITY = {
@@ -225,21 +223,16 @@ class ProjectorSocket(tornado.websocket.WebSocketHandler):
             self.hall.projectors.leave(self._send)
 
 
-def handlers(
-    hall: Hall,
-    base_url: str = "/",
-    token: str | None = None,
-    lecturer: tuple[type, type] = (ProjectorPage, ProjectorSocket),
-) -> list[tuple[Any, ...]]:
-    """The hall's tornado handlers below ``base_url``; the projector's (``lecturer``: the page's
-    and its socket's handler) ask for ``token``."""
+def handlers(hall: Hall, base_url: str = "/", token: str | None = None) -> list[tuple[Any, ...]]:
+    """The hall's tornado handlers below ``base_url``; the lecturer's pages (the projector's
+    and the dashboard's) ask for ``token``."""
     root = base_url.rstrip("/") + "/" + PATH
-    page, socket = lecturer
+    lecturer = (ProjectorPage, ProjectorSocket)
     return [
         (root + "/?", PageHandler),
         (root + "/ws", SeatSocket, {"hall": hall}),
-        (root + "/projector", page, {"token": token}),  # relative links: no trailing slash
-        (root + "/projector/ws", socket, {"hall": hall, "token": token}),
+        (root + "/projector", ProjectorPage, {"token": token}),  # relative links: no slash
+        (root + "/projector/ws", ProjectorSocket, {"hall": hall, "token": token}),
         *dashboard.handlers(root, hall, token, lecturer, SECURITY, COOKIE),  # its page
         (root + "/static/(.*)", tornado.web.StaticFileHandler, {"path": str(STATIC)}),
     ]
@@ -261,8 +254,8 @@ def make_app(hall: Hall, token: str | None = None) -> tornado.web.Application:
 def bound_connections(server: tornado.httpserver.HTTPServer, per_address: int) -> None:
     """Keep at most ``per_address`` HTTP connections of ``server`` open from one address: a
     further one is closed at once (a page's WebSocket, once open, counts among the hall's
-    ``Limits.pages_per_address`` instead). Works on any tornado HTTP server, ours or Jupyter's,
-    by wrapping the two methods through which its connections come and go."""
+    ``Limits.pages_per_address`` instead). Works on any tornado HTTP server, by wrapping the
+    two methods through which its connections come and go."""
     open_from: dict[str, int] = {}
     address_of: dict[Any, str] = {}
     accept, closed = server.handle_stream, server.on_close
@@ -329,63 +322,6 @@ def listen(
     return server
 
 
-def jupyter_lecturer() -> tuple[type, type]:
-    """The projector's handlers checked by the Jupyter server's own login (its token or its
-    cookie, as for JupyterLab) instead of a token of ours."""
-    from jupyter_server.base.handlers import JupyterHandler
-
-    class JupyterProjectorPage(ProjectorPage, JupyterHandler):
-        def lecturer(self) -> bool:
-            return self.current_user is not None
-
-        def remember_lecturer(self) -> None:
-            pass  # Jupyter set its login cookie when it read the token
-
-        @tornado.web.authenticated  # else Jupyter's login page
-        def get(self) -> None:
-            super().get()
-
-    class JupyterProjectorSocket(ProjectorSocket, JupyterHandler):
-        lecturer = JupyterProjectorPage.lecturer
-
-        def set_default_headers(self) -> None:
-            pass  # Jupyter's page headers mean nothing on a WebSocket
-
-    return JupyterProjectorPage, JupyterProjectorSocket
-
-
-def _bound_jupyter_server(serverapp: Any, limits: Limits) -> None:
-    """Jupyter's own HTTP server (made after the extensions load) gets the hall's bound on
-    connections per address and its header time-out (not the body's: notebooks upload)."""
-    http = getattr(serverapp, "http_server", None)
-    if http is None:
-        return
-    bound_connections(http, _open_files_for_sockets(limits))
-    http.conn_params.header_timeout = limits.header_seconds
-
-
-def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "mogul.classroom.server"}]
-
-
-def _load_jupyter_server_extension(serverapp: Any) -> None:
-    """Add the student pages to a running Jupyter server (its store: ``$MOGUL_CLASSROOM``)."""
-    base_url = serverapp.web_app.settings.get("base_url", "/")
-    hall = Hall(
-        TableStore(), address=student_address(serverapp.port, base_url.lstrip("/") + PATH + "/")
-    )
-    web_app = serverapp.web_app
-    web_app.add_handlers(".*$", handlers(hall, base_url, lecturer=jupyter_lecturer()))
-    serverapp.io_loop.add_callback(hall.start)
-    serverapp.io_loop.add_callback(_bound_jupyter_server, serverapp, hall.limits)
-    serverapp.log.info(
-        "Mogul's lecture hall: student pages at %s%s/ (store %r)",
-        web_app.settings.get("base_url", "/"),
-        PATH,
-        hall.store,
-    )
-
-
 __all__ = [
     "Hall",
     "PageHandler",
@@ -394,7 +330,6 @@ __all__ = [
     "SeatSocket",
     "bound_connections",
     "handlers",
-    "jupyter_lecturer",
     "listen",
     "make_app",
 ]

@@ -1,7 +1,11 @@
-"""Serve the student pages without Jupyter: ``python -m mogul.classroom.server --port 8866``.
+"""The class's server: ``mogul classroom`` (``python -m mogul.classroom.server`` alike).
 
-The lecturer's projector page needs a token (``--token``, else ``$MOGUL_HALL_TOKEN``, else a new
-one): the command prints its address.
+It serves the student page, and behind the lecturer's token (``--token``, else
+``$MOGUL_HALL_TOKEN``, else a new one) the projector page and the lecturer's dashboard, on the
+table store ``--store`` (``--db``; default ``$MOGUL_CLASSROOM``, else ``classroom.sqlite``
+here). Once it listens it prints the three addresses: the student page's on this machine's
+network address when it listens on every network (``--ip 0.0.0.0``), the lecturer's two on
+this machine.
 
 Several processes serve one class on one PostgreSQL store (``--store postgresql+psycopg://...``),
 each following the others' moves by the store's NOTIFY. ``--workers N`` (Linux) starts N of them
@@ -12,10 +16,7 @@ process serves it. Elsewhere, start one process per ``--port`` on the same store
 behind one address with nginx (an upstream of the ports, ``proxy_http_version 1.1``,
 ``proxy_set_header Upgrade $http_upgrade`` and ``Connection "upgrade"`` for the WebSockets;
 every student then comes from the proxy's address: raise ``--pages-per-address`` and
-``--connections-per-address`` above the class). ``mogul classroom`` (one Jupyter process: the
-lecturer's dashboard and a hall) can run beside them on the same store, e.g. ``python -m
-mogul.classroom.server --store URL --workers 2 --ip 0.0.0.0 --port 8867`` for the students,
-who open that hall's address (its projector page shows it).
+``--connections-per-address`` above the class).
 
 ``--practice [GAME]`` is for one student alone, no lecturer: a table of one person against
 bots (``--bots value,value,value``; default three of the game's value bot), in a store of its
@@ -60,17 +61,35 @@ from mogul.classroom.store import TableStore
 
 LOG = logging.getLogger("mogul.classroom.server")
 TOKEN_ENV = "MOGUL_HALL_TOKEN"
-"""The environment variable holding the projector page's token (``--token`` wins)."""
+"""The environment variable holding the lecturer's token (``--token`` wins)."""
+EVERYWHERE = ("0.0.0.0", "::")
+"""Addresses that listen on every network: the students' devices reach the server."""
+
+
+def student_page(ip: str, port: int) -> str:
+    """The student page's address: listening on every network (or given ``$MOGUL_HALL_URL``)
+    the one the students' devices reach, this machine's there; else on ``ip``."""
+    if ip in EVERYWHERE or os.environ.get(HALL_URL_ENV):
+        return student_address(port)
+    return f"http://{_host(ip)}:{port}/{PATH}/"
+
+
+def _host(ip: str) -> str:
+    """``ip`` as a URL's host: the lecturer's own machine when it listens everywhere."""
+    return "127.0.0.1" if ip in EVERYWHERE else f"[{ip}]" if ":" in ip else ip
 
 
 def addresses(ip: str, port: int, token: str, store: TableStore, workers: int = 1) -> str:
-    """What the command prints once it serves: the student page, the projector and the
-    lecturer's dashboard."""
+    """What the command prints once it serves: the student page (``student_page``), the
+    lecturer's dashboard and the projector page (on this machine)."""
     processes = f"{workers} processes, " if workers > 1 else ""
+    host, url = _host(ip), store.engine.url
+    where = url.database if url.drivername == "sqlite" and url.database else url
     return (
-        f"Student page: http://{ip}:{port}/{PATH}/  ({processes}store: {store!r})\n"
-        f"Projector:    http://{ip}:{port}{projector_path()}?token={token}\n"
-        f"Dashboard:    http://{ip}:{port}/{PATH}/dashboard?token={token}"
+        f"Student page:   {student_page(ip, port)}  ({processes}store: {where})\n"
+        f"Your dashboard: http://{host}:{port}/{PATH}/dashboard?token={token}\n"
+        f"Projector page: http://{host}:{port}{projector_path()}?token={token}\n"
+        "(Ctrl-C stops the server)"
     )
 
 
@@ -88,8 +107,8 @@ async def serve(
     ``practice``: (game, bots) of a practice table to make and print, with no projector;
     ``sockets``: bound already, one of ``--workers``, which prints nothing)."""
     token = token or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(16)
-    everywhere = ip in ("0.0.0.0", "::") or os.environ.get(HALL_URL_ENV)
-    address = student_address(port) if everywhere else f"http://{ip}:{port}/{PATH}/"
+    address = student_page(ip, port)
+    everywhere = ip in EVERYWHERE or os.environ.get(HALL_URL_ENV)
     with contextlib.ExitStack() as cleanup:
         if practice is not None and store is None:  # a store of its own, gone at the end
             folder = cleanup.enter_context(
@@ -224,20 +243,24 @@ def run_workers(
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mogul.classroom.server",
-        description=__doc__.splitlines()[0],
+        prog="mogul classroom",
+        description=__doc__.splitlines()[0].replace("``", ""),
         epilog=__doc__.split("\n\n")[2].replace("``", ""),  # several processes
     )
     parser.add_argument(
         "--store",
-        help="the table store: a SQLite file or a database URL (default: $MOGUL_CLASSROOM)",
+        "--db",
+        help="the table store: a SQLite file, or postgresql+psycopg://... for several processes "
+        "(default: $MOGUL_CLASSROOM, else classroom.sqlite here)",
     )
     parser.add_argument(
         "--ip", default="127.0.0.1", help="the address to listen on (0.0.0.0: every network)"
     )
-    parser.add_argument("--port", type=int, default=8866)
+    parser.add_argument("--port", type=int, default=8866, help="default %(default)s")
     parser.add_argument(
-        "--token", help=f"the projector page's token (default: ${TOKEN_ENV}, else a new one)"
+        "--token",
+        help=f"the lecturer's token, for the dashboard and the projector (default: ${TOKEN_ENV}, "
+        "else a new one each time)",
     )
     default = Limits()
     parser.add_argument(
@@ -279,6 +302,8 @@ def main(argv: list[str] | None = None) -> None:
         "per address hold in each process",
     )
     args = parser.parse_args(argv)
+    if not 1 <= args.port <= 65535:
+        parser.error(f"--port {args.port}: choose a port from 1 to 65535")
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: one process or more")
     if args.workers > 1 and (why := workers_refused(args.store, args.practice is not None)):
@@ -299,6 +324,8 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s"
     )
+    # a line per page load and socket would scroll the printed links away (refusals still show)
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
     limits = Limits(
         pages_per_address=args.pages_per_address,
         connections_per_address=args.connections_per_address,

@@ -22,8 +22,8 @@ class Limits:
 
     ``pages_per_address``: open student pages from one address (a class of 500 with some tabs
     reloading; 1,500 sockets from one client are not a class). ``connections_per_address``:
-    open TCP connections from one address, pages and page loads together (the server without
-    Jupyter; at most half the process's file limit). ``joins_per_page``: (burst, seconds per
+    open TCP connections from one address, pages and page loads together (at most half the
+    process's file limit). ``joins_per_page``: (burst, seconds per
     further join) on one page; a student joins once, maybe again after a typo.
     ``joins_per_address``: the same for one address (the whole class joining in a minute).
     ``header_seconds``: how long a connection may take to send a request's headers, or sit
