@@ -16,8 +16,9 @@ CHROMIUM ?= /usr/bin/chromium
 # the lecture hall (mogul/classroom/server: no kernel at all). Students open
 # http://<this machine>:8866/mogul/hall/; the lecturer's dashboard and the projector page are on
 # the same server behind its token, CLASSROOM_TOKEN (drawn afresh each time unless given). All
-# use the table store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL). For a
-# room of students use CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to mogul classroom.
+# use the table store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL, on which
+# CLASSROOM_ARGS=--workers=4 serves with four processes). For a room of students use
+# CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to mogul classroom (mogul classroom --help).
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866

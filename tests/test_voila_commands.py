@@ -19,8 +19,7 @@ def started(monkeypatch):
     calls: list[list[str]] = []
     monkeypatch.setattr(cli, "start_voila", calls.append)
     monkeypatch.setattr(os, "environ", dict(os.environ))
-    for name in ("JUPYTER_PATH", serve.STORE_ENV, serve.EXPORT_ENV):
-        os.environ.pop(name, None)
+    os.environ.pop("JUPYTER_PATH", None)
     return calls
 
 
@@ -41,7 +40,6 @@ def test_player_serves_notebook_03_with_the_kits_template(started, capsys):
     ]
     assert os.environ["JUPYTER_PATH"] == os.pathsep.join([KIT_JUPYTER, "/elsewhere"])
     assert Path(KIT_JUPYTER, "voila", "templates", "mogul", "index.html.j2").is_file()
-    assert serve.STORE_ENV not in os.environ
     assert capsys.readouterr().out == "Player: http://127.0.0.1:8899/  (Ctrl-C stops it)\n"
 
 
