@@ -30,6 +30,25 @@ def seat_html(state: LabState, seat: int | None) -> str:
     return f"<div class='mogul-lab-seat'><b>{html.escape(title)}</b><br>{mine}</div>"
 
 
+def seat_panel(state: LabState, seat: int) -> str:
+    """What a student's page in the lecture hall shows of the lab: ``seat_html`` and the
+    finished rounds from that seat's side (its value, the bids as everyone saw them once the
+    round closed, who won, its payoff); never another seat's value or a bid still sealed."""
+    view = state.view(seat)
+    rows = "".join(
+        f"<tr><td>{r.number}</td><td>{value}</td><td>{', '.join(map(str, r.bids))}</td>"
+        f"<td>{'you' if r.winner == seat else html.escape(state.names[r.winner])}</td>"
+        f"<td>{r.payments[seat]}</td><td><b>{payoff}</b></td></tr>"
+        for r, value, payoff in zip(view.results, view.my_values, view.my_payoffs, strict=True)
+    )
+    head = (
+        "<tr><th>round</th><th>your value</th><th>bids</th><th>winner</th><th>you paid</th>"
+        "<th>your payoff</th></tr>"
+    )
+    table = f"<table class='mogul-lab-rounds'>{head}{rows}</table>" if rows else ""
+    return seat_html(state, seat) + table
+
+
 def rounds_html(state: LabState) -> str:
     """The finished rounds, as everyone sees them: bids (or chips paid), winner, payments."""
     rows = "".join(

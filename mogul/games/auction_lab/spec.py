@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mogul.games.auction_lab.actions import parse_action
 from mogul.games.auction_lab.bots import REGISTRY
-from mogul.games.auction_lab.rules import LabState
+from mogul.games.auction_lab.rules import SEALED, LabState
 from mogul.games.auction_lab.setup import EDITIONS, new_game, player_range
 from mogul.games.auction_lab.tables import RESULT_COLUMNS, result_row, round_rows
 from mogul.kit.spec import GameSpec, register
@@ -24,6 +24,15 @@ def _label(state: LabState, action: object) -> str:
     return f"Bid {action.amount}"
 
 
+def waiting_seats(state: LabState) -> tuple[int, ...]:
+    """Sealed bids: the seats that have not bid in the round, in the round's order (the seat
+    to move first); () in Mogul's and English auctions, where one seat moves at a time."""
+    now = state.now
+    if now is None or state.mechanism not in SEALED:
+        return ()
+    return tuple(seat for seat in now.order if now.bids[seat] is None)
+
+
 SPEC = register(
     GameSpec(
         name="auction-lab",
@@ -38,7 +47,11 @@ SPEC = register(
         result_row=result_row,
         action_label=_label,
         tables={"rounds": round_rows},
-        faces={"player": "mogul.widgets.auction_lab:LabPlayer"},
+        simultaneous=waiting_seats,
+        faces={
+            "player": "mogul.widgets.auction_lab:LabPlayer",
+            "seat_panel": "mogul.games.auction_lab.display:seat_panel",
+        },
     )
 )
 """The auction lab's spec."""
