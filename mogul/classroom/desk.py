@@ -12,6 +12,8 @@ Each call returns the sentence the dashboard shows (HTML, names escaped) or rais
 from __future__ import annotations
 
 import html
+import inspect
+import json
 import os
 import time
 from pathlib import Path
@@ -59,6 +61,23 @@ def bot_choices(edition: str) -> list[str]:
     value bot, if it has one)."""
     bots = list(resolve(edition)[0].bots)
     return sorted(bots, key=lambda bot: bot != "value")
+
+
+def setup_fields(edition: str) -> list[dict[str, Any]]:
+    """The setup a lecturer may choose for ``edition`` beside seats and bots: each of its
+    game's ``new_game`` keywords whose default is a whole number or a text (the auction lab's
+    rounds, values, budget, second), as ``{"name", "kind": "number" | "text", "default"}``;
+    [] for a game dealt by its seed alone."""
+    spec, _ = resolve(edition)
+    fields = []
+    for p in inspect.signature(spec.new_game).parameters.values():
+        default = p.default
+        if p.kind != p.KEYWORD_ONLY or isinstance(default, bool):
+            continue
+        if isinstance(default, int | str):
+            kind = "number" if isinstance(default, int) else "text"
+            fields.append({"name": p.name, "kind": kind, "default": default})
+    return fields
 
 
 def card_html(info: TableInfo, states: list[Any]) -> str:
@@ -122,11 +141,14 @@ class Desk:
         bot: Any = None,
         count: Any = 1,
         timer: Any = 0,
+        setup: Any = None,
     ) -> list[TableInfo]:
         """``count`` tables of ``edition`` in ``session``, each with ``people`` seats for
         students and ``bots`` of ``bot`` (also the bot that fills free seats; default: the
-        first of ``bot_choices``), with a turn timer of ``timer`` seconds (0: none). The same
-        form again within ``DOUBLE_CLICK_SECONDS`` is a double click: it makes nothing."""
+        first of ``bot_choices``), with a turn timer of ``timer`` seconds (0: none) and the
+        game's ``setup`` (``setup_fields``: the auction lab's rounds, values, budget), which
+        each table deals its game with. The same form again within ``DOUBLE_CLICK_SECONDS``
+        is a double click: it makes nothing."""
         whole(count, "Tables", 1, MAX_TABLES)
         whole(people, "People per table", 0, MAX_SEATS)
         whole(bots, "Bots per table", 0, MAX_SEATS)
@@ -137,13 +159,17 @@ class Desk:
             raise ClassroomError("choose a game and a bot from the lists")
         bot = bot or bot_choices(edition)[0]
         seats = [HUMAN] * people + [bot] * bots
-        form = (session, edition, tuple(seats), count)
+        if setup is not None and not isinstance(setup, dict):
+            raise ClassroomError("the game's setup is a form of named fields")
+        form = (session, edition, tuple(seats), count, json.dumps(setup, sort_keys=True))
         last, when = self._created
         if form == last and time.monotonic() - when < DOUBLE_CLICK_SECONDS:
             raise ClassroomError(
                 "these tables were created a moment ago (a double click?); press again to make more"
             )
-        made = self.store.create_tables(count, edition, seats, session=session, fill=bot)
+        made = self.store.create_tables(
+            count, edition, seats, session=session, fill=bot, setup=setup or None
+        )
         self._created = (form, time.monotonic())
         if timer:
             for info in made:
@@ -209,6 +235,7 @@ __all__ = [
     "bot_choices",
     "card_html",
     "game_choices",
+    "setup_fields",
     "unused",
     "whole",
 ]

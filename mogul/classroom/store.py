@@ -639,14 +639,15 @@ class TableStore(StoreReads):
 
     def seat_snapshot(
         self, code: str
-    ) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]], frozenset[int]]:
-        """``snapshot`` and the seats whose sealed bid is held (``held_seats``), in one read."""
+    ) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]], dict[int, str]]:
+        """``snapshot`` and the sealed bids held for their seats' turn (by seat: for the hall
+        to tell each seat its own, and nobody else's), in one read."""
         with self._read() as conn:
             row = _row(conn, code)
             info = table_info(row, seat_rows(conn, row.id))
             states = list(self._game(conn, row)[0])
             simultaneous = resolve(row.edition)[0].simultaneous is not None
-            held = frozenset(self._held(conn, row.id)) if simultaneous else frozenset()
+            held = self._held(conn, row.id) if simultaneous else {}
             return info, states, _clock(conn, row), held
 
     def _hold(self, ticket: Ticket, step: int, text: str) -> int:

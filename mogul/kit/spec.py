@@ -151,7 +151,8 @@ class GameSpec:
     (state -> figure), ``"analyse_position"`` (state -> a frame of every legal action's win
     chance), ``"analysis"`` (the module of the game's analyses), ``"seat_panel"`` ((state, seat) ->
     the HTML a player's page in the lecture hall shows above the table: what that seat alone
-    may know, like its private value). The
+    may know, like its private value), ``"projector_panel"`` (state -> HTML for the room's
+    projector: nothing private, no names). The
     layers above read them with ``face``; a face the game does not name has a generic stand-in
     there (the session player plays any game)."""
 

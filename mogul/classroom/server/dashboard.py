@@ -29,7 +29,7 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.database import sa
-from mogul.classroom.desk import Desk, bot_choices, card_html, game_choices, unused
+from mogul.classroom.desk import Desk, bot_choices, card_html, game_choices, setup_fields, unused
 from mogul.classroom.projector import Projectors, projector_path, seats_joined
 from mogul.classroom.server.hall import Hall
 from mogul.classroom.table import ENDED, OVER, PAUSED, PLAYING, WAITING, ClassroomError, TableInfo
@@ -204,6 +204,7 @@ class DashboardSocket:
                 "session": self.session,
                 "games": games,
                 "bots": {edition: bot_choices(edition) for _, edition in games},
+                "setups": {edition: setup_fields(edition) for _, edition in games},
             }
         )
         self.dashboards.start()
@@ -243,6 +244,7 @@ class DashboardSocket:
                 request.get("bot"),
                 request.get("count"),
                 request.get("timer", 0),
+                request.get("setup"),
             )
             return f"Created {len(made)} table{'s' if len(made) > 1 else ''}.", None
         if op == "timer":

@@ -34,7 +34,7 @@ import html
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -143,10 +143,13 @@ def number_move(moves: list[list[str]]) -> dict[str, Any] | None:
     return {"word": words[0][0], "low": numbers[0], "high": numbers[-1]}
 
 
-def status_line(info: TableInfo, state: Any, seat: int, held: frozenset[int] = frozenset()) -> str:
+def status_line(
+    info: TableInfo, state: Any, seat: int, held: Mapping[int, str] | None = None
+) -> str:
     """One line for the student at ``seat``: whose move it is, or why nothing happens
-    (sealed bids: whether their bid is in, and how many are; ``held``: seats whose bid waits
-    for its turn)."""
+    (sealed bids: whether their bid is in, and how many are; ``held``: the bids that wait for
+    their seat's turn, by seat: only the seat's own is told)."""
+    held = held or {}
     if info.status == WAITING:
         taken = sum(1 for s in info.seats if s.name is not None)
         return f"Waiting for players: {taken} of {len(info.seats)} seats taken."
@@ -166,7 +169,8 @@ def status_line(info: TableInfo, state: Any, seat: int, held: frozenset[int] = f
         told = f"({len(state.names) - len(bidders) + len(held)} of {len(state.names)} bids in)"
         if seat in bidders and seat not in held:
             return f"<b>Your bid</b>: seal it below {told}."
-        return f"<b>Your bid is in.</b> Waiting for the others {told}."
+        mine = f" ({html.escape(held[seat])})" if seat in held else ""
+        return f"<b>Your bid is in{mine}.</b> Waiting for the others {told}."
     if mover == seat:
         phase = getattr(state, "phase", None)
         return "<b>Your move</b>" + (f" ({html.escape(str(phase))})." if phase else ".")
@@ -179,7 +183,7 @@ def seat_view(
     seat: int,
     clock: tuple[float | None, float, frozenset[int]],
     now: float,
-    held: frozenset[int] = frozenset(),
+    held: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """What the page of ``seat`` shows, as JSON-ready data (see the module docstring): the
     game's ``seat_panel`` face (what this seat alone may know) above the table; sealed bids
@@ -210,6 +214,7 @@ def seat_view(
         "you" if s.seat == seat else label
         for s, label in zip(info.seats, seat_labels(info), strict=True)
     ]
+    held = held or {}
     panel = spec.face("seat_panel")
     bidders = [s for s in sealed_seats(info, state) if s not in held]
     view.update(
@@ -220,8 +225,10 @@ def seat_view(
     mine = seat in bidders if bidders else state.current_player == seat
     if info.status == PLAYING and not state.is_over and mine:
         view["moves"] = [[spec.action_label(state, a), str(a)] for a in state.legal_actions()]
-        if bidders:
+        if bidders:  # a sealed bid: one number field instead of a button per amount
             view["number"] = number_move(view["moves"])
+            if view["number"] is not None:
+                view["moves"] = []
     seconds, since, timed_out = clock
     if seconds is not None and info.status == PLAYING and not state.is_over:
         mover = state.current_player
@@ -570,7 +577,7 @@ class Hall:
     def _show(
         self,
         code: str,
-        snap: tuple[TableInfo, list[Any], Any, frozenset[int]],
+        snap: tuple[TableInfo, list[Any], Any, Mapping[int, str]],
         force: bool = False,
         only: Page | None = None,
     ) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from mogul.games.auction_lab.rules import TITLES, LabState
+from mogul.games.auction_lab.rules import SEALED, TITLES, LabState
 
 
 def seat_html(state: LabState, seat: int | None) -> str:
@@ -27,6 +27,8 @@ def seat_html(state: LabState, seat: int | None) -> str:
         view = state.view(seat)
         value = "" if view.value is None else f"your value: <b>{view.value}</b>, "
         mine = f"{value}budget {view.budget}, your payoff so far: <b>{view.payoff}</b>"
+        if view.bid is not None:
+            mine += f"<br>your sealed bid: <b>{view.bid}</b>"
     return f"<div class='mogul-lab-seat'><b>{html.escape(title)}</b><br>{mine}</div>"
 
 
@@ -47,6 +49,26 @@ def seat_panel(state: LabState, seat: int) -> str:
     )
     table = f"<table class='mogul-lab-rounds'>{head}{rows}</table>" if rows else ""
     return seat_html(state, seat) + table
+
+
+def projector_panel(state: LabState) -> str:
+    """The last closed round on the room's projector, with no names or values: its bids
+    (sealed bids; in Mogul's auction the chips paid, in English the prices raised to) from
+    high to low, and what the winner paid."""
+    if not state.results:
+        return ""
+    last = state.results[-1]
+    bids = " &middot; ".join(str(b) for b in sorted(last.bids, reverse=True))
+    word = (
+        "bids"
+        if state.mechanism in SEALED
+        else "chips paid"
+        if state.mechanism == "mogul"
+        else "prices"
+    )
+    return (
+        f"round {last.number} {word}: <b>{bids}</b>; the winner paid {last.payments[last.winner]}"
+    )
 
 
 def rounds_html(state: LabState) -> str:

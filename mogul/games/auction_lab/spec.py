@@ -51,6 +51,7 @@ SPEC = register(
         faces={
             "player": "mogul.widgets.auction_lab:LabPlayer",
             "seat_panel": "mogul.games.auction_lab.display:seat_panel",
+            "projector_panel": "mogul.games.auction_lab.display:projector_panel",
         },
     )
 )
