@@ -66,14 +66,21 @@ def bot_choices(edition: str) -> list[str]:
 def setup_fields(edition: str) -> list[dict[str, Any]]:
     """The setup a lecturer may choose for ``edition`` beside seats and bots: each of its
     game's ``new_game`` keywords whose default is a whole number or a text (the auction lab's
-    rounds, values, budget, second), as ``{"name", "kind": "number" | "text", "default"}``;
-    [] for a game dealt by its seed alone."""
-    spec, _ = resolve(edition)
+    rounds, values, budget; second in Mogul's auction), as ``{"name", "kind": "number" |
+    "text", "default"}``; a number the edition takes at its default only (second in a
+    sealed-bid auction) is left out; [] for a game dealt by its seed alone."""
+    spec, edition = resolve(edition)
+    players = [f"P{i + 1}" for i in range(spec.player_range(edition)[0])]
     fields = []
     for p in inspect.signature(spec.new_game).parameters.values():
         default = p.default
         if p.kind != p.KEYWORD_ONLY or isinstance(default, bool):
             continue
+        if isinstance(default, int):
+            try:
+                spec.new_game(edition, players, 0, **{p.name: default + 1})
+            except ValueError:
+                continue
         if isinstance(default, int | str):
             kind = "number" if isinstance(default, int) else "text"
             fields.append({"name": p.name, "kind": kind, "default": default})
@@ -88,8 +95,8 @@ def card_html(info: TableInfo, states: list[Any]) -> str:
         f"<div><b>{info.status}</b>",
     ]
     if state is not None:
-        stage = get_game(info.game).stage(state)
-        lines[-1] += f" &middot; round {stage}"
+        if not state.is_over:
+            lines[-1] += f" &middot; round {get_game(info.game).stage(state)}"
         pot = getattr(state, "pot", None)
         if pot is not None and not state.is_over:
             lines[-1] += f" &middot; pot {pot}"

@@ -83,12 +83,14 @@ def test_the_lecturers_setup_is_kept_per_table_dealt_and_replayed(store: TableSt
         store.create_table("first-price-auction", ["human"] * 3, setup={"decks": 2})
     with pytest.raises(ValueError, match="deals players itself"):
         store.create_table("first-price-auction", ["human"] * 3, setup={"players": 2})
-    assert [f["name"] for f in setup_fields("first-price-auction")] == [
-        "rounds",
-        "values",
-        "budget",
-        "second",
-    ]
+    names = [f["name"] for f in setup_fields("first-price-auction")]
+    assert names == ["rounds", "values", "budget"]  # second: Mogul's auction only
+    assert [f["name"] for f in setup_fields("mogul-auction")] == [*names, "second"]
+    assert setup_fields("first-price-auction")[1] == {
+        "name": "values",
+        "kind": "text",
+        "default": "uniform 0..10",
+    }
     assert setup_fields("classic") == []  # Mogul's dashboard form stays as it was
     made = Desk(store).create_tables(
         "s", "all-pay-auction", 2, 1, "equilibrium", 2, 0, {"rounds": 4, "budget": 6}

@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
+
 from mogul.games.auction_lab.actions import parse_action
 from mogul.games.auction_lab.bots import REGISTRY
 from mogul.games.auction_lab.rules import SEALED, LabState
 from mogul.games.auction_lab.setup import EDITIONS, new_game, player_range
 from mogul.games.auction_lab.tables import RESULT_COLUMNS, result_row, round_rows
-from mogul.kit.spec import GameSpec, register
+from mogul.kit.spec import GameSpec, generic_table_html, register
 
 
 def _label(state: LabState, action: object) -> str:
@@ -22,6 +25,24 @@ def _label(state: LabState, action: object) -> str:
     if state.mechanism == "english":
         return {"raise": f"Raise to {state.now.pot + 1}", "drop": "Drop"}[str(action)]
     return f"Bid {action.amount}"
+
+
+def _table(
+    state: LabState,
+    hide_chips: Sequence[int] = (),
+    log: Sequence[str] = (),
+    labels: Sequence[str] | None = None,
+) -> str:
+    """The generic table, but in a round of sealed bids no seat is in bold as the one to move:
+    every seat that has not bid may bid."""
+    if not waiting_seats(state):
+        return generic_table_html(state, hide_chips, log, labels)
+    seats = ", ".join(
+        html.escape(name + (f" ({labels[seat]})" if labels and labels[seat] else ""))
+        for seat, name in enumerate(state.names)
+    )
+    lines = "".join(f"<li>{html.escape(line)}</li>" for line in log)
+    return f"<div class='kit-table'><p>{seats}</p><ul>{lines}</ul></div>"
 
 
 def waiting_seats(state: LabState) -> tuple[int, ...]:
@@ -46,6 +67,7 @@ SPEC = register(
         result_columns=RESULT_COLUMNS,
         result_row=result_row,
         action_label=_label,
+        table_html=_table,
         tables={"rounds": round_rows},
         simultaneous=waiting_seats,
         faces={
