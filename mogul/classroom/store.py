@@ -578,35 +578,47 @@ class TableStore(StoreReads):
             if not early:
                 _, move, new = self._check_move(conn, row, ticket, step, action)
                 kinds = [s.kind for s in seat_rows(conn, row.id)]
+                sealed = resolve(row.edition)[0].simultaneous is not None
+                held = self._held(conn, row.id) if sealed else {}
         if early:  # a sealed bid before its seat's turn
             return self._hold(ticket, step, action)
-        spec = resolve(row.edition)[0]
-        bot_next = not new.is_over and (
-            kinds[new.current_player] != HUMAN
-            or bool(spec.simultaneous and spec.simultaneous(new))  # held bids may be due
-        )
         # The write is as short as it can be: every check above holds while the table's
         # version is the one read (every change of a table bumps it), so the transaction only
-        # stores the move if it is; else the table changed meanwhile: check again under the lock.
+        # stores the move if it is (and plays the sealed bids held for the seats after it:
+        # unchanged too); else the table changed meanwhile: check again under the lock.
+        played = []
         with self._write() as (conn, _):
             stored = self._store_action(conn, row, ticket.seat, move, new, unchanged=True)
+            if stored is not None:
+                played = [(row, new, stored), *self._play_held(conn, row.code, new, held)]
         if stored is None:
             with self._write(ticket.code) as (conn, row):
                 _, move, new = self._check_move(conn, row, ticket, step, action)
                 stored = self._store_action(conn, row, ticket.seat, move, new)
-                bot_next = bot_next or (
-                    not new.is_over
-                    and conn.execute(
-                        sa.select(SEATS.c.kind).where(
-                            SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player
-                        )
-                    ).scalar()
-                    != HUMAN
-                )
-        self._remember(row, new, stored)
-        if bot_next:  # a person moves next: no need to read the table again
-            self.move_bots(ticket.code)
+                held = self._held(conn, row.id) if sealed else {}
+                played = [(row, new, stored), *self._play_held(conn, row.code, new, held)]
+        for done, state, text in played:
+            self._remember(done, state, text)
+        last = played[-1][1]
+        if not last.is_over and kinds[last.current_player] != HUMAN:
+            self.move_bots(ticket.code)  # a person moves next: no need to read the table again
         return row.step + 1
+
+    def _play_held(
+        self, conn: sa.Connection, code: str, state: Any, held: dict[int, str]
+    ) -> list[tuple[Any, Any, str]]:
+        """Play the sealed bids ``held`` (by seat) whose seat's turn has come after ``state``,
+        in the transaction of ``conn`` (which holds the write lock); each (row it was played
+        at, the state it made, its text)."""
+        played = []
+        while not state.is_over and state.current_player in held:
+            seat = state.current_player
+            row = _row(conn, code, lock=True)
+            conn.execute(sa.delete(HELD).where(HELD.c.table_id == row.id, HELD.c.seat == seat))
+            action, new = _legal(row, state, held.pop(seat))  # checked when it was held
+            played.append((row, new, self._store_action(conn, row, seat, action, new)))
+            state = new
+        return played
 
     def _sealed(self, conn: sa.Connection, row: Any, seat: int, step: int) -> tuple[int, bool]:
         """A sealed bid's step: in a round where seats bid in any order (``simultaneous``), a
@@ -651,8 +663,8 @@ class TableStore(StoreReads):
             return info, states, _clock(conn, row), held
 
     def _hold(self, ticket: Ticket, step: int, text: str) -> int:
-        """Keep ``ticket``'s sealed bid until its seat's turn (played then by ``move_bots``),
-        or play it now if the turn came meanwhile; the table's step."""
+        """Keep ``ticket``'s sealed bid until its seat's turn (played then, with the move before
+        it), or play it now if the turn came meanwhile; the table's step."""
         played = None
         with self._write(ticket.code) as (conn, row):
             if row.status != PLAYING:
@@ -672,11 +684,15 @@ class TableStore(StoreReads):
                 )
                 self._bump(conn, row)  # the pages see one more bid in (not whose, not what)
             else:
-                played = self._store_action(conn, row, ticket.seat, action, new)
-        if played is not None:
-            self._remember(row, new, played)
-        self.move_bots(ticket.code)
-        return row.step + (played is not None)
+                played = [
+                    (row, new, self._store_action(conn, row, ticket.seat, action, new)),
+                    *self._play_held(conn, row.code, new, self._held(conn, row.id)),
+                ]
+        for done, state, text in played or ():
+            self._remember(done, state, text)
+        if played:  # a bot may be next
+            self.move_bots(ticket.code)
+        return row.step + bool(played)
 
     def _check_move(
         self, conn: sa.Connection, row: Any, ticket: Ticket, step: int, text: str
