@@ -15,6 +15,7 @@ import html
 import inspect
 import json
 import os
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from mogul.classroom.table import (
     TIMER_RANGE,
     ClassroomError,
     TableInfo,
+    Ticket,
     pretty_code,
 )
 from mogul.kit.session import HUMAN
@@ -182,6 +184,50 @@ class Desk:
             for info in made:
                 self.store.set_timer(info.code, timer)
         return made
+
+    def regroup(self, session: str) -> tuple[str, dict[tuple[str, int], Ticket]]:
+        """Strangers: every student of ``session`` whose newest table is over sits down at a
+        new table of the same game, setup, bots and timer, in groups drawn afresh (each new
+        table takes as many students as one of the finished ones had). The sentence to show,
+        and each student's old seat (code, seat) with the ticket of their new one (the hall
+        moves their pages there)."""
+        latest: dict[str, tuple[TableInfo, int]] = {}
+        for info in self.store.tables(session):  # oldest first: the newest table wins
+            for seat in info.seats:
+                if seat.is_human and seat.name:
+                    latest[seat.name] = (info, seat.seat)
+        groups: dict[str, tuple[TableInfo, list[tuple[str, int]]]] = {}
+        for name, (info, seat) in latest.items():
+            if info.status == OVER:
+                groups.setdefault(info.code, (info, []))[1].append((name, seat))
+        if not groups:
+            raise ClassroomError(
+                "nobody to regroup: new groups are drawn from the students whose table is over"
+            )
+        people = [(info.code, *member) for info, members in groups.values() for member in members]
+        random.SystemRandom().shuffle(people)
+        moves: dict[tuple[str, int], Ticket] = {}
+        for info, members in groups.values():
+            chunk, people = people[: len(members)], people[len(members) :]
+            bots = [s.kind for s in info.seats if not s.is_human]
+            table = self.store.create_table(
+                info.edition,
+                [HUMAN] * len(chunk) + bots,
+                session,
+                None,
+                info.fill,
+                self.store.settings(info.code),
+            )
+            seconds = self.store.clock(info.code)[0]
+            if seconds is not None:
+                self.store.set_timer(table.code, seconds)
+            for code, name, seat in chunk:
+                moves[(code, seat)] = self.store.join(table.code, name)
+        return (
+            f"New groups: {len(moves)} students at {len(groups)} new "
+            f"table{'s' if len(groups) > 1 else ''}.",
+            moves,
+        )
 
     def set_timer(self, session: str, seconds: Any) -> str:
         """Give every unfinished table of ``session`` a turn timer of ``seconds`` (0: none)."""

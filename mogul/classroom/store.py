@@ -644,6 +644,15 @@ class TableStore(StoreReads):
         ).all()
         return dict(found)
 
+    def settings(self, code: str) -> dict[str, Any] | None:
+        """The setup keywords table ``code`` was created with (None: none)."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            found = conn.execute(
+                sa.select(SETTINGS.c.setup).where(SETTINGS.c.table_id == row.id)
+            ).scalar()
+        return None if found is None else json.loads(found)
+
     def held_seats(self, code: str) -> frozenset[int]:
         """The seats of table ``code`` whose sealed bid is held for their turn (not the bids)."""
         with self._read() as conn:

@@ -151,6 +151,12 @@ def test_sealed_bids_come_in_any_order_and_the_record_replays(store: TableStore)
     assert final.is_over and store.held_seats(code) == frozenset()
     assert [r.bids for r in final.results] == [(10, 20, 30), (11, 21, 31)]
     assert list(store.record(code).states())[-1] == final
+    assert final.final_scores() == (0, 0, 542)  # 301 - 30 + 302 - 31: seat 2 won both
+    assert "your score <b>542</b>" in phones[2].view["panel"]
+    for phone in phones[:2]:  # a winner's score and price would tell its value
+        view = phone.view
+        assert "your score <b>0</b>" in view["panel"]
+        assert "542" not in view["panel"] + view["table_html"] + view["line"]
     handle(hall, phones[0].page, {"op": "act", "step": 6, "action": "bid 5"})
     assert phones[0].inbox[-1]["message"] == "the game is over"
 
@@ -238,3 +244,41 @@ def test_other_games_keep_their_pages(store: TableStore) -> None:
         "high": 2,
     }
     assert number_move([["Pay", "pay"], ["Drop", "drop"]]) is None
+
+
+def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_move_their_pages(
+    store: TableStore,
+) -> None:
+    made = Desk(store).create_tables(
+        "s", "second-price-auction", 2, 0, "equilibrium", 2, 30, {"rounds": 1, "budget": 5}
+    )
+    hall, phones = Hall(store), {}
+    for t, info in enumerate(made):
+        for i in range(2):
+            phone, name = Phone(), f"Student {t}{i}"
+            handle(hall, phone.page, {"op": "join", "table": info.code, "name": name})
+            phones[name] = phone
+    for phone in phones.values():
+        bid(hall, phone, 3)
+    assert all(store.info(info.code).status == "over" for info in made)
+    said, moves = Desk(store).regroup("s")
+    assert said == "New groups: 4 students at 2 new tables."
+    new = [t for t in store.tables("s") if t.code not in {info.code for info in made}]
+    assert len(new) == 2 and all(t.status == "playing" for t in new)
+    assert sorted(n for t in new for n in t.names) == sorted(phones)
+    for table in new:
+        first = store.history(table.code)[0]
+        assert (first.setup.mechanism, first.setup.rounds, first.setup.budget) == (
+            "second-price",
+            1,
+            5,
+        )
+        assert store.clock(table.code)[0] == 30  # the timer comes along
+    assert asyncio.run(hall.move_pages(moves)) == 4
+    for name, phone in phones.items():
+        seat = [m for m in phone.inbox if m["type"] == "seat"][-1]
+        assert seat["moved"] and seat["table"] in {t.code for t in new}
+        assert phone.view["table"] == seat["table"] and phone.view["name"] == name
+        assert phone.view["number"] == {"word": "bid", "low": 0, "high": 5}
+    with pytest.raises(ClassroomError, match="nobody to regroup"):
+        Desk(store).regroup("s")  # everyone is at a table still playing

@@ -2,10 +2,11 @@
 dashboard (no kernel), three phones (390x844) play three rounds of each, and the projector
 shows each round's bids come in without names.
 
-First-price sealed bids: each phone sees its own value, types one number and seals it, in any
-order (the hall holds a bid made before its seat's turn); the projector counts the bids in and
-shows the closed round's bids. Mogul's auction: the phone to move pays a chip or drops. No
-page ever shows another seat's value. Screenshots of every page (phones, the dashboard on a
+First-price sealed bids, strangers: three tables of one round, the lecturer drawing new groups
+("New groups") after each; each phone sees its own value, types one number and seals it, in
+any order (the hall holds a bid made before its seat's turn); the projector counts the bids in
+and shows the closed round's bids. No page ever shows another student's value. Mogul's
+auction, partners: one table of three rounds; the phone to move pays a chip or drops. Screenshots of every page (phones, the dashboard on a
 laptop, the projector) go to ``screenshots/auction-lab-*.png``. About 20 s.
 """
 
@@ -59,14 +60,15 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=SCREENSHOTS / f"auction-lab-{name}.png", full_page=True)
 
 
-def create(lecturer: Page, edition: str, rounds: int, budget: int) -> str:
+def create(lecturer: Page, edition: str, rounds: int, budget: int, values: str = "") -> str:
     """Create one table of ``edition`` for three people on the dashboard; its code."""
     lecturer.locator("#game").select_option(edition)
     setup = lecturer.locator("#setup")
     expect(setup).to_be_visible()
     setup.get_by_label("Rounds").fill(str(rounds))
     setup.get_by_label("Budget").fill(str(budget))
-    expect(setup.get_by_label("Values")).to_have_value("uniform 0..10")
+    expect(setup.get_by_label("Values")).to_have_attribute("title", "default: uniform 0..10")
+    setup.get_by_label("Values").fill(values or "uniform 0..10")
     lecturer.get_by_label("Tables").fill("1")
     lecturer.get_by_label("People per table").fill("3")
     lecturer.get_by_label("Bots per table").fill("0")
@@ -102,7 +104,9 @@ def test_three_phones_play_first_price_and_moguls_auction_for_three_rounds(
         browser, f"{root}dashboard?session={SESSION}&token={TOKEN}", LAPTOP, outside
     )
     expect(lecturer.locator("#summary")).to_contain_text("0 of 0 seats joined", timeout=10_000)
-    code = create(lecturer, "first-price-auction", rounds=3, budget=10)
+    # strangers: tables of one round, new groups after each; values no bid, payment or payoff
+    # can equal (bids are half a value), so a page that showed another's value would show it
+    code = create(lecturer, "first-price-auction", 1, 1000, "uniform 500..599")
     shot(lecturer, "dashboard-laptop")
     projector = open_page(
         browser, f"{root}projector?session={SESSION}&token={TOKEN}", LAPTOP, outside
@@ -110,50 +114,49 @@ def test_three_phones_play_first_price_and_moguls_auction_for_three_rounds(
     phones = join(browser, root, code, outside)
     for phone in phones:
         expect(phone.locator("#line")).to_contain_text("Your bid", timeout=10_000)
-        expect(phone.locator("#amount")).to_have_attribute("max", "10")
-        expect(phone.locator("#moves")).to_contain_text("Your bid (0 to 10)")
+        expect(phone.locator("#amount")).to_have_attribute("max", "1000")
+        expect(phone.locator("#moves")).to_contain_text("Your bid (0 to 1000)")
     shot(phones[0], "phone-first-price-bid")
-    values = []
+    values: dict[str, list[int]] = {name: [] for name in NAMES}
+    codes = []
     for number in range(1, 4):
-        values.append([value_of(p) for p in phones])
-        for i, phone in enumerate(reversed(phones)):  # the last seat first: its bid is held
-            seat = 2 - i
-            amount = values[-1][seat] // 2
-            phone.locator("#amount").fill(str(amount))
+        codes.append(phones[0].locator("#header b").first.inner_text().replace("-", ""))
+        for i, phone in enumerate(reversed(phones)):  # the last to join first
+            name = NAMES[2 - i]
+            values[name].append(value_of(phone))
+            phone.locator("#amount").fill(str(values[name][-1] // 2))
             phone.get_by_role("button", name="Seal my bid").click()
-            if number < 3 and i < 2:
-                expect(phone.locator("#line")).to_contain_text("Your bid is in", timeout=10_000)
-                expect(projector.locator(".bids")).to_contain_text(
+            if i < 2:
+                expect(projector.locator(".bids").last).to_contain_text(
                     f"{i + 1} of 3 bids in", timeout=10_000
                 )
             if number == 1 and i == 0:
+                expect(phone.locator("#line")).to_contain_text("Your bid is in", timeout=10_000)
                 shot(phone, "phone-first-price-bid-in")
                 shot(projector, "projector-bids-coming-in")
                 assert not any(n in projector.locator("main").inner_text() for n in NAMES)
-        if number < 3:
+        for phone in phones:
+            expect(phone.locator("#line")).to_contain_text("Game over", timeout=10_000)
+        if number == 1:
+            shot(phones[0], "phone-first-price-over")
+        for phone, name in zip(phones, NAMES, strict=True):  # nobody else's value, ever
+            text = phone.locator("main").inner_text()
+            for other in NAMES:
+                hidden = set(values[other]) - set(values[name])
+                assert other == name or not any(str(v) in text for v in hidden), (name, other)
+        if number < 3:  # strangers: new groups for the next round
+            lecturer.get_by_role("button", name="New groups").click()
             for phone in phones:
-                expect(phone.locator(".mogul-lab-seat")).to_contain_text(
-                    f"round {number + 1} of 3", timeout=10_000
-                )
-    for seat, phone in enumerate(phones):
-        expect(phone.locator("#line")).to_contain_text("Game over", timeout=10_000)
-        rows = phone.locator(".mogul-lab-rounds tr")
-        expect(rows).to_have_count(4)  # a head and three rounds
-        page_text = phone.locator("main").inner_text()
-        for r in range(3):
-            assert f"\t{values[r][seat]}\t" in rows.nth(r + 1).inner_text() + "\t"
-            for other in range(3):  # another seat's value is nowhere, unless it equals one shown
-                hidden = values[r][other]
-                shown = {values[k][seat] for k in range(3)} | {
-                    v // 2 for row in values for v in row
-                }
-                if other != seat and hidden not in shown and hidden > 10:
-                    assert str(hidden) not in page_text
-    shot(phones[0], "phone-first-price-over")
-    expect(projector.locator(".bids")).to_contain_text("round 3 bids")
+                expect(phone.locator("#message")).to_contain_text("New group", timeout=10_000)
+                expect(phone.locator("#line")).to_contain_text("Your bid", timeout=10_000)
+            if number == 1:
+                shot(phones[0], "phone-new-group")
+    expect(projector.locator(".bids").last).to_contain_text("bids: ")
     shot(projector, "projector-first-price-over")
-    final = store.history(code.replace("-", ""))[-1]
-    assert [list(r.bids) for r in final.results] == [[v // 2 for v in row] for row in values]
+    for number, code in enumerate(codes):
+        final = store.history(code)[-1]
+        bids = [values[name][number] // 2 for name in final.names]
+        assert final.is_over and list(final.results[0].bids) == bids
 
     code = create(lecturer, "mogul-auction", rounds=3, budget=2)  # Mogul's auction
     moguls = join(browser, root, code, outside)

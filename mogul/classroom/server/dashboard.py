@@ -227,6 +227,9 @@ class DashboardSocket:
             self._send({"type": "message", "html": said, "error": True})
             return
         self._send({"type": "message", "html": said, "error": False})
+        moved, self.moved = getattr(self, "moved", {}), {}
+        if moved:  # new groups: the students' pages go to their new tables
+            await self.hall.move_pages(moved)
         self.dashboards.poke()
         if code is not None:
             await self.hall.changed(code)  # the students' pages at once
@@ -249,6 +252,9 @@ class DashboardSocket:
             return f"Created {len(made)} table{'s' if len(made) > 1 else ''}.", None
         if op == "timer":
             return desk.set_timer(session, request.get("seconds")), None
+        if op == "regroup":
+            said, self.moved = desk.regroup(session)
+            return said, None
         if op == "export":
             return desk.export(session)[1], None
         if op not in TABLE_OPS:

@@ -462,8 +462,21 @@ class Hall:
         ticket = await self._run(self.store.join, code, name, key or None)
         await self._sit(page, ticket, new=not key)
 
-    async def _sit(self, page: Page, ticket: Ticket, new: bool) -> None:
-        """Seat ``page`` with ``ticket`` (just joined: ``new``) and show it the table."""
+    async def move_pages(self, moves: Mapping[tuple[str, int], Ticket]) -> int:
+        """Seat each page open here at a seat (code, seat) of ``moves`` at that seat's new one
+        (new groups: ``Desk.regroup``), telling it so; how many pages moved."""
+        moved = 0
+        for code in {code for code, _ in moves}:
+            for page in list(self.pages.get(code, ())):
+                ticket = page.ticket
+                if ticket is not None and (ticket.code, ticket.seat) in moves:
+                    await self._sit(page, moves[(ticket.code, ticket.seat)], new=True, moved=True)
+                    moved += 1
+        return moved
+
+    async def _sit(self, page: Page, ticket: Ticket, new: bool, moved: bool = False) -> None:
+        """Seat ``page`` with ``ticket`` (just joined: ``new``; sent there by new groups:
+        ``moved``) and show it the table."""
         self.leave(page)
         page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
@@ -479,6 +492,7 @@ class Hall:
                 "seat": ticket.seat,
                 "key": ticket.key,
                 "new": new,
+                "moved": moved,
                 "howto": howto_html(resolve(info.edition)[0]),
                 "practice": self.practice and info.session == PRACTICE,
             }

@@ -35,7 +35,8 @@ def seat_html(state: LabState, seat: int | None) -> str:
 def seat_panel(state: LabState, seat: int) -> str:
     """What a student's page in the lecture hall shows of the lab: ``seat_html`` and the
     finished rounds from that seat's side (its value, the bids as everyone saw them once the
-    round closed, who won, its payoff); never another seat's value or a bid still sealed."""
+    round closed, who won, its payoff); never another seat's value or a bid still sealed, nor
+    (once over) another seat's score."""
     view = state.view(seat)
     rows = "".join(
         f"<tr><td>{r.number}</td><td>{value}</td><td>{', '.join(map(str, r.bids))}</td>"
@@ -48,6 +49,11 @@ def seat_panel(state: LabState, seat: int) -> str:
         "<th>your payoff</th></tr>"
     )
     table = f"<table class='mogul-lab-rounds'>{head}{rows}</table>" if rows else ""
+    if state.is_over:  # its own score only: a winner's score and price would tell its value
+        rounds = state.setup.rounds
+        title = f"{TITLES[state.mechanism]}: {rounds} round{'s' if rounds > 1 else ''}"
+        mine = f"the session is over: your score <b>{view.payoff}</b>"
+        return f"<div class='mogul-lab-seat'><b>{html.escape(title)}</b><br>{mine}</div>{table}"
     return seat_html(state, seat) + table
 
 

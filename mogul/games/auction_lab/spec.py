@@ -33,9 +33,10 @@ def _table(
     log: Sequence[str] = (),
     labels: Sequence[str] | None = None,
 ) -> str:
-    """The generic table, but in a round of sealed bids no seat is in bold as the one to move:
-    every seat that has not bid may bid."""
-    if not waiting_seats(state):
+    """The generic table, but in a round of sealed bids no seat is in bold as the one to move
+    (every seat that has not bid may bid), and once over without the scores: a winner's score
+    and the price it paid would tell its value (each seat's own score is in ``seat_panel``)."""
+    if not waiting_seats(state) and not state.is_over:
         return generic_table_html(state, hide_chips, log, labels)
     seats = ", ".join(
         html.escape(name + (f" ({labels[seat]})" if labels and labels[seat] else ""))

@@ -139,6 +139,7 @@
   });
   $("set-timer").addEventListener("click", () => send({op: "timer", seconds: number("timer")}));
   $("export").addEventListener("click", () => send({op: "export"}));
+  $("regroup").addEventListener("click", () => send({op: "regroup"}));
   $("session").addEventListener("change", () => {  // another session: its tables, and in the address
     const session = $("session").value.trim();
     history.replaceState(null, "", `?${new URLSearchParams({session})}`);

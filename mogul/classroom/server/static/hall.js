@@ -77,6 +77,7 @@
         fromAddress = m.table;
         history.replaceState(null, "", "?table=" + m.pretty);
       }
+      if (m.moved) say(`New group: you are now at table ${m.pretty}, seat ${m.seat + 1}.`);
       if (m.new && !practice) {
         $("newkey-text").textContent = m.key.slice(0, 4) + "-" + m.key.slice(4, 8) + "-" + m.key.slice(8);
         $("newkey").hidden = false;
