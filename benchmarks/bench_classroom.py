@@ -435,6 +435,7 @@ async def sealed_run(tables: int, seats: int, arrival: float, seconds: float, bu
             stop = asyncio.Event()
             load_before = os.getloadavg()
             cpu0 = process_figures(family(started))[0]
+            me0 = sum(psutil.Process().cpu_times()[:2])
             t0 = time.perf_counter()
             for student in students:
                 student.origin = t0 + arrival
@@ -449,6 +450,8 @@ async def sealed_run(tables: int, seats: int, arrival: float, seconds: float, bu
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
             cpu = process_figures(family(started))[0] - cpu0
+            me = sum(psutil.Process().cpu_times()[:2]) - me0
+            wall = time.perf_counter() - t0
             stored, lost, doubled = sealed_audit(store, students, codes)
             errors = [e for s in students for e in s.errors]
             closed = sum(len(store.history(c)[-1].results) for c in codes)
@@ -462,7 +465,8 @@ async def sealed_run(tables: int, seats: int, arrival: float, seconds: float, bu
                 f"refused {len(errors)}" + (f" (e.g. {errors[0]!r})" if errors else "")
             )
             print(
-                f"server CPU {cpu:.1f} s; load average {load_before[0]:.1f} before, "
+                f"server CPU {cpu:.1f} s in {wall:.0f} s; the students (this process): CPU "
+                f"{me:.1f} s; load average {load_before[0]:.1f} before, "
                 f"{min(loads, default=0):.1f}-{max(loads, default=0):.1f} during",
                 flush=True,
             )
