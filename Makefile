@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` and `make test`.
-.PHONY: lab test lint format notebooks bench bench-all clean browser e2e baselines classroom lecturer practice voila-player postgres playthroughs bubblewrap
+.PHONY: lab test install-check lint format notebooks bench bench-all clean browser e2e baselines classroom practice voila-player postgres playthroughs bubblewrap
 
 PYTHON ?= python3
 VENV   := .venv
@@ -12,23 +12,17 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 # The browser for the end-to-end tests: Debian's chromium package, driven by Playwright.
 # Elsewhere: make CHROMIUM=/path/to/chromium e2e
 CHROMIUM ?= /usr/bin/chromium
-# make classroom (mogul classroom, mogul/classroom/serve.py): one Jupyter server for the whole
-# class. The student pages are the lecture hall (mogul/classroom/server, a server extension: no
-# kernel per student; students open http://<this machine>:8866/mogul/hall/), and the lecturer's
-# Voila dashboard (mogul/classroom/pages/lecturer.ipynb) is on the same server behind its token,
-# CLASSROOM_TOKEN (drawn afresh each time unless given). Both use the table store CLASSROOM_DB
-# (a SQLite file here, or a postgresql+psycopg:// URL). For a room of students use
-# CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to the Jupyter server.
-# make lecturer: the dashboard alone on its own port. tests/e2e serve the pages the same way.
-LECTURER_NOTEBOOK ?= mogul/classroom/pages/lecturer.ipynb
+# make classroom (mogul classroom, mogul/classroom/serve.py): one server for the whole class,
+# the lecture hall (mogul/classroom/server: no kernel at all). Students open
+# http://<this machine>:8866/mogul/hall/; the lecturer's dashboard and the projector page are on
+# the same server behind its token, CLASSROOM_TOKEN (drawn afresh each time unless given). All
+# use the table store CLASSROOM_DB (a SQLite file here, or a postgresql+psycopg:// URL). For a
+# room of students use CLASSROOM_IP=0.0.0.0; CLASSROOM_ARGS pass on to mogul classroom.
 CLASSROOM_DB ?= $(CURDIR)/classroom.sqlite
 CLASSROOM_IP ?= 127.0.0.1
 CLASSROOM_PORT ?= 8866
-LECTURER_PORT ?= 8867
 CLASSROOM_ARGS ?=
 CLASSROOM_TOKEN ?=
-VOILA_PAGE = JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-  MOGUL_CLASSROOM="$(CLASSROOM_DB)" MOGUL_CLASSROOM_EXPORT="$(CURDIR)/classroom-export" $(BIN)/voila --no-browser --Voila.ip=$(CLASSROOM_IP) --template=mogul
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,7 +43,16 @@ test: $(STAMP) postgres bubblewrap
 	$(BIN)/nbstripout $(STRIP) --verify notebooks/*.ipynb
 	$(BIN)/python -m pytest -n 2 tests mogul --doctest-modules --ignore=mogul/__main__.py
 	$(BIN)/python -m pytest -n 2 --dist loadscope notebooks $(NBVAL)
+	$(MAKE) --no-print-directory install-check
 	$(MAKE) --no-print-directory e2e
+
+# The kit as a user installs it (tests/install_check.py): the sdist and the wheel built, the
+# wheel installed with its classroom extra into a fresh venv in a temporary folder, then mogul
+# doctor, notebooks 01 and 03 under nbval from mogul lab's copy, and mogul classroom's pages.
+# INSTALL_CHECK_ARGS=--lab also starts mogul lab and times pip install to Lab answering.
+INSTALL_CHECK_ARGS ?=
+install-check: $(STAMP)
+	$(BIN)/python tests/install_check.py $(INSTALL_CHECK_ARGS)
 
 # Chromium for the browser tests: installed with apt-get when missing (as root), else a clear
 # message and a failing exit.
@@ -118,11 +121,6 @@ classroom: $(STAMP)
 	$(BIN)/python -m mogul classroom --ip $(CLASSROOM_IP) --port $(CLASSROOM_PORT) --db "$(CLASSROOM_DB)" \
 	  $(if $(CLASSROOM_TOKEN),--token $(CLASSROOM_TOKEN)) $(CLASSROOM_ARGS)
 
-# The lecturer's dashboard on its own port (same store): create tables, project codes, watch, export.
-lecturer: $(STAMP)
-	@echo "Lecturer page: http://$(CLASSROOM_IP):$(LECTURER_PORT)/  (store: $(CLASSROOM_DB); Ctrl-C stops it)"
-	$(VOILA_PAGE) $(LECTURER_NOTEBOOK) --port=$(LECTURER_PORT) --progressive_rendering=True
-
 # make practice: one student alone against bots on the lecture hall's page (no kernel, no
 # lecturer); prints the address of a table of one person and bots. PRACTICE_GAME picks the game
 # or edition, PRACTICE_BOTS the bots (comma-separated); CLASSROOM_IP=0.0.0.0 serves a phone on
@@ -133,12 +131,9 @@ practice: $(STAMP)
 	$(BIN)/python -m mogul.classroom.server --practice $(PRACTICE_GAME) $(if $(PRACTICE_BOTS),--bots $(PRACTICE_BOTS)) --ip $(CLASSROOM_IP) --port $(CLASSROOM_PORT)
 
 # Playing alone against bots, one game per browser tab (a kernel each): notebook 03 as a Voila
-# app, no code shown (tests/e2e serve it the same way).
+# app, no code shown (mogul player; tests/e2e serve it the same way).
 voila-player: $(STAMP)
-	@echo "Player: http://$(CLASSROOM_IP):$(CLASSROOM_PORT)/  (Ctrl-C stops it)"
-	cd notebooks && JUPYTER_PATH="$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-	  "$(CURDIR)/$(BIN)/voila" 03-play-against-bots.ipynb --no-browser --Voila.ip=$(CLASSROOM_IP) \
-	  --port=$(CLASSROOM_PORT) --template=mogul --progressive_rendering=True
+	$(BIN)/python -m mogul player --ip $(CLASSROOM_IP) --port $(CLASSROOM_PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check mogul tests benchmarks examples notebooks

@@ -1,14 +1,13 @@
-"""How long the lecturer's dashboard takes to show its tables: the hall's page against Voila's.
+"""How long the lecturer's dashboard (the hall's page, no kernel) takes to show its tables.
 
-Starts the class's server as ``mogul classroom`` does (one Jupyter server: the hall and Voila)
+Starts the class's server as ``mogul classroom`` does (one Jupyter server carrying the hall)
 on a fresh SQLite store holding ``--tables`` tables of today's session, some joined; then, in
 Chromium (``$MOGUL_CHROMIUM``, else /usr/bin/chromium), ``--runs`` times each in a new browser
 context (no cache): from asking for the page to every table's card shown. Prints each run,
-the median, and the machine's load average (1 minute) before and after. The hall's page is
-the target of issue 39 (item 4): well under 2 s; the Voila dashboard took 2.8-4.5 s on a quiet
-machine.
+the median, and the machine's load average (1 minute) before and after. The target of issue
+39 (item 4): well under 2 s; the Voila dashboard it replaced took 2.8-4.5 s on a quiet machine.
 
-    python benchmarks/bench_dashboard.py [--runs 5] [--tables 8] [--no-voila]
+    python benchmarks/bench_dashboard.py [--runs 5] [--tables 8]
 """
 
 from __future__ import annotations
@@ -63,7 +62,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tables", type=int, default=8)
-    parser.add_argument("--no-voila", action="store_true", help="time the hall's page only")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -91,25 +89,21 @@ def main() -> None:
                 except OSError:
                     assert server.poll() is None, (home / "server.log").read_text()
                     time.sleep(0.1)
-            pages = {"hall page": f"{base}/mogul/hall/dashboard?token={TOKEN}"}
-            if not args.no_voila:
-                pages["Voila"] = f"{base}/voila/render/lecturer.ipynb?token={TOKEN}"
+            url = f"{base}/mogul/hall/dashboard?token={TOKEN}"
             load = os.getloadavg()[0]
             with sync_playwright() as p:
                 browser = p.chromium.launch(
                     executable_path=os.environ.get("MOGUL_CHROMIUM", "/usr/bin/chromium"),
                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
                 )
-                timed(browser, pages["hall page"], args.tables)  # the server's first answers
-                for name, url in pages.items():
-                    runs = [timed(browser, url, args.tables) for _ in range(args.runs)]
-                    shown = " ".join(f"{s:.2f}" for s in runs)
-                    print(
-                        f"{name:>9}: median {statistics.median(runs):.2f} s to {args.tables} "
-                        f"tables shown (runs: {shown})",
-                        flush=True,
-                    )
+                timed(browser, url, args.tables)  # the server's first answers
+                runs = [timed(browser, url, args.tables) for _ in range(args.runs)]
                 browser.close()
+            shown = " ".join(f"{s:.2f}" for s in runs)
+            print(
+                f"median {statistics.median(runs):.2f} s to {args.tables} tables shown "
+                f"(runs: {shown})"
+            )
             print(f"load average (1 min): {load:.1f} before, {os.getloadavg()[0]:.1f} after")
         finally:
             server.send_signal(signal.SIGTERM)

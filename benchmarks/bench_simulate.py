@@ -1,6 +1,7 @@
 """Simulations at scale: the batch engine's tables, end to end, on one and two workers.
 
     python benchmarks/bench_simulate.py                     # all three figures
+    python benchmarks/bench_simulate.py --skip-cli          # the million games only
     python benchmarks/bench_simulate.py --games 100000      # a smaller big run
     python benchmarks/bench_simulate.py --skip-cli --workers 1,2 --tables games
 
@@ -10,12 +11,17 @@ processes kept busy meanwhile (the machine may be shared: repeat when it is quie
 * the command line end to end (a fresh process: imports, compiled-code cache, the games,
   every table written as CSV) for 10,000 random 4-player classic games; target < 5 s;
 * ``simulate(..., out=folder)`` for ``--games`` games (default 1,000,000), every table
-  streamed to ``--format`` (CSV unless said; Feather is the compact, fastest one), in a fresh process per worker count: wall time, games per second, the
-  peak resident memory of the process and of its largest worker, the CPU seconds of all of
-  them and of the process alone (with workers: what receiving and writing cost), both
-  counted over the run itself (imports and a 100-game warm-up before it are not);
-  targets < 30 s and < 1 GB on one worker, and two workers >= 1.8x one. One worker is this
-  process (one thread: nothing is compressed in the background); two are a pool of two.
+  streamed to ``--format`` (default Feather, the compact, fastest one), in a fresh process
+  per worker count, one row each: games, tables, format, workers, wall seconds, games per
+  second, the peak resident memory of the process and of its largest worker, the CPU
+  seconds of the process and of its pool, all counted over the run itself (imports and a
+  100-game warm-up before it are not); targets < 30 s and < 1 GB on one worker, and two
+  workers >= 1.8x one (runs taking turns, the best of ``--repeat`` kept, the load at its
+  end beside it). Then the ratio of two workers to one, by wall time and by CPU time (the
+  run's CPU seconds shared by its processes, as if each had a core to itself and kept it
+  busy: what a shared machine disturbs less). One worker is this process (one thread:
+  nothing is compressed in the background); two are this process and a pool worker (a
+  batch run's process plays chunks too, between writing them).
 """
 
 from __future__ import annotations
@@ -94,6 +100,7 @@ def big(folder: Path, games: int, workers: int, tables: str, fmt: str) -> dict[s
     result = subprocess.run(argv, check=True, capture_output=True, text=True, env=env())
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     figures["bytes"] = sum(p.stat().st_size for p in folder.glob(f"*.{fmt}"))
+    figures["load"] = load()
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(f"{folder}-warm", ignore_errors=True)
     return figures
@@ -118,23 +125,61 @@ def main() -> None:
                 print(
                     f"CLI, 10,000 4-player games, {args.tables} as CSV: {seconds:.2f} s  ({load()})"
                 )
-        rates = {}
-        for workers in map(int, args.workers.split(",")):
-            runs = [
-                big(Path(tmp) / "big", args.games, workers, args.tables, args.format)
-                for _ in range(args.repeat)
-            ]
-            best = min(runs, key=lambda r: r["seconds"])
+        print(" | ".join(COLUMNS))
+        counts = [int(w) for w in args.workers.split(",")]
+        runs: dict[int, list[dict[str, float]]] = {workers: [] for workers in counts}
+        for _ in range(args.repeat):  # in turns, so that each count sees the machine alike
+            for workers in counts:
+                folder = Path(tmp) / "big"
+                runs[workers].append(big(folder, args.games, workers, args.tables, args.format))
+        rates, cpu_rates = {}, {}
+        for workers in counts:
+            best = min(runs[workers], key=lambda r: r["seconds"])
             rates[workers] = best["games"] / best["seconds"]
-            print(
-                f"{args.games:,} games, {args.tables}, {workers} worker(s): {best['seconds']:.1f} s, "
-                f"{rates[workers]:,.0f} games/s, peak memory {best['peak'] / 2**20:.0f} MB "
-                f"(largest worker {best['worker_peak'] / 2**20:.0f} MB), cpu {best['cpu']:.1f} s "
-                f"(this process {best['parent_cpu']:.1f} s), "
-                f"{best['bytes'] / 2**30:.2f} GB of {args.format}  ({load()}{others(best)})"
+            cpu_rates[workers] = max(
+                r["games"] / cpu_per_process(r, workers) for r in runs[workers]
             )
+            row = (
+                f"{best['games']:,}",
+                args.tables,
+                args.format,
+                str(workers),
+                f"{best['seconds']:.1f}",
+                f"{rates[workers]:,.0f}",
+                f"{best['peak'] / 2**20:.0f}",
+                f"{best['worker_peak'] / 2**20:.0f}",
+                f"{best['parent_cpu']:.1f} / {best['cpu'] - best['parent_cpu']:.1f}",
+                f"{best['bytes'] / 2**30:.2f}",
+                f"{best['load']}{others(best)}",
+            )
+            print(" | ".join(row), flush=True)
         if 1 in rates and 2 in rates:
-            print(f"two workers / one worker: {rates[2] / rates[1]:.2f}x  ({load()})")
+            print(
+                f"two workers / one worker: {rates[2] / rates[1]:.2f}x wall time, "
+                f"{cpu_rates[2] / cpu_rates[1]:.2f}x by CPU time  ({load()})"
+            )
+
+
+COLUMNS = (
+    "games",
+    "tables",
+    "format",
+    "workers",
+    "wall s",
+    "games/s",
+    "peak RSS MB",
+    "largest worker RSS MB",
+    "CPU s this process / pool",
+    "GB written",
+    "load 1, 5, 15 min",
+)
+
+
+def cpu_per_process(figures: dict[str, float], workers: int) -> float:
+    """The run's CPU seconds shared by its ``workers`` processes: its wall time if it had a
+    core per process to itself, kept busy (a figure that other work on a shared machine
+    disturbs less than the wall time)."""
+    return figures["cpu"] / workers
 
 
 if __name__ == "__main__":

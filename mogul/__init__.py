@@ -22,7 +22,7 @@ The package has two axes. Layers, lowest first; each imports only from the layer
     the faces: plotly figures, ipywidgets apps (``mogul.widgets.player(game)`` opens any game).
 ``mogul.classroom``, ``mogul.cli``
     students play each other from their own devices (the store, exports and debrief use no
-    face; the hall ``server``, ``lecturer``, ``projector`` and ``figures`` do); the command line.
+    face; the hall ``server``, ``projector`` and ``figures`` do); the command line.
 
 And games: inside every layer above ``mogul.games``, each game has one place of its own,
 a module or folder named as its folder in ``mogul/games/`` (``mogul.plots.mogul``,

@@ -1,10 +1,11 @@
 """Command line: ``mogul simulate ...``, ``mogul tournament ...``, ``mogul lab``,
-``mogul classroom``, ``mogul doctor`` (``python -m mogul ...`` alike).
+``mogul classroom``, ``mogul player``, ``mogul doctor`` (``python -m mogul ...`` alike).
 
     python -m mogul simulate --players 4 --games 10000 --bots random,value,threshold --seed 1 --out runs/
     python -m mogul tournament --bots random,threshold,value,mc:rollouts=8 --repetitions 5 --workers 2
     mogul lab                # the notebooks copied into ./mogul-notebooks, opened in JupyterLab
     mogul classroom          # the class's server: students' page, lecturer's dashboard, projector
+    mogul player             # notebook 03 as an app (Voila): alone against bots, a game per tab
     mogul doctor             # what is installed and what is missing for each part of the kit
 
 ``--game`` picks any registered game or edition (default: the registry's default game). Bots are the game's
@@ -105,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate games between bots, run strategy tournaments, open the notebooks.",
     )
     commands = parser.add_subparsers(
-        dest="command", required=True, metavar="{simulate,tournament,warm-up,lab,classroom,doctor}"
+        dest="command",
+        required=True,
+        metavar="{simulate,tournament,warm-up,lab,classroom,player,doctor}",
     )
     bots_help = (
         "comma-separated bots of the game, e.g. random,value,threshold (options as name:key=value)"
@@ -226,6 +229,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--token", default=None, help="the lecturer's token (default: a new one each time)"
     )
     room.set_defaults(run=_classroom, command_parser=room, passes_on=True, timed=False)
+
+    player = commands.add_parser(
+        "player",
+        help="notebook 03 as an app (Voila): a student alone against bots, a game per tab",
+        description="Serve notebook 03 (playing against bots) as a Voila app without its code: "
+        "each browser tab plays its own game in a kernel of its own. Other options pass "
+        'through to Voila. Needs the classroom extra: pip install "mogul-kit[classroom]".',
+    )
+    player.add_argument("--ip", default="127.0.0.1", help="the address (default %(default)s)")
+    player.add_argument("--port", type=int, default=8866, help="default %(default)s")
+    player.set_defaults(run=_player, command_parser=player, passes_on=True, timed=False)
 
     check = commands.add_parser(
         "doctor", help="what is installed and what is missing for each part of the kit"
@@ -439,6 +453,39 @@ def _classroom(args: argparse.Namespace) -> bool:
     print(room.message(), flush=True)
     serve.serve(room, args.more)
     return False
+
+
+VOILA_APP = ("--template=mogul", "--progressive_rendering=True")
+"""How the kit's pages run in Voila: its template (nothing fetched from the internet) and
+progressive rendering (plotly's charts get real output models)."""
+
+
+def _player(args: argparse.Namespace) -> bool:
+    """Serve notebook 03 as a Voila app until it stops."""
+    notebook = lab.shipped("notebooks", "03-play-against-bots.ipynb")
+    _voila_app(args, notebook, f"Player: http://{args.ip}:{args.port}/  (Ctrl-C stops it)")
+    return False
+
+
+def _voila_app(args: argparse.Namespace, notebook: Path, message: str) -> None:
+    """Print ``message`` (the page's address), then serve ``notebook`` in Voila with the kit's
+    template."""
+    try:
+        serve.check_extra()
+    except ModuleNotFoundError as err:
+        args.command_parser.error(str(err))
+    jupyter = [str(lab.shipped("share", "jupyter")), os.environ.get("JUPYTER_PATH", "")]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, jupyter))
+    print(message, flush=True)
+    argv = [str(notebook), "--no-browser", f"--Voila.ip={args.ip}", f"--port={args.port}"]
+    start_voila([*argv, "--Voila.port_retries=0", *VOILA_APP, *args.more])
+
+
+def start_voila(arguments: Sequence[str]) -> None:
+    """Run Voila in this process until it stops (Ctrl-C)."""
+    from voila.app import Voila
+
+    Voila.launch_instance(argv=list(arguments))
 
 
 def _facts(args: argparse.Namespace, spec: GameSpec, edition: str) -> dict[str, Any]:

@@ -189,7 +189,7 @@ FIGURES = {
     "pot_ladder": lambda: pot_ladder_figure(solve(VALUES, [3, 3, 3], start=0).path),
     "convergence": lambda: convergence_figure(dynamics().trace),
     "mechanism": lambda: mechanism_figure(compare_mechanisms(sample(), chips=[4, 4, 4])),
-    "live_dashboard": lambda: go.Figure(played().dashboard.figure),
+    "live_dashboard": lambda: go.Figure(played().dashboard.market),
     "live_auction": lambda: go.Figure(played().auction_chart),
     "live_payoff_curve": lambda: go.Figure(played().curve),
     "network": lambda: network_figure(rio_grande_table(), highlight="BL-PI"),

@@ -49,7 +49,7 @@ RANK = {
     "cli": 5,
 }
 # the classroom's faces: these modules and the hall server (mogul.classroom.server), which serves pages
-CLASSROOM_PAGES = ("lecturer", "projector", "figures")
+CLASSROOM_PAGES = ("projector", "figures")
 
 
 def game_folders(package: Path = PACKAGE) -> frozenset[str]:
@@ -304,9 +304,9 @@ BAD = {
     ),
     "classroom debrief imports a page": (
         "mogul.classroom.alpha.debrief",
-        "from ..lecturer import App\n",
+        "from ..projector import App\n",
     ),
-    "classroom page imports the cli": ("mogul.classroom.lecturer", "from mogul.cli import main\n"),
+    "classroom page imports the cli": ("mogul.classroom.projector", "from mogul.cli import main\n"),
     "facade of one game re-exports another": ("mogul.alpha", "from mogul.games.beta import x\n"),
 }
 
@@ -338,7 +338,7 @@ GOOD = {
         "from mogul.kit.record import GameRecord\nfrom mogul.auction import solve\n",
     ),
     "classroom page uses widgets and the store": (
-        "mogul.classroom.lecturer",
+        "mogul.classroom.projector",
         "from mogul.widgets.session_player import GameTable\nfrom .store import TableStore\n",
     ),
 }

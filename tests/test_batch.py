@@ -6,6 +6,8 @@ workers and executors must not change a byte of what is written.
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -13,11 +15,21 @@ import pandas as pd
 import pytest
 import toy_game
 
-from mogul.kit.batch import GOLDEN, engine_for, game_seeds, run_key, splitmix64
+from mogul.kit.batch import (
+    GOLDEN,
+    Chunk,
+    engine_for,
+    game_seeds,
+    play_and_spill,
+    play_chunk,
+    run_key,
+    splitmix64,
+)
 from mogul.kit.bots import RandomBot, play
 from mogul.kit.columns import Coded, compact, frame, game_numbers, narrowed
+from mogul.kit.runner import RunOptions, play_all
 from mogul.kit.simulate import simulate
-from mogul.kit.spec import register, unregister
+from mogul.kit.spec import register, resolve, unregister
 
 LINEUP = ["random", "value", "threshold:drop_at=2", "value:chip_value=0.5"]
 
@@ -347,3 +359,36 @@ def test_every_batch_engine_opens_its_games_as_records(tmp_path, game, players, 
         rows = games[games["game"] == number]
         assert list(final.final_scores()) == rows["score"].tolist()
         assert rows["seed"].iloc[0] == game_seeds(8, number, 1, players)[0][0]
+
+
+def _slowly(piece: int) -> tuple[int, int]:
+    """A piece and the process that played it, after a pause (a pool worker's chunk)."""
+    time.sleep(0.05)
+    return piece, os.getpid()
+
+
+def test_a_batch_run_plays_in_this_process_too_while_the_pool_works():
+    # workers=2 with plays_too: one pool worker and this process, which plays a piece itself
+    # whenever the result due next is not ready; the results still come in order
+    got: list[tuple[int, int]] = []
+    here = lambda piece: (piece, os.getpid())  # noqa: E731
+    options = RunOptions(workers=2)
+    assert not play_all(range(12), _slowly, got.append, options, here=here, plays_too=True)
+    assert [piece for piece, _ in got] == list(range(12))
+    players = {pid for _, pid in got}
+    assert os.getpid() in players and len(players) == 2
+
+
+def test_a_pool_workers_hand_over_files_are_written_over(tmp_path):
+    spec, edition = resolve("classic")
+    tables = ("games", "rounds", "auctions")
+    engine = engine_for(spec, edition, LINEUP, LINEUP, tables)
+    for first, games in ((0, 40), (40, 3)):  # the second chunk's streams: shorter than the files
+        chunk = Chunk(engine, 1, first, games, tables, "arrow")
+        back = play_and_spill(chunk, str(tmp_path)).load()
+        assert back.tables.keys() == play_chunk(chunk).tables.keys()
+        for name, table in play_chunk(chunk).tables.items():
+            assert back.tables[name].equals(table), name
+    # the first chunk's files, read, then written over by the second: three files in all
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == [f"40.pickle-{name}.arrows.free" for name in sorted(tables)]

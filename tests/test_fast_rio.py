@@ -194,13 +194,13 @@ def test_position_analysis_plays_rio_grande_in_the_batch_engine(monkeypatch):
     from mogul.analysis.mogul import analyse_position
 
     calls = []
-    original = fast._rio_play_branches
+    original = fast.fast_rio_kernels._play_branches
 
     def counted(*args):
         calls.append(len(args[-2]))  # the rollouts: one row of scores each
         return original(*args)
 
-    monkeypatch.setattr(fast, "_rio_play_branches", counted)
+    monkeypatch.setattr(fast.fast_rio_kernels, "_play_branches", counted)
     state = random_states(20, 4)[-1]
     while len(state.legal_actions()) < 2:
         state = state.apply(state.legal_actions()[0])

@@ -16,7 +16,6 @@ from mogul.widgets.live import (
     LIVE_CONFIG,
     LOADER_ESM,
     LiveFigureWidget,
-    keep_views_current,
     live_figure,
 )
 from mogul.widgets.mogul import GamePlayer, ShareValueDashboard
@@ -87,14 +86,6 @@ def test_every_update_is_stored_as_state_for_views_drawn_later():
     assert len(fig.get_state()["_widget_data"]) == 1
 
 
-def test_keep_views_current_stores_a_plain_figure_widgets_updates():
-    fig = go.FigureWidget(_scatter())
-    fig.data[0].y = (4, 5, 6)
-    assert list(fig.get_state()["_widget_data"][0]["y"]) == [1, 2, 3]  # plotly's one-off message
-    keep_views_current(fig)
-    assert list(fig.get_state()["_widget_data"][0]["y"]) == [4, 5, 6]
-
-
 def test_the_auction_charts_axes_follow_the_pot():
     # as in notebook 03
     player = GamePlayer("classic", ["value", "threshold:drop_at=2", "random", "value"], seed=7)
@@ -118,7 +109,7 @@ def test_the_apps_live_charts_are_live_figure_widgets():
     assert isinstance(player.auction_chart, LiveFigureWidget)
     assert isinstance(player.curve, LiveFigureWidget)
     assert isinstance(player.dashboard, ShareValueDashboard)
-    assert isinstance(player.dashboard.figure, LiveFigureWidget)
+    assert isinstance(player.dashboard.market, LiveFigureWidget)
 
 
 def test_saved_widget_state_leaves_plotly_bundles_out(tmp_path):

@@ -155,7 +155,7 @@ def test_the_batch_engine_refuses_bad_seeds():
         engine.record(1, [1, 2])
     rio = batch_engine("rio-grande", ["random"] * 3, ["random"] * 3)
     assert rio.tables == ("games",)
-    with pytest.raises(ValueError, match="only the games table"):
+    with pytest.raises(ValueError, match=r"makes only the tables \['games'\]"):
         rio.play(0, np.zeros(1, np.int64), np.zeros((1, 3), np.int64), ["rounds"])
 
 

@@ -274,20 +274,20 @@ def test_hot_seat_covers_the_table_between_two_humans():
 def test_dashboard_follows_the_player():
     app = GamePlayer("classic", BOTS, seed=8)
     board = ShareValueDashboard(app)
-    market, sales = board.figure.data[0], board.figure.data[5]
+    market, sales = board.market.data[0], board.market.data[5]
     assert list(market.y) == [app.state.market_value("brown")]
     for _ in range(3):
         app.next_round_button.click()
     rounds = rounds_table(app.history)
     brown = rounds.drop_duplicates("round")["market_brown"].tolist()
-    assert list(board.figure.data[0].y) == brown
+    assert list(board.market.data[0].y) == brown
     assert list(board.scores.data[0].y) == rounds[rounds["seat"] == 0]["score"].tolist()
     app.play_to_end_button.click()
     sold = [
         e for s in app.history for e in s.events if type(e).__name__ == "SharesSold" and e.count
     ]
-    assert len(board.figure.data[5].x) == len(sold)
-    assert sales is board.figure.data[5]
+    assert len(board.market.data[5].x) == len(sold)
+    assert sales is board.market.data[5]
 
 
 def test_a_view_made_after_updates_draws_the_current_data():
@@ -339,7 +339,7 @@ def test_dashboard_redraws_only_when_a_card_is_revealed_or_shares_are_sold():
     while not sold(app.state):
         app.next_step_button.click()
     assert board._drawn is app.state
-    assert len(board.figure.data[5].x) == 1  # the sale is marked at once, not a round later
+    assert len(board.market.data[5].x) == 1  # the sale is marked at once, not a round later
 
 
 # --- the player is a view of a session ----------------------------------------------------------

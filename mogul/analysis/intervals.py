@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-__all__ = ["Z95", "interval_table", "mean_interval", "mean_over_games"]
+__all__ = ["Z95", "difference_interval", "interval_table", "mean_interval", "mean_over_games"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -29,6 +29,19 @@ def mean_interval(sample: Sequence[float] | pd.Series) -> tuple[float, float, fl
     mean = float(values.mean())
     half = Z95 * float(values.std(ddof=1)) / len(values) ** 0.5 if len(values) > 1 else float("nan")
     return round(mean, 9), round(mean - half, 4), round(mean + half, 4)
+
+
+def difference_interval(a: pd.Series, b: pd.Series) -> tuple[float, float, float]:
+    """(difference, low, high): the mean of ``b`` minus the mean of ``a`` (independent samples)
+    with its normal 95% interval.
+
+    >>> difference_interval(pd.Series([2.0, 4.0]), pd.Series([3.0, 3.0]))
+    (0.0, -1.96, 1.96)
+    """
+    a, b = a.astype(float), b.astype(float)
+    diff = float(b.mean() - a.mean())
+    half = Z95 * float(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
+    return round(diff, 9), round(diff - half, 4), round(diff + half, 4)
 
 
 def interval_table(frame: pd.DataFrame, decimals: int = 2) -> pd.DataFrame:

@@ -8,11 +8,25 @@ action, the seat's score and whether it won; ``action_values`` turns them into t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from mogul.kit.checks import is_whole
+
 Z95 = 1.96
+
+
+def analysed_seat(table: Any, seat: int | None, players: int) -> int:
+    """The seat an analysis of ``table`` is for: ``seat``, or the seat to move; ``ValueError``
+    when the game is over or ``seat`` is not a seat of the table."""
+    if table.is_over:
+        raise ValueError("the game is over: there is no decision left to analyse")
+    seat = table.current if seat is None else seat
+    if not is_whole(seat) or not 0 <= seat < players:
+        raise ValueError(f"seat must be a seat number from 0 to {players - 1}, got {seat!r}")
+    return seat
 
 
 def wilson(p: np.ndarray, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:

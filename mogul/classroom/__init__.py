@@ -11,16 +11,13 @@
 * ``server``: the lecture hall, the students' pages (a Jupyter server extension, or
   ``python -m mogul.classroom.server``), and the projector page;
 * ``desk``: what the lecturer does to a session's tables (create them, the turn timer, pause,
-  a new seat key, free a seat, export) and a table's card, for both dashboards;
-* ``server``'s dashboard page (``/mogul/hall/dashboard``, no kernel: the lecturer's link), and
-  ``lecturer`` (with ``projector``), the older Voila dashboard, and ``figures``, the debrief's
-  charts (with ``server``, the faces of this layer);
+  a new seat key, free a seat, export) and a table's card, for the dashboard;
+* ``server``'s dashboard page (``/mogul/hall/dashboard``, no kernel: the lecturer's link),
+  ``projector`` (the projector page's drawing) and ``figures``, the debrief's charts (with
+  ``server``, the faces of this layer);
 * ``<game>/``, named as the game's folder in ``mogul/games/``: a game's own part, such as its
   debrief (the class's real bids beside the auction's equilibrium) and the sample session
-  played by stand-in students;
-* ``pages/``: the dashboard's notebook that Voila serves (``make classroom``, ``make lecturer``),
-  and ``voila.json``, Voila's settings for it in the class's Jupyter server (the kit's template,
-  which loads nothing from the internet, and progressive rendering).
+  played by stand-in students.
 
 The live store, the hall and the dashboard need the install extra ``mogul-kit[classroom]``
 (SQLAlchemy, psycopg, segno); ``table``, ``export``'s reader, ``decisions`` and the debrief

@@ -2,16 +2,9 @@
 
 The server carries the lecture hall (``mogul.classroom.server``: the students' page, no kernel
 per student, the projector page and the lecturer's dashboard, the last two behind the server's
-token) and Voila, for the older dashboard notebook (``pages/lecturer.ipynb``, a kernel per page).
-All use one table store: a SQLite file for one server, or a ``postgresql+psycopg://`` URL
-shared by several.
-
-Voila inside a Jupyter server reads its settings from ``voila.json`` in the folder the server
-starts in (``pages/voila.json``: the kit's template, which loads nothing from the internet, and
-progressive rendering, without which Voila's static charts raise "r.setData is not a
-function"), and ignores ``--VoilaConfiguration.*`` on the server's command line; so the server
-starts in ``pages/``, with the kit's Voila template on ``JUPYTER_PATH``. ``make classroom``
-wraps ``mogul classroom``.
+token) and nothing else: no page of the class starts a kernel. All use one table store: a
+SQLite file for one server, or a ``postgresql+psycopg://`` URL shared by several. ``make
+classroom`` wraps ``mogul classroom``.
 """
 
 from __future__ import annotations
@@ -24,14 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mogul.kit import doctor, lab
+from mogul.kit import doctor
 
-PAGES = Path(__file__).resolve().parent / "pages"
-"""The dashboard's notebook and ``voila.json``: the server's root folder."""
-EXTENSIONS = "{'mogul.classroom.server': True, 'voila.server_extension': True}"
-"""The server extensions: the lecture hall and Voila."""
-EXTRA_MODULES = ("voila", "sqlalchemy", "segno")
-"""What the classroom extra adds that the server needs (the dashboard, the store, QR codes)."""
+EXTENSIONS = "{'mogul.classroom.server': True}"
+"""The server's extension: the lecture hall."""
+EXTRA_MODULES = ("sqlalchemy", "segno")
+"""What the classroom extra adds that the server needs (the store, QR codes)."""
 EVERYWHERE = ("0.0.0.0", "::")
 """Addresses that listen on every network: the students' devices reach the server."""
 STORE_ENV, EXPORT_ENV, HALL_URL_ENV = "MOGUL_CLASSROOM", "MOGUL_CLASSROOM_EXPORT", "MOGUL_HALL_URL"
@@ -55,7 +46,7 @@ def check_extra() -> None:
 
 def store_path(db: str | None, environ: Mapping[str, str] = os.environ) -> str:
     """The table store: ``db``, else ``$MOGUL_CLASSROOM``, else ``classroom.sqlite`` here; a file
-    path made absolute (the server runs in ``pages/``), a URL as it is."""
+    path made absolute (the links print it whole), a URL as it is."""
     where = db or environ.get(STORE_ENV) or "classroom.sqlite"
     return where if "://" in where else str(Path(where).expanduser().resolve())
 
@@ -130,14 +121,9 @@ class Classroom:
             ]
         )
 
-    def environment(self, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
-        """The variables the server and the dashboard's kernel read, over ``environ``."""
-        jupyter = [str(lab.shipped("share", "jupyter")), environ.get("JUPYTER_PATH", "")]
-        env = {
-            "JUPYTER_PATH": os.pathsep.join(filter(None, jupyter)),
-            STORE_ENV: self.db,
-            EXPORT_ENV: str(self.export),
-        }
+    def environment(self) -> dict[str, str]:
+        """The variables the hall reads (the store, where "Export" writes, the students' page)."""
+        env = {STORE_ENV: self.db, EXPORT_ENV: str(self.export)}
         hall = self.hall_url()
         if hall is not None:
             env[HALL_URL_ENV] = hall
@@ -150,7 +136,6 @@ class Classroom:
             f"--ip={self.ip}",
             f"--port={self.port}",
             "--ServerApp.port_retries=0",  # the printed links name this port
-            f"--ServerApp.root_dir={PAGES}",
             f"--IdentityProvider.token={self.token}",
             f"--ServerApp.jpserver_extensions={EXTENSIONS}",
         ]
@@ -178,7 +163,6 @@ def serve(room: Classroom, more: Sequence[str] = ()) -> None:
     """Run the class's server in this process until it stops (Ctrl-C, or SIGTERM)."""
     check_extra()
     os.environ.update(room.environment())
-    os.chdir(PAGES)  # Voila's settings: voila.json in the folder the server starts in
     from jupyter_server.serverapp import ServerApp
 
     ServerApp.launch_instance(argv=room.arguments(more))

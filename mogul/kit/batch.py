@@ -11,9 +11,12 @@ tables are the same, byte for byte, for any chunk size, number of workers and ex
 
 A sink takes each chunk's tables as they come: ``Collect`` keeps them for pandas frames at
 the end, ``Writer`` appends them to files with pyarrow's writers, so memory stays bounded.
-For a writer the workers also encode the tables (the CSV text, or Arrow tables), and a local
-pool's workers hand them over through files in a private folder of the run (``Spilled``),
-so two workers play nearly twice as many games per second as one.
+For a writer the workers also encode the tables (the CSV text, or Arrow tables). With
+``workers=N`` on this machine, N processes play: a pool of N - 1, whose workers hand their
+chunks over through files in a private folder of the run (``Spilled``), and this process,
+which plays the next chunk itself whenever the one due next is not ready and otherwise
+writes (``runner.play_all``'s ``plays_too``): the writing, the larger part of what one
+process does beside playing, needs no core of its own.
 
 The bots a batch engine plays are numbers its compiled kernels read: a few bot classes, each
 a kernel code with at most one number (a threshold bot's ``drop_at``, a dividend bot's
@@ -176,14 +179,15 @@ class Spilled:
     A local pool's workers hand encoded chunks (megabytes each) over this way, where the
     result pipe would copy them several times on the parent's side (its reads of 64 kB, a
     growing buffer, the unpickling): Arrow tables as IPC streams beside the pickled rest
-    (``path-<table>.arrows``), which the parent maps without reading them, the CSV text in
-    the pickle, read once."""
+    (``path-<table>.arrows``), the CSV text in the pickle. Once read, a table's file is kept
+    for a worker to write its next chunk over (``reused``): writing over pages the system
+    already holds costs about half as much as a new file's."""
 
     path: str
     arrow: tuple[str, ...] = ()  # the tables left as Arrow streams
 
     def load(self) -> Played:
-        """The ``Played`` (the files are removed)."""
+        """The ``Played`` (its files removed, or kept for ``reused``)."""
         import pyarrow as pa
 
         with open(self.path, "rb") as file:
@@ -191,26 +195,41 @@ class Spilled:
         os.unlink(self.path)
         for name in self.arrow:
             part = f"{self.path}-{name}.arrows"
-            played.tables[name] = pa.ipc.open_stream(pa.memory_map(part)).read_all()
-            with suppress(
-                OSError
-            ):  # mapped: POSIX keeps the pages; elsewhere the run's folder goes
-                os.unlink(part)
+            with pa.OSFile(part) as file:  # read, not mapped: a worker writes over it next
+                played.tables[name] = pa.ipc.open_stream(file).read_all()
+            os.replace(part, part + FREE)
         return played
+
+
+FREE = ".free"
+"""The suffix of a hand-over file that has been read: ``reused`` writes over it."""
+
+
+def reused(folder: str, path: str) -> Any:
+    """A file open to write at ``path``: a hand-over file of the same table already read
+    (``FREE``), renamed (so no other worker takes it) and written from its start over its
+    old bytes (a stream ends at its end-of-stream mark, whatever follows); else a new file."""
+    same = path.rsplit("-", 1)[-1] + FREE  # "<table>.arrows" + FREE
+    for name in os.listdir(folder):
+        if name.endswith(same):
+            with suppress(FileNotFoundError):  # another worker took it first
+                os.rename(os.path.join(folder, name), path)
+                return open(path, "r+b")
+    return open(path, "wb")
 
 
 def play_and_spill(chunk: Chunk, folder: str) -> Spilled:
     """``play_chunk``, its result written to files in ``folder`` (a private temporary
     folder of the run)."""
+    import pyarrow as pa
+
     played = play_chunk(chunk)
     path = os.path.join(folder, f"{chunk.first}.pickle")
     arrow = tuple(played.tables) if chunk.encode == "arrow" else ()
     for name in arrow:
-        import pyarrow as pa
-
         table = played.tables.pop(name)
-        part = f"{path}-{name}.arrows"
-        with pa.OSFile(part, "wb") as file, pa.ipc.new_stream(file, table.schema) as stream:
+        file = reused(folder, f"{path}-{name}.arrows")
+        with file, pa.ipc.new_stream(file, table.schema) as stream:
             stream.write_table(table)
     with open(path, "wb") as file:
         pickle.dump(played, file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -273,7 +292,9 @@ def run_chunks(
     spill = tempfile.mkdtemp(dir=folder, prefix=".chunks-") if pool and folder and encode else None
     try:
         pooled = partial(play_and_spill, folder=spill) if spill else None
-        return play_all(chunks, play_chunk, done, options, pooled=pooled, per_worker=4)
+        return play_all(
+            chunks, play_chunk, done, options, pooled=pooled, per_worker=4, plays_too=True
+        )
     finally:
         bar.close()
         if spill:

@@ -109,7 +109,8 @@ class RunOptions:
 
     ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
     ``client.get_executor()`` too). ``workers=N``: a local process pool of N workers for this
-    run. Neither: the games run in this process. ``progress``: None shows a bar only for runs
+    run (a batch engine's run: N - 1, this process playing too between writing the tables).
+    Neither: the games run in this process. ``progress``: None shows a bar only for runs
     longer than two seconds, True always, False never. ``chunk_size``: games per job (default:
     about a 32nd of the run, at most 100). ``time_limit``, ``sandbox``, ``memory_limit``,
     ``on_failure``: how untrusted bots are refereed (see ``Referee``). ``start_method``: how
@@ -611,6 +612,7 @@ def play_all(
     pooled: Callable[[Any], Any] | None = None,
     per_worker: int = 2,
     memory: int | None = None,
+    plays_too: bool = False,
 ) -> bool:
     """Play every piece of ``work`` where ``options`` say and hand the results to ``done``, in
     order; True if interrupted (Ctrl-C), ``done`` having had the results up to there.
@@ -618,9 +620,13 @@ def play_all(
     Without an executor and with at most one worker the pieces are played here (``here``,
     default ``play``); on ``options.executor`` with ``play``, eight at a time; else on a local
     pool of ``options.workers`` processes with ``pooled`` (default ``play``), ``per_worker``
-    pieces per worker at a time. Pool workers end with this process (SIGKILL too), are capped
-    at ``memory`` more bytes, and are killed at once when the run is interrupted or fails.
-    Both ``runner`` (chunks of planned games) and ``batch`` (a batch engine's chunks) run here.
+    pieces per worker at a time. ``plays_too``: the pool has one worker fewer and this process
+    is the last one, playing a piece itself (``here``) whenever the result due next is not
+    ready, between handing results to ``done`` (a batch run's writing): ``workers`` processes
+    keep as many cores busy, and the pieces played here need no hand-over. Pool workers end
+    with this process (SIGKILL too), are capped at ``memory`` more bytes, and are killed at
+    once when the run is interrupted or fails. Both ``runner`` (chunks of planned games) and
+    ``batch`` (a batch engine's chunks) run here.
     """
     work = iter(work)
     try:
@@ -630,16 +636,18 @@ def play_all(
             return False
         if options.executor is not None:
             return _in_order(options.executor, play, work, done, in_flight=8)
+        workers = options.workers - 1 if plays_too else options.workers
         pool = ProcessPoolExecutor(
-            options.workers,
+            workers,
             mp_context=multiprocessing.get_context(pool_start_method(options.start_method)),
             initializer=_start_worker,
             initargs=(memory,),
         )
         interrupted = True
         try:
-            in_flight = per_worker * options.workers
-            interrupted = _in_order(pool, pooled or play, work, done, in_flight)
+            in_flight = per_worker * workers
+            mine = (here or play) if plays_too else None
+            interrupted = _in_order(pool, pooled or play, work, done, in_flight, mine)
             return interrupted
         finally:
             if interrupted:  # interrupted or failed: stop the workers now, not after their queue
@@ -656,28 +664,43 @@ def _in_order(
     work: Iterator[Any],
     done: Callable[[Any], None],
     in_flight: int,
+    here: Callable[[Any], Any] | None = None,
 ) -> bool:
     """``play`` each piece on ``executor``, at most ``in_flight`` submitted or waiting for
-    their turn at once, the results handed to ``done`` in order; True if interrupted."""
+    their turn at once, the results handed to ``done`` in order; True if interrupted.
+
+    With ``here``, this process plays the next piece itself whenever the result due next is
+    not ready yet, while the executor keeps its ``in_flight`` pieces (at most ``in_flight``
+    more results wait for their turn). The executor gets new pieces after every result
+    handed over, so that it never runs dry while ``done`` works through a backlog."""
     pending: dict[Future, int] = {}
     finished: dict[int, Any] = {}
     submitted = delivered = 0
+    held = in_flight if here is None else 2 * in_flight
     try:
         while True:
-            while len(pending) + len(finished) < in_flight:
+            for future in [f for f in pending if f.done()]:
+                finished[pending.pop(future)] = future.result()
+            while len(pending) < in_flight and len(pending) + len(finished) < held:
                 piece = next(work, None)
                 if piece is None:
                     break
                 pending[executor.submit(play, piece)] = submitted
                 submitted += 1
-            if not pending:
-                return False
-            ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in ready:
-                finished[pending.pop(future)] = future.result()
-            while delivered in finished:
+            if delivered in finished:
                 done(finished.pop(delivered))
                 delivered += 1
+            elif (
+                here is not None
+                and len(pending) + len(finished) < held
+                and (piece := next(work, None)) is not None
+            ):
+                finished[submitted] = here(piece)
+                submitted += 1
+            elif pending:
+                wait(pending, return_when=FIRST_COMPLETED)
+            else:
+                return False
     except KeyboardInterrupt:
         for future in pending:
             future.cancel()

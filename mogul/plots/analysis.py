@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from mogul.analysis.position import measure
-from mogul.plots.template import laid_out, rounded
+from mogul.plots.template import error_bars, laid_out, rounded
 
 __all__ = [
     "bar_label",
@@ -82,13 +82,7 @@ def position_traces(
                 "y": labels,
                 "marker": {"color": colours},
                 "text": text,
-                "error_x": {
-                    "type": "data",
-                    "symmetric": False,
-                    "array": rounded(analysis[high] - x, digits),
-                    "arrayminus": rounded(x - analysis[low], digits),
-                    "color": "#333",
-                },
+                "error_x": error_bars(x, analysis[low], analysis[high], digits, color="#333"),
             }
         )
     if not score:

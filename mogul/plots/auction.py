@@ -105,9 +105,7 @@ def payoff_curve_figure(
     )
     fig.update_xaxes(automargin=True, range=None if x_max is None else [-0.5, x_max + 0.5])
     fig.update_yaxes(automargin=True)
-    fig.update_traces(
-        cliponaxis=False, selector={"type": "scatter"}
-    )  # markers at an axis drawn whole
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # drawn whole at an axis
     return fig
 
 
@@ -174,7 +172,6 @@ def pot_ladder_figure(
         marker={"color": bids["marker_color"], "size": 8},
         text=bids["text"],
         hovertemplate="%{text} bids at pot %{y}<extra></extra>",
-        cliponaxis=False,
     )
     fig.add_scatter(
         x=drops["x"],
@@ -189,15 +186,12 @@ def pot_ladder_figure(
         },
         text=drops["text"],
         textposition="top center",
-        cliponaxis=False,
     )
     laid_out(fig, title, x="move", y="pot before the move", height=340, showlegend=False)
     x_range, y_range = pot_ladder_ranges(path)
     fig.update_yaxes(range=y_range, automargin=True)  # room for markers and labels
     fig.update_xaxes(range=x_range, automargin=True)
-    fig.update_traces(
-        cliponaxis=False, selector={"type": "scatter"}
-    )  # markers at an axis drawn whole
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # drawn whole at an axis
     return fig
 
 
@@ -240,9 +234,7 @@ def convergence_figure(trace: pd.DataFrame, title: str = "Best-response dynamics
     fig.update_yaxes(title_text="share switched", automargin=True, row=2, col=1)
     fig.update_xaxes(title_text="sweep", row=2, col=1)
     fig.update_xaxes(automargin=True)
-    fig.update_traces(
-        cliponaxis=False, selector={"type": "scatter"}
-    )  # markers at an axis drawn whole
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})  # drawn whole at an axis
     return fig
 
 
@@ -291,9 +283,6 @@ def mechanism_figure(
     )
     fig.update_yaxes(autorange="reversed", automargin=True)
     fig.update_xaxes(automargin=True, rangemode="tozero")
-    fig.update_traces(
-        cliponaxis=False, selector={"type": "scatter"}
-    )  # markers at an axis drawn whole
     return fig
 
 
@@ -351,7 +340,4 @@ def winner_regions_figure(
     )
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True, showticklabels="win" in regions.columns)
-    fig.update_traces(
-        cliponaxis=False, selector={"type": "scatter"}
-    )  # markers at an axis drawn whole
     return fig

@@ -1,14 +1,7 @@
-"""Credit Mobilier drawn: the board, the dice, and charts of treasuries, dividends and stock.
-
-* ``board_figure(state, highlight)``: the goods squares (rows A-D north to south, columns 1-6
-  west to east), the Pacific Coast to the west, every track space (free ones dotted, built
-  ones in their railroad's colour), the goods pawns, and the actions in ``highlight`` (legal
-  builds as dashed sections, legal moves as arrows).
-* ``dice_html(state)``: the five dice of the player on turn; dice the turn has used are grey,
-  dice that do not count for the turn's colour and kind are faded.
-* ``treasuries_figure``, ``dividends_figure``, ``stock_figure``: one game's tables
-  (``record.table("treasuries")`` ...) as charts; ``dividends_to_come_figure``: the simulated
-  study of ``mogul.analysis.credit_mobilier``.
+"""Credit Mobilier drawn: the board (``board_figure``), the dice (``dice_html``), one game's
+tables as charts (``treasuries_figure``, ``dividends_figure``, ``stock_figure``) and the
+studies of ``mogul.analysis.credit_mobilier`` (``dividends_to_come_figure``,
+``marginal_value_figure``).
 
 Companies are drawn in their screen colours from ``data/credit-mobilier/components.json``
 and named by their colour words, as on the buttons and in the log. The board's trace list is
@@ -37,7 +30,7 @@ from mogul.games.credit_mobilier.dice import DIVIDEND, allowance
 from mogul.games.credit_mobilier.display import colour_of
 from mogul.games.credit_mobilier.events import GoodsMoved, TrackBuilt
 from mogul.kit.colours import text_colour
-from mogul.plots.template import KIT_TEMPLATE, laid_out, rounded
+from mogul.plots.template import KIT_TEMPLATE, error_bars, laid_out, rounded
 
 __all__ = [
     "BOARD_TRACES",
@@ -224,6 +217,31 @@ def board_title(state: Any) -> str:
     return f"Turn {state.turn}: {name}, {doing}"
 
 
+def _trace_style(name: str, data: dict[str, list], colours: dict[str, str]) -> dict:
+    """How the board draws its trace ``name`` (``BOARD_TRACES``): moves as arrows, goods as
+    pawns, track spaces as lines."""
+    if name == "can move":
+        arrow = {
+            "symbol": "arrow",
+            "angleref": "previous",
+            "size": data["size"],
+            "color": HIGHLIGHT,
+        }
+        return {"mode": "lines+markers", "line": {"color": HIGHLIGHT, "width": 2}, "marker": arrow}
+    if name.endswith(" goods"):
+        colour = colours[name.removesuffix(" goods")]
+        pawn = {"color": colour, "size": 11, "line": {"color": "#222", "width": 1.5}}
+        return {"mode": "markers", "marker": pawn}
+    lines = {
+        "free track space": {"color": FREE_TRACK, "width": 2, "dash": "dot"},
+        "just done": {"color": JUST_DONE, "width": 16},
+        "can build": {"color": HIGHLIGHT, "width": 3, "dash": "dash"},
+    }
+    if name not in lines:  # a railroad's track
+        lines[name] = {"color": colours[name.removesuffix(" track")], "width": 7}
+    return {"mode": "lines", "line": lines[name]}
+
+
 def board_figure(
     state: Any, highlight: Iterable[Any] | None = None, title: str | None = None
 ) -> go.Figure:
@@ -238,49 +256,18 @@ def board_figure(
     colours = company_colours()
     data = board_data(state, highlight)
     fig = go.Figure()
-    styles: dict[str, dict] = {
-        "free track space": {"line": {"color": FREE_TRACK, "width": 2, "dash": "dot"}},
-        "just done": {"line": {"color": JUST_DONE, "width": 16}},
-        "can build": {"line": {"color": HIGHLIGHT, "width": 3, "dash": "dash"}},
-    }
-    for colour in RAILROADS:
-        styles[f"{colour} track"] = {"line": {"color": colours[colour], "width": 7}}
     for name in BOARD_TRACES:
         d = data[name]
-        common = {
-            "x": d["x"],
-            "y": d["y"],
-            "text": d["text"],
-            "name": name,
-            "showlegend": False,
-            "cliponaxis": False,
-            "hovertemplate": "%{text}<extra></extra>",
-        }
-        if name == "can move":
-            fig.add_scatter(
-                **common,
-                mode="lines+markers",
-                line={"color": HIGHLIGHT, "width": 2},
-                marker={
-                    "symbol": "arrow",
-                    "angleref": "previous",
-                    "size": d["size"],
-                    "color": HIGHLIGHT,
-                },
-            )
-        elif name.endswith(" goods"):
-            colour = name.removesuffix(" goods")
-            fig.add_scatter(
-                **common,
-                mode="markers",
-                marker={
-                    "color": colours[colour],
-                    "size": 11,
-                    "line": {"color": "#222", "width": 1.5},
-                },
-            )
-        else:
-            fig.add_scatter(**common, mode="lines", **styles[name])
+        fig.add_scatter(
+            x=d["x"],
+            y=d["y"],
+            text=d["text"],
+            name=name,
+            showlegend=False,
+            cliponaxis=False,
+            hovertemplate="%{text}<extra></extra>",
+            **_trace_style(name, d, colours),
+        )
     rows = len(b.rows)
     shapes = [
         {
@@ -428,10 +415,11 @@ def dice_html(state: Any) -> str:
     )
 
 
-# --- one game's charts ----------------------------------------------------------------------
-
-
 # --- charts of the tables and of the studies ------------------------------------------------------
+
+
+PRICE = 1.0
+"""What a share costs, in dollars."""
 
 
 def _label(company: str) -> str:
@@ -498,17 +486,14 @@ def dividends_figure(
     )
 
 
-def stock_figure(
-    holdings: pd.DataFrame, turn: int | None = None, title: str | None = None
-) -> go.Figure:
-    """Shares each player holds, stacked by company, as ``turn`` begins (default: at the end).
+def stock_figure(holdings: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """Shares each player holds, stacked by company, at the end of the table.
 
     ``holdings`` is a game's ``holdings`` table: one row per turn and player with ``turn``,
     ``player`` and a ``stock_<company>`` column per company; the last rows are the end.
     """
     colours = company_colours()
-    if turn is None:
-        turn = int(holdings["turn"].max())
+    turn = int(holdings["turn"].max())
     rows = holdings[holdings["turn"] == turn].drop_duplicates("seat", keep="last")
     over = "final" in rows and bool(rows["final"].any())
     fig = go.Figure()
@@ -535,7 +520,7 @@ def stock_figure(
 
 
 def dividends_to_come_figure(
-    averages: pd.DataFrame, price: float = 1.0, title: str = "What is a share still worth?"
+    averages: pd.DataFrame, title: str = "What is a share still worth?"
 ) -> go.Figure:
     """Average dividends one share still earns until the end, per company, by turn.
 
@@ -573,7 +558,7 @@ def dividends_to_come_figure(
         turns = [int(averages["turn"].min()), int(averages["turn"].max())]
         fig.add_scatter(
             x=turns,
-            y=[price, price],
+            y=[PRICE, PRICE],
             name="price of a share",
             mode="lines",
             line={"color": "#555555", "dash": "dash", "width": 1.5},
@@ -585,7 +570,7 @@ def dividends_to_come_figure(
 
 
 def marginal_value_figure(
-    summary: pd.DataFrame, price: float = 1.0, title: str = "One more share: marginal vs average"
+    summary: pd.DataFrame, title: str = "One more share: marginal vs average"
 ) -> go.Figure:
     """Per company and turn: what one more share adds to its owner's final cash (filled
     diamonds) beside the average payout per share held (open circles), each with its 95%
@@ -620,13 +605,9 @@ def marginal_value_figure(
                     "color": [colours[c] for c in rows["company"]],
                     "line": {"width": 2, "color": [colours[c] for c in rows["company"]]},
                 },
-                error_y={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": rounded(rows[f"{what}_high"] - rows[what], 2),
-                    "arrayminus": rounded(rows[what] - rows[f"{what}_low"], 2),
-                    "thickness": 1.5,
-                },
+                error_y=error_bars(
+                    rows[what], rows[f"{what}_low"], rows[f"{what}_high"], 2, thickness=1.5
+                ),
                 customdata=list(
                     zip(
                         rows[f"{what}_low"].round(2),
@@ -640,7 +621,7 @@ def marginal_value_figure(
                 offsetgroup=what,
             )
     fig.add_hline(
-        y=price,
+        y=PRICE,
         line={"color": "#555555", "dash": "dash", "width": 1.5},
         annotation_text="price $1",
         annotation_position="top left",

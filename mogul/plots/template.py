@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from mogul.kit.colours import SEAT_COLOURS
 
-__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "laid_out", "rounded"]
+__all__ = ["KIT_TEMPLATE", "SEAT_COLOURS", "error_bars", "laid_out", "rounded"]
 
 KIT_TEMPLATE = go.layout.Template(
     layout={
@@ -60,3 +60,15 @@ def rounded(values: Iterable, digits: int = 4) -> list:
         else:
             out.append(round(float(v), digits))
     return out
+
+
+def error_bars(value: Any, low: Any, high: Any, digits: int = 4, **style: Any) -> dict:
+    """Plotly's error bars from ``low`` to ``high`` around ``value`` (columns of one frame),
+    rounded to ``digits``, with any ``style`` (``color``, ``thickness``)."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": rounded(high - value, digits),
+        "arrayminus": rounded(value - low, digits),
+        **style,
+    }

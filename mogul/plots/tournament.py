@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from mogul.plots.template import laid_out, rounded
+from mogul.plots.template import error_bars, laid_out, rounded
 
 __all__ = ["head_to_head_figure", "summary_table", "win_rate_figure"]
 
@@ -48,15 +48,13 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def win_rate_figure(
-    summary: pd.DataFrame, players: int | None = None, title: str = "Win rate with 95% interval"
-) -> go.Figure:
+def win_rate_figure(summary: pd.DataFrame, title: str = "Win rate with 95% interval") -> go.Figure:
     """One bar per bot: its win rate, with the 95% interval as an error bar.
 
     ``summary`` is ``Tournament.summary()`` (index: bot; columns win_rate, win_low,
     win_high, games). Bars keep the table's order (best first). A dotted line marks the win
-    rate of a bot no better than the others, one over ``players`` (the seats per game; read
-    from ``summary.attrs`` when not given).
+    rate of a bot no better than the others, one over the seats per game (the summary's
+    ``attrs["players"]``).
     """
     bots = [str(b) for b in summary.index]
     rate = summary["win_rate"]
@@ -64,13 +62,7 @@ def win_rate_figure(
         go.Bar(
             x=bots,
             y=rounded(rate),
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": rounded(summary["win_high"] - rate),
-                "arrayminus": rounded(rate - summary["win_low"]),
-                "color": "#444",
-            },
+            error_y=error_bars(rate, summary["win_low"], summary["win_high"], color="#444"),
             marker={"color": "#2f6db5"},
             customdata=[[int(g)] for g in summary["games"]],
             hovertemplate="%{x}: %{y:.1%} of %{customdata[0]} games<extra></extra>",
@@ -84,7 +76,7 @@ def win_rate_figure(
         x="bot",
         yaxis={"title": "win rate", "tickformat": ".0%", "rangemode": "tozero"},
     )
-    seats = players or summary.attrs.get("players")
+    seats = summary.attrs.get("players")
     if seats:
         fig.add_hline(
             y=round(1 / seats, 4),

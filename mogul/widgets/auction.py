@@ -23,6 +23,7 @@ import ipywidgets as w
 
 from mogul.auction import payoff_curves, solve
 from mogul.plots.auction import (
+    flat_from,
     payoff_curve_figure,
     pot_ladder_data,
     pot_ladder_figure,
@@ -220,13 +221,8 @@ def curve_reach(curves, sol) -> int:
     Past it every seat's curve is flat: a larger k only means "bid while you can" in a game
     that is already over, so the k axis stops there instead of at seats x chips.
     """
-    reach = max((st.pot for st in sol.path), default=0) + 1
-    for df in curves:
-        pay = df["payoff"].to_numpy()
-        moved = (pay != pay[-1]).nonzero()[0]
-        if moved.size:
-            reach = max(reach, int(moved[-1]) + 1)
-    return reach
+    top_pot = max((st.pot for st in sol.path), default=0)
+    return max([top_pot + 1, *(flat_from(df["payoff"]) for df in curves)])
 
 
 def unchanged_note(before, sol) -> str:

@@ -1,24 +1,6 @@
-"""Play Credit Mobilier in a notebook: the dice, a live board, the table and a button per action.
-
-``CreditMobilierPlayer`` is a view of a ``mogul.kit.session.GameSession`` of the game
-"credit-mobilier", with the controls of ``GamePlayer`` (next step, next turn, play to end,
-undo, new game from the seed box, bots moving on their own, hot seat) and:
-
-* the five dice of the player on turn (``dice``): grey once used, faded when they do not
-  count for the colour and kind chosen (``mogul.plots.credit_mobilier.dice_html``);
-* the board as a live figure (``board``, updated in place): track by colour, goods pawns,
-  the legal builds (dashed) and moves (arrows) of the player to act, a glow on what the last
-  step built or crossed;
-* one button per legal unit action for a human seat: builds and moves in a short row per
-  colour under a caption of the words their labels share, then buys, dividends and End turn
-  (each button's tooltip is the game's whole ``action_label``); with more than
-  ``MANY_BUTTONS`` of them, one row at a time, picked by name above them (``kinds``);
-* the game's table (cash, stock, treasuries) with the event log.
-
-It extends ``mogul.widgets.session_player.SessionPlayer``, which holds the parts that do not
-depend on the game (controls, buttons, hot-seat cover, table, status line), as ``GamePlayer``
-does for Mogul. No rules live here: the session applies the actions, the game labels them
-and draws its table.
+"""Play Credit Mobilier in a notebook: ``CreditMobilierPlayer``, a ``SessionPlayer`` (controls,
+buttons, hot-seat cover, table and log) with the dice and a live board. No rules live here: the
+session applies the actions, the game labels them and draws its table.
 """
 
 from __future__ import annotations
@@ -76,6 +58,12 @@ def shared_words(actions: Sequence[Any], labels: Sequence[str]) -> Row:
 
 class CreditMobilierPlayer(SessionPlayer):
     """A game of Credit Mobilier with human and bot seats, stepped by buttons.
+
+    Beside ``SessionPlayer``'s controls and table: the dice of the player on turn (``dice``:
+    grey once used, faded when they do not count for the colour and kind chosen) and the board
+    as a live figure (``board``: the legal builds dashed, the legal moves as arrows, a glow on
+    what the last step built or crossed). The buttons come in a short row per kind and colour
+    (``action_rows``); with more than ``MANY_BUTTONS``, one row at a time, picked in ``kinds``.
 
     ``game``: ``"credit-mobilier"``. ``seats``: one spec per seat, ``"human"`` or a bot name
     of the game (``"dividend"``, ``"random"``, ``"mc:rollouts=8"``), a bot class, a factory or

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 from copy import deepcopy
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
@@ -37,94 +38,11 @@ import traitlets
 __all__ = [
     "LIVE_CONFIG",
     "LiveFigureWidget",
-    "keep_views_current",
     "live_figure",
 ]
 
-# The front end of a LiveFigureWidget. anywidget awaits ``initialize`` inside the model's 2 s
-# start budget, so it only starts plotly's import and returns; ``render`` waits for it. The
-# import is cached on the page by a hash of the bundle, so each page compiles plotly.js once.
-# Plotly's own ``initialize`` (which keeps the model's ``_widget_data`` / ``_widget_layout`` up
-# to date for views created later) runs as soon as the bundle is there; until then, and anyway,
-# LiveFigureWidget stores the whole current figure as state after each update.
-LOADER_ESM = """
-const PAGE_CACHE = "__mogulPlotlyWidget";
-
-function plotlyWidgetModule(model) {
-  const cache = (globalThis[PAGE_CACHE] ??= new Map());
-  const id = model.get("_plotly_esm_id");
-  if (!cache.has(id)) {
-    // A notebook's saved widget state leaves the bundle out (mogul.widgets.saved_state): until the
-    // notebook runs, such a chart says so instead of loading plotly.
-    if (!model.get("_plotly_esm")) return null;
-    const url = URL.createObjectURL(
-      new Blob([model.get("_plotly_esm")], { type: "text/javascript" }),
-    );
-    const loading = import(/* webpackIgnore: true */ url);
-    loading.finally(() => URL.revokeObjectURL(url)).catch(() => {});
-    cache.set(id, loading);
-  }
-  return cache.get(id);
-}
-
-export default () => {
-  let plotly; // this model's plotly widget, once the bundle is loaded
-  return {
-    initialize({ model }) {
-      const loading = plotlyWidgetModule(model);
-      if (!loading) return;
-      plotly = loading.then(async (mod) => {
-        const widget = typeof mod.default === "function" ? await mod.default() : mod.default;
-        await widget.initialize?.({ model });
-        return widget;
-      });
-      plotly.catch((error) => console.error("[mogul] plotly's widget code did not load", error));
-    },
-    async render({ model, el }) {
-      if (!plotly) {
-        el.textContent = "Run the notebook (Run > Run All Cells) to draw this chart.";
-        el.style.cssText = "padding: 8px; color: #555";
-        return;
-      }
-      const widget = await plotly;
-      const remove = await widget.render({ model, el });
-      // Plotly's view draws at the width its box has while it is made (700 px when it is not
-      // in the page yet) and never again: follow the box as the page lays it out, a sidebar
-      // opens or a phone turns. The figure has no width of its own (autosize), and with
-      // "responsive" plotly keeps a handler that redraws it at its box's size.
-      const fit = () => {
-        const width = el.clientWidth;
-        const drawn = el._fullLayout && el._fullLayout.width;
-        if (!(width > 0 && drawn && Math.abs(drawn - width) > 1)) return;
-        // A height set from Python (a chart growing with its bars) reaches plotly as a
-        // relayout, and plotly then pins the width it had ("no autosize with a fixed height"),
-        // so the chart would never follow its box again: a live figure has no width of its own.
-        if (el.layout?.width) {
-          delete el.layout.width;
-          el.layout.autosize = true;
-        }
-        el._responsiveChartHandler?.();
-      };
-      const observer = new ResizeObserver(() => requestAnimationFrame(fit));
-      observer.observe(el);
-      // A chart scrolled out of view is not laid out again (Lab skips cells off screen), so
-      // a sidebar or a phone turning meanwhile reaches no resize observer: fit on coming back.
-      const seen = new IntersectionObserver((entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) requestAnimationFrame(fit);
-      });
-      seen.observe(el);
-      const drawn = (event) => event.detail?.element === el && fit();
-      document.addEventListener("plotlywidget-after-render", drawn);
-      return () => {
-        observer.disconnect();
-        seen.disconnect();
-        document.removeEventListener("plotlywidget-after-render", drawn);
-        remove?.();
-      };
-    },
-  };
-};
-"""
+LOADER_ESM = (Path(__file__).parent / "live.js").read_text()
+"""The front end of a ``LiveFigureWidget`` (``live.js``): a small loader of plotly's bundle."""
 
 
 @cache
@@ -139,7 +57,7 @@ class LiveFigureWidget(go.FigureWidget):
 
     Same Python API and widget state as plotly's class, with two differences: the browser loads
     plotly's code once per page (see the module docstring), and every update is also stored as
-    the widget's state (what ``keep_views_current`` does), so callers need not do it.
+    the widget's state, so that a view drawn later shows the figure as it is now.
     """
 
     _esm = LOADER_ESM
@@ -158,41 +76,25 @@ class LiveFigureWidget(go.FigureWidget):
         super().__init__(*args, **kwargs)
         self._live = True  # from now on every update is also stored as state
 
-    def _store_views_state(self) -> None:
-        if getattr(self, "_live", False):
-            keep_views_current(self)
-
-    # Plotly sends each update as a one-off message (``_py2js_*``, set and reset at once) that
-    # only views existing at that moment apply. Storing the whole figure as state after each
-    # one makes every update something the front end can re-read: a view drawn later (or the
-    # model while plotly's code is still loading) gets the current figure.
-    def _send_relayout_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_relayout_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_restyle_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_restyle_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_update_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_update_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_addTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802 (plotly's name)
-        super()._send_addTraces_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_deleteTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
-        super()._send_deleteTraces_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_moveTraces_msg(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802
-        super()._send_moveTraces_msg(*args, **kwargs)
-        self._store_views_state()
-
-    def _send_animate_msg(self, *args: Any, **kwargs: Any) -> None:
-        super()._send_animate_msg(*args, **kwargs)
-        self._store_views_state()
+    # Plotly sends each update as a one-off message (a ``_py2js_*`` trait, set and reset to None
+    # at once) that only views existing at that moment apply, and keeps the widget state from
+    # when the figure was built. Storing the whole figure as state after each message makes
+    # every update something the front end can re-read: a view drawn later (a Voila page, a
+    # reloaded notebook, the model while plotly's code still loads) gets the current figure.
+    # It relies on plotly's state names (plotly 7.1, pinned in pyproject.toml).
+    @traitlets.observe(
+        "_py2js_relayout",
+        "_py2js_restyle",
+        "_py2js_update",
+        "_py2js_addTraces",
+        "_py2js_deleteTraces",
+        "_py2js_moveTraces",
+        "_py2js_animate",
+    )
+    def _store_views_state(self, change: dict) -> None:
+        if change["new"] is None and getattr(self, "_live", False):
+            self._widget_data = deepcopy(self._data)
+            self._widget_layout = deepcopy(self._layout_obj._props)
 
 
 LIVE_CONFIG = {"displayModeBar": False, "responsive": True}
@@ -214,19 +116,3 @@ def live_figure(fig: go.Figure, height: int | None = None) -> LiveFigureWidget:
         live.layout.height = height
     live._config = dict(LIVE_CONFIG)
     return live
-
-
-def keep_views_current(fig: go.FigureWidget) -> None:
-    """Store a FigureWidget's current data and layout as its widget state.
-
-    ``LiveFigureWidget`` does this after every update by itself; call it after updating a plain
-    ``go.FigureWidget``.
-
-    Plotly sends an update (``batch_update``, ``trace.x = ...``) to the browser as a one-off
-    message and keeps the widget state from when the figure was built. A view created later
-    (the widget displayed after it was updated, a Voila page, a reloaded notebook) would draw
-    that stale state. Storing the current figure fixes that; it relies on plotly's
-    ``_widget_data`` / ``_widget_layout`` state names (plotly 7.1, pinned in pyproject.toml).
-    """
-    fig._widget_data = deepcopy(fig._data)
-    fig._widget_layout = deepcopy(fig._layout_obj._props)

@@ -1,12 +1,6 @@
-"""Mogul's widgets: the game player and the live charts beside it. No rules live here.
-
-* ``GamePlayer`` is what a class plays Mogul with: the controls, the buttons and the table
-  of ``mogul.widgets.session_player.SessionPlayer``, and beside the table the pot of the
-  current auction move by move, the human's payoff curve, a share-value dashboard, "analyse
-  this position" and, in the 2013 edition, the railway map.
-* ``ShareValueDashboard``: market values and scores of a game, live as the game goes on.
-* ``PositionAnalysis``: the kit's "analyse this position" panel with Mogul's rollouts and
-  words (rounds, the expected final score).
+"""Mogul's widgets: the game player (``GamePlayer``) and the live charts beside it, the
+share-value dashboard (``ShareValueDashboard``) and "analyse this position" in Mogul's words
+(``PositionAnalysis``). No rules live here.
 """
 
 from __future__ import annotations
@@ -49,26 +43,20 @@ class ShareValueDashboard(w.VBox):
     Two live charts, one above the other: ``market`` (the company lines plus a "sale" marker
     trace) and ``scores`` (one line per player), each with its legend along its own bottom,
     so a legend that wraps to more rows on a phone makes its own chart taller instead of
-    running into the next one. ``figure`` is the market chart. ``update(states)`` redraws
-    both from any state sequence; ``follow(game)`` redraws after every change of a
-    ``GamePlayer`` or a ``GameSession``. The charts read the table as each auction opens, so
-    they only change when a card is revealed or shares are sold; other steps cost nothing.
+    running into the next one. ``update(states)`` redraws both from any state sequence;
+    ``follow(game)`` redraws after every change of a ``GamePlayer`` or a ``GameSession``. The
+    charts read the table as each auction opens, so they only change when a card is revealed
+    or shares are sold; other steps cost nothing.
     """
 
-    def __init__(self, game: Any = None, height: int = 520) -> None:
+    def __init__(self, game: Any = None) -> None:
         self.market: go.FigureWidget | None = None
         self.scores: go.FigureWidget | None = None
-        self.height = height
         self._drawn: GameState | None = None  # the last state that changed what is drawn
         super().__init__([])
         self.add_class("mogul-dashboard")  # a hook for the browser tests and for CSS
         if game is not None:
             self.follow(game)
-
-    @property
-    def figure(self) -> go.FigureWidget | None:
-        """The market chart (the first of the two)."""
-        return self.market
 
     def follow(self, game: Any) -> None:
         """Draw ``game``'s states now and after each of its changes (a player or a session)."""
@@ -98,8 +86,8 @@ class ShareValueDashboard(w.VBox):
             # it wraps to, where a legend placed between two panels runs into the lower one
             legend = {"yref": "container", "y": 0, "yanchor": "bottom", "font": {"size": 12}}
             fig.update_layout(legend={**legend, "title": {"side": "left"}})
-        self.market = live_figure(market, height=self.height // 2)
-        self.scores = live_figure(scores, height=self.height // 2)
+        self.market = live_figure(market, height=260)
+        self.scores = live_figure(scores, height=260)
         self.players = len(states[0].players)
         self.children = (self.market, self.scores)
 
@@ -115,7 +103,7 @@ class ShareValueDashboard(w.VBox):
         self._drawn = change
         ed = states[0].edition
         rounds = rounds_table(states)
-        market = market_data(rounds, auctions_table(states), ed)
+        market = market_data(rounds, ed, auctions_table(states))
         scores = score_data(rounds, ed.score_track)
         lines = self.market.data[: len(market["values"])]
         sales = self.market.data[len(market["values"])]
@@ -156,28 +144,18 @@ def _last_change(states: Sequence[GameState]) -> GameState:
 
 
 class PositionAnalysis(Panel):
-    """For the watched seat to move: every legal action's expected final score and win chance.
-
-    ``follow(game)`` (a ``GamePlayer`` or a ``GameSession``) analyses each decision of the
-    ``seats`` watched (default: the game's human seats, else every seat) with
-    ``analyse_position`` (``rollouts`` per action, ``policy`` for every seat afterwards) and
-    draws it in ``figure``. Once the move is made, ``last_figure`` shows that analysis with
-    the action chosen marked (it stays there while the next decision is analysed above).
-    ``update(history, actions)`` does the same from any game's states and actions.
-    """
+    """The kit's "analyse this position" panel (``mogul.widgets.position_analysis``) in Mogul's
+    words: ``analyse_position``'s expected final score and win chance, stages named rounds."""
 
     def __init__(
         self,
         game: Any = None,
         seats: Sequence[int] | None = None,
-        height: int = 300,
         **options: Any,
     ) -> None:
         """``options`` (``rollouts=2000``, ``policy="random"``, ``seed=0``) go to
         ``analyse_position``."""
-        super().__init__(
-            game, seats, analyse_position, height, "expected final score", "round", **options
-        )
+        super().__init__(game, seats, analyse_position, "expected final score", "round", **options)
 
 
 _CHART_HEIGHT = 300
@@ -185,25 +163,15 @@ _MAP_HEIGHT = 460
 
 
 class GamePlayer(SessionPlayer):
-    """A game with human and bot seats, stepped by buttons: a view of a ``GameSession``.
+    """A game of Mogul with human and bot seats, stepped by buttons: a ``SessionPlayer``.
 
     ``game``: the edition (``"classic"``, ``"rio-grande"``). ``seats`` gives one spec per
     seat: ``"human"`` or a bot (a registry name such as ``"value"`` or
     ``"threshold:drop_at=3"``, a bot class, a function that builds a bot, or a bot instance).
-    ``seed`` deals the game; ``names``: the people's names. Setup keywords (``deck``, ``starting_shares``, ``start_player``,
-    ``chips``, ``quick_start``) go to the game's ``new_game``.
-
-    * ``Next step`` lets the bot to act make one move; ``Next round`` plays until the next card
-      is revealed; ``Play to end`` until the crash. All three stop when a human must decide.
-    * A human seat gets one button per legal action (``action_buttons``).
-    * ``Undo`` goes back to the previous human decision (one step when no human plays or
-      bots do not move on their own); ``New game`` deals again from the seed box.
-    * ``autoplay``: bots move on their own after a human acted (default: when a human plays).
-    * ``hot_seat``: with several humans at one screen, a "pass the laptop" cover hides the
-      table between two humans' turns and each human sees only their own chips (default: on
-      with two or more humans).
-    * A bot that raises or answers with an illegal move stops the bots; the status line
-      says which and why (``session.bot_error``), and Undo or New game go on from there.
+    ``seed`` deals the game; ``names``: the people's names. Setup keywords (``deck``,
+    ``starting_shares``, ``start_player``, ``chips``, ``quick_start``) go to the game's
+    ``new_game``. ``Next round`` plays until the next card is revealed; in hot seat each human
+    sees only their own chips.
 
     Beside the table (below it on a phone), ``auction_chart`` follows the pot of the current
     auction move by move; ``payoff_curve=True`` adds the human's payoff curve for it and

@@ -15,6 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 import pandas as pd
+import plotly.graph_objects as go
 
 from mogul.analysis.position import grouped, reading
 from mogul.kit.spec import GameSpec, spec_for
@@ -43,6 +44,24 @@ def _fitting(**layout: str) -> w.Layout:
     return w.Layout(width="100%", min_width="0", **layout)
 
 
+def _no_analysis(score_title: str) -> go.Figure:
+    """The one-panel chart before any analysis: one blank bar."""
+    empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
+    return position_analysis_figure(empty, score_title=score_title, score=False)
+
+
+def _redraw(
+    fig: Any, shown: pd.DataFrame, chosen: str | None, title: str, score_title: str
+) -> None:
+    """Draw the analysis ``shown`` in the live chart ``fig``, the ``chosen`` action marked."""
+    with fig.batch_update():
+        for bars, trace in zip(fig.data, position_traces(shown, chosen, score=False), strict=True):
+            bars.update(trace)
+        fig.layout.title.text = title
+        fig.layout.xaxis.update(value_axis(shown, score_title))
+        fig.layout.height = figure_height(shown["action"])
+
+
 class PositionAnalysis(w.VBox):
     """For the watched seat to move: every legal action's win chance and mean score.
 
@@ -53,8 +72,8 @@ class PositionAnalysis(w.VBox):
     95% interval, the mean score (named ``score_title``) in the hover text (when no action won
     a single rollout, the bars are the mean score); actions whose rollouts came out exactly
     alike share one bar (``grouped``); one panel, so that a phone or a player's side column
-    holds it. ``height`` is the figure's height until the first analysis; then it grows with
-    the number of actions. Once the game is over, the panel says so. Once the move is made,
+    holds it. The chart is 300 px tall until the first analysis; then it grows with the number
+    of actions. Once the game is over, the panel says so. Once the move is made,
     ``last_figure`` shows that analysis with the action chosen marked, its stage named with
     ``stage_word`` ("turn 3"). ``update(history, actions)`` does the same from any game's
     states and actions.
@@ -65,7 +84,6 @@ class PositionAnalysis(w.VBox):
         game: Any = None,
         seats: Sequence[int] | None = None,
         analyse: Callable[..., pd.DataFrame] | None = None,
-        height: int = 300,
         score_title: str = "mean score",
         stage_word: str = "turn",
         **options: Any,
@@ -79,10 +97,8 @@ class PositionAnalysis(w.VBox):
         self.chosen: str | None = None  # the action taken there, once made
         self._state: Any = None  # the state analysed
         self._spec: GameSpec | None = None
-        empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
-        empty_figure = position_analysis_figure(empty, score_title=score_title, score=False)
-        self.figure = live_figure(empty_figure, height=height)
-        self.last_figure = live_figure(empty_figure, height=height)
+        self.figure = live_figure(_no_analysis(score_title), height=300)
+        self.last_figure = live_figure(_no_analysis(score_title), height=300)
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         self.last_caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         self.figure_box = w.VBox([self.figure], layout=_fitting())  # hidden once the game is over
@@ -158,14 +174,7 @@ class PositionAnalysis(w.VBox):
         return self._state.names[self._state.current_player]
 
     def _draw(self, fig: Any, title: str) -> None:
-        with fig.batch_update():
-            for bars, trace in zip(
-                fig.data, position_traces(self.shown, self.chosen, score=False), strict=True
-            ):
-                bars.update(trace)
-            fig.layout.title.text = title
-            fig.layout.xaxis.update(value_axis(self.shown, self.score_title))
-            fig.layout.height = figure_height(self.shown["action"])
+        _redraw(fig, self.shown, self.chosen, title, self.score_title)
 
 
 class DecisionBrowser(w.VBox):
@@ -207,10 +216,7 @@ class DecisionBrowser(w.VBox):
             continuous_update=False,
             layout=w.Layout(width="100%", max_width="36em"),
         )
-        empty = pd.DataFrame({c: [""] if c == "action" else [0.0] for c in COLUMNS})
-        self.figure = live_figure(
-            position_analysis_figure(empty, score_title=score_title, score=False)
-        )
+        self.figure = live_figure(_no_analysis(score_title))
         self.caption = w.HTML(layout=w.Layout(margin="0 0 0 8px"))
         # the style before the caption: the caption stays the browser's last text
         super().__init__([self.table, self.decision, touch_style(self), self.caption, self.figure])
@@ -246,14 +252,7 @@ class DecisionBrowser(w.VBox):
         if "chosen" in self.analysis:  # a group holding the move made is marked
             made = set(self.analysis.loc[self.analysis["chosen"].astype(bool), "action"])
             shown["chosen"] = [bool(made & set(m)) for m in shown["members"]]
-        with self.figure.batch_update():
-            for bars, trace in zip(
-                self.figure.data, position_traces(shown, score=False), strict=True
-            ):
-                bars.update(trace)
-            self.figure.layout.title.text = self._title(self.row)
-            self.figure.layout.xaxis.update(value_axis(shown, self._score_title))
-            self.figure.layout.height = figure_height(shown["action"])
+        _redraw(self.figure, shown, None, self._title(self.row), self._score_title)
         where, ranked = self._caption(self.row), reading(shown)
         # the slider's number, said in the caption too: the caption's own numbers (a move of
         # the game, counting every seat's) are another count

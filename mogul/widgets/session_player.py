@@ -1,16 +1,11 @@
 """The part of a game player that does not depend on the game: a view of a ``GameSession``.
 
-* ``GameTable`` draws one state as HTML (the game's ``table_html``).
-* ``SessionPlayer`` has the instructor's controls (next step, next round or turn, play to
-  end, undo, bots moving on their own, new game from a seed), the status line, one button
-  per legal action for a human seat, a "pass the laptop" cover in hot-seat mode and the
-  table with the event log. A game's player (``GameSpec.faces["player"]``) extends it with
-  its side widgets (charts, a board, dice); ``mogul.widgets.player`` opens the right one.
-
-The session holds the game (history, undo, bots, record, event log); the game's spec draws
-the table and names the buttons. No rules live here. The widgets update widget values
-(``HTML.value``, figure data), never print into ``Output`` widgets, so they work the same in
-JupyterLab, Voila, nbval and headless tests.
+``SessionPlayer`` holds the controls, the buttons and the table; a game's player
+(``GameSpec.faces["player"]``) extends it with its side widgets (charts, a board, dice), and
+``mogul.widgets.player`` opens the right one. The session holds the game (history, undo,
+bots, record, event log); the game's spec draws the table and names the buttons. No rules live
+here. The widgets update widget values (``HTML.value``, figure data), never print into
+``Output`` widgets, so they work the same in JupyterLab, Voila, nbval and headless tests.
 """
 
 from __future__ import annotations
@@ -82,15 +77,19 @@ class GameTable(w.HTML):
 class SessionPlayer(w.VBox):
     """The game-independent part of a game player: a view of a ``GameSession``.
 
-    Controls (``Next step``, ``Next turn``, ``Play to end``, ``Undo``, bots moving on their
-    own, the seed box and ``New game``), the status line, one button per legal action for a
-    human seat (``action_rows`` groups them), a "pass the laptop" cover between two humans'
-    turns in hot-seat mode, and the game's table with the event log. A subclass gives the
-    widgets of its side column (``side``) and redraws them in ``draw``.
+    * ``Next step`` lets the bot to act make one move, ``Next turn`` (or round) plays until the
+      next one begins, ``Play to end`` until the game ends; all three stop when a human must
+      decide, and a human seat gets one button per legal action (``action_rows`` groups them).
+    * ``Undo`` goes back to the previous human decision (one step when no human plays or bots
+      do not move on their own); ``New game`` deals again from the seed box.
+    * ``hot_seat`` (default: with two or more humans) puts a "pass the laptop" cover over the
+      table between two humans' turns.
+    * A bot that raises or answers with an illegal move stops the bots; the status line says
+      which and why (``session.bot_error``), and Undo or New game go on from there.
 
-    ``game``, ``seats``, ``seed``, ``names``, ``autoplay`` and setup keywords are
-    ``GameSession``'s, in its order. ``hot_seat`` (default: with two or more humans) turns the
-    cover on.
+    ``game``, ``seats``, ``seed``, ``names``, ``autoplay`` (bots move on their own after a human
+    acted; default: when a human plays) and setup keywords are ``GameSession``'s, in its order.
+    A subclass gives the widgets of its side column (``side``) and redraws them in ``draw``.
     """
 
     stage_word = "turn"  # "Next turn": what the session's next_round waits for
@@ -332,9 +331,7 @@ class SessionPlayer(w.VBox):
     def _show_actions(self, state: Any) -> None:
         legal = list(state.legal_actions()) if state is not None else []
         while len(self._pool) < len(legal):
-            b = w.Button(
-                layout=w.Layout(width="auto", min_width="fit-content"), button_style="primary"
-            )
+            b = button("", button_style="primary")
             b.on_click(self._clicked)
             self._pool.append(b)
         while len(self._captions) < len(legal):

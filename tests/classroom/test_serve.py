@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_links_and_the_servers_command_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     room = serve.classroom("127.0.0.1", 8900, "class.sqlite", "tok", environ={})
-    assert room.db == str(tmp_path / "class.sqlite")  # absolute: the server runs in pages/
+    assert room.db == str(tmp_path / "class.sqlite")  # absolute: the links print it whole
     assert room.export == tmp_path / "classroom-export"
     assert room.message().splitlines() == [
         f"Student page:   http://127.0.0.1:8900/mogul/hall/  (store: {tmp_path / 'class.sqlite'})",
@@ -40,27 +40,22 @@ def test_the_links_and_the_servers_command_line(tmp_path, monkeypatch):
         "Projector page: http://127.0.0.1:8900/mogul/hall/projector?token=tok",
         "(Ctrl-C stops the server)",
     ]
-    env = room.environment({"JUPYTER_PATH": "/elsewhere"})
-    template = Path(env["JUPYTER_PATH"].split(os.pathsep)[0]) / "voila" / "templates" / "mogul"
-    assert (template / "index.html.j2").is_file()
-    assert env["JUPYTER_PATH"].endswith(os.pathsep + "/elsewhere")
-    assert env["MOGUL_CLASSROOM"] == str(tmp_path / "class.sqlite")
-    assert env["MOGUL_CLASSROOM_EXPORT"] == str(tmp_path / "classroom-export")
-    assert env["MOGUL_HALL_URL"] == "http://127.0.0.1:8900/mogul/hall/"
+    assert room.environment() == {  # what the hall reads; no Jupyter settings
+        "MOGUL_CLASSROOM": str(tmp_path / "class.sqlite"),
+        "MOGUL_CLASSROOM_EXPORT": str(tmp_path / "classroom-export"),
+        "MOGUL_HALL_URL": "http://127.0.0.1:8900/mogul/hall/",
+    }
     args = room.arguments(["--ServerApp.log_level=WARN"])
-    assert args[:7] == [
+    assert args[:6] == [
         "--no-browser",
         "--ip=127.0.0.1",
         "--port=8900",
         "--ServerApp.port_retries=0",
-        f"--ServerApp.root_dir={serve.PAGES}",
         "--IdentityProvider.token=tok",
-        "--ServerApp.jpserver_extensions="
-        "{'mogul.classroom.server': True, 'voila.server_extension': True}",
+        "--ServerApp.jpserver_extensions={'mogul.classroom.server': True}",  # the hall alone
     ]
     assert args[-1] == "--ServerApp.log_level=WARN"
     assert ("--allow-root" in args) == (os.geteuid() == 0)
-    assert (serve.PAGES / "voila.json").is_file() and (serve.PAGES / "lecturer.ipynb").is_file()
 
 
 def test_a_room_of_students_and_a_shared_store(tmp_path, monkeypatch):
@@ -69,7 +64,7 @@ def test_a_room_of_students_and_a_shared_store(tmp_path, monkeypatch):
     url = "postgresql+psycopg://kit@db.local/class"
     room = serve.classroom("0.0.0.0", 8866, url, None, environ)
     assert room.db == url and room.export == tmp_path / "x"
-    assert room.hall_url() is None and "MOGUL_HALL_URL" not in room.environment({})
+    assert room.hall_url() is None and "MOGUL_HALL_URL" not in room.environment()
     monkeypatch.delenv("MOGUL_HALL_URL", raising=False)
     # this machine's own address on the network it reaches (no packet is sent to find it)
     assert re.fullmatch(r"http://[0-9.]+:8866/mogul/hall/", room.student_page())
@@ -111,13 +106,13 @@ def test_without_the_classroom_extra_it_says_the_pip_command(monkeypatch, capsys
     monkeypatch.setattr(
         serve.importlib.util,
         "find_spec",
-        lambda name: None if name in ("voila", "segno") else real(name),
+        lambda name: None if name in ("sqlalchemy", "segno") else real(name),
     )
     with pytest.raises(SystemExit) as stop:
         cli.main(["classroom"])
     assert stop.value.code == 2
     err = capsys.readouterr().err
-    assert "the classroom needs voila, segno (the kit's classroom extra): " in err
+    assert "the classroom needs sqlalchemy, segno (the kit's classroom extra): " in err
     assert err.rstrip().endswith(f'{sys.executable} -m pip install "mogul-kit[classroom]"')
 
 
@@ -178,19 +173,11 @@ def test_the_server_serves_the_hall_projector_and_dashboard(kind, tmp_path, requ
         status, url, page = get(lecturer, dashboard)  # the hall's page: no kernel
         assert status == 200 and 'src="static/dashboard.js"' in page
         assert url == f"{base}/mogul/hall/dashboard"  # the token is off the address bar
-        status, _, page = get(lecturer, f"{base}/voila/render/lecturer.ipynb")  # the older one
-        assert status == 200
-        assert "voila/templates/mogul/static/" in page  # voila.json read: the kit's template
+        status, _, _ = get(lecturer, f"{base}/voila/render/lecturer.ipynb")  # the old dashboard
+        assert status == 404  # is gone: the server carries no Voila
         assert (home / "c.sqlite").is_file() == (kind == "sqlite")
-        # The dashboard's kernel starts working as the page is served: stop the server when it
-        # is idle (stopped mid-message, the kernel prints a traceback that is not the kit's).
-        for _ in range(300):
-            _, _, answer = get(lecturer, f"{base}/api/kernels?token=lecturer-token")
-            kernels = json.loads(answer)
-            if kernels and all(k["execution_state"] == "idle" for k in kernels):
-                break
-            time.sleep(0.1)
-        assert [k["execution_state"] for k in kernels] == ["idle"]
+        _, _, answer = get(lecturer, f"{base}/api/kernels?token=lecturer-token")
+        assert json.loads(answer) == []  # every page served, and not one kernel
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

@@ -73,7 +73,7 @@ SCRIPT = textwrap.dedent(
     print(len(league), len(moves), int(analysis["chosen"].sum()))
     assert not [m for m in sys.modules if m.split(".")[0] in EXTRA]
 
-    for module in ("mogul.classroom.store", "mogul.classroom.lecturer", "mogul.classroom.server"):
+    for module in ("mogul.classroom.store", "mogul.classroom.desk", "mogul.classroom.server"):
         try:
             __import__(module)
         except ModuleNotFoundError as err:
@@ -106,7 +106,7 @@ def test_the_kit_without_the_classroom_extra_reads_the_sample_and_names_the_extr
     errors = dict(line.split(" -> ") for line in lines[2:])
     assert list(errors) == [
         "mogul.classroom.store",
-        "mogul.classroom.lecturer",
+        "mogul.classroom.desk",
         "mogul.classroom.server",
     ]
     assert all(install in error for error in errors.values()), errors

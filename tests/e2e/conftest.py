@@ -49,8 +49,8 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 VIEWPORT = {"width": 1366, "height": 768}  # a laptop (screens.SIZES)
-# What `make classroom` and `make voila-player` pass to Voila (keep them in step): the kit's template (no CDN
-# fetches) and progressive rendering (plotly's renderer gets real output models).
+# What `make voila-player` passes to Voila (keep them in step): the kit's template (no CDN fetches)
+# and progressive rendering (plotly's renderer gets real output models).
 VOILA_CELL_ERROR = "There was an error when executing cell"  # Voila's page when a cell failed
 CLASSROOM_VOILA_ARGS = ["--template=mogul", "--progressive_rendering=True"]
 SERVER_START_TIMEOUT = 90  # seconds
@@ -185,7 +185,7 @@ def jupyter_env(home: Path) -> dict[str, str]:
         "JUPYTERLAB_SETTINGS_DIR": str(settings),
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "lab-workspaces"),
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
-        # The kit's Voila template (share/jupyter/voila/templates/mogul), as make classroom.
+        # The kit's Voila template (share/jupyter/voila/templates/mogul), as make voila-player.
         "JUPYTER_PATH": os.pathsep.join(
             filter(None, [str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")])
         ),

@@ -75,8 +75,10 @@ def left_behind(since: float, marker: str | None = None) -> list[str]:
     """Processes still running that this run started: this process's descendants, and the
     attacker's ``sleep 60x`` wherever it ended up (other tests' sandboxes are not ours)."""
     time.sleep(0.2)  # the kernel tears a PID namespace down as its first process dies
-    found = [
-        p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE
+    found = [  # started by this run: an earlier test's helper (a spawn pool's tracker) is not
+        p
+        for p in psutil.Process().children(recursive=True)
+        if p.status() != psutil.STATUS_ZOMBIE and p.create_time() >= since - 1
     ]
     for p in psutil.process_iter(["cmdline", "create_time", "status"]) if marker else ():
         line = " ".join(p.info["cmdline"] or [])

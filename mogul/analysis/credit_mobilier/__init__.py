@@ -52,7 +52,6 @@ from mogul.analysis.credit_mobilier.marginal import (
     buy_pooled,
     buy_table,
     marginal_by_turn,
-    marginal_table,
     marginal_values,
     reversed_ties,
 )
@@ -78,7 +77,6 @@ __all__ = [
     "buy_instead",
     "by_turn",
     "marginal_by_turn",
-    "marginal_table",
     "marginal_values",
     "mean_interval",
     "paired_start_difference",

@@ -17,6 +17,7 @@ from mogul.games.credit_mobilier.events import DividendsPaid
 from mogul.games.credit_mobilier.rules import STOCK_PRICE, GameState, next_roll
 from mogul.games.credit_mobilier.setup import new_game
 from mogul.kit.bots import BotFactory, BotSpec, play_states
+from mogul.kit.checks import is_whole
 
 # --- the marginal value of one more share ----------------------------------------------------
 
@@ -83,6 +84,21 @@ def _play_on(
     return tally, starts
 
 
+def _check_turns(turns: Sequence[int]) -> None:
+    if not turns or not all(is_whole(t) and t >= 1 for t in turns):
+        raise ValueError(f"turns must be whole numbers from 1 on, got {list(turns)!r}")
+
+
+def _deterministic(make: BotFactory, analysis: str) -> BotFactory:
+    """``make`` if its bots choose from what they see alone, else a ``ValueError``."""
+    if getattr(make(0), "traits", {}).get("stochastic", True):
+        raise ValueError(
+            f"{analysis} pairs games by their dice alone, so it needs bots whose choices are "
+            f"not random (traits['stochastic'] false, as 'dividend'); got {make(0)!r}"
+        )
+    return make
+
+
 def marginal_values(
     bots: BotSpec | Sequence[BotSpec] = "dividend",
     games: int = 100,
@@ -118,15 +134,8 @@ def marginal_values(
     unknown = [c for c in companies if c not in COMPANIES]
     if unknown:
         raise ValueError(f"unknown companies {unknown}; allowed: {list(COMPANIES)}")
-    if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
-        raise ValueError(f"turns must be whole numbers from 1 on, got {list(turns)!r}")
-    factories = [bot_factory(spec) for spec in specs]
-    for make in factories:
-        if getattr(make(0), "traits", {}).get("stochastic", True):
-            raise ValueError(
-                "marginal_values pairs games by their dice alone, so it needs bots whose choices are "
-                f"not random (traits['stochastic'] false, as 'dividend'); got {make(0)!r}"
-            )
+    _check_turns(turns)
+    factories = [_deterministic(bot_factory(spec), "marginal_values") for spec in specs]
     cap = components().stock_per_company
     rows = []
     for i in range(games):
@@ -217,25 +226,6 @@ def marginal_by_turn(pairs: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["turn", "company"], key=company_order, kind="stable", ignore_index=True)
 
 
-def marginal_table(marginal: pd.DataFrame) -> pd.DataFrame:
-    """``marginal_by_turn`` as a table that fits a laptop's notebook column: one row per turn
-    and company, ``value`` written with its 95% interval, the other means rounded to cents.
-
-    >>> row = pd.DataFrame([{"turn": 1, "company": "red", "value": 0.4, "value_low": -2.6,
-    ...     "value_high": 3.5, "average": 6.571, "dividends_gain": -0.63, "others_gain": -1.61,
-    ...     "expected_gain": -0.6}])
-    >>> marginal_table(row).iloc[0].astype(str).tolist()
-    ['1', 'red', '0.40 (-2.60 to 3.50)', '6.57', '-0.63', '-1.61', '-0.6']
-    """
-    value = marginal.apply(
-        lambda r: f"{r.value:.2f} ({r.value_low:.2f} to {r.value_high:.2f})", axis=1
-    )
-    table = marginal[["turn", "company"]].assign(value=value)
-    for column in ("average", "dividends_gain", "others_gain", "expected_gain"):
-        table[column] = marginal[column].round(2)
-    return table
-
-
 # --- buy one share, or let the bot move ------------------------------------------------------
 
 
@@ -264,18 +254,10 @@ def buy_instead(
     without) and ``spent_gain`` (the dollars the buyer spends on shares from the turn on, with
     minus without, the $1 of this share included): ``gain = dividends_gain - spent_gain``.
     """
-
-    if isinstance(bots, str | BotFactory) or callable(bots):
-        make = bot_factory(bots)
-    else:
+    if not (isinstance(bots, str | BotFactory) or callable(bots)):
         raise ValueError(f"buy_instead plays one bot in every seat; got {bots!r}")
-    if getattr(make(0), "traits", {}).get("stochastic", True):
-        raise ValueError(
-            "buy_instead pairs games by their dice alone, so it needs a bot whose choices are not "
-            f"random (traits['stochastic'] false, as 'dividend'); got {make(0)!r}"
-        )
-    if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
-        raise ValueError(f"turns must be whole numbers from 1 on, got {list(turns)!r}")
+    make = _deterministic(bot_factory(bots), "buy_instead")
+    _check_turns(turns)
     keys, starts = [], []  # (game, turn, buyer, company or None), the state played on
     for i in range(games):
         state = new_game(players, seed=seed + i)

@@ -8,12 +8,12 @@ import random
 import numpy as np
 import pandas as pd
 
-from mogul.analysis.position import action_values
+from mogul.analysis.position import action_values, analysed_seat
 from mogul.games.credit_mobilier.bots import bot_factory, worth
 from mogul.games.credit_mobilier.determinize import determinize
 from mogul.games.credit_mobilier.display import action_label
 from mogul.games.credit_mobilier.rules import GameState, PlayerView
-from mogul.kit.bots import play_out
+from mogul.kit.bots import play_out, whole_number
 
 # --- analyse this position ------------------------------------------------------------------------
 
@@ -45,26 +45,18 @@ def analyse_position(
     to the seat to move. ``engine="auto"`` plays the rollouts in the batch simulator
     (``fast.play_after``; with the dividend policy it ends every rollout in the readable
     engine's table, so the figures are the same), ``"readable"`` in the readable engine.
-
-    One row per legal action, in ``legal_actions()`` order: ``action`` (its button text),
-    ``mean_score`` (the seat's worth after the rollouts, see the module docstring) with a 95%
-    interval (``score_low``, ``score_high``: mean +- 1.96 standard errors), ``win_chance``
-    (highest worth, shared wins count) with a 95% Wilson interval (``win_low``,
-    ``win_high``) and ``rollouts``.
+    One row per legal action, in ``legal_actions()`` order, with the columns of
+    ``action_values``: the score is the seat's worth after the rollouts (see the package
+    docstring), a win the highest worth (shared wins count).
     """
-    if table.is_over:
-        raise ValueError("the game is over: there is no decision left to analyse")
+    n = len(table.money)
+    seat = analysed_seat(table, seat, n)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(map(repr, POLICIES))}, got {policy!r}")
-    for name, value in (("rollouts", rollouts), ("horizon", horizon)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-    n = len(table.money)
-    seat = table.current if seat is None else seat
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"seat must be a seat number from 0 to {n - 1}, got {seat!r}")
+    whole_number("rollouts", rollouts)
+    whole_number("horizon", horizon)
     view = table.view(seat) if isinstance(table, GameState) else table._replace(seat=seat)
     rng = random.Random(seed)
     futures = [determinize(view, rng) for _ in range(rollouts)]

@@ -100,8 +100,7 @@ def start_values(values: pd.DataFrame) -> pd.DataFrame:
     Index: company (railroads, then purple); columns ``to_come``, ``low``, ``high``, ``games``
     and ``earns_its_price``.
     """
-    first = values[values["turn"] == values.groupby("game")["turn"].transform("min")]
-    grouped = first.groupby("company", sort=False)["to_come"]
+    grouped = _first_turn(values).groupby("company", sort=False)["to_come"]
     out = pd.DataFrame([mean_interval(v) for _, v in grouped], index=[c for c, _ in grouped])
     out = out.rename(columns={"mean": "to_come", "n": "games"})
     out["earns_its_price"] = grouped.apply(lambda v: float((v >= 1).mean()))
@@ -141,9 +140,8 @@ def start_difference(values: pd.DataFrame, other: pd.DataFrame, company: str) ->
     """
     a, b = (_first_turn(v) for v in (values, other))
     a, b = a.loc[a["company"] == company, "to_come"], b.loc[b["company"] == company, "to_come"]
-    mean = float(b.mean() - a.mean())
-    half = Z95 * float(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
-    return {"mean": round(mean, 9), "low": round(mean - half, 4), "high": round(mean + half, 4)}
+    mean, low, high = intervals.difference_interval(a, b)
+    return {"mean": mean, "low": low, "high": high}
 
 
 def mean_interval(sample: Sequence[float] | pd.Series) -> dict[str, float]:

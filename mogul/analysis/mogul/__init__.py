@@ -46,10 +46,7 @@ from mogul.analysis.mogul.comparisons import (
     score_gap,
     sell_nothing,
 )
-from mogul.analysis.mogul.position import (
-    analyse_position,
-    table_view,
-)
+from mogul.analysis.mogul.position import analyse_position
 from mogul.analysis.mogul.sell_right import (
     SELL_RIGHT_COLUMNS,
     compare_editions,
@@ -71,7 +68,6 @@ from mogul.analysis.mogul.share_values import (
     crossing_rounds,
     game_share_values,
     hold_or_sell,
-    market_long,
     next_sale_chance,
     share_values,
 )
@@ -86,7 +82,6 @@ from mogul.games.mogul.pile import (
 __all__ = [
     "Table",
     "Z95",
-    "table_view",
     "analyse_position",
     "SCORE_PARTS",
     "SELL_RIGHT_COLUMNS",
@@ -108,7 +103,6 @@ __all__ = [
     "game_share_values",
     "hold_or_sell",
     "interval_table",
-    "market_long",
     "model_check",
     "next_crash_chance",
     "next_sale_chance",

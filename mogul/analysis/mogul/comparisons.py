@@ -14,17 +14,9 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from mogul.analysis.intervals import Z95, mean_interval, mean_over_games
+from mogul.analysis.intervals import Z95, difference_interval, mean_interval, mean_over_games
 from mogul.games.mogul.editions import edition
 from mogul.kit.spec import resolve
-
-
-def _difference(a: pd.Series, b: pd.Series) -> tuple[float, float, float]:
-    """Mean of ``b`` minus mean of ``a`` (independent samples) with its normal 95% interval."""
-    a, b = a.astype(float), b.astype(float)
-    diff = float(b.mean() - a.mean())
-    half = Z95 * (a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) ** 0.5
-    return round(diff, 9), round(diff - half, 4), round(diff + half, 4)
 
 
 def chose_the_better(uses: pd.DataFrame) -> dict[str, float]:
@@ -138,7 +130,7 @@ def score_gap(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     a, b = (games[games["edition"] == n] for n in names)
     rows = {}
     for column, label in [*SCORE_PARTS.items(), ("winning_score", "total")]:
-        gap, low, high = _difference(a[column], b[column])
+        gap, low, high = difference_interval(a[column], b[column])
         rows[label] = {
             names[0]: float(a[column].mean()),
             names[1]: float(b[column].mean()),
@@ -191,7 +183,7 @@ def edition_comparison(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         for name, values in ((names[0], a[measure]), (names[1], b[measure])):
             mean, low, high = mean_interval(values)
             row.update({name: mean, f"{name} low": low, f"{name} high": high})
-        row["difference"], row["low"], row["high"] = _difference(a[measure], b[measure])
+        row["difference"], row["low"], row["high"] = difference_interval(a[measure], b[measure])
         rows[measure] = row
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "measure"

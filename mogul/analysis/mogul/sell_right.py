@@ -21,7 +21,7 @@ from mogul.games.mogul.actions import Branch, Sell, Take
 from mogul.games.mogul.editions import edition
 from mogul.games.mogul.network import branch_gain
 from mogul.games.mogul.rules import RUNNER_UP, WINNER, GameState
-from mogul.kit.bots import bot_factory, play_states
+from mogul.kit.bots import bot_factory, play_states, whole_number
 from mogul.kit.simulate import seat_bots, simulate
 from mogul.kit.spec import resolve
 
@@ -130,8 +130,7 @@ def play_games(
     are seeded from it, so the same arguments give the same games.
     """
     spec, edition_name = resolve(game)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    whole_number("games", games)
     factories = [bot_factory(b, spec.bots) for b in seat_bots(bots, players)]
     spec.check_players(edition_name, len(factories))
     for g in range(games):
@@ -301,10 +300,8 @@ def sell_right_by_fill(uses: pd.DataFrame, step: int = 3, min_uses: int = 1) -> 
     column); ``best`` (mean of the larger of the two); ``free`` (mean free stations on the
     line); ``chose_branch`` and ``chose_sell`` (share of uses).
     """
-    if isinstance(step, bool) or not isinstance(step, int) or step < 1:
-        raise ValueError(f"step must be a whole number >= 1, got {step!r}")
-    if isinstance(min_uses, bool) or not isinstance(min_uses, int) or min_uses < 1:
-        raise ValueError(f"min_uses must be a whole number >= 1, got {min_uses!r}")
+    whole_number("step", step)
+    whole_number("min_uses", min_uses)
     data = uses.assign(
         houses=(uses["houses_on_map"] // step) * step,
         best=uses[["sell_value", "branch_value"]].max(axis=1),

@@ -190,30 +190,10 @@ _SHARE_VALUE_COLUMNS = [
 ]
 
 
-def market_long(rounds: pd.DataFrame) -> pd.DataFrame:
-    """A wide rounds table (``market_<company>`` columns) as long rows: game, round, company, value.
-
-    Accepts ``GameRecord.table("rounds")`` (one game) or many games' tables concatenated with a
-    ``game`` column. The final "crash" rows are dropped (no auction opens then).
-    """
-    df = rounds.copy()
-    if "game" not in df.columns:
-        df["game"] = 0
-    if "card" in df.columns:
-        df = df[df["card"] != "crash"]
-    markets = [c for c in df.columns if c.startswith("market_")]
-    df = df.drop_duplicates(["game", "round"])[["game", "round", *markets]]
-    long = df.melt(
-        id_vars=["game", "round"], value_vars=markets, var_name="company", value_name="market_value"
-    )
-    long["company"] = long["company"].str.removeprefix("market_")
-    return long.sort_values(["game", "round"], kind="stable").reset_index(drop=True)
-
-
 def by_round(values: pd.DataFrame) -> pd.DataFrame:
     """Averages per round and company over the games still running at that round.
 
-    ``values`` is a long table (``share_values`` or ``market_long``). Returns one row
+    ``values`` is a long table (``share_values``). Returns one row
     per (round, company) with the mean of every numeric column present among
     ``market_value``, ``premiums_to_come``, ``premiums_realized``, and ``games`` (how many
     games reached that round's auction).

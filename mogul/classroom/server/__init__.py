@@ -11,7 +11,7 @@ The student pages ask for no Jupyter token: the page is for students, and what i
 checked by the seat key of each request. The lecturer's projector page, ``/mogul/hall/projector``
 (``?session=``; default the newest session) with its socket ``/mogul/hall/projector/ws``, is
 behind the lecturer's token: in Jupyter the server's own (its token or login cookie, as the
-Voila dashboard), without Jupyter the ``--token`` the command prints.
+dashboard), without Jupyter the ``--token`` the command prints.
 """
 
 from __future__ import annotations
@@ -331,7 +331,7 @@ def listen(
 
 def jupyter_lecturer() -> tuple[type, type]:
     """The projector's handlers checked by the Jupyter server's own login (its token or its
-    cookie, as for the Voila dashboard) instead of a token of ours."""
+    cookie, as for JupyterLab) instead of a token of ours."""
     from jupyter_server.base.handlers import JupyterHandler
 
     class JupyterProjectorPage(ProjectorPage, JupyterHandler):

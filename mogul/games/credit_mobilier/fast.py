@@ -68,7 +68,8 @@ from mogul.games.credit_mobilier.setup import DEFAULT_NAMES, new_game
 from mogul.games.credit_mobilier.simple_bots import DividendBot
 from mogul.kit import batch as kit_batch
 from mogul.kit.batch import seed_stream
-from mogul.kit.bots import RandomBot
+from mogul.kit.bots import RandomBot, whole_number
+from mogul.kit.checks import is_whole
 from mogul.kit.columns import WHOLE, Coded, Columns, game_numbers, narrowed
 
 if TYPE_CHECKING:
@@ -283,8 +284,7 @@ def play_fresh(games: int, players: int = 4, bots: Any = "random", seed: int = 0
 
     ``bots``: "random" or "dividend[:rival_weight=w]" (or their classes) for every seat, or one per seat.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    whole_number("games", games)
     _check_players(players)
     seeds = seed_stream(seed, games * (1 + players)).reshape(games, 1 + players)
     return play_games(bots, seeds[:, 0], seeds[:, 1:])
@@ -307,7 +307,7 @@ def play_games(bots: Any, seeds: Sequence[int], bot_seeds: Any) -> BatchResult:
 
 def _check_players(players: Any) -> None:
     box = components()
-    if isinstance(players, bool) or not isinstance(players, int):
+    if not is_whole(players):
         raise ValueError(f"players must be a whole number, got {players!r}")
     if not box.min_players <= players <= box.max_players:
         raise ValueError(

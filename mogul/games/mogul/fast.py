@@ -22,9 +22,8 @@ state (its hidden pile re-dealt as ``determinize`` does, or given). The quick st
 changes the deal, so states of a quick-start game are covered but fresh deals are not.
 The Rio Grande (2013) edition, 3-5 players (classic's kernels where the rules are the same,
 its own for credit once per game, the sell-all-or-branch right, houses on the map, the end
-bonuses and the deal by the setup card): ``play_fresh``, ``play_states``, ``rollouts``,
-``encode`` and ``pile_codes`` take it; ``check_edition`` accepts it when asked with
-``rio_grande=True``.
+bonuses and the deal by the setup card): every function takes it; ``check_edition`` accepts
+it when asked with ``rio_grande=True``.
 
     >>> result = fast.play_fresh(1000, 4, "value", seed=1, edition="rio-grande")
     >>> bool((result.scores >= result.points).all())  # the end bonuses count
@@ -41,27 +40,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from mogul.games.mogul import fast_kernels, fast_rio_kernels
 from mogul.games.mogul.actions import BID, CREDIT, DROP, TAKE, Action, Branch, Sell
 from mogul.games.mogul.cards import parse_card
 from mogul.games.mogul.editions import Edition
 from mogul.games.mogul.editions import edition as load_edition
 from mogul.games.mogul.fast_kernels import (  # noqa: F401 - the kernels are part of the API
     AUCTION_FIELDS,
-    _play_branches,
-    _play_tables,
     _seed,
     deal_hidden_pile,
-    play_games,
 )
-from mogul.games.mogul.fast_rio_kernels import _play_branches as _rio_play_branches
-from mogul.games.mogul.fast_rio_kernels import _play_tables as _rio_play_tables
-from mogul.games.mogul.fast_rio_kernels import legal_codes as rio_legal_codes
-from mogul.games.mogul.fast_rio_kernels import play_games as rio_play_games
 from mogul.games.mogul.fast_table import (  # noqa: F401 - TABLE and its codes are part of the API
     AUCTION,
     BRANCH,
@@ -99,104 +92,15 @@ from mogul.games.mogul.rules import GameState, PlayerView
 from mogul.games.mogul.simple_bots import ThresholdBot, ValueBot
 from mogul.kit import batch as kit_batch
 from mogul.kit.batch import seed_stream
-from mogul.kit.bots import RandomBot
+from mogul.kit.bots import RandomBot, whole_number
 
-# --- states as tables (both editions) and actions as codes ------------------------------------
-
-PHASES = {
-    AUCTION_PHASE: AUCTION,
-    WINNER_PHASE: WINNER,
-    RUNNER_UP_PHASE: RUNNER_UP,
-    OVER_PHASE: OVER,
-}
-"""The state's phase names as the kernels' phase codes."""
-
-
-def action_code(action: Action) -> int:
-    """An action's number in the kernels (Sell(n) is SELL + n; Rio Grande's branches:
-    ``rio_action_code``)."""
-    for code, known in (
-        (BID_CODE, BID),
-        (DROP_CODE, DROP),
-        (CREDIT_CODE, CREDIT),
-        (TAKE_CODE, TAKE),
-    ):
-        if action == known:
-            return code
-    if isinstance(action, Sell):
-        return SELL + action.count
-    raise ValueError(
-        f"the fast simulator knows Bid, Drop, Credit, Take, Sell (and Branch in Rio Grande), "
-        f"not {action!r}"
-    )
-
-
-def new_tables(ed: Edition, count: int, players: int, dtype: np.dtype = TABLE) -> np.ndarray:
-    """``count`` empty tables of ``players`` seats holding the edition's numbers."""
-    tables = np.zeros(count, dtype)
-    tables["players"] = players
-    tables["credit_chips"] = ed.credit_chips
-    tables["credit_points"] = ed.credit_points
-    tables["chips_per_point"] = ed.chips_per_point
-    tables["crash_window"] = ed.crash_shuffled_into_last + 1
-    return tables
-
-
-def pile_codes_of(state: GameState, pile_slots: int) -> np.ndarray:
-    """The pile of a full state as (2, ``pile_slots``) company and border codes, at the end."""
-    index = {c: i for i, c in enumerate(state.edition.company_ids)}
-    out = np.full((2, pile_slots), CRASH, np.int64)
-    top = pile_slots - len(state.deck)
-    for i, card in enumerate(state.deck):
-        if not card.is_crash:
-            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
-    return out
-
-
-def fill_table(t: np.void, table: GameState | PlayerView, pile_slots: int) -> None:
-    """Write ``table``'s seats, bank, pile and auction into the record ``t``.
-
-    A ``GameState`` keeps its pile as it lies. A ``PlayerView`` has no pile: its unseen shares
-    are put in sorted order with the crash card last, to be re-dealt. The pile sits at the
-    end of arrays of ``pile_slots`` cards.
-    """
-    if table.phase == OVER_PHASE:
-        raise ValueError("the game is over: there is nothing left to play")
-    index = {c: i for i, c in enumerate(table.edition.company_ids)}
-    for seat, p in enumerate(table.players):
-        t["chips"][seat], t["points"][seat], t["credits"][seat] = p.chips, p.points, p.credits
-        t["shares"][seat, :COMPANIES] = p.shares.counts
-    t["bank"] = table.bank
-    pile = table.deck if isinstance(table, GameState) else (*table.unseen, None)
-    top = pile_slots - len(pile)
-    for i, card in enumerate(pile):
-        crash = card is None or card.is_crash
-        t["pile_company"][top + i] = CRASH if crash else index[card.company]
-        t["pile_border"][top + i] = CRASH if crash else index[card.border]
-    t["pile_size"], t["top"] = pile_slots, top
-    for card in table.unseen:
-        t["unseen"][index[card.company]] += 1
-    t["round"], t["phase"] = table.round, PHASES[table.phase]
-    t["current"], t["start_player"], t["pot"] = table.current, table.start_player, table.pot
-    t["company"], t["border"] = index[table.revealed.company], index[table.revealed.border]
-    for seat in table.in_auction:
-        t["in_auction"][seat] = 1
-    for seat in table.credited:
-        t["credited"][seat] = 1
-    t["seats_in"] = len(table.in_auction)
-    t["winner"] = -1 if table.winner is None else table.winner
-    t["runner_up"] = -1 if table.runner_up is None else table.runner_up
-    t["winner_took"] = table.winner_choice == "take"
-
-
-# --- from Python: editions, bots, states ------------------------------------------------------
+# --- editions, bots --------------------------------------------------------------------------
 
 
 def check_edition(ed: Edition | str, *, rio_grande: bool = False) -> Edition:
     """The edition if the fast simulator plays its rules; else a ``ValueError`` saying why.
 
-    ``rio_grande=True``: the Rio Grande edition too (``play_fresh``, ``play_states``,
-    ``rollouts``, ``simulate``'s batch engine); without it, the classic edition only.
+    ``rio_grande=True``: the Rio Grande edition too; without it, the classic edition only.
     """
     ed = load_edition(ed)
     if rio_grande and ed.name == "rio-grande":
@@ -215,6 +119,34 @@ def check_edition(ed: Edition | str, *, rio_grande: bool = False) -> Edition:
             "the fast simulator plays the classic rules as printed; this classic edition data differs"
         )
     return ed
+
+
+def plays_rio_grande(ed: Edition) -> bool:
+    """True for an edition with the 2013 rules this module plays (Rio Grande's data fits)."""
+    return (
+        ed.name == "rio-grande"
+        and ed.sale == "all or none"
+        and ed.credit_limit == "once per game"
+        and len(ed.cards) + 1 <= RIO_PILE
+        and len(ed.cards) + SELL < BRANCH
+        and 0 < ed.houses_per_player <= MAX_HOUSES
+        and len(ed.stations) <= MAX_STATIONS
+        and ed.max_players <= MAX_SEATS
+        and all(len(s.lines) <= 2 for s in ed.stations.values())
+        and all(len(line) <= MAX_LINE for line in ed.lines.values())
+        and len(ed.company_ids) == COMPANIES
+    )
+
+
+def kernels(ed: Edition) -> ModuleType:
+    """The edition's compiled module: ``fast_rio_kernels`` for Rio Grande, else ``fast_kernels``
+    (each has ``_play_games``, ``_play_tables`` and ``_play_branches``)."""
+    return fast_rio_kernels if ed.name == "rio-grande" else fast_kernels
+
+
+def pile_slots(ed: Edition) -> int:
+    """Cards a table's pile has room for: ``RIO_PILE`` in Rio Grande, else ``PILE``."""
+    return RIO_PILE if ed.name == "rio-grande" else PILE
 
 
 PLAYED = {
@@ -240,44 +172,29 @@ def policies(bots: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     return kit_batch.seat_policies(bots, players, PLAYED, MAX_SEATS, "fast simulator")
 
 
-def encode(table: GameState | PlayerView) -> np.ndarray:
-    """A state (or one seat's view) as a one-record ``TABLE`` array.
+# --- states as tables and actions as codes ----------------------------------------------------
 
-    A ``GameState`` keeps its pile as it lies. A ``PlayerView`` has no pile: its unseen shares
-    are put in sorted order with the crash card last, to be re-dealt (``deal_hidden_pile``).
-    A Rio Grande table is a ``RIO_TABLE`` record.
-    """
-    ed = check_edition(table.edition, rio_grande=True)
-    if ed.name == "rio-grande":
-        return rio_encode(table)
-    out = new_tables(ed, 1, len(table.players))
-    fill_table(out[0], table, PILE)
-    return out
+PHASES = {
+    AUCTION_PHASE: AUCTION,
+    WINNER_PHASE: WINNER,
+    RUNNER_UP_PHASE: RUNNER_UP,
+    OVER_PHASE: OVER,
+}
+"""The state's phase names as the kernels' phase codes."""
 
 
-# --- Rio Grande (2013): the map in the table, branches as codes, the setup card ---------------
-
-
-def plays_rio_grande(ed: Edition) -> bool:
-    """True for an edition with the 2013 rules this module plays (Rio Grande's data fits)."""
-    return (
-        ed.name == "rio-grande"
-        and ed.sale == "all or none"
-        and ed.credit_limit == "once per game"
-        and len(ed.cards) + 1 <= RIO_PILE
-        and len(ed.cards) + SELL < BRANCH
-        and 0 < ed.houses_per_player <= MAX_HOUSES
-        and len(ed.stations) <= MAX_STATIONS
-        and ed.max_players <= MAX_SEATS
-        and all(len(s.lines) <= 2 for s in ed.stations.values())
-        and all(len(line) <= MAX_LINE for line in ed.lines.values())
-        and len(ed.company_ids) == COMPANIES
-    )
-
-
-def rio_tables(ed: Edition, count: int, players: int) -> np.ndarray:
-    """``count`` tables of ``players`` seats holding the edition's numbers and its map."""
-    tables = new_tables(ed, count, players, RIO_TABLE)
+def new_tables(ed: Edition, count: int, players: int) -> np.ndarray:
+    """``count`` empty tables of ``players`` seats holding the edition's numbers (and, in Rio
+    Grande, its map: a ``RIO_TABLE``)."""
+    rio = ed.name == "rio-grande"
+    tables = np.zeros(count, RIO_TABLE if rio else TABLE)
+    tables["players"] = players
+    tables["credit_chips"] = ed.credit_chips
+    tables["credit_points"] = ed.credit_points
+    tables["chips_per_point"] = ed.chips_per_point
+    tables["crash_window"] = ed.crash_shuffled_into_last + 1
+    if not rio:
+        return tables
     tables["houses_per_player"] = ed.houses_per_player
     tables["share_bonus"] = ed.share_bonus
     tables["branch_bonus"] = ed.branch_bonus
@@ -299,24 +216,68 @@ def rio_tables(ed: Edition, count: int, players: int) -> np.ndarray:
     return tables
 
 
-def rio_encode(table: GameState | PlayerView) -> np.ndarray:
-    """A Rio Grande state (or one seat's view) as a one-record ``RIO_TABLE`` array; a view's
-    unseen shares are put in sorted order with the crash card last, to be re-dealt."""
-    ed = table.edition
-    stations = {sid: i for i, sid in enumerate(ed.stations)}
-    out = rio_tables(ed, 1, len(table.players))
+def encode(table: GameState | PlayerView) -> np.ndarray:
+    """A state (or one seat's view) as a one-record ``TABLE`` array (Rio Grande: ``RIO_TABLE``).
+
+    A ``GameState`` keeps its pile as it lies. A ``PlayerView`` has no pile: its unseen shares
+    are put in sorted order with the crash card last, to be re-dealt (``deal_hidden_pile``).
+    The pile sits at the end of the table's pile arrays.
+    """
+    ed = check_edition(table.edition, rio_grande=True)
+    if table.phase == OVER_PHASE:
+        raise ValueError("the game is over: there is nothing left to play")
+    out = new_tables(ed, 1, len(table.players))
     t = out[0]
-    fill_table(t, table, RIO_PILE)
+    index = {c: i for i, c in enumerate(ed.company_ids)}
     for seat, p in enumerate(table.players):
-        t["house_count"][seat] = len(p.houses)
+        t["chips"][seat], t["points"][seat], t["credits"][seat] = p.chips, p.points, p.credits
+        t["shares"][seat, :COMPANIES] = p.shares.counts
+    t["bank"] = table.bank
+    pile = table.deck if isinstance(table, GameState) else (*table.unseen, None)
+    slots = pile_slots(ed)
+    top = slots - len(pile)
+    for i, card in enumerate(pile):
+        crash = card is None or card.is_crash
+        t["pile_company"][top + i] = CRASH if crash else index[card.company]
+        t["pile_border"][top + i] = CRASH if crash else index[card.border]
+    t["pile_size"], t["top"] = slots, top
+    for card in table.unseen:
+        t["unseen"][index[card.company]] += 1
+    t["round"], t["phase"] = table.round, PHASES[table.phase]
+    t["current"], t["start_player"], t["pot"] = table.current, table.start_player, table.pot
+    t["company"], t["border"] = index[table.revealed.company], index[table.revealed.border]
+    for seat in table.in_auction:
+        t["in_auction"][seat] = 1
+    for seat in table.credited:
+        t["credited"][seat] = 1
+    t["seats_in"] = len(table.in_auction)
+    t["winner"] = -1 if table.winner is None else table.winner
+    t["runner_up"] = -1 if table.runner_up is None else table.runner_up
+    t["winner_took"] = table.winner_choice == "take"
+    stations = {sid: i for i, sid in enumerate(ed.stations)}
+    for seat, p in enumerate(table.players):  # Rio Grande's houses
         for k, station in enumerate(p.houses):
             t["houses"][seat, k] = stations[station]
             t["owner"][stations[station]] = seat
+            t["house_count"][seat] = k + 1
     return out
 
 
-def rio_action_code(action: Action, ed: Edition) -> int:
-    """An action's number in the Rio Grande kernels (a branch: ``branch_code``)."""
+def pile_codes(state: GameState) -> np.ndarray:
+    """The pile of a full state as (2, ``pile_slots``) company and border codes, at the end
+    (for ``rollouts(piles=)``)."""
+    slots = pile_slots(state.edition)
+    index = {c: i for i, c in enumerate(state.edition.company_ids)}
+    out = np.full((2, slots), CRASH, np.int64)
+    top = slots - len(state.deck)
+    for i, card in enumerate(state.deck):
+        if not card.is_crash:
+            out[0, top + i], out[1, top + i] = index[card.company], index[card.border]
+    return out
+
+
+def action_code(action: Action, ed: Edition) -> int:
+    """An action's number in the kernels: Sell(n) is SELL + n, a branch ``branch_code``."""
     if type(action) is Branch:
         stations = list(ed.stations)
         if action.station not in ed.stations or (
@@ -325,7 +286,15 @@ def rio_action_code(action: Action, ed: Edition) -> int:
             raise ValueError(f"{action} names a station that is not on the map")
         old = NO_STATION if action.move_from is None else stations.index(action.move_from)
         return branch_code(stations.index(action.station), old)
-    return action_code(action)
+    codes = {BID: BID_CODE, DROP: DROP_CODE, CREDIT: CREDIT_CODE, TAKE: TAKE_CODE}
+    if action in codes:
+        return codes[action]
+    if isinstance(action, Sell):
+        return SELL + action.count
+    raise ValueError(
+        f"the fast simulator knows Bid, Drop, Credit, Take, Sell (and Branch in Rio Grande), "
+        f"not {action!r}"
+    )
 
 
 def action_of(code: int, ed: Edition) -> Action:
@@ -341,51 +310,8 @@ def action_of(code: int, ed: Edition) -> Action:
 
 def rio_legal_actions(table: GameState | PlayerView) -> list[Action]:
     """The legal actions as the kernels see them (for checking them against ``rules.py``)."""
-    return [action_of(int(c), table.edition) for c in rio_legal_codes(rio_encode(table)[0])]
-
-
-def rio_box(ed: Edition, players: int) -> tuple[np.ndarray, ...]:
-    """The 2013 box for ``fast_rio_kernels.play_games``: the pile's companies and borders (the
-    box less the setup card's shares), the setup card's companies by position, and (chips in
-    the box, chips per player)."""
-    companies = ed.company_ids
-    pile = list(ed.cards)
-    card = [[parse_card(text, companies) for text in hand] for hand in ed.setup_card[players]]
-    hands = np.array([[companies.index(c) for c, _ in hand] for hand in card], np.int64)
-    for hand in card:  # the setup card's shares are set aside from the box
-        for share in hand:
-            pile.remove(next(c for c in pile if (c.company, c.border) == share))
-    return (
-        np.array([companies.index(c.company) for c in pile], np.int64),
-        np.array([companies.index(c.border) for c in pile], np.int64),
-        hands,
-        np.array([ed.chips_total, ed.chips_per_player], np.int64),
-    )
-
-
-def rio_play_fresh(
-    ed: Edition, kinds: np.ndarray, params: np.ndarray, seeds: np.ndarray, bot_seeds: np.ndarray
-) -> np.ndarray:
-    """Fresh deals by the 2013 setup card, one per row of ``seeds`` and ``bot_seeds`` (the
-    games' streams), played to the crash: the final tables."""
-    tables = rio_tables(ed, *bot_seeds.shape)
-    rio_play_games(
-        tables, rio_box(ed, bot_seeds.shape[1]), seeds, bot_seeds, kinds, params, *RIO_NO_LOG
-    )
-    return tables
-
-
-RIO_NO_LOG = (np.zeros(0, np.int64), np.zeros(0, RIO_TABLE))
-"""``play_games``' ``log`` and ``dealt`` when no game is written down."""
-
-
-def rio_play_states(
-    states: Sequence[GameState], kinds: np.ndarray, params: np.ndarray, seed: int
-) -> np.ndarray:
-    """Each state (its pile as it lies) played to the crash: the final tables."""
-    tables = np.concatenate([rio_encode(s) for s in states])
-    _rio_play_tables(tables, kinds, params, seed)
-    return tables
+    codes = fast_rio_kernels.legal_codes(encode(table)[0])
+    return [action_of(int(c), table.edition) for c in codes]
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -455,6 +381,90 @@ class BatchResult:
         return 1 + (keys[:, None, :] > keys[:, :, None]).sum(axis=2)
 
 
+# --- fresh games ----------------------------------------------------------------------------------
+
+
+def box(ed: Edition, players: int) -> tuple[np.ndarray, ...]:
+    """The box as the edition's ``deal`` kernel takes it, (chips in the box, chips per player)
+    last. Classic: each card's company and border, the S cards and the others (card numbers).
+    Rio Grande: the pile's companies and borders (the box less the setup card's shares) and
+    the setup card's companies by position."""
+    companies = ed.company_ids
+    chips = np.array([ed.chips_total, ed.chips_per_player], np.int64)
+    pile = list(ed.cards)
+    if ed.name != "rio-grande":
+        starting = np.array([c.starting for c in pile], bool)
+        return (
+            np.array([companies.index(c.company) for c in pile], np.int64),
+            np.array([companies.index(c.border) for c in pile], np.int64),
+            np.flatnonzero(starting),
+            np.flatnonzero(~starting),
+            chips,
+        )
+    card = [[parse_card(text, companies) for text in hand] for hand in ed.setup_card[players]]
+    hands = np.array([[companies.index(c) for c, _ in hand] for hand in card], np.int64)
+    for hand in card:  # the setup card's shares are set aside from the box
+        for share in hand:
+            pile.remove(next(c for c in pile if (c.company, c.border) == share))
+    return (
+        np.array([companies.index(c.company) for c in pile], np.int64),
+        np.array([companies.index(c.border) for c in pile], np.int64),
+        hands,
+        chips,
+    )
+
+
+def recording(games: int, players: int) -> tuple[np.ndarray, ...]:
+    """Zeroed arrays ``play_games`` records ``games`` classic games into (its ``out``): each
+    round's card, the market values, every seat's points, chips and shares, the auctions, and
+    the chips bid, credit seats and drop seats of each auction."""
+    return (
+        np.zeros((games, PILE, 2), np.int64),
+        np.zeros((games, PILE, COMPANIES), np.int16),
+        np.zeros((games, PILE, players, 2 + COMPANIES), np.int16),
+        np.zeros((games, PILE, AUCTION_FIELDS), np.int64),
+        np.zeros((games, PILE, 3, players), np.int16),
+    )
+
+
+NO_RECORD = recording(0, 1)
+"""``play_games``' ``out`` when no rounds or auctions are recorded."""
+NO_LOG = np.zeros(0, np.int64)
+"""``play_games``' ``log`` and ``path`` when no actions or pots are written down."""
+
+
+def play_games(
+    ed: Edition,
+    tables: np.ndarray,
+    seeds: np.ndarray,
+    bot_seeds: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    *,
+    first: int = 0,
+    out: tuple[np.ndarray, ...] = NO_RECORD,
+    path: np.ndarray = NO_LOG,
+    used: int = 0,
+    log: np.ndarray = NO_LOG,
+    dealt: np.ndarray | None = None,
+) -> tuple[int, int]:
+    """Deal and play ``tables`` (``new_tables``) from their seeds by the edition's rules, as
+    ``fast_kernels.play_games`` says (its records, action log and dealt tables where given):
+    returns (the first game not played, the length of ``path`` used)."""
+    dealt = tables[:0] if dealt is None else dealt
+    return kernels(ed)._play_games(
+        tables, box(ed, bot_seeds.shape[1]), seeds, bot_seeds, kinds, params,
+        first, out, path, used, log, dealt,
+    )  # fmt: skip
+
+
+def stream_seeds(seed: int, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seeds for ``games`` games from one whole number: (deal seeds (games,), bot seeds
+    (games, players)), in turn from ``seed``'s splitmix64 stream (``kit.batch.seed_stream``)."""
+    words = seed_stream(seed, games * (1 + players)).reshape(games, 1 + players)
+    return np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1:])
+
+
 def play_fresh(
     games: int,
     players: int = 4,
@@ -472,53 +482,15 @@ def play_fresh(
         raise ValueError(
             f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players; got {players}"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    whole_number("games", games)
     kinds, params = policies(bots, players)
     seeds, bot_seeds = stream_seeds(seed, games, players)
-    if ed.name == "rio-grande":
-        return BatchResult(rio_play_fresh(ed, kinds, params, seeds, bot_seeds))
     tables = new_tables(ed, games, players)
-    play_games(tables, boxes(ed), seeds, bot_seeds, kinds, params, 0, *NO_RECORD, 0, *NO_LOG)
+    play_games(ed, tables, seeds, bot_seeds, kinds, params)
     return BatchResult(tables)
 
 
-def boxes(ed: Edition) -> tuple[np.ndarray, ...]:
-    """The classic box for ``fast_kernels.play_games``: each card's company, border and S mark
-    (codes), and (chips in the box, chips per player)."""
-    companies = ed.company_ids
-    return (
-        np.array([companies.index(c.company) for c in ed.cards], np.int64),
-        np.array([companies.index(c.border) for c in ed.cards], np.int64),
-        np.array([c.starting for c in ed.cards], np.int64),
-        np.array([ed.chips_total, ed.chips_per_player], np.int64),
-    )
-
-
-def recording(games: int, players: int) -> tuple[np.ndarray, ...]:
-    """Zeroed arrays ``play_games`` records ``games`` classic games into (its ``out``): each
-    round's card, the market values, every seat's points, chips and shares, the auctions, and
-    the chips bid, credit seats and drop seats of each auction."""
-    return (
-        np.zeros((games, PILE, 2), np.int64),
-        np.zeros((games, PILE, COMPANIES), np.int16),
-        np.zeros((games, PILE, players, 2 + COMPANIES), np.int16),
-        np.zeros((games, PILE, AUCTION_FIELDS), np.int64),
-        np.zeros((games, PILE, 3, players), np.int16),
-    )
-
-
-NO_RECORD = (recording(0, 1), np.zeros(0, np.int64))
-"""``play_games``' ``out`` and ``path`` when no rounds or auctions are recorded."""
-NO_LOG = (np.zeros(0, np.int64), np.zeros(0, TABLE))
-"""``play_games``' ``log`` and ``dealt`` when no game is written down."""
-
-
-def stream_seeds(seed: int, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seeds for ``games`` games from one whole number: (deal seeds (games,), bot seeds
-    (games, players)), in turn from ``seed``'s splitmix64 stream (``kit.batch.seed_stream``)."""
-    words = seed_stream(seed, games * (1 + players)).reshape(games, 1 + players)
-    return np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1:])
+# --- from a position ---------------------------------------------------------------------------
 
 
 def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0) -> BatchResult:
@@ -531,12 +503,9 @@ def play_states(states: Sequence[GameState], bots: Any = "random", seed: int = 0
     editions = {check_edition(s.edition, rio_grande=True).name for s in states}
     if len(editions) > 1:
         raise ValueError("all states must be of the same edition")
-    if editions == {"rio-grande"}:
-        kinds, params = policies(bots, players)
-        return BatchResult(rio_play_states(states, kinds, params, seed))
     tables = np.concatenate([encode(s) for s in states])
     kinds, params = policies(bots, players)
-    _play_tables(tables, kinds, params, seed)
+    kernels(states[0].edition)._play_tables(tables, kinds, params, seed)
     return BatchResult(tables)
 
 
@@ -552,39 +521,27 @@ def rollouts(
     """Final scores and ranking keys of ``rollouts`` games per branch from ``table``.
 
     Each rollout deals one hidden pile consistent with the table (or takes ``piles[r]``, an
-    array (rollouts, 2, PILE) of company and border codes; Rio Grande's: ``RIO_PILE``) and
-    plays every branch on it: the table, settled as ``settle[b] = (winner, runner_up)`` if
-    given, then the action ``first[b]`` if not None, then ``bots`` to the crash. Returns two
-    arrays of shape (rollouts, branches, players): scores and keys (higher key = better rank).
+    array (rollouts, 2, ``pile_slots``) of company and border codes) and plays every branch
+    on it: the table, settled as ``settle[b] = (winner, runner_up)`` if given, then the action
+    ``first[b]`` if not None, then ``bots`` to the crash. Returns two arrays of shape
+    (rollouts, branches, players): scores and keys (higher key = better rank).
     """
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-        raise ValueError(f"rollouts must be a whole number >= 1, got {rollouts!r}")
-    players = len(table.players)
+    whole_number("rollouts", rollouts)
+    ed, players = table.edition, len(table.players)
     kinds, params = policies(bots, players)
     settle = [None] * len(first) if settle is None else list(settle)
     if len(settle) != len(first):
         raise ValueError("give one settle entry per branch")
-    start, slots, code, play_branches = encode(table), PILE, action_code, _play_branches
-    if table.edition.name == "rio-grande":
-        slots, play_branches = RIO_PILE, _rio_play_branches
-        code = partial(rio_action_code, ed=table.edition)
-    starts = np.repeat(start, len(first))
-    codes = np.array([NO_ACTION if a is None else code(a) for a in first], np.int64)
+    starts = np.repeat(encode(table), len(first))
+    codes = np.array([NO_ACTION if a is None else action_code(a, ed) for a in first], np.int64)
     settled = np.array([(-1, -1) if s is None else s for s in settle], np.int64).reshape(
         len(first), 2
     )
+    slots = pile_slots(ed)
     given = np.zeros((0, 2, slots), np.int64) if piles is None else np.asarray(piles, np.int64)
     if piles is not None and given.shape != (rollouts, 2, slots):
         raise ValueError(f"piles must have shape ({rollouts}, 2, {slots}), got {given.shape}")
     scores = np.zeros((rollouts, len(first), players), np.int64)
     keys = np.zeros_like(scores)
-    play_branches(starts, codes, settled, given, kinds, params, seed, scores, keys)
+    kernels(ed)._play_branches(starts, codes, settled, given, kinds, params, seed, scores, keys)
     return scores, keys
-
-
-def pile_codes(state: GameState) -> np.ndarray:
-    """The pile of a full state as (2, PILE) company and border codes (for ``rollouts(piles=)``);
-    Rio Grande's: (2, ``RIO_PILE``)."""
-    if state.edition.name == "rio-grande":
-        return pile_codes_of(state, RIO_PILE)
-    return pile_codes_of(state, PILE)

@@ -9,10 +9,10 @@ These are not the games the readable engine deals from the same seeds; ``record`
 any of them down as a ``GameRecord`` (the dealt table as a scripted setup, and every
 action), which the readable engine replays to the same end.
 
-``MogulBatch.play`` (classic) builds the games, rounds and auctions tables from the recorded
-arrays with numpy, as columns (``mogul.kit.columns``): the same columns, values and dtypes as
-``tables.py`` and the runner give. ``RioGrandeBatch`` (2013) makes the games table. Kept apart
-from ``fast`` so that importing the game loads neither numba nor pandas.
+``MogulBatch.play`` builds the games table (both editions) and classic's rounds and auctions
+tables from the recorded arrays with numpy, as columns (``mogul.kit.columns``): the same
+columns, values and dtypes as ``tables.py`` and the runner give. Kept apart from ``fast`` so
+that importing the game loads neither numba nor pandas.
 """
 
 from __future__ import annotations
@@ -38,9 +38,7 @@ AUCTION_COLUMNS = (
 """The auctions table's columns, in ``tables.auction_rows``' order after ``game``."""
 
 
-def batch_engine(
-    edition: str, bots: Sequence[Any], names: Sequence[str]
-) -> MogulBatch | RioGrandeBatch:
+def batch_engine(edition: str, bots: Sequence[Any], names: Sequence[str]) -> MogulBatch:
     """The batch engine for one bot per seat; ``ValueError`` (why) if it cannot play them."""
     from mogul.games.mogul import fast  # compiled code: loaded when first needed
 
@@ -50,13 +48,14 @@ def batch_engine(
             f"the {ed.name} edition is for {ed.min_players} to {ed.max_players} players"
         )
     kinds, params = fast.policies(list(bots), len(bots))
-    engine = RioGrandeBatch if ed.name == "rio-grande" else MogulBatch
-    return engine(ed.name, len(bots), kinds, params, tuple(names), tuple(bots))
+    tables = ("games",) if ed.name == "rio-grande" else ("games", "rounds", "auctions")
+    return MogulBatch(ed.name, len(bots), kinds, params, tuple(names), tuple(bots), tables)
 
 
 @dataclass(frozen=True)
 class MogulBatch:
-    """Classic Mogul's bots in their seats, ready to play chunks of planned games."""
+    """Mogul's bots in their seats, ready to play chunks of planned games (either edition;
+    the rounds and auctions tables are classic's)."""
 
     edition: str
     players: int
@@ -81,16 +80,21 @@ class MogulBatch:
         from mogul.games.mogul import fast
         from mogul.games.mogul.setup import new_game
 
-        ed = fast.check_edition(self.edition)
+        if set(tables) - set(self.tables):
+            raise ValueError(
+                f"the {self.edition} batch engine makes only the tables {list(self.tables)}, "
+                f"not {list(tables)}"
+            )
+        ed = fast.check_edition(self.edition, rio_grande=True)
         games, players = len(seeds), self.players
         companies = ed.company_ids
         seeds, bot_seeds = _checked_seeds(seeds, bot_seeds, players)
         final = fast.new_tables(ed, games, players)
         out, path = _scratch(games, players, recorded=bool(set(tables) - {"games"}))
-        args = (fast.boxes(ed), seeds, bot_seeds, self.kinds, self.params)
+        args = (ed, final, seeds, bot_seeds, self.kinds, self.params)
         done, used = 0, 0
         while done < games:
-            done, used = fast.play_games(final, *args, done, out, path, used, *fast.NO_LOG)
+            done, used = fast.play_games(*args, first=done, out=out, path=path, used=used)
             if done < games:
                 path = _grown_path(path)
         seat_names = new_game(ed, players, 0).names
@@ -116,21 +120,12 @@ class MogulBatch:
         compiled loop with an action log, as a record the readable engine replays."""
         from mogul.games.mogul import fast
 
-        ed = fast.check_edition(self.edition)
+        ed = fast.check_edition(self.edition, rio_grande=True)
         seeds, bots = _checked_seeds([seed], [bot_seeds], self.players)
         final = fast.new_tables(ed, 1, self.players)
         dealt, log = final.copy(), _log(ed, self.players)
-        args = (fast.boxes(ed), seeds, bots, self.kinds, self.params)
-        fast.play_games(final, *args, 0, *fast.NO_RECORD, 0, log, dealt)
-        pile = _pile(ed, dealt[0])
-        left = Counter(str(c) for c in ed.cards) - Counter(pile)  # the players' S shares
-        hands = []
-        for seat in range(self.players):
-            company = ed.company_ids[int(np.argmax(dealt[0]["shares"][seat]))]
-            card = next(c for c in left.elements() if c.startswith(company + "/"))
-            left[card] -= 1
-            hands.append([card])
-        return _written(ed, self.players, seeds[0], pile, hands, dealt[0], log)
+        fast.play_games(ed, final, seeds, bots, self.kinds, self.params, log=log, dealt=dealt)
+        return _written(ed, self.players, seeds[0], dealt[0], log)
 
     def _rounds(
         self,
@@ -171,51 +166,6 @@ class MogulBatch:
         return columns
 
 
-@dataclass(frozen=True)
-class RioGrandeBatch(MogulBatch):
-    """The 2013 edition's bots in their seats: the games table of chunks of planned games,
-    dealt by the setup card and played in ``fast_rio_kernels``."""
-
-    tables: tuple[str, ...] = ("games",)  # the tables it makes
-
-    def play(
-        self, first: int, seeds: np.ndarray, bot_seeds: np.ndarray, tables: Sequence[str]
-    ) -> dict[str, Columns]:
-        """Games ``first``, ``first + 1``... dealt from ``seeds`` with random bots drawing from
-        ``bot_seeds`` (one row per game): the games table, as columns."""
-        from mogul.games.mogul import fast
-        from mogul.games.mogul.setup import new_game
-
-        if set(tables) - set(self.tables):
-            raise ValueError(f"the batch engine makes only the games table, not {list(tables)}")
-        ed = fast.check_edition(self.edition, rio_grande=True)
-        games, players = len(seeds), self.players
-        seeds, bot_seeds = _checked_seeds(seeds, bot_seeds, players)
-        final = fast.rio_tables(ed, games, players)
-        box = fast.rio_box(ed, players)
-        fast.rio_play_games(final, box, seeds, bot_seeds, self.kinds, self.params, *fast.RIO_NO_LOG)
-        names = (new_game(ed, players, 0).names, self.names)
-        numbers = game_numbers(first, games)
-        return {"games": _games(final, players, numbers, seeds, bot_seeds, names)}
-
-    def record(self, seed: int, bot_seeds: Sequence[int]) -> GameRecord:
-        """The game ``play`` plays from ``seed`` and ``bot_seeds``, played again by the same
-        compiled loop with an action log, as a record the readable engine replays (the
-        starting shares: the setup card's, by the dealt start player)."""
-        from mogul.games.mogul import fast
-
-        ed = fast.check_edition(self.edition, rio_grande=True)
-        players = self.players
-        seeds, bots = _checked_seeds([seed], [bot_seeds], players)
-        final = fast.rio_tables(ed, 1, players)
-        dealt, log = final.copy(), _log(ed, players)
-        box = fast.rio_box(ed, players)
-        fast.rio_play_games(final, box, seeds, bots, self.kinds, self.params, log, dealt)
-        start, card = int(dealt[0]["start_player"]), ed.setup_card[players]
-        hands = [list(card[(seat - start) % players]) for seat in range(players)]
-        return _written(ed, players, seeds[0], _pile(ed, dealt[0]), hands, dealt[0], log)
-
-
 def _checked_seeds(seeds: Any, bot_seeds: Any, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Deal seeds (games,) and bot seeds (games, players) as int64 arrays; ``ValueError`` unless
     every one is a whole number in 0 .. 2**63 - 1."""
@@ -240,39 +190,30 @@ def _log(ed: Any, players: int) -> np.ndarray:
     return np.full(rounds * (ed.chips_total + 2 * players + 2), NO_ACTION, np.int64)
 
 
-def _pile(ed: Any, dealt: np.void) -> list[str]:
-    """The dealt pile in reveal order, as card texts ("red/blue", "crash")."""
-    from mogul.games.mogul.fast import CRASH
-
-    companies = ed.company_ids
-    size = int(dealt["pile_size"])
-    cards = zip(dealt["pile_company"][:size], dealt["pile_border"][:size], strict=True)
-    return ["crash" if c == CRASH else f"{companies[c]}/{companies[b]}" for c, b in cards]
-
-
-def _written(
-    ed: Any,
-    players: int,
-    seed: int,
-    pile: list[str],
-    hands: list[list[str]],
-    dealt: np.void,
-    log: np.ndarray,
-) -> GameRecord:
-    """The record of a game dealt as ``dealt`` (its ``pile`` and the players' ``hands``) and
-    played as ``log`` says: a fully scripted setup and the actions' texts."""
+def _written(ed: Any, players: int, seed: int, dealt: np.void, log: np.ndarray) -> GameRecord:
+    """The record of a game dealt as ``dealt`` and played as ``log`` says: a fully scripted
+    setup (the pile, each player's starting shares, the start player) and the actions' texts."""
     from mogul.games.mogul import fast
     from mogul.games.mogul.setup import new_game
     from mogul.kit.record import GameRecord
 
-    first = new_game(
-        ed,
-        players,
-        int(seed),
-        deck=pile,
-        starting_shares=hands,
-        start_player=int(dealt["start_player"]),
-    )
+    companies = ed.company_ids
+    size = int(dealt["pile_size"])
+    cards = zip(dealt["pile_company"][:size], dealt["pile_border"][:size], strict=True)
+    pile = ["crash" if c == fast.CRASH else f"{companies[c]}/{companies[b]}" for c, b in cards]
+    start = int(dealt["start_player"])
+    if ed.name == "rio-grande":  # the setup card's positions, clockwise from the start player
+        card = ed.setup_card[players]
+        hands = [list(card[(seat - start) % players]) for seat in range(players)]
+    else:  # one S share each: the box's S cards that are not in the pile
+        left = Counter(str(c) for c in ed.cards) - Counter(pile)
+        hands = []
+        for seat in range(players):
+            company = companies[int(np.argmax(dealt["shares"][seat]))]
+            share = next(c for c in left.elements() if c.startswith(company + "/"))
+            left[share] -= 1
+            hands.append([share])
+    first = new_game(ed, players, int(seed), deck=pile, starting_shares=hands, start_player=start)
     if log[-1] != fast.NO_ACTION:  # cannot happen (``_log``'s bound); never cut a game short
         raise RuntimeError("the action log filled up: the game's record would be cut short")
     codes = log[log >= 0]
@@ -328,7 +269,7 @@ def _scratch(games: int, players: int, recorded: bool) -> tuple[tuple[np.ndarray
     from mogul.games.mogul import fast
 
     if not recorded:
-        return fast.NO_RECORD
+        return fast.NO_RECORD, fast.NO_LOG
     out = getattr(_SCRATCH, "out", None)
     if out is None or len(out[0]) < games or out[2].shape[2] != players:
         _SCRATCH.out = fast.recording(games, players)

@@ -10,25 +10,22 @@ of a few lines: uniform random over the legal actions, and the ``ThresholdBot`` 
 ``ValueBot`` rules of ``simple_bots.py`` with the same arithmetic, so with the same pile they
 make the same decisions, float for float.
 
-Why numba and not numpy over a batch of games: a numpy prototype that steps all games of a
-batch together (one array operation per decision, masks for the games in each phase) played
-at best about 39,000 random 4-player games a second on one core (batches of 10,000); an
-auction is a loop of unknown length whose every step depends on the last, so most of the
-work went into masks and gathers. The compiled loop plays about 195,000 a second on the same
-core and reads like the rules.
+Why numba and not numpy over a batch of games: an auction is a loop of unknown length whose
+every step depends on the last, so a numpy prototype stepping all games together spent its
+time on masks and gathers (about 39,000 random 4-player games a second on one core); the
+compiled loop plays about 195,000 and reads like the rules.
 
 Randomness: each game draws from splitmix64 streams of its own (``below``), one seeded by
 the game's deal seed (the deal, the crash's place, the start player) and one per seat seeded
 by that seat's bot seed (a random bot's choices), so a game depends on its own seeds only.
 The Monte-Carlo rollouts (``play_tables``, ``play_branches``) draw from numpy's generator.
 
-``play_games`` is the one loop that deals and plays fresh games: for ``fast.play_fresh``,
-for ``simulate``'s batch engine (``fast_batch``, recording every round and auction for the
-rounds and auctions tables, ``play_recorded``) and for a game's record (an action log).
+``play_games`` is the one loop that deals and plays fresh games, in both editions (each
+edition's ``_play_games`` hands it its deal and rules): for ``fast.play_fresh``, for
+``simulate``'s batch engine (``fast_batch``, recording classic's rounds and auctions for its
+tables) and for a game's record (an action log).
 
-Why the layout lives apart (``fast_table.py``): numba checks only a function's own file to
-decide whether its cached machine code is still good; ``drop_stale_caches`` at the end of
-this module recompiles it (about 4 s, once) whenever one of the compiled files changed.
+The layout and codes live in ``fast_table.py``, which says why (numba's caches).
 """
 
 from __future__ import annotations
@@ -58,10 +55,9 @@ from mogul.games.mogul.fast_table import (
 _jit = nb.njit(cache=True, nogil=True)
 _inline = nb.njit(cache=True, nogil=True, inline="always")
 """For the rules shared by both editions that take the edition's functions as arguments
-(``step``, ``any_action``, ``value_bid``, ``play_out``, ``play_tables``, ``play_branches``):
-inlined where they are called, so the functions are called directly, as if written there (a
-function passed to a call that is not inlined is an address numba cannot cache), and
-as fast as the code they replace (checked with benchmarks/bench_games.py)."""
+(``step``, ``play_games``, ``play_branches``...): inlined where they are called, so those
+functions are called directly, as if written there (a function passed to a call that is not
+inlined is an address numba cannot cache)."""
 
 
 # --- randomness: splitmix64 streams -----------------------------------------------------------
@@ -182,7 +178,6 @@ def take_credit(t):
     t.credits[seat] += 1
     t.bank -= t.credit_chips
     t.credited[seat] = 1
-    t.credits_taken += 1
 
 
 @_jit
@@ -363,8 +358,7 @@ def choose(t, kinds, params):
 @_jit
 def seat_random_action(t, rngs):
     """Any legal action, each equally likely, drawn from the current seat's stream (called,
-    not inlined, in the play loops: they run faster so, about 280,000 games/s against 210,000
-    on one core)."""
+    not inlined, in the play loop: it runs a third faster so)."""
     return any_action(t, rngs, 1 + t.current, below)
 
 
@@ -379,9 +373,11 @@ def play_out(t, kinds, params, apply, choose):
 
 
 @_jit
-def deal(t, rngs, box_company, box_border, starting, rest, chips_total, chips_per_player, pile):
+def deal(t, rngs, box, pile):
     """A fresh deal as setup.deal does it, drawing from stream 0 of ``rngs`` into ``pile``
-    (room for the box): S shares to the players, the pile, a start player."""
+    (room for the box): S shares to the players, the pile, a start player. ``box``: each
+    card's company and border, the S cards, the others, and (chips in the box, per player)."""
+    box_company, box_border, starting, rest, chips = box
     players, s = t.players, len(starting)
     pile[:s] = starting
     shuffle(rngs, 0, pile, s)
@@ -396,7 +392,7 @@ def deal(t, rngs, box_company, box_border, starting, rest, chips_total, chips_pe
     # 3. shuffle the pile and mix the crash card into its last cards
     shuffle(rngs, 0, pile, n)
     crash = n - below(rngs, 0, min(t.crash_window, n + 1))
-    set_out(t, pile[:n], crash, box_company, box_border, chips_total, chips_per_player)
+    set_out(t, pile[:n], crash, box_company, box_border, chips[0], chips[1])
     # 4. a start player; the first card is revealed
     begin_round(t, below(rngs, 0, players))
 
@@ -421,7 +417,7 @@ def set_out(t, cards, crash, box_company, box_border, chips_total, chips_per_pla
     t.bank = chips_total - t.players * chips_per_player
 
 
-# --- fresh games: the one loop, with its records ---------------------------------------------
+# --- fresh games: one loop for both editions, and classic's recorded games -----------------
 
 # The columns of an auction's record (``play_recorded``).
 START, STEPS, WINNER_SEAT, RUNNER_UP_SEAT, SOLD, PRICE, SELLER, TOOK, TAKER = range(9)
@@ -429,36 +425,33 @@ CREDITS, DROPS, PATH = 9, 10, 11
 AUCTION_FIELDS = 12
 
 
-@_jit
-def play_games(tables, boxes, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt):
-    """Deal and play games ``first``, ``first + 1``... of ``tables`` to the crash, game ``g``
-    from its streams: the deal from ``seeds[g]``, seat s's random bot from ``bot_seeds[g, s]``.
-
-    ``boxes``: the box's card companies, borders and S marks, and (chips in the box, chips per
-    player). Where ``out`` (cards, market, seats, auctions, bids) has rows, every round and
-    auction is recorded there (``play_recorded``), with the pots before each step in ``path``
-    from ``used`` on; games whose steps might not fit in ``path`` are left for the caller, who
-    grows it and calls again: returns (the first game not played, used). Where ``log`` has
-    room, every action's code is written there in turn (``record``: one game); where
-    ``dealt`` has rows, ``dealt[g]`` is game g's table as dealt, before the first action.
-    """
-    box_company, box_border, box_starting, chips = boxes[0], boxes[1], boxes[2], boxes[3]
-    starting = np.flatnonzero(box_starting)
-    rest = np.flatnonzero(box_starting == 0)
-    pile = np.empty(len(box_starting), np.int64)
+@_inline
+def play_games(
+    tables, box, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt,
+    deal, apply, choose, seat_random_action,
+):  # fmt: skip
+    """Deal and play games ``first``, ``first + 1``... of ``tables`` to the crash with an
+    edition's ``deal`` (of its ``box``, chips last), ``apply``, ``choose`` and
+    ``seat_random_action``: game g's deal from ``seeds[g]``, seat s's random bot from
+    ``bot_seeds[g, s]``. Where ``out`` has rows, every round and auction is recorded there
+    (classic's only), the pots before each step in ``path`` from ``used`` on; games that
+    might not fit in ``path`` are left for the caller to grow it: returns (the first game not
+    played, used). ``log`` gets every action's code while it has room, ``dealt[g]`` (where it
+    has rows) game g's table as dealt."""
+    pile = np.empty(len(box[0]), np.int64)
     rngs = np.zeros(1 + kinds.size, np.uint64)
     recording = len(out[0]) > 0
-    room = out[0].shape[1] * (chips[0] + 2 * kinds.size + 2)  # more steps than any game takes
+    room = out[0].shape[1] * (box[-1][0] + 2 * kinds.size + 2)  # more steps than any game takes
     logged = 0
     for g in range(first, len(tables)):
         if recording and used + room > len(path):
             return g, used
         t = tables[g]
         seed_streams(rngs, seeds[g], bot_seeds[g])
-        deal(t, rngs, box_company, box_border, starting, rest, chips[0], chips[1], pile)
+        deal(t, rngs, box, pile)
         if len(dealt):
             dealt[g] = t
-        if recording:
+        if recording:  # classic's rules, recorded (the records know no branch)
             used, logged = play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged)
             continue
         while t.phase != OVER:
@@ -488,8 +481,8 @@ def snapshot(t, g, cards, market, seats):
 
 @_jit
 def play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged):
-    """Play table ``t`` (a fresh deal) to the crash as ``play_games`` does, recording game
-    ``g`` into ``out``: what the readable tables read from the states (``tables.round_rows``,
+    """Play table ``t`` (a fresh classic deal) to the crash by classic's rules as ``play_games``
+    does, recording game ``g`` into ``out``: what the readable tables read from the states (``tables.round_rows``,
     ``tables.auction_rows``). Returns ``used``, the length of ``path`` (the pots before each
     step, every auction's in turn) so far, and the actions logged so far."""
     cards, market, seats, auctions, bids = out
@@ -534,6 +527,15 @@ def play_recorded(t, kinds, params, rngs, g, out, path, used, log, logged):
             if t.phase != OVER:
                 auctions[g, a + 1, START], auctions[g, a + 1, PATH] = t.start_player, used
     return used, logged
+
+
+@_jit
+def _play_games(tables, box, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt):
+    """``play_games`` with classic's rules."""
+    return play_games(
+        tables, box, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt,
+        deal, apply, choose, seat_random_action,
+    )  # fmt: skip
 
 
 @_jit

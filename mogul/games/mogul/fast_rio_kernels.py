@@ -25,9 +25,9 @@ from mogul.games.mogul.fast_kernels import (
     below,
     market_value,
     play_branches,
+    play_games,
     play_tables,
     premium_outlook,
-    seed_streams,
     set_out,
     shuffle,
     step,
@@ -43,7 +43,6 @@ from mogul.games.mogul.fast_table import (
     NO_ACTION,
     NO_STATION,
     OVER,
-    RANDOM,
     RIO_COMPILED,
     RUNNER_UP,
     SELL,
@@ -253,7 +252,6 @@ def use_right(t, seat, action):
                 t.houses[seat, k] = station
         t.owner[old] = NO_STATION
     t.owner[station] = seat
-    t.branches += 1
 
 
 @_jit
@@ -317,16 +315,19 @@ def seat_random_action(t, rngs):
 
 
 @_jit
-def deal(t, rngs, order, pile_company, pile_border, hands, chips_total, chips_per_player):
+def deal(t, rngs, box, order):
     """A fresh deal as setup.deal does it in 2013, drawing from stream 0 of ``rngs``: the pile
     (the box less the setup card's shares, shuffled in ``order``) with the crash in its last
-    cards, a start player, the setup card's positions clockwise from the start player."""
+    cards, a start player, the setup card's positions clockwise from the start player.
+    ``box``: the pile's companies and borders, the setup card's companies by position, and
+    (chips in the box, chips per player)."""
+    pile_company, pile_border, hands, chips = box
     n = t.players
     for i in range(len(order)):
         order[i] = i
     shuffle(rngs, 0, order, len(order))
     crash = len(order) - below(rngs, 0, min(t.crash_window, len(order) + 1))
-    set_out(t, order, crash, pile_company, pile_border, chips_total, chips_per_player)
+    set_out(t, order, crash, pile_company, pile_border, chips[0], chips[1])
     start = below(rngs, 0, n)
     for position in range(n):
         for k in range(hands.shape[1]):
@@ -335,29 +336,12 @@ def deal(t, rngs, order, pile_company, pile_border, hands, chips_total, chips_pe
 
 
 @_jit
-def play_games(tables, box, seeds, bot_seeds, kinds, params, log, dealt):
-    """Deal and play every game of ``tables`` to the crash, as classic's ``play_games`` does:
-    game g's deal from ``seeds[g]``, seat s's random bot from ``bot_seeds[g, s]``; every
-    action's code written to ``log`` while it has room, each table as dealt to ``dealt``
-    where it has rows. ``box``: the pile's companies and borders, the setup card's companies
-    by position, and (chips in the box, chips per player)."""
-    pile_company, pile_border, hands, chips = box
-    order = np.empty(len(pile_company), np.int64)
-    rngs = np.zeros(1 + kinds.size, np.uint64)
-    logged = 0
-    for g in range(len(tables)):
-        t = tables[g]
-        seed_streams(rngs, seeds[g], bot_seeds[g])
-        deal(t, rngs, order, pile_company, pile_border, hands, chips[0], chips[1])
-        if len(dealt):
-            dealt[g] = t
-        while t.phase != OVER:
-            random = kinds[t.current] == RANDOM
-            action = seat_random_action(t, rngs) if random else choose(t, kinds, params)
-            if logged < len(log):
-                log[logged] = action
-                logged += 1
-            apply(t, action)
+def _play_games(tables, box, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt):
+    """Classic's ``play_games`` with the 2013 rules (``out`` empty: no rounds or auctions)."""
+    return play_games(
+        tables, box, seeds, bot_seeds, kinds, params, first, out, path, used, log, dealt,
+        deal, apply, choose, seat_random_action,
+    )  # fmt: skip
 
 
 @_jit

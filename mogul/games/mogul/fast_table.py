@@ -71,9 +71,8 @@ TABLE = np.dtype(
         ("winner", np.int64),
         ("runner_up", np.int64),
         ("winner_took", np.int64),
-        # counts for the tables
+        # chips bid in the game (``BatchResult.bids``)
         ("bids", np.int64),
-        ("credits_taken", np.int64),
     ]
 )
 """One game's table as a numpy record (see the module docstring)."""
@@ -114,8 +113,6 @@ def branch_of(code: int) -> tuple[int, int]:
 
 def _fields() -> list[tuple[Any, ...]]:
     """Classic's fields, the pile's made ``RIO_PILE`` long."""
-    if not {"pile_company", "pile_border"} <= set(TABLE.names):
-        raise ImportError("RIO_TABLE reads classic's pile as TABLE's pile_company and pile_border")
     out: list[tuple[Any, ...]] = []
     for name in TABLE.names:
         dtype = TABLE.fields[name][0]
@@ -144,7 +141,6 @@ RIO_TABLE = np.dtype(
         ("owner", np.int64, MAX_STATIONS),  # the seat whose house stands there, or -1
         # the end
         ("end_bonus", np.int64, MAX_SEATS),  # branches and shares, once the crash came
-        ("branches", np.int64),  # branches founded in the game (moves included)
     ]
 )
 """One Rio Grande game's table as a numpy record (see the module docstring)."""

@@ -1,25 +1,6 @@
-"""Mogul's board as a figure: the game's ``board`` face (``GameSpec.faces``) and the 2013 map.
-
-``board_figure`` draws a state's table: an edition with a railway map (2013) shows the map
-with the houses (``network_figure``); the classic game has no board beyond the cards in
-front of each player, so its board is the shares each player holds, stacked by company, with
-the card on offer named.
-
-The 2013 edition's data places every station at ``(x, y)`` and lists, per company, the
-stations of its line in order; a station on two lines is an interchange. ``network_figure``
-draws one state of the map:
-
-* each line in its company's colour (legend entry: the colour word, as on the cards);
-* stations as small white circles, interchanges as larger circles with a heavy dark ring;
-* a house as a square in its owner's seat colour (``SEAT_COLOURS``, never a company's);
-* when the player to act holds the sell right, every station they may branch on now gets a
-  ring and its id (the id the buttons name);
-* ``highlight`` (say, the house placed or moved last) gets a larger heavy ring.
-
-``network_data`` gives the numbers behind the figure as plain lists, so a live figure can be
-updated in place; the trace list is the same for every state of a game. A trace with no
-point yet holds one empty point (``None``), so its legend entry is there from the start: the
-legend keeps its size while the game goes on (a live figure does not grow).
+"""Mogul's board as a figure (the game's ``board`` face, ``GameSpec.faces``): the 2013 railway
+map with the houses (``network_figure``), or, in the classic game, which has no board beyond
+the cards in front of each player, the shares each player holds with the card on offer named.
 """
 
 from __future__ import annotations
@@ -30,9 +11,10 @@ from typing import Any
 import plotly.graph_objects as go
 
 from mogul.games.mogul.actions import Branch
-from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, laid_out, rounded
+from mogul.plots.mogul.game import stacked_shares
+from mogul.plots.template import KIT_TEMPLATE, SEAT_COLOURS, rounded
 
-__all__ = ["board_figure", "branch_choices", "network_data", "network_figure"]
+__all__ = ["board_figure", "branch_choices", "network_figure"]
 
 
 STATION_RING = "#666666"
@@ -47,71 +29,19 @@ def branch_choices(state: Any) -> list[str]:
     return list(dict.fromkeys(a.station for a in state.legal_actions() if type(a) is Branch))
 
 
-def _stations(highlight: str | Iterable[str] | None) -> list[str]:
-    if highlight is None:
-        return []
-    if isinstance(highlight, str):
-        return [highlight]
-    return list(highlight)
+def _points(stations: Any, ids: Iterable[str]) -> dict:
+    """Where the stations ``ids`` are drawn, or one empty point (``None``) when there are none,
+    so that plotly keeps the trace's legend entry (a live map's legend does not grow)."""
+    xs = rounded(stations[s].x for s in ids)
+    ys = rounded(stations[s].y for s in ids)
+    return {"x": xs or [None], "y": ys or [None]}
 
 
-def network_data(state: Any, highlight: str | Iterable[str] | None = None) -> dict:
-    """The numbers behind ``network_figure`` as plain lists.
-
-    Returns ``{"houses": [{"name", "x", "y", "text"} per seat], "choices": {"x", "y",
-    "text"}, "highlight": {"x", "y", "text"}, "title": str}``. Raises ``ValueError`` for a
-    highlighted station the map does not have.
-    """
-    ed = state.edition
-    stations = ed.stations
-    marked = _stations(highlight)
-    unknown = [s for s in marked if s not in stations]
-    if unknown:
-        raise ValueError(
-            f"no station {unknown[0]!r} on the map; stations are {', '.join(stations)}"
-        )
-
-    def points(ids: Iterable[str]) -> dict:
-        ids = list(ids)
-        return {
-            "x": rounded(stations[s].x for s in ids),
-            "y": rounded(stations[s].y for s in ids),
-            "text": ids,
-        }
-
-    houses = []
-    for name, player in zip(state.names, state.players, strict=True):
-        here = points(player.houses)
-        here["name"] = name
-        here["hover"] = [
-            f"{name}'s house at {s} ({', '.join(stations[s].lines)})" for s in player.houses
-        ]
-        houses.append(here)
-    choices = branch_choices(state)
-    placed = sum(len(p.houses) for p in state.players)
-    if choices:
-        seat = state.current_player
-        line = state.revealed.border if getattr(state, "revealed", None) is not None else "a line"
-        title = f"{state.names[seat]} may branch on {line}: {len(choices)} free"
-    else:
-        title = f"Network: {placed} of {len(stations)} stations taken"
-    return {
-        "houses": houses,
-        "choices": points(choices),
-        "highlight": points(marked),
-        "title": title,
-    }
-
-
-def _keyed(values: list) -> list:
-    """``values``, or one empty point so that plotly keeps the trace's legend entry."""
-    return values if values else [None]
-
-
-def network_figure(
-    state: Any, highlight: str | Iterable[str] | None = None, height: int = 420
-) -> go.Figure:
-    """The map of ``state``'s edition: lines, stations, interchanges, houses and choices.
+def network_figure(state: Any, highlight: str | Iterable[str] | None = None) -> go.Figure:
+    """The map of ``state``'s edition: each line in its company's colour, stations as small
+    white circles, interchanges (a station on two lines) with a heavy dark ring, houses as
+    squares in their owner's seat colour, and, when the player to act may branch, a ring and
+    the id on every station they may branch on now.
 
     ``highlight``: a station id (or several) to ring heavily, such as the last house placed.
     Raises ``ValueError`` for an edition without a map (the classic game has none).
@@ -120,7 +50,12 @@ def network_figure(
     stations = getattr(ed, "stations", None)
     if not stations:
         raise ValueError(f"the {ed.name!r} edition has no network map (only 'rio-grande' has one)")
-    data = network_data(state, highlight)
+    marked = [highlight] if isinstance(highlight, str) else list(highlight or ())
+    unknown = [s for s in marked if s not in stations]
+    if unknown:
+        raise ValueError(
+            f"no station {unknown[0]!r} on the map; stations are {', '.join(stations)}"
+        )
     colours = ed.colours()
     fig = go.Figure()
     for company, ids in ed.lines.items():
@@ -154,12 +89,11 @@ def network_figure(
             text=[f"{s}: {' / '.join(stations[s].lines)}" for s in ids],
             hovertemplate="%{text}<extra></extra>",
         )
-    for seat, houses in enumerate(data["houses"]):
+    for seat, (name, player) in enumerate(zip(state.names, state.players, strict=True)):
         fig.add_scatter(
-            x=_keyed(houses["x"]),
-            y=_keyed(houses["y"]),
+            **_points(stations, player.houses),
             mode="markers",
-            name=houses["name"],
+            name=name,
             cliponaxis=False,
             marker={
                 "symbol": "square",
@@ -167,14 +101,13 @@ def network_figure(
                 "color": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
                 "line": {"color": "#ffffff", "width": 1.5},
             },
-            text=houses["hover"],
+            text=[f"{name}'s house at {s} ({', '.join(stations[s].lines)})" for s in player.houses],
             hovertemplate="%{text}<extra></extra>",
         )
-    choices, marked = data["choices"], data["highlight"]
+    choices = branch_choices(state)
     fig.add_scatter(
-        x=_keyed(choices["x"]),
-        y=_keyed(choices["y"]),
-        text=choices["text"],
+        **_points(stations, choices),
+        text=choices,
         mode="markers+text",
         name="free now",
         cliponaxis=False,
@@ -184,23 +117,28 @@ def network_figure(
         marker={"symbol": "circle-open", "size": 23, "color": MARK, "line": {"width": 2}},
     )
     fig.add_scatter(
-        x=_keyed(marked["x"]),
-        y=_keyed(marked["y"]),
-        text=marked["text"],
+        **_points(stations, marked),
+        text=marked,
         mode="markers",
         name="last house",
         cliponaxis=False,
         hovertemplate="%{text}<extra></extra>",
         marker={"symbol": "circle-open", "size": 31, "color": MARK, "line": {"width": 4}},
     )
+    if choices:
+        line = state.revealed.border if getattr(state, "revealed", None) is not None else "a line"
+        title = f"{state.names[state.current_player]} may branch on {line}: {len(choices)} free"
+    else:
+        placed = sum(len(p.houses) for p in state.players)
+        title = f"Network: {placed} of {len(stations)} stations taken"
     xs = [st.x for st in stations.values()]
     ys = [st.y for st in stations.values()]
     pad = 0.08 * max(max(xs) - min(xs), max(ys) - min(ys), 1)
     hidden = {"showgrid": False, "showticklabels": False, "zeroline": False, "title": None}
     fig.update_layout(
         template=KIT_TEMPLATE,
-        title=data["title"],
-        height=height,
+        title=title,
+        height=420,
         hovermode="closest",
         margin={"t": 60},  # the title's own band: the map's top station would sit under it
         xaxis={**hidden, "range": rounded([min(xs) - pad, max(xs) + pad]), "constrain": "domain"},
@@ -215,22 +153,11 @@ def network_figure(
     return fig
 
 
-def board_figure(state: Any, height: int = 320) -> go.Figure:
+def board_figure(state: Any) -> go.Figure:
     """The table of ``state`` as a figure: the map (2013) or the shares in front of each player."""
     ed = state.edition
     if getattr(ed, "stations", None):
-        return network_figure(state, height=max(height, 420))
-    names = list(state.names)
-    fig = go.Figure()
-    for company in ed.company_ids:
-        fig.add_bar(
-            x=names,
-            y=[p.shares[company] for p in state.players],
-            name=company,
-            marker={"color": ed.colours()[company]},
-            hovertemplate=f"%{{x}}: %{{y}} {company} ({ed.company(company).name})<extra></extra>",
-        )
+        return network_figure(state)
+    shares = {c: [p.shares[c] for p in state.players] for c in ed.company_ids}
     offer = f", round {state.round}: {state.revealed}" if state.revealed is not None else ""
-    return laid_out(
-        fig, f"Shares held{offer}", barmode="stack", x="player", y="shares held", height=height
-    )
+    return stacked_shares(list(state.names), shares, ed, f"Shares held{offer}")

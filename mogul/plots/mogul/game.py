@@ -1,34 +1,29 @@
-"""Mogul's charts: one game as it was played, and the analyses of many games. Data in,
+"""Mogul's charts: one game as it was played (its ``rounds`` and ``auctions`` tables, its
+states) and the analyses of many games (the frames of ``mogul.analysis.mogul``). Data in,
 ``go.Figure`` out.
-
-One game: its tables, ``GameRecord.table("rounds")`` (one row per round and player) and
-``GameRecord.table("auctions")`` (one row per auction), and its state sequence. The analyses:
-the frames of ``mogul.analysis.mogul``: the crash hazard of a state, share values by round
-over many games, any samples of simulated games (scores, lengths; one group per bot or
-edition), and the 2013 sell right (``sell_right_by_fill``: its value as the map fills;
-``use_shares``: what it was used for, per edition).
 
 Companies are named by their colour words, as on the cards, buttons and tables ("brown"), with
 the railroad's name in the hover ("brown: Great Northern"), and drawn in their own colours
 (``edition.colours()``); players and groups use ``SEAT_COLOURS``, which are never a
-company's colour. Markers are not clipped at the axes. Floats are rounded so stored notebook
-outputs stay small and stable.
+company's colour. Floats are rounded so stored notebook outputs stay small and stable.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 
+from mogul.analysis.intervals import Z95
 from mogul.auction import Step
 from mogul.games.mogul.editions import Edition, edition
 from mogul.games.mogul.events import CardRevealed, ChipBid, Dropped
 from mogul.games.mogul.rules import GameState
 from mogul.plots.auction import pot_ladder_figure
-from mogul.plots.template import SEAT_COLOURS, laid_out, rounded
+from mogul.plots.template import SEAT_COLOURS, error_bars, laid_out, rounded
 
 __all__ = [
     "auction_steps",
@@ -46,6 +41,7 @@ __all__ = [
     "sell_right_figure",
     "sell_right_use_figure",
     "share_value_figure",
+    "stacked_shares",
 ]
 
 
@@ -61,7 +57,7 @@ def _companies(rounds: pd.DataFrame) -> list[str]:
 
 
 def market_data(
-    rounds: pd.DataFrame, sales: pd.DataFrame | None = None, ed: Edition | str | None = None
+    rounds: pd.DataFrame, ed: Edition | str | None = None, sales: pd.DataFrame | None = None
 ) -> dict:
     """The numbers behind ``market_traces``, as plain lists.
 
@@ -102,7 +98,7 @@ def market_traces(
     The sales trace is always there (maybe empty), so a live figure keeps its trace list.
     """
     ed = _edition(ed)
-    data = market_data(rounds, sales, ed)
+    data = market_data(rounds, ed, sales)
     traces = [
         go.Scatter(
             x=data["x"],
@@ -156,31 +152,33 @@ def market_value_figure(
 def holdings_figure(
     rounds: pd.DataFrame,
     ed: Edition | str | None = None,
-    at_round: int | None = None,
     title: str | None = None,
 ) -> go.Figure:
-    """Shares held by each player, stacked by company, at one round (default: the last row)."""
+    """Shares held by each player, stacked by company, at the table's last round."""
     ed = _edition(ed)
-    if at_round is None:
-        at_round = int(rounds["round"].max())
+    at_round = int(rounds["round"].max())
     rows = rounds[rounds["round"] == at_round].drop_duplicates("seat", keep="last")
+    shares = {c: rounded(rows[f"shares_{c}"]) for c in _companies(rounds)}
+    return stacked_shares(
+        list(rows["player"]), shares, ed, title or f"Shares held, round {at_round}"
+    )
+
+
+def stacked_shares(
+    players: list[str], shares: Mapping[str, list[int]], ed: Edition, title: str
+) -> go.Figure:
+    """Shares each player holds, stacked by company: ``shares`` maps a company to each
+    player's count."""
     fig = go.Figure()
-    for c in _companies(rounds):
+    for c, counts in shares.items():
         fig.add_bar(
-            x=list(rows["player"]),
-            y=rounded(rows[f"shares_{c}"]),
+            x=players,
+            y=counts,
             name=c,
             marker={"color": ed.colours()[c]},
             hovertemplate=f"%{{x}}: %{{y}} {c} ({ed.company(c).name})<extra></extra>",
         )
-    return laid_out(
-        fig,
-        title or f"Shares held, round {at_round}",
-        barmode="stack",
-        x="player",
-        y="shares held",
-        height=320,
-    )
+    return laid_out(fig, title, barmode="stack", x="player", y="shares held", height=320)
 
 
 def score_data(rounds: pd.DataFrame, score_track: int = 32) -> list[dict]:
@@ -385,13 +383,9 @@ def distribution_figure(
         total = sum(counts.values()) or 1
         xs = sorted(counts)
         top = max([top, *(counts[x] / total for x in xs)])
-        mean = sum(values) / len(values) if values else float("nan")
-        sd = (
-            (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-            if len(values) > 1
-            else 0.0
-        )
-        half = 1.959963984540054 * sd / len(values) ** 0.5 if values else 0.0
+        mean = statistics.fmean(values) if values else float("nan")
+        sd = statistics.stdev(values) if len(values) > 1 else 0.0
+        half = Z95 * sd / len(values) ** 0.5 if values else 0.0
         means.append((n, label, mean, half))
         fig.add_bar(
             x=xs,
@@ -505,13 +499,8 @@ def sell_right_figure(
     ):
         bars = None
         if f"{column}_low" in by_fill:  # the 95% interval of the mean
-            bars = {
-                "type": "data",
-                "symmetric": False,
-                "thickness": 1.5,
-                "array": rounded(by_fill[f"{column}_high"] - by_fill[column], 2),
-                "arrayminus": rounded(by_fill[column] - by_fill[f"{column}_low"], 2),
-            }
+            low, high = by_fill[f"{column}_low"], by_fill[f"{column}_high"]
+            bars = error_bars(by_fill[column], low, high, 2, thickness=1.5)
         fig.add_scatter(
             x=x,
             y=rounded(by_fill[column], 2),
@@ -555,13 +544,7 @@ def sell_right_use_figure(
             name=str(name),
             orientation="h",
             marker={"color": EDITION_COLOURS[n % len(EDITION_COLOURS)]},
-            error_x={
-                "type": "data",
-                "symmetric": False,
-                "thickness": 1.5,
-                "array": rounded(rows["high"] - rows["share"], 4),
-                "arrayminus": rounded(rows["share"] - rows["low"], 4),
-            },
+            error_x=error_bars(rows["share"], rows["low"], rows["high"], thickness=1.5),
             customdata=list(zip(rounded(rows["low"], 4), rounded(rows["high"], 4), strict=True)),
             hovertemplate=(
                 f"{name}: %{{y}} in %{{x:.1%}} of the uses"
