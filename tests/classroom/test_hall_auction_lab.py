@@ -1,6 +1,7 @@
 """The auction lab in the lecture hall: a student's own panel (and nobody else's value or sealed
 bid in any message), sealed bids from any seat in any order, the lecturer's setup kept per
-table, the turn timer on sealed bids and the projector's anonymous bids."""
+table, the turn timer on sealed bids, the projector's anonymous bids, and new groups between
+rounds (strangers) that the debrief reads as one class."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ pytest.importorskip("sqlalchemy")
 
 import sqlalchemy as sa  # noqa: E402
 
+from mogul.analysis.auction_lab import with_theory  # noqa: E402
+from mogul.classroom.auction_lab.sample import rounds_table  # noqa: E402
 from mogul.classroom.database import TABLES  # noqa: E402
 from mogul.classroom.desk import Desk, setup_fields  # noqa: E402
 from mogul.classroom.projector import table_bids  # noqa: E402
@@ -246,7 +249,7 @@ def test_other_games_keep_their_pages(store: TableStore) -> None:
     assert number_move([["Pay", "pay"], ["Drop", "drop"]]) is None
 
 
-def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_move_their_pages(
+def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_the_debrief_reads_them(
     store: TableStore,
 ) -> None:
     made = Desk(store).create_tables(
@@ -282,3 +285,9 @@ def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_move_
         assert phone.view["number"] == {"word": "bid", "low": 0, "high": 5}
     with pytest.raises(ClassroomError, match="nobody to regroup"):
         Desk(store).regroup("s")  # everyone is at a table still playing
+    for phone in phones.values():  # the new groups' round, then the live debrief
+        bid(hall, phone, 4)
+    rounds = with_theory(rounds_table(store, "s"))
+    assert len(rounds) == 8 and set(rounds["bid"]) == {3, 4}
+    assert rounds.groupby("player")["code"].nunique().to_dict() == dict.fromkeys(phones, 2)
+    assert (rounds["equilibrium"] == rounds["value"].clip(upper=5)).all()  # second-price: v
