@@ -27,6 +27,12 @@ in the same second: the one to move a move, every other one a click out of turn 
     python benchmarks/bench_classroom.py [--store sqlite|postgresql|both] [--servers 2] [--no-kill]
     python benchmarks/bench_classroom.py --store sqlite --no-kill --tables 200 --burst 5 --seconds 40
     python benchmarks/bench_classroom.py --store postgresql --no-kill --workers 1 2 --tables 40 80 160
+    python benchmarks/bench_classroom.py --sealed --tables 40 --seconds 30 --burst 3
+
+``--sealed``: issue 38's load instead, the auction lab's first-price sealed bids: every
+``--burst`` seconds every student seals a bid in the same second (in any seat order: the hall
+holds a bid made before its seat's turn); bid -> result is from the round's last bid to each
+page showing the round's result (target: p90 under 300 ms at 200 students).
 """
 
 from __future__ import annotations
@@ -304,6 +310,174 @@ class SimulatedStudent:
         self.moves = []
         with contextlib.suppress(Exception):  # a killed server: the page joins again
             await self.ws.send(json.dumps({"op": "act", "step": step, "action": action}))
+
+
+class SealedBidder(SimulatedStudent):
+    """A student in an auction lab of sealed bids: every ``burst`` seconds, every student whose
+    page offers a bid seals one in the same second (the number field's "bid N"), whatever the
+    seat order. ``rounds`` keeps, per (table, round), the time the round's last bid was sent;
+    ``seen`` gets, for each page, the time from that last bid to the page showing the round's
+    result (the next round, or the end)."""
+
+    def __init__(self, *args, rounds: dict, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rounds = rounds
+        self.round = 0  # the round the page shows
+        self.number: dict | None = None
+        self.bids: dict[int, str] = {}  # round -> the bid sent for it
+
+    def receive(self, message: dict, start: float) -> bool:
+        import re
+
+        now = time.perf_counter()
+        if message["type"] == "error":
+            self.errors.append(message["message"])
+            self.pending = None
+        if message["type"] == "seat":
+            self.key, self.seat = message["key"], message["seat"]
+        if message["type"] != "view":
+            return False
+        if self.join_seconds is None:
+            self.join_seconds = now - start
+        found = re.search(r"round (\d+) of", message.get("panel", ""))
+        shown = int(found.group(1)) if found and message["status"] == "playing" else self.round
+        if message["status"] == "over":
+            shown = self.round + 1
+        for number in range(max(self.round, 1), shown):  # rounds this view shows closed
+            last = self.rounds.get((self.code, number))
+            if last is not None:
+                self.seen.append(now - last)
+        self.round = max(self.round, shown)
+        self.step = message["step"]
+        self.number = message["number"]
+        if self.pending is not None and (self.number is None or shown > self.pending[0]):
+            self.accepted.append(self.pending)
+            self.pending = None
+        return False
+
+    async def bursts(self, stop: asyncio.Event) -> None:
+        n = 1
+        while not stop.is_set():
+            at = self.origin + n * self.burst + self.random.uniform(0, 1)
+            n += 1
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+            if self.ws is None or self.number is None or self.pending is not None:
+                continue
+            if stop.is_set() or self.round in self.bids:
+                continue
+            action = f"bid {self.random.randint(self.number['low'], self.number['high'])}"
+            self.bids[self.round] = action
+            self.pending = (self.round, action)
+            self.rounds[(self.code, self.round)] = time.perf_counter()  # the latest bid sent
+            with contextlib.suppress(Exception):
+                message = {"op": "act", "step": self.step, "action": action}
+                await self.ws.send(json.dumps(message))
+
+
+def sealed_audit(store, students: list[SealedBidder], codes: list[str]) -> tuple[int, int, int]:
+    """(bids stored, lost, doubled): every closed round's bid of each seat is the one its page
+    sent for that round (else doubled), and every bid a page saw taken is stored (else lost)."""
+    stored = lost = doubled = 0
+    for code in codes:
+        states = store.history(code)
+        results = states[-1].results if states else ()
+        pages = {s.seat: s for s in students if s.code == code}
+        stored += len(store.actions(code))
+        for r in results:
+            for seat, amount in enumerate(r.bids):
+                page = pages.get(seat)
+                if page is None or page.bids.get(r.number) != f"bid {amount}":
+                    doubled += 1
+        for page in pages.values():
+            lost += sum(
+                1
+                for number, action in page.accepted
+                if number <= len(results) and action != f"bid {results[number - 1].bids[page.seat]}"
+            )
+    return stored, lost, doubled
+
+
+async def sealed_run(tables: int, seats: int, arrival: float, seconds: float, burst: float) -> None:
+    """Issue 38's load: ``tables`` auction-lab tables of first-price sealed bids (``seats``
+    students each) on one hall server over SQLite; every ``burst`` seconds every student seals
+    a bid within the same second. Prints bid -> result (the round's last bid sent to each page
+    showing the result) and the audit; fails if a bid was lost or doubled."""
+    sys.path.insert(0, str(ROOT))
+    from mogul.classroom.store import TableStore
+
+    with tempfile.TemporaryDirectory(prefix="mogul-bench-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'class.sqlite'}"
+        store = TableStore(url)
+        setup = {"rounds": 100, "budget": 10}
+        made = store.create_tables(
+            tables, "first-price-auction", ["human"] * seats, "lab", 1, None, setup
+        )
+        codes = [t.code for t in made]
+        started = [start_hall(url, Path(tmp) / "hall.log")]
+        try:
+            rounds: dict = {}
+            seen: list[float] = []
+            students = [
+                SealedBidder(
+                    started[0][1],
+                    code,
+                    f"S{t}-{s}",
+                    (0, 0),
+                    {},
+                    seen,
+                    t * 100 + s,
+                    burst,
+                    rounds=rounds,
+                )
+                for t, code in enumerate(codes)
+                for s in range(seats)
+            ]
+            stop = asyncio.Event()
+            load_before = os.getloadavg()
+            cpu0 = process_figures(family(started))[0]
+            me0 = sum(psutil.Process().cpu_times()[:2])
+            t0 = time.perf_counter()
+            for student in students:
+                student.origin = t0 + arrival
+            n = len(students)
+            tasks = [
+                asyncio.create_task(s.run(arrival * i / n, stop)) for i, s in enumerate(students)
+            ]
+            loads = []
+            while time.perf_counter() - t0 < arrival + seconds:
+                await asyncio.sleep(1.0)
+                loads.append(os.getloadavg()[0])
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            cpu = process_figures(family(started))[0] - cpu0
+            me = sum(psutil.Process().cpu_times()[:2]) - me0
+            wall = time.perf_counter() - t0
+            stored, lost, doubled = sealed_audit(store, students, codes)
+            errors = [e for s in students for e in s.errors]
+            closed = sum(len(store.history(c)[-1].results) for c in codes)
+            print(
+                f"--- sealed bids (first-price auction lab), SQLite, 1 server: {n} students at "
+                f"{tables} tables of {seats}; every {burst:g} s every student bids in the same second"
+            )
+            print(percentiles("bid -> result (the round's last bid to each page)", seen))
+            print(
+                f"rounds closed {closed}; bids stored {stored}, lost {lost}, doubled {doubled}; "
+                f"refused {len(errors)}" + (f" (e.g. {errors[0]!r})" if errors else "")
+            )
+            print(
+                f"server CPU {cpu:.1f} s in {wall:.0f} s; the students (this process): CPU "
+                f"{me:.1f} s; load average {load_before[0]:.1f} before, "
+                f"{min(loads, default=0):.1f}-{max(loads, default=0):.1f} during",
+                flush=True,
+            )
+            if lost or doubled:
+                raise SystemExit("bids were lost or doubled: see the audit above")
+        finally:
+            for proc, _ in started:
+                proc.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(10)
+            store.close()
 
 
 def audit(store, students: list[SimulatedStudent], codes: list[str]) -> tuple[int, int, int]:
@@ -608,9 +782,22 @@ if __name__ == "__main__":
         help="run each server under cProfile (its event loop: views, sockets), written to "
         "PREFIX-PORT.prof when it stops",
     )
+    parser.add_argument(
+        "--sealed",
+        action="store_true",
+        help="instead: the auction lab's sealed bids (first-price), every student bidding in "
+        "the same second every --burst seconds (default 3), SQLite, one server",
+    )
     args = parser.parse_args()
     PROFILE = args.profile
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    if args.sealed:
+        print(f"machine: {psutil.cpu_count()} cores; before: {uptime}")
+        asyncio.run(
+            sealed_run(args.tables[0], args.seats, args.arrival, args.seconds, args.burst or 3.0)
+        )
+        after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+        raise SystemExit(print(f"after:  {after}"))
     chosen = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
     rows = asyncio.run(
         hall_main(

@@ -12,7 +12,10 @@ Each call returns the sentence the dashboard shows (HTML, names escaped) or rais
 from __future__ import annotations
 
 import html
+import inspect
+import json
 import os
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,7 @@ from mogul.classroom.table import (
     TIMER_RANGE,
     ClassroomError,
     TableInfo,
+    Ticket,
     pretty_code,
 )
 from mogul.kit.session import HUMAN
@@ -61,6 +65,30 @@ def bot_choices(edition: str) -> list[str]:
     return sorted(bots, key=lambda bot: bot != "value")
 
 
+def setup_fields(edition: str) -> list[dict[str, Any]]:
+    """The setup a lecturer may choose for ``edition`` beside seats and bots: each of its
+    game's ``new_game`` keywords whose default is a whole number or a text (the auction lab's
+    rounds, values, budget; second in Mogul's auction), as ``{"name", "kind": "number" |
+    "text", "default"}``; a number the edition takes at its default only (second in a
+    sealed-bid auction) is left out; [] for a game dealt by its seed alone."""
+    spec, edition = resolve(edition)
+    players = [f"P{i + 1}" for i in range(spec.player_range(edition)[0])]
+    fields = []
+    for p in inspect.signature(spec.new_game).parameters.values():
+        default = p.default
+        if p.kind != p.KEYWORD_ONLY or isinstance(default, bool):
+            continue
+        if isinstance(default, int):
+            try:
+                spec.new_game(edition, players, 0, **{p.name: default + 1})
+            except ValueError:
+                continue
+        if isinstance(default, int | str):
+            kind = "number" if isinstance(default, int) else "text"
+            fields.append({"name": p.name, "kind": kind, "default": default})
+    return fields
+
+
 def card_html(info: TableInfo, states: list[Any]) -> str:
     """A table's card: its code, large; status; each seat's name and score; round, pot, turn."""
     state = states[-1] if states else None
@@ -69,8 +97,8 @@ def card_html(info: TableInfo, states: list[Any]) -> str:
         f"<div><b>{info.status}</b>",
     ]
     if state is not None:
-        stage = get_game(info.game).stage(state)
-        lines[-1] += f" &middot; round {stage}"
+        if not state.is_over:
+            lines[-1] += f" &middot; round {get_game(info.game).stage(state)}"
         pot = getattr(state, "pot", None)
         if pot is not None and not state.is_over:
             lines[-1] += f" &middot; pot {pot}"
@@ -122,11 +150,14 @@ class Desk:
         bot: Any = None,
         count: Any = 1,
         timer: Any = 0,
+        setup: Any = None,
     ) -> list[TableInfo]:
         """``count`` tables of ``edition`` in ``session``, each with ``people`` seats for
         students and ``bots`` of ``bot`` (also the bot that fills free seats; default: the
-        first of ``bot_choices``), with a turn timer of ``timer`` seconds (0: none). The same
-        form again within ``DOUBLE_CLICK_SECONDS`` is a double click: it makes nothing."""
+        first of ``bot_choices``), with a turn timer of ``timer`` seconds (0: none) and the
+        game's ``setup`` (``setup_fields``: the auction lab's rounds, values, budget), which
+        each table deals its game with. The same form again within ``DOUBLE_CLICK_SECONDS``
+        is a double click: it makes nothing."""
         whole(count, "Tables", 1, MAX_TABLES)
         whole(people, "People per table", 0, MAX_SEATS)
         whole(bots, "Bots per table", 0, MAX_SEATS)
@@ -137,18 +168,66 @@ class Desk:
             raise ClassroomError("choose a game and a bot from the lists")
         bot = bot or bot_choices(edition)[0]
         seats = [HUMAN] * people + [bot] * bots
-        form = (session, edition, tuple(seats), count)
+        if setup is not None and not isinstance(setup, dict):
+            raise ClassroomError("the game's setup is a form of named fields")
+        form = (session, edition, tuple(seats), count, json.dumps(setup, sort_keys=True))
         last, when = self._created
         if form == last and time.monotonic() - when < DOUBLE_CLICK_SECONDS:
             raise ClassroomError(
                 "these tables were created a moment ago (a double click?); press again to make more"
             )
-        made = self.store.create_tables(count, edition, seats, session=session, fill=bot)
+        made = self.store.create_tables(
+            count, edition, seats, session=session, fill=bot, setup=setup or None
+        )
         self._created = (form, time.monotonic())
         if timer:
             for info in made:
                 self.store.set_timer(info.code, timer)
         return made
+
+    def regroup(self, session: str) -> tuple[str, dict[tuple[str, int], Ticket]]:
+        """Strangers: every student of ``session`` whose newest table is over sits down at a
+        new table of the same game, setup, bots and timer, in groups drawn afresh (each new
+        table takes as many students as one of the finished ones had). The sentence to show,
+        and each student's old seat (code, seat) with the ticket of their new one (the hall
+        moves their pages there)."""
+        latest: dict[str, tuple[TableInfo, int]] = {}
+        for info in self.store.tables(session):  # oldest first: the newest table wins
+            for seat in info.seats:
+                if seat.is_human and seat.name:
+                    latest[seat.name] = (info, seat.seat)
+        groups: dict[str, tuple[TableInfo, list[tuple[str, int]]]] = {}
+        for name, (info, seat) in latest.items():
+            if info.status == OVER:
+                groups.setdefault(info.code, (info, []))[1].append((name, seat))
+        if not groups:
+            raise ClassroomError(
+                "nobody to regroup: new groups are drawn from the students whose table is over"
+            )
+        people = [(info.code, *member) for info, members in groups.values() for member in members]
+        random.SystemRandom().shuffle(people)
+        moves: dict[tuple[str, int], Ticket] = {}
+        for info, members in groups.values():
+            chunk, people = people[: len(members)], people[len(members) :]
+            bots = [s.kind for s in info.seats if not s.is_human]
+            table = self.store.create_table(
+                info.edition,
+                [HUMAN] * len(chunk) + bots,
+                session,
+                None,
+                info.fill,
+                self.store.settings(info.code),
+            )
+            seconds = self.store.clock(info.code)[0]
+            if seconds is not None:
+                self.store.set_timer(table.code, seconds)
+            for code, name, seat in chunk:
+                moves[(code, seat)] = self.store.join(table.code, name)
+        return (
+            f"New groups: {len(moves)} students at {len(groups)} new "
+            f"table{'s' if len(groups) > 1 else ''}.",
+            moves,
+        )
 
     def set_timer(self, session: str, seconds: Any) -> str:
         """Give every unfinished table of ``session`` a turn timer of ``seconds`` (0: none)."""
@@ -209,6 +288,7 @@ __all__ = [
     "bot_choices",
     "card_html",
     "game_choices",
+    "setup_fields",
     "unused",
     "whole",
 ]

@@ -91,6 +91,27 @@ def table_state(info: TableInfo, states: list[Any]) -> str:
     return f"{stage} &middot; playing" if info.status == PLAYING else stage
 
 
+def table_bids(info: TableInfo, states: list[Any], held: frozenset[int] = frozenset()) -> str:
+    """Sealed bids on the projector, with nobody's name or value: how many of the round's
+    bids are in (``held``: seats whose bid waits for its turn), and the game's
+    ``projector_panel`` face (the auction lab: the last closed round's bids, high to low);
+    "" for a table that has neither."""
+    if not states or info.status not in (PLAYING, PAUSED, OVER):
+        return ""
+    spec, state = get_game(info.game), states[-1]
+    parts = []
+    waiting = spec.simultaneous(state) if spec.simultaneous and not state.is_over else ()
+    if waiting:
+        seats = len(state.names)
+        done = seats - len(waiting) + len(held & set(waiting))
+        dots = "&#9679;" * done + "&#9675;" * (seats - done)
+        parts.append(f'<span class="dots">{dots}</span> {done} of {seats} bids in')
+    panel = spec.face("projector_panel")
+    if panel is not None:
+        parts.append(panel(state))
+    return "<br>".join(part for part in parts if part)
+
+
 def qr_scale(tables: int) -> int:
     """The QR codes' module size in px: large for a few tables, small for a full hall."""
     return (
@@ -98,13 +119,23 @@ def qr_scale(tables: int) -> int:
     )
 
 
-def table_card(info: TableInfo, states: list[Any], address: str, scale: int) -> str:
-    """One table on the projector: its code, its QR code and where it is."""
+def table_card(
+    info: TableInfo,
+    states: list[Any],
+    address: str,
+    scale: int,
+    held: frozenset[int] = frozenset(),
+) -> str:
+    """One table on the projector: its code, its QR code, where it is and its sealed bids
+    (``table_bids``)."""
+    bids = table_bids(info, states, held)
     return (
         f'<div class="table" data-code="{info.code}">'
         f'<div class="code">{pretty_code(info.code)}</div>'
         f"{qr_svg(table_address(address, info.code), scale=scale)}"
-        f'<div class="state">{table_state(info, states)}</div></div>'
+        f'<div class="state">{table_state(info, states)}</div>'
+        + (f'<div class="bids">{bids}</div>' if bids else "")
+        + "</div>"
     )
 
 
@@ -179,7 +210,9 @@ class Projectors:
             key = (info.code, info.version, scale)
             if key not in self.cards:
                 states = store.history(info.code) if info.status != WAITING else []
-                self.cards[key] = table_card(info, states, self.address, scale)
+                sealed = states and get_game(info.game).simultaneous is not None
+                held = store.held_seats(info.code) if sealed else frozenset()
+                self.cards[key] = table_card(info, states, self.address, scale, held)
             cards.append(self.cards[key])
         self.seen[session] = {info.code: info.version for info in infos}
         live = {(i.code, i.version, scale) for i in infos}
@@ -219,6 +252,7 @@ __all__ = [
     "seats_joined",
     "student_address",
     "table_address",
+    "table_bids",
     "table_card",
     "table_state",
 ]

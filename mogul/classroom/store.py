@@ -49,15 +49,18 @@ from typing import Any
 from mogul.classroom.database import (
     ACTIONS,
     KEYS,
+    META,
     NOTIFY_CHANNEL,
     SEATS,
     TABLES,
     TIMEOUTS,
     TIMERS,
     StoreReads,
+    _clock,
     _row,
     sa,
     seat_rows,
+    table_info,
     timer_seconds,
 )
 from mogul.classroom.table import (
@@ -89,6 +92,44 @@ from mogul.kit.names import lookalike
 from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
+
+SETTINGS = sa.Table(
+    "table_settings",
+    META,  # the lecturer's setup keywords of a table (JSON), dealt with its game
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("setup", sa.Text, nullable=False),
+)
+HELD = sa.Table(
+    "held_moves",
+    META,  # sealed bids made before their seat's turn, played in seat order as it comes
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("action", sa.String(MAX_ACTION_TEXT), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+MAX_SETTINGS = 2000
+"""The most characters of a table's setup keywords as JSON."""
+
+
+def check_settings(spec: Any, edition: str, seats: int, setup: Any) -> str | None:
+    """A lecturer's setup keywords (``{"rounds": 3, "values": "uniform 0..10"}``) as the JSON
+    the store keeps, checked by dealing a game with them; None for none. ``ValueError`` says
+    what was wrong (an unknown keyword, a bad value)."""
+    if not setup:
+        return None
+    if not isinstance(setup, dict) or not all(isinstance(k, str) for k in setup):
+        raise ValueError(f"a table's setup is named fields, like {{'rounds': 3}}; got {setup!r}")
+    kept = {"players", "seed", "edition"} & set(setup)
+    if kept:
+        raise ValueError(f"the table deals {', '.join(sorted(kept))} itself: leave them out")
+    text = json.dumps(setup, sort_keys=True)
+    if len(text) > MAX_SETTINGS:
+        raise ValueError(f"a table's setup is at most {MAX_SETTINGS} characters of JSON")
+    try:
+        spec.new_game(edition, [f"P{i + 1}" for i in range(seats)], 0, **json.loads(text))
+    except TypeError as err:
+        raise ValueError(f"the {edition} edition has no such setup: {err}") from None
+    return text
 
 
 def _insert_table(
@@ -123,6 +164,7 @@ class TableStore(StoreReads):
         session: str = "",
         seed: int | None = None,
         fill: str | None = None,
+        setup: dict[str, Any] | None = None,
     ) -> TableInfo:
         """A new table of ``game`` (a game or edition name; None: the registry's default game)
         with one spec per seat.
@@ -130,11 +172,14 @@ class TableStore(StoreReads):
         A seat is ``"human"`` or one of the game's bots (``"value"``, ``"threshold:drop_at=3"``).
         ``fill`` is the bot that takes the people's seats still free when the lecturer starts
         the table early (default: the game's first bot). ``seed`` deals the game (default:
-        random). The table waits for its people; the last one to sit down starts the game.
+        random). ``setup``: the game's setup keywords the lecturer chose (the auction lab's
+        ``rounds``, ``values``, ``budget``), dealt with the game and kept in its record. The
+        table waits for its people; the last one to sit down starts the game.
         """
         spec, edition = resolve(default_game() if game is None else game)
         seats = [str(s).strip() for s in seats]
         spec.check_players(edition, len(seats))
+        settings = check_settings(spec, edition, len(seats), setup)
         fill = fill or next(iter(spec.bots))
         for kind in {*[s for s in seats if s != HUMAN], fill}:
             bot_factory(kind, spec.bots)  # ValueError now for an unknown bot, not mid-game
@@ -148,7 +193,7 @@ class TableStore(StoreReads):
             code = random_code(CODE_LENGTH)
             try:
                 with self._write() as (conn, _):
-                    _insert_table(
+                    table_id = _insert_table(
                         conn,
                         dict(
                             code=code,
@@ -169,6 +214,8 @@ class TableStore(StoreReads):
                             for i, kind in enumerate(seats)
                         ],
                     )
+                    if settings is not None:
+                        conn.execute(sa.insert(SETTINGS).values(table_id=table_id, setup=settings))
             except sa.exc.IntegrityError:
                 continue
             if HUMAN not in seats:
@@ -184,12 +231,13 @@ class TableStore(StoreReads):
         session: str = "",
         seed: int | None = None,
         fill: str | None = None,
+        setup: dict[str, Any] | None = None,
     ) -> list[TableInfo]:
         """``count`` tables alike (seeds ``seed``, ``seed + 1``, ... when a seed is given)."""
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
             raise ValueError(f"count must be a whole number of tables from 1 to 200, got {count!r}")
         return [
-            self.create_table(game, seats, session, None if seed is None else seed + i, fill)
+            self.create_table(game, seats, session, None if seed is None else seed + i, fill, setup)
             for i in range(count)
         ]
 
@@ -234,7 +282,7 @@ class TableStore(StoreReads):
                 raise ClassroomError(
                     f"table {pretty_code(row.code)} has players or moves: end it instead"
                 )
-            for part in (TIMEOUTS, TIMERS, ACTIONS, SEATS):
+            for part in (HELD, SETTINGS, TIMEOUTS, TIMERS, ACTIONS, SEATS):
                 conn.execute(sa.delete(part).where(part.c.table_id == row.id))
             conn.execute(sa.delete(TABLES).where(TABLES.c.id == row.id))
             self._notify(conn, row.code)
@@ -289,7 +337,7 @@ class TableStore(StoreReads):
                         f"table {pretty_code(row.code)} is {row.status} and its players have "
                         "moved: give the seat a new key, or end the table"
                     )
-                for part in (TIMEOUTS, ACTIONS):
+                for part in (HELD, TIMEOUTS, ACTIONS):
                     conn.execute(sa.delete(part).where(part.c.table_id == row.id))
             conn.execute(
                 sa.update(SEATS)
@@ -398,7 +446,11 @@ class TableStore(StoreReads):
                     )
             seats = seat_rows(conn, row.id)
         spec, edition = resolve(row.edition)
-        first = spec.new_game(edition, [s.name for s in seats], row.seed)
+        settings = conn.execute(
+            sa.select(SETTINGS.c.setup).where(SETTINGS.c.table_id == row.id)
+        ).scalar()
+        chosen = {} if settings is None else json.loads(settings)
+        first = spec.new_game(edition, [s.name for s in seats], row.seed, **chosen)
         setup = json.dumps(spec.setup_to_json(first.setup), sort_keys=True)
         self._bump(conn, row, status=OVER if first.is_over else PLAYING, setup=setup)
 
@@ -521,31 +573,135 @@ class TableStore(StoreReads):
             raise ClassroomError("that move names no step of the game")
         with self._read() as conn:  # a refused move takes no write lock: most clicks are
             row = _row(conn, ticket.code)
-            _, move, new = self._check_move(conn, row, ticket, step, action)
-            kinds = [s.kind for s in seat_rows(conn, row.id)]
-        bot_next = not new.is_over and kinds[new.current_player] != HUMAN
+            self._check_key(conn, ticket)
+            early = self._sealed(conn, row, ticket.seat, step)[1]
+            if not early:
+                _, move, new = self._check_move(conn, row, ticket, step, action)
+                kinds = [s.kind for s in seat_rows(conn, row.id)]
+                sealed = resolve(row.edition)[0].simultaneous is not None
+                held = self._held(conn, row.id) if sealed else {}
+        if early:  # a sealed bid before its seat's turn
+            return self._hold(ticket, step, action)
         # The write is as short as it can be: every check above holds while the table's
         # version is the one read (every change of a table bumps it), so the transaction only
-        # stores the move if it is; else the table changed meanwhile: check again under the lock.
+        # stores the move if it is (and plays the sealed bids held for the seats after it:
+        # unchanged too); else the table changed meanwhile: check again under the lock.
+        played = []
         with self._write() as (conn, _):
             stored = self._store_action(conn, row, ticket.seat, move, new, unchanged=True)
+            if stored is not None:
+                played = [(row, new, stored), *self._play_held(conn, row.code, new, held)]
         if stored is None:
             with self._write(ticket.code) as (conn, row):
                 _, move, new = self._check_move(conn, row, ticket, step, action)
                 stored = self._store_action(conn, row, ticket.seat, move, new)
-                bot_next = (
-                    not new.is_over
-                    and conn.execute(
-                        sa.select(SEATS.c.kind).where(
-                            SEATS.c.table_id == row.id, SEATS.c.seat == new.current_player
-                        )
-                    ).scalar()
-                    != HUMAN
+                held = self._held(conn, row.id) if sealed else {}
+                played = [(row, new, stored), *self._play_held(conn, row.code, new, held)]
+        for done, state, text in played:
+            self._remember(done, state, text)
+        last = played[-1][1]
+        if not last.is_over and kinds[last.current_player] != HUMAN:
+            self.move_bots(ticket.code)  # a person moves next: no need to read the table again
+        return row.step + 1
+
+    def _play_held(
+        self, conn: sa.Connection, code: str, state: Any, held: dict[int, str]
+    ) -> list[tuple[Any, Any, str]]:
+        """Play the sealed bids ``held`` (by seat) whose seat's turn has come after ``state``,
+        in the transaction of ``conn`` (which holds the write lock); each (row it was played
+        at, the state it made, its text)."""
+        played = []
+        while not state.is_over and state.current_player in held:
+            seat = state.current_player
+            row = _row(conn, code, lock=True)
+            conn.execute(sa.delete(HELD).where(HELD.c.table_id == row.id, HELD.c.seat == seat))
+            action, new = _legal(row, state, held.pop(seat))  # checked when it was held
+            played.append((row, new, self._store_action(conn, row, seat, action, new)))
+            state = new
+        return played
+
+    def _sealed(self, conn: sa.Connection, row: Any, seat: int, step: int) -> tuple[int, bool]:
+        """A sealed bid's step: in a round where seats bid in any order (``simultaneous``), a
+        seat that has not bid may bid from any step of the same round (other bids moved the
+        table on, not the round): the table's step, and True if it is not yet the seat's turn
+        (the bid is held). Else ``step`` and False: the usual checks judge the move."""
+        spec = resolve(row.edition)[0]
+        if spec.simultaneous is None or row.status != PLAYING or not 0 <= step <= row.step:
+            return step, False
+        states = self._game(conn, row)[0]
+        state = states[-1]
+        bidders = () if state.is_over else spec.simultaneous(state)
+        if not bidders or spec.stage(states[step]) != spec.stage(state):
+            return step, False  # one seat at a time; or refused below: too late
+        if seat not in bidders or seat in self._held(conn, row.id):
+            raise ClassroomError("your bid for this round is in: wait for the others")
+        return row.step, seat != state.current_player
+
+    def _held(self, conn: sa.Connection, table_id: int) -> dict[int, str]:
+        """The bids held at table ``table_id``, by seat."""
+        found = conn.execute(
+            sa.select(HELD.c.seat, HELD.c.action).where(HELD.c.table_id == table_id)
+        ).all()
+        return dict(found)
+
+    def settings(self, code: str) -> dict[str, Any] | None:
+        """The setup keywords table ``code`` was created with (None: none)."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            found = conn.execute(
+                sa.select(SETTINGS.c.setup).where(SETTINGS.c.table_id == row.id)
+            ).scalar()
+        return None if found is None else json.loads(found)
+
+    def held_seats(self, code: str) -> frozenset[int]:
+        """The seats of table ``code`` whose sealed bid is held for their turn (not the bids)."""
+        with self._read() as conn:
+            return frozenset(self._held(conn, _row(conn, code).id))
+
+    def seat_snapshot(
+        self, code: str
+    ) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]], dict[int, str]]:
+        """``snapshot`` and the sealed bids held for their seats' turn (by seat: for the hall
+        to tell each seat its own, and nobody else's), in one read."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            info = table_info(row, seat_rows(conn, row.id))
+            states = list(self._game(conn, row)[0])
+            simultaneous = resolve(row.edition)[0].simultaneous is not None
+            held = self._held(conn, row.id) if simultaneous else {}
+            return info, states, _clock(conn, row), held
+
+    def _hold(self, ticket: Ticket, step: int, text: str) -> int:
+        """Keep ``ticket``'s sealed bid until its seat's turn (played then, with the move before
+        it), or play it now if the turn came meanwhile; the table's step."""
+        played = None
+        with self._write(ticket.code) as (conn, row):
+            if row.status != PLAYING:
+                raise ClassroomError(not_playing(row.status))
+            now, hold = self._sealed(conn, row, ticket.seat, step)
+            if now != row.step:
+                raise ClassroomError(
+                    "too late: the round you bid in is over; look at the table and bid again"
                 )
-        self._remember(row, new, stored)
-        if bot_next:  # a person moves next: no need to read the table again
+            state = self._game(conn, row)[0][-1]
+            action, new = _legal(row, state, text)  # every bidder has the same choices
+            if hold:
+                conn.execute(
+                    sa.insert(HELD).values(
+                        table_id=row.id, seat=ticket.seat, action=str(action), at=time.time()
+                    )
+                )
+                self._bump(conn, row)  # the pages see one more bid in (not whose, not what)
+            else:
+                played = [
+                    (row, new, self._store_action(conn, row, ticket.seat, action, new)),
+                    *self._play_held(conn, row.code, new, self._held(conn, row.id)),
+                ]
+        for done, state, text in played or ():
+            self._remember(done, state, text)
+        if played:  # a bot may be next
             self.move_bots(ticket.code)
-        return step + 1
+        return row.step + bool(played)
 
     def _check_move(
         self, conn: sa.Connection, row: Any, ticket: Ticket, step: int, text: str
@@ -554,6 +710,7 @@ class TableStore(StoreReads):
         key, the table's status, the step, the turn, the move itself); else the state it is
         played in, the action and the state it makes."""
         self._check_key(conn, ticket)
+        step = self._sealed(conn, row, ticket.seat, step)[0]
         if row.status != PLAYING:
             raise ClassroomError(not_playing(row.status))
         if step != row.step:
@@ -630,14 +787,27 @@ class TableStore(StoreReads):
             state, step = states[-1], len(states) - 1
             seat = state.current_player
             # info and history are two reads: another device may have ended the game between them
-            if state.is_over or info.seats[seat].kind == HUMAN:
+            if state.is_over:
                 break
-            action = bot_action(
-                info.seats[seat].kind, resolve(info.edition)[0], info.seed, seat, step, state
+            spec = resolve(info.edition)[0]
+            person = info.seats[seat].kind == HUMAN
+            if person and not (spec.simultaneous and seat in spec.simultaneous(state)):
+                break
+            action = (
+                None
+                if person
+                else bot_action(info.seats[seat].kind, spec, info.seed, seat, step, state)
             )
             with self._write(code) as (conn, row):
                 if row.step != step or row.status != PLAYING:
                     continue  # another page moved first
+                if person:  # a sealed bid held for this turn, if its seat made one
+                    action = self._held(conn, row.id).get(seat)
+                    if action is None:
+                        break
+                    conn.execute(
+                        sa.delete(HELD).where(HELD.c.table_id == row.id, HELD.c.seat == seat)
+                    )
                 new, stored = self._apply(conn, row, seat, state, str(action))
             self._remember(row, new, stored)
             moves += 1
@@ -659,16 +829,34 @@ class TableStore(StoreReads):
             if len(states) != step + 1:
                 states, _ = self._game(conn, row)
             state = states[-1]
-            seat = state.current_player
-            kind = conn.execute(
-                sa.select(SEATS.c.kind).where(SEATS.c.table_id == row.id, SEATS.c.seat == seat)
-            ).scalar()
-            if state.is_over or kind != HUMAN:
+            kinds = [s.kind for s in seat_rows(conn, row.id)]
+            if state.is_over or kinds[state.current_player] != HUMAN:
                 return False
-            action = bot_action(row.fill, resolve(row.edition)[0], row.seed, seat, step, state)
-            conn.execute(sa.insert(TIMEOUTS).values(table_id=row.id, step=step))
-            new, stored = self._apply(conn, row, seat, state, str(action))
-        self._remember(row, new, stored)
+            spec = resolve(row.edition)[0]
+            held = self._held(conn, row.id) if spec.simultaneous else {}
+            stage, played = spec.stage(state), []
+            # Sealed bids: every person of the round who has not bid gets the fill bot's bid
+            # now (held bids are played in their turn), not one seat per timer.
+            while not state.is_over and kinds[state.current_player] == HUMAN:
+                seat = state.current_player
+                if seat in held:
+                    text = held.pop(seat)
+                    conn.execute(
+                        sa.delete(HELD).where(HELD.c.table_id == row.id, HELD.c.seat == seat)
+                    )
+                else:
+                    text = str(bot_action(row.fill, spec, row.seed, seat, row.step, state))
+                    conn.execute(sa.insert(TIMEOUTS).values(table_id=row.id, step=row.step))
+                new, stored = self._apply(conn, row, seat, state, text)
+                played.append((row, new, stored))
+                state = new
+                if not spec.simultaneous or not spec.simultaneous(state):
+                    break
+                if spec.stage(state) != stage:
+                    break
+                row = _row(conn, code, lock=True)
+        for row, new, stored in played:
+            self._remember(row, new, stored)
         self.move_bots(code)
         return True
 

@@ -139,12 +139,20 @@ class GameSpec:
     writes one of those games as a record the readable engine replays to the same end; a
     ``ValueError`` says why it cannot play that edition or those bots. ``simulate`` uses it
     (``engine="fast"``); None: none."""
+    simultaneous: Callable[[Any], tuple[int, ...]] | None = None
+    """state -> the seats that may move now in any order (sealed bids: every seat that has
+    not bid in the round), the seat to move first. A person's move made before their turn is
+    held and played when the turn comes, so records stay one move at a time. None: one seat
+    moves at a time (every game but the auction lab's sealed bids)."""
     faces: Mapping[str, str] = field(default_factory=dict)
     """What people see of the game, named lazily as ``"module:attribute"`` (``"module:"`` for
     a whole module) so that the engine imports no plotting: ``"player"`` (the widget class
     that plays it: ``cls(seats=..., game=edition, names=..., seed=...)``), ``"board"``
     (state -> figure), ``"analyse_position"`` (state -> a frame of every legal action's win
-    chance), ``"analysis"`` (the module of the game's analyses). The
+    chance), ``"analysis"`` (the module of the game's analyses), ``"seat_panel"`` ((state, seat) ->
+    the HTML a player's page in the lecture hall shows above the table: what that seat alone
+    may know, like its private value), ``"projector_panel"`` (state -> HTML for the room's
+    projector: nothing private, no names). The
     layers above read them with ``face``; a face the game does not name has a generic stand-in
     there (the session player plays any game)."""
 

@@ -29,7 +29,7 @@ import tornado.web
 import tornado.websocket
 
 from mogul.classroom.database import sa
-from mogul.classroom.desk import Desk, bot_choices, card_html, game_choices, unused
+from mogul.classroom.desk import Desk, bot_choices, card_html, game_choices, setup_fields, unused
 from mogul.classroom.projector import Projectors, projector_path, seats_joined
 from mogul.classroom.server.hall import Hall
 from mogul.classroom.table import ENDED, OVER, PAUSED, PLAYING, WAITING, ClassroomError, TableInfo
@@ -204,6 +204,7 @@ class DashboardSocket:
                 "session": self.session,
                 "games": games,
                 "bots": {edition: bot_choices(edition) for _, edition in games},
+                "setups": {edition: setup_fields(edition) for _, edition in games},
             }
         )
         self.dashboards.start()
@@ -226,6 +227,9 @@ class DashboardSocket:
             self._send({"type": "message", "html": said, "error": True})
             return
         self._send({"type": "message", "html": said, "error": False})
+        moved, self.moved = getattr(self, "moved", {}), {}
+        if moved:  # new groups: the students' pages go to their new tables
+            await self.hall.move_pages(moved)
         self.dashboards.poke()
         if code is not None:
             await self.hall.changed(code)  # the students' pages at once
@@ -243,10 +247,14 @@ class DashboardSocket:
                 request.get("bot"),
                 request.get("count"),
                 request.get("timer", 0),
+                request.get("setup"),
             )
             return f"Created {len(made)} table{'s' if len(made) > 1 else ''}.", None
         if op == "timer":
             return desk.set_timer(session, request.get("seconds")), None
+        if op == "regroup":
+            said, self.moved = desk.regroup(session)
+            return said, None
         if op == "export":
             return desk.export(session)[1], None
         if op not in TABLE_OPS:

@@ -34,7 +34,7 @@ import html
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
@@ -122,8 +122,34 @@ def practice_table(
     return store.create_table(edition, [HUMAN, *bots], session=PRACTICE)
 
 
-def status_line(info: TableInfo, state: Any, seat: int) -> str:
-    """One line for the student at ``seat``: whose move it is, or why nothing happens."""
+def sealed_seats(info: TableInfo, state: Any) -> tuple[int, ...]:
+    """The seats of table ``info`` that may still move in any order now (sealed bids), else
+    () (also for a table not playing)."""
+    if state is None or state.is_over or info.status != PLAYING:
+        return ()
+    simultaneous = resolve(info.edition)[0].simultaneous
+    return simultaneous(state) if simultaneous else ()
+
+
+def number_move(moves: list[list[str]]) -> dict[str, Any] | None:
+    """Moves that are one word and every whole number of a range ("bid 0" ... "bid 10") as
+    a number field: the word, lowest and highest; None for other moves."""
+    words = [action.split() for _, action in moves]
+    if len(words) < 2 or any(len(w) != 2 or not w[1].isdigit() for w in words):
+        return None
+    numbers = [int(w[1]) for w in words]
+    if len({w[0] for w in words}) != 1 or numbers != list(range(numbers[0], numbers[-1] + 1)):
+        return None
+    return {"word": words[0][0], "low": numbers[0], "high": numbers[-1]}
+
+
+def status_line(
+    info: TableInfo, state: Any, seat: int, held: Mapping[int, str] | None = None
+) -> str:
+    """One line for the student at ``seat``: whose move it is, or why nothing happens
+    (sealed bids: whether their bid is in, and how many are; ``held``: the bids that wait for
+    their seat's turn, by seat: only the seat's own is told)."""
+    held = held or {}
     if info.status == WAITING:
         taken = sum(1 for s in info.seats if s.name is not None)
         return f"Waiting for players: {taken} of {len(info.seats)} seats taken."
@@ -138,6 +164,13 @@ def status_line(info: TableInfo, state: Any, seat: int) -> str:
         best = html.escape(" and ".join(state.names[s] for s in winners))
         return f"<b>Game over.</b> {best} {'wins' if len(winners) == 1 else 'share the win'}."
     mover = state.current_player
+    bidders = sealed_seats(info, state)
+    if bidders:
+        told = f"({len(state.names) - len(bidders) + len(held)} of {len(state.names)} bids in)"
+        if seat in bidders and seat not in held:
+            return f"<b>Your bid</b>: seal it below {told}."
+        mine = f" ({html.escape(held[seat])})" if seat in held else ""
+        return f"<b>Your bid is in{mine}.</b> Waiting for the others {told}."
     if mover == seat:
         phase = getattr(state, "phase", None)
         return "<b>Your move</b>" + (f" ({html.escape(str(phase))})." if phase else ".")
@@ -150,8 +183,12 @@ def seat_view(
     seat: int,
     clock: tuple[float | None, float, frozenset[int]],
     now: float,
+    held: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
-    """What the page of ``seat`` shows, as JSON-ready data (see the module docstring)."""
+    """What the page of ``seat`` shows, as JSON-ready data (see the module docstring): the
+    game's ``seat_panel`` face (what this seat alone may know) above the table; sealed bids
+    (``held``: seats whose bid waits for its turn) as a number field for each seat that has
+    not bid."""
     view: dict[str, Any] = {
         "type": "view",
         "table": info.code,
@@ -162,6 +199,8 @@ def seat_view(
         "version": info.version,
         "step": len(states) - 1,
         "moves": [],
+        "number": None,
+        "panel": "",
         "timer": None,
         "timeouts": [],
     }
@@ -175,16 +214,31 @@ def seat_view(
         "you" if s.seat == seat else label
         for s, label in zip(info.seats, seat_labels(info), strict=True)
     ]
+    held = held or {}
+    panel = spec.face("seat_panel")
+    bidders = [s for s in sealed_seats(info, state) if s not in held]
     view.update(
-        line=status_line(info, state, seat),
+        line=status_line(info, state, seat, held),
         table_html=spec.table_html(state, (), last_events(states, LOG_LINES), labels),
+        panel=panel(state, seat) if panel is not None else "",
     )
-    if info.status == PLAYING and not state.is_over and state.current_player == seat:
+    mine = seat in bidders if bidders else state.current_player == seat
+    if info.status == PLAYING and not state.is_over and mine:
         view["moves"] = [[spec.action_label(state, a), str(a)] for a in state.legal_actions()]
+        if bidders:  # a sealed bid: one number field instead of a button per amount
+            view["number"] = number_move(view["moves"])
+            if view["number"] is not None:
+                view["moves"] = []
     seconds, since, timed_out = clock
     if seconds is not None and info.status == PLAYING and not state.is_over:
         mover = state.current_player
-        if info.seats[mover].is_human:
+        if bidders and any(info.seats[s].is_human for s in bidders):
+            view["timer"] = {
+                "seconds": seconds,
+                "left": max(0.0, seconds - (now - since)),
+                "who": "you" if seat in bidders else "the last bidders",
+            }
+        elif info.seats[mover].is_human:
             view["timer"] = {
                 "seconds": seconds,
                 "left": max(0.0, seconds - (now - since)),
@@ -208,6 +262,7 @@ class Turn:
     status: str
     mover: int | None
     name: str = ""
+    sealed: bool = False  # seats bid in any order, from any step of the round: the store judges
 
     @classmethod
     def of(cls, info: TableInfo, states: list[Any]) -> Turn:
@@ -216,13 +271,14 @@ class Turn:
         if state is None or state.is_over or info.status != PLAYING:
             return cls(info.version, len(states) - 1, info.status, None)
         mover = state.current_player
-        return cls(info.version, len(states) - 1, info.status, mover, state.names[mover])
+        sealed = bool(sealed_seats(info, state))
+        return cls(info.version, len(states) - 1, info.status, mover, state.names[mover], sealed)
 
     def refutes(self, seat: int, step: Any) -> str | None:
         """Why a click of ``seat`` at ``step`` cannot be a move while the table is at this
         turn's version (the store's own sentence: a step already past, or at this step a table
         not playing or another seat's turn), else None: the store judges it."""
-        if isinstance(step, bool) or not isinstance(step, int) or step > self.step:
+        if isinstance(step, bool) or not isinstance(step, int) or step > self.step or self.sealed:
             return None  # the store says what is wrong
         if step < self.step:
             return (
@@ -406,12 +462,26 @@ class Hall:
         ticket = await self._run(self.store.join, code, name, key or None)
         await self._sit(page, ticket, new=not key)
 
-    async def _sit(self, page: Page, ticket: Ticket, new: bool) -> None:
-        """Seat ``page`` with ``ticket`` (just joined: ``new``) and show it the table."""
+    async def move_pages(self, moves: Mapping[tuple[str, int], Ticket]) -> int:
+        """Seat each page open here at a seat (code, seat) of ``moves`` at that seat's new one
+        (new groups: ``Desk.regroup``), telling it so; how many pages moved."""
+        moved = 0
+        for code in {code for code, _ in moves}:
+            for page in list(self.pages.get(code, ())):
+                ticket = page.ticket
+                if ticket is not None and (ticket.code, ticket.seat) in moves:
+                    await self._sit(page, moves[(ticket.code, ticket.seat)], new=True, moved=True)
+                    moved += 1
+        return moved
+
+    async def _sit(self, page: Page, ticket: Ticket, new: bool, moved: bool = False) -> None:
+        """Seat ``page`` with ``ticket`` (just joined: ``new``; sent there by new groups:
+        ``moved``) and show it the table."""
         self.leave(page)
         page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
-        info, states, clock = await self._run(self.store.snapshot, ticket.code)
+        snap = await self._run(self.store.seat_snapshot, ticket.code)
+        info = snap[0]
         # snapshots older than this one (a push under way) may still come: they are no news
         page.joined, page.claimed = info.seats[ticket.seat].joined, True
         page.send(
@@ -422,11 +492,12 @@ class Hall:
                 "seat": ticket.seat,
                 "key": ticket.key,
                 "new": new,
+                "moved": moved,
                 "howto": howto_html(resolve(info.edition)[0]),
                 "practice": self.practice and info.session == PRACTICE,
             }
         )
-        self._show(ticket.code, (info, states, clock), force=True)
+        self._show(ticket.code, snap, force=True)
 
     async def _again(self, page: Page) -> None:
         """A new game for a page at a practice table whose game is over: a fresh table with the
@@ -503,7 +574,7 @@ class Hall:
         if not (only or self.pages.get(code)):
             return
         try:
-            snap = await self._run(self.store.snapshot, code)
+            snap = await self._run(self.store.seat_snapshot, code)
         except ClassroomError:  # the lecturer deleted the table
             pages = [only] if only is not None else list(self.pages.pop(code, ()))
             self.turns.pop(code, None)
@@ -520,11 +591,11 @@ class Hall:
     def _show(
         self,
         code: str,
-        snap: tuple[TableInfo, list[Any], Any],
+        snap: tuple[TableInfo, list[Any], Any, Mapping[int, str]],
         force: bool = False,
         only: Page | None = None,
     ) -> None:
-        info, states, clock = snap
+        info, states, clock, held = snap
         if only is None and not force and self.seen.get(code, -1) >= info.version:
             return
         now = time.time()
@@ -546,7 +617,7 @@ class Hall:
                 )
                 continue
             if seat not in views:
-                views[seat] = seat_view(info, states, seat, clock, now)
+                views[seat] = seat_view(info, states, seat, clock, now, held)
             page.version = info.version
             page.send(views[seat])
         if only is None:  # a view shown to one page alone is still to be pushed to the others
@@ -560,7 +631,7 @@ class Hall:
             state is not None
             and info.status == PLAYING
             and not state.is_over
-            and not info.seats[state.current_player].is_human
+            and (not info.seats[state.current_player].is_human or state.current_player in held)
         ):
             self._nudge_later(code, len(states) - 1)
 
@@ -680,7 +751,9 @@ __all__ = [
     "PRACTICE",
     "Turn",
     "howto_html",
+    "number_move",
     "practice_table",
+    "sealed_seats",
     "seat_view",
     "status_line",
     "warm_up",

@@ -7,7 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const CONFIRM_MS = 8000;
   const FIRST_RETRY = 250, LAST_RETRY = 1000;  // ms between tries to reach the hall (a restart)
-  let ws = null, retry = FIRST_RETRY, bots = {};
+  let ws = null, retry = FIRST_RETRY, bots = {}, setups = {};
   let armed = null;  // {key: "CODE:op", until: ms}: the button pressed once, asking
   const cards = new Map();  // code -> {element, version}
   const seats = new Map();  // code -> the seat chosen in its list
@@ -29,12 +29,39 @@
       for (const [label, edition] of m.games) game.add(new Option(label, edition));
     }
     bots = m.bots;
+    setups = m.setups || {};
     showBots();
+  }
+  function showSetup() {  // the game's own setup (the auction lab's rounds, values, budget)
+    const box = $("setup"), kept = readSetup();
+    const fields = setups[$("game").value] || [];
+    box.replaceChildren(...fields.map((field) => {
+      const label = document.createElement("label");
+      label.textContent = field.name[0].toUpperCase() + field.name.slice(1) + " ";
+      const input = document.createElement("input");
+      input.dataset.name = field.name;
+      input.dataset.kind = field.kind;
+      input.type = field.kind === "number" ? "number" : "text";
+      if (field.kind === "number") input.min = 0;
+      input.value = field.name in kept ? kept[field.name] : field.default;
+      input.title = `default: ${field.default}`;
+      label.append(input);
+      return label;
+    }));
+    box.hidden = !fields.length;
+  }
+  function readSetup() {
+    const out = {};
+    for (const input of $("setup").querySelectorAll("input")) {
+      out[input.dataset.name] = input.dataset.kind === "number" ? Number(input.value) : input.value.trim();
+    }
+    return out;
   }
   function showBots() {
     const bot = $("bot"), chosen = bot.value;
     bot.replaceChildren(...(bots[$("game").value] || []).map((name) => new Option(name, name)));
     if ([...bot.options].some((o) => o.value === chosen)) bot.value = chosen;
+    showSetup();
   }
 
   function label(button) {
@@ -108,10 +135,11 @@
   $("form").addEventListener("submit", (event) => {
     event.preventDefault();
     send({op: "create", game: $("game").value, bot: $("bot").value, count: number("count"),
-          people: number("people"), bots: number("bots"), timer: number("timer")});
+          people: number("people"), bots: number("bots"), timer: number("timer"), setup: readSetup()});
   });
   $("set-timer").addEventListener("click", () => send({op: "timer", seconds: number("timer")}));
   $("export").addEventListener("click", () => send({op: "export"}));
+  $("regroup").addEventListener("click", () => send({op: "regroup"}));
   $("session").addEventListener("change", () => {  // another session: its tables, and in the address
     const session = $("session").value.trim();
     history.replaceState(null, "", `?${new URLSearchParams({session})}`);

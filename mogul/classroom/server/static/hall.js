@@ -77,6 +77,7 @@
         fromAddress = m.table;
         history.replaceState(null, "", "?table=" + m.pretty);
       }
+      if (m.moved) say(`New group: you are now at table ${m.pretty}, seat ${m.seat + 1}.`);
       if (m.new && !practice) {
         $("newkey-text").textContent = m.key.slice(0, 4) + "-" + m.key.slice(4, 8) + "-" + m.key.slice(8);
         $("newkey").hidden = false;
@@ -117,6 +118,7 @@
     $("header").append("Table ", bold(v.pretty), " \u00b7 you are ", bold(v.name), ` (seat ${v.seat + 1})`);
     $("line").innerHTML = v.line;
     $("board").innerHTML = v.table_html;
+    $("panel").innerHTML = v.panel || "";
     const notes = $("notes");
     notes.replaceChildren(...v.timeouts.map((text) => { const li = document.createElement("li"); li.textContent = text; return li; }));
     timerEnds = v.timer ? Date.now() + 1000 * v.timer.left : 0;
@@ -135,6 +137,7 @@
       box.replaceChildren(again);
       return;
     }
+    if (v.number) { drawNumber(box, v); return; }
     box.replaceChildren(...v.moves.map(([label, action]) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -150,6 +153,40 @@
     }));
   }
 
+  function drawNumber(box, v) {  // a sealed bid: one number and a submit
+    const {word, low, high} = v.number;
+    const old = box.querySelector("#amount");  // another bid came in while this one is typed
+    const typed = old && !old.disabled ? old.value : "", focused = old && document.activeElement === old;
+    const form = document.createElement("form");
+    form.className = "number";
+    const label = document.createElement("label");
+    label.textContent = `Your ${word} (${low} to ${high})`;
+    const input = document.createElement("input");
+    Object.assign(input, {type: "number", min: low, max: high, step: 1, required: true, id: "amount"});
+    input.inputMode = "numeric";
+    label.append(input);
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.textContent = `Seal my ${word}`;
+    form.append(label, button);
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      const amount = Number(input.value);
+      if (input.value === "" || !Number.isInteger(amount) || amount < low || amount > high) {
+        say(`Type a whole number from ${low} to ${high}.`);
+        return;
+      }
+      button.disabled = input.disabled = true;
+      say("");
+      const action = `${word} ${amount}`;
+      pending = {step: v.step, label: action, lost: false};
+      if (!send({op: "act", step: v.step, action: action})) { pending = null; drawMoves(v); }
+    };
+    input.value = typed;
+    box.replaceChildren(form);
+    if (focused) input.focus();
+  }
+
   function tickTimer() {
     const line = $("timer");
     if (!view || !view.timer || !timerEnds) { line.hidden = true; return; }
@@ -158,7 +195,7 @@
     line.hidden = false;
     line.textContent = who === "you"
       ? `You have ${left} s to move; then a bot moves for you.`
-      : `${who} has ${left} s to move; then a bot moves for them.`;
+      : `${who} ${who === "the last bidders" ? "have" : "has"} ${left} s to move; then a bot moves for them.`;
   }
 
   $("table").value = fromAddress;
