@@ -1,10 +1,9 @@
-"""The lecturer's desk: what a lecturer does to a session's tables, for both dashboards.
+"""The lecturer's desk: what a lecturer does to a session's tables.
 
-The hall's dashboard page (``mogul.classroom.server.dashboard``: no kernel) and the Voila
-dashboard (``mogul.classroom.lecturer``: ipywidgets) are two faces of these calls: create a
-session's tables (Create ignores a double click), the turn timer, pause or resume, a new seat
+The hall's dashboard page (``mogul.classroom.server.dashboard``: no kernel) makes these
+calls: create a session's tables (Create ignores a double click), the turn timer, pause or resume, a new seat
 key for a locked-out student, freeing a seat someone took that was not theirs, deleting an
-unused table, exporting the session; and ``card_html``, one table's card as both show it.
+unused table, exporting the session; and ``card_html``, one table's card as the dashboard shows it.
 Each call returns the sentence the dashboard shows (HTML, names escaped) or raises
 ``ClassroomError`` / ``ValueError`` saying what was wrong; nothing changes then.
 """

@@ -3,12 +3,11 @@ joined", and one card per table of the session: its code in large type, a QR cod
 the student page with the code filled in (drawn here as SVG by ``segno``: nothing is fetched),
 and where the table is (seats taken, the round, paused, over).
 
-Two places show it: the hall's projector page (``/mogul/hall/projector``, 1920x1080, behind
+It is the hall's projector page (``/mogul/hall/projector``, 1920x1080, behind
 the lecturer's token, see ``mogul.classroom.server``), kept up to date by ``Projectors`` (it
 looks at the session's table versions whenever the hall sees a change: a move there, a
 PostgreSQL ``NOTIFY``, the hall's poll, and sends the page its redrawn HTML over its
-WebSocket); and the panel the lecturer's dashboard shows on "Projector view". It shows
-nothing a student could not see on the projector anyway.
+WebSocket). It shows nothing a student could not see on the projector anyway.
 
 The student page's address comes from ``$MOGUL_HALL_URL`` or this machine's address on the
 local network.
@@ -55,8 +54,12 @@ def table_address(address: str, code: str) -> str:
 
 
 def qr_svg(text: str, scale: int = 5) -> str:
-    """A QR code of ``text`` as inline SVG (made here: nothing is fetched)."""
-    return segno.make(text, error="m").svg_inline(scale=scale, border=2)
+    """A QR code of ``text`` as inline SVG (made here: nothing is fetched), with a ``viewBox``
+    so that a page may draw it smaller than ``scale`` px a module without cutting it off."""
+    qr = segno.make(text, error="m")
+    width, height = qr.symbol_size(scale=scale, border=2)
+    svg = qr.svg_inline(scale=scale, border=2)
+    return svg.replace("<svg ", f'<svg viewBox="0 0 {width} {height}" ', 1)
 
 
 def seats_joined(infos: list[TableInfo]) -> tuple[int, int]:

@@ -1,15 +1,14 @@
 """The lecturer's dashboard served by the hall: a page and a WebSocket, no kernel.
 
 ``/mogul/hall/dashboard`` (``?session=``; default today's date) is behind the lecturer's token,
-as the projector page is (in Jupyter the server's own login; without Jupyter the ``--token``,
-which the page turns into a cookie of its own and takes off the address bar, with the
+as the projector page is (the ``--token``, which the page turns into a cookie of its own and takes off the address bar, with the
 projector's cookie too, so its link opens without the token). Its socket
 ``/mogul/hall/dashboard/ws`` sends the session's tables whenever one changes (``Dashboards``:
 the projector's follower, ``mogul.classroom.projector.Projectors``, drawing the dashboard's
 cards instead of the projector's) and takes the lecturer's requests, each one of the desk's
 calls (``mogul.classroom.desk``): create tables, the turn timer, start, pause or resume, end,
 delete, a new seat key, free a seat, export. The page asks a second press for what cannot be
-undone (End, Delete, a new seat key, Free seat), as the Voila dashboard does.
+undone (End, Delete, a new seat key, Free seat).
 """
 
 from __future__ import annotations
@@ -137,14 +136,13 @@ class Dashboards(Projectors):
 
 class DashboardPage:
     """The dashboard page (``dashboard.html``): mixed into the projector page's handler, whose
-    ``lecturer`` (the token, its cookie, or Jupyter's login) and ``_pass`` it uses."""
+    ``lecturer`` (the token or its cookie) and ``_pass`` it uses."""
 
     def initialize(self, token: str | None, headers: Mapping[str, str], cookie: str) -> None:
         self.lecturer_token, self.page_headers, self.lecturer_cookie = token, headers, cookie
 
     def remember_lecturer(self) -> None:
-        """Let this browser in without the token (not in Jupyter: its login does): the
-        dashboard's cookie, and the projector's (its link on the page opens without the token)."""
+        """Let this browser in without the token: the dashboard's cookie, and the projector's (its link on the page opens without the token)."""
         if not self.lecturer_token:
             return
         folder = self.request.path.rsplit("/", 1)[0]
@@ -157,10 +155,6 @@ class DashboardPage:
 
     def get(self) -> None:
         if not self.lecturer():
-            if "login_url" in self.settings:  # Jupyter: its login page, then back here
-                next_url = urllib.parse.urlencode({"next": self.request.uri})
-                self.redirect(f"{self.get_login_url()}?{next_url}")
-                return
             raise tornado.web.HTTPError(403, reason="the dashboard needs the lecturer's token")
         if "token" in self.request.query_arguments:  # in, now off the address bar
             self.remember_lecturer()
@@ -293,7 +287,7 @@ def handlers(
 ) -> list[tuple[Any, ...]]:
     """The dashboard's handlers below ``root`` (the hall's path): ``DashboardPage`` and
     ``DashboardSocket`` mixed into the projector's ``lecturer`` handlers (checked with
-    ``token`` without Jupyter), the page sent with ``headers``; the lecturer's ``cookie`` (the
+    ``token``), the page sent with ``headers``; the lecturer's ``cookie`` (the
     projector's name) set for both pages."""
     page, socket = lecturer
     dashboards = Dashboards(hall)

@@ -140,7 +140,8 @@ def deal(setup: Setup) -> LabState:
     else:
         values = setup.drawn
     first = open_round(1, start, seats, setup.mechanism)
-    told = f"{setup.rounds} rounds of {setup.mechanism} auctions, values {setup.values}, budget {setup.budget}."
+    rounds = "1 round" if setup.rounds == 1 else f"{setup.rounds} rounds"
+    told = f"{rounds} of {setup.mechanism} auctions, values {setup.values}, budget {setup.budget}."
     return LabState(setup, values, (), (), first, (told, round_opened(first, setup.players)))
 
 

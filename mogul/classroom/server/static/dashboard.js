@@ -1,7 +1,7 @@
 // The lecturer's dashboard: one WebSocket to the hall, which sends the session's tables (each
 // card already drawn as HTML by the server, with the buttons that apply) whenever one changes,
 // and takes the lecturer's requests. What cannot be undone (End, Delete, a new seat key, Free
-// seat) acts on a second press within CONFIRM_MS, as on the Voila dashboard.
+// seat) acts on a second press within CONFIRM_MS.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
