@@ -125,6 +125,13 @@ def _empty(store: TableStore) -> TableStore:
     return store
 
 
+@pytest.fixture
+def empty_postgres_url(postgres_url: str) -> str:
+    """The test's PostgreSQL server, emptied of what an earlier test left there."""
+    _empty(TableStore(postgres_url)).close()
+    return postgres_url
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The URL of an empty store: a SQLite file, then the test's PostgreSQL server."""

@@ -183,13 +183,11 @@ def test_one_processs_writers_queue_before_sqlites_lock(url: str) -> None:
 
 
 def test_a_change_this_hall_pushed_comes_back_by_notify_and_costs_no_read(
-    postgres_url: str,
+    empty_postgres_url: str,
 ) -> None:
     """PostgreSQL: every change NOTIFYs ``CODE:VERSION``; the hall that made and pushed it hears
     it too, and has nothing to read for it (each server of several hears every change)."""
-    from conftest import _empty
-
-    store = _empty(TableStore(postgres_url))
+    store = TableStore(empty_postgres_url)
     hall = Hall(store)
     code = store.create_table("classic", ["human"] * 3, seed=4).code
     pages = [Page(lambda message: None) for _ in range(3)]
