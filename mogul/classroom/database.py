@@ -11,6 +11,7 @@ the kit without the extra says what to install.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -100,6 +101,12 @@ KEYS = sa.Table(
     sa.Column("secret", sa.String(128), nullable=False),
 )
 """Secrets kept in the store: "export" signs the sessions it exports (HMAC-SHA256)."""
+SETTINGS = sa.Table(
+    "table_settings",
+    META,  # the lecturer's setup keywords of a table (JSON), dealt with its game
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("setup", sa.Text, nullable=False),
+)
 NOTIFY_CHANNEL = "mogul_tables"
 """PostgreSQL: every change of a table sends ``CODE:VERSION`` on this channel (its code and new
 version; a deleted table: its code alone). LISTEN to follow them."""
@@ -345,6 +352,15 @@ class StoreReads:
     def spec(self, code: str) -> GameSpec:
         """The game played at table ``code``."""
         return resolve(self.info(code).edition)[0]
+
+    def settings(self, code: str) -> dict[str, Any] | None:
+        """The setup keywords table ``code`` was created with (None: none)."""
+        with self._read() as conn:
+            row = _row(conn, code)
+            found = conn.execute(
+                sa.select(SETTINGS.c.setup).where(SETTINGS.c.table_id == row.id)
+            ).scalar()
+        return None if found is None else json.loads(found)
 
 
 def _row(conn: sa.Connection, code: str, lock: bool = False) -> Any:
