@@ -14,15 +14,24 @@ import subprocess
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 # tqdm's bar: "  3%|▎         | 12/400 [00:01<00:30, 9.5game/s]"
 _BAR = re.compile(r"\| *(\d+)/(\d+) \[")
+
+
+def _sigint_at_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Watched:
     """``args`` running as a child process; its stdout and stderr are collected as they come."""
 
     def __init__(self, args: Sequence[str], **popen) -> None:
+        # Ctrl-C as at a terminal: a shell starts a background job (``make test &``, a CI
+        # runner's) with SIGINT ignored, and a child keeps that, so Python would never raise
+        # KeyboardInterrupt and every Ctrl-C test would wait out its timeout.
+        popen.setdefault("preexec_fn", _sigint_at_default)
         self.proc = subprocess.Popen(
             list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen
         )
@@ -68,7 +77,15 @@ class Watched:
     def interrupt(self, timeout: float = 60) -> tuple[str, str]:
         """Send Ctrl-C, wait for the command to end; its whole (stdout, stderr)."""
         self.proc.send_signal(signal.SIGINT)
-        self.proc.wait(timeout=timeout)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            status = Path(f"/proc/{self.proc.pid}/status").read_text()
+            signals = [line for line in status.splitlines() if line.startswith("Sig")]
+            raise AssertionError(
+                f"still running {timeout} s after Ctrl-C ({', '.join(signals)}); its stderr "
+                f"ends: {self.err[-1500:]!r}"
+            ) from None
         for reader in self._readers:
             reader.join(timeout=10)
         return b"".join(self._out).decode(errors="replace"), self.err
