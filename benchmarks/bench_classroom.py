@@ -177,6 +177,14 @@ def start_hall(
     return proc, port
 
 
+def stop_halls(started: list[tuple[subprocess.Popen, int]]) -> None:
+    """Stop the hall servers ``start_hall`` started (SIGTERM, then up to 10 s each)."""
+    for proc, _ in started:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(10)
+
+
 class SimulatedStudent:
     """One student's page: a WebSocket client that joins by name, moves 1-3 s after its turn
     comes, and (as the page's script does) joins again with its seat key if the connection
@@ -473,10 +481,7 @@ async def sealed_run(tables: int, seats: int, arrival: float, seconds: float, bu
             if lost or doubled:
                 raise SystemExit("bids were lost or doubled: see the audit above")
         finally:
-            for proc, _ in started:
-                proc.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(10)
+            stop_halls(started)
             store.close()
 
 
@@ -651,10 +656,7 @@ async def hall_run(
         )
         return figures
     finally:
-        for proc, _ in started:
-            proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(10)
+        stop_halls(started)
         store.close()
 
 
