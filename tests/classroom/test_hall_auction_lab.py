@@ -21,7 +21,8 @@ from mogul.classroom.auction_lab.sample import rounds_table  # noqa: E402
 from mogul.classroom.database import TABLES  # noqa: E402
 from mogul.classroom.desk import Desk, setup_fields  # noqa: E402
 from mogul.classroom.projector import table_bids  # noqa: E402
-from mogul.classroom.server.hall import Hall, Page, number_move  # noqa: E402
+from mogul.classroom.server.hall import Hall, Page  # noqa: E402
+from mogul.classroom.server.views import number_move  # noqa: E402
 from mogul.classroom.store import TableStore  # noqa: E402
 from mogul.classroom.table import ClassroomError  # noqa: E402
 
