@@ -32,7 +32,8 @@ process's writers queue on a lock of its own before SQLite's.
 Here are the lecturer's side (creating, starting, pausing, ending, restoring tables) and the
 students' (``join`` a seat or get it back with its key, ``act``). The bots' answers
 (``move_bots``) and the turn timer (``time_out``) are ``mogul.classroom.bot_moves``, sealed
-bids held for their turn ``mogul.classroom.sealed``; the schema and the reads are
+bids held for their turn ``mogul.classroom.sealed``, students moved on to new groups
+``mogul.classroom.new_groups``; the schema and the reads are
 ``mogul.classroom.database``; the words (states, codes, keys) ``mogul.classroom.table``.
 SQLAlchemy and psycopg come with the install extra ``mogul-kit[classroom]``.
 """
@@ -62,6 +63,7 @@ from mogul.classroom.database import (
     sa,
     seat_rows,
 )
+from mogul.classroom.new_groups import NewGroups
 from mogul.classroom.sealed import HELD, SealedBids, legal_move
 from mogul.classroom.table import (
     CODE_ALPHABET,
@@ -131,7 +133,7 @@ def _insert_table(
     return table_id
 
 
-class TableStore(BotMoves, SealedBids, StoreReads):
+class TableStore(BotMoves, NewGroups, SealedBids, StoreReads):
     """Tables, seats and actions in a database; the games replayed from them.
 
     ``where``: a SQLAlchemy URL (``sqlite:///class.sqlite``, ``postgresql+psycopg://...``), a

@@ -9,6 +9,9 @@ cheap look at every table's version number (every ``poll_seconds``: the SQLite d
 the safety net under NOTIFY). So several server processes can serve one class.
 
 The same changes redraw the lecturer's projector pages (``mogul.classroom.projector.Projectors``).
+One of them is the lecturer's "New groups" (``mogul.classroom.new_groups``): a page at a seat
+whose student the store moved on to a new table is sent on there, by whichever hall serves it,
+and so is a page that comes back later with the old table's code and key.
 
 Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
@@ -39,6 +42,7 @@ from typing import Any
 
 from mogul.classroom.database import NOTIFY_CHANNEL, sa
 from mogul.classroom.projector import Projectors, student_address
+from mogul.classroom.sealed import SeatSnapshot
 from mogul.classroom.server.limits import FLOODED, Bucket, Limits, bounded
 from mogul.classroom.server.views import Turn, howto_html, seat_view
 from mogul.classroom.store import TableStore
@@ -274,26 +278,23 @@ class Hall:
         ticket = await self._run(self.store.join, code, name, key or None)
         await self._sit(page, ticket, new=not key)
 
-    async def move_pages(self, moves: Mapping[tuple[str, int], Ticket]) -> int:
-        """Seat each page open here at a seat (code, seat) of ``moves`` at that seat's new one
-        (new groups: ``Desk.regroup``), telling it so; how many pages moved."""
-        moved = 0
-        for code in {code for code, _ in moves}:
-            for page in list(self.pages.get(code, ())):
-                ticket = page.ticket
-                if ticket is not None and (ticket.code, ticket.seat) in moves:
-                    await self._sit(page, moves[(ticket.code, ticket.seat)], new=True, moved=True)
-                    moved += 1
-        return moved
+    async def move_pages(self, moves: Mapping[tuple[str, int], Any]) -> int:
+        """Send on at once each page open here at an old seat (code, seat) of ``moves`` (new
+        groups: ``Desk.regroup``), as every hall does when it hears that the store moved the
+        seat's student (``push``); how many pages it sent on."""
+        return sum([await self.push(code) for code in {code for code, _ in moves}])
 
     async def _sit(self, page: Page, ticket: Ticket, new: bool, moved: bool = False) -> None:
         """Seat ``page`` with ``ticket`` (just joined: ``new``; sent there by new groups:
-        ``moved``) and show it the table."""
+        ``moved``) and show it the table; a seat whose student moved on sends it on."""
         self.leave(page)
         page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
         snap = await self._run(self.store.seat_snapshot, ticket.code)
-        info = snap[0]
+        info, went = snap[0], snap[4].get(ticket.seat)
+        if went is not None:  # a page back at a seat whose student has a new group
+            await self._send_on(page, ticket, went)
+            return
         # snapshots older than this one (a push under way) may still come: they are no news
         page.joined, page.claimed = info.seats[ticket.seat].joined, True
         page.send(
@@ -309,7 +310,32 @@ class Hall:
                 "practice": self.practice and info.session == PRACTICE,
             }
         )
-        self._show(ticket.code, snap, force=True)
+        for other, was, to in self._show(ticket.code, snap, force=True):
+            await self._send_on(other, was, to)
+
+    async def _send_on(self, page: Page, was: Ticket, to: str) -> None:
+        """Seat ``page``, at seat ``was`` whose student moved on to a new group at table ``to``,
+        there (the student took their seat key along: the store checks it), unless another
+        push sent it on meanwhile; a key that no longer opens a seat there (the lecturer gave
+        it a new one) loses the page its seat."""
+        try:
+            ticket = await self._run(self.store.join, to, "", was.key)
+        except ClassroomError:
+            if page.ticket is not was:
+                return
+            self.leave(page)
+            page.ticket = None
+            page.send(
+                {
+                    "type": "error",
+                    "message": f"you moved on to table {pretty_code(to)} in new groups, and "
+                    "your seat key no longer opens a seat there: ask your lecturer for one",
+                    "lost": True,
+                }
+            )
+            return
+        if page.ticket is was:
+            await self._sit(page, ticket, new=True, moved=True)
 
     async def _again(self, page: Page) -> None:
         """A new game for a page at a practice table whose game is over: a fresh table with the
@@ -381,10 +407,12 @@ class Hall:
                     self.turns.pop(page.ticket.code, None)
 
     # --- pushing views -----------------------------------------------------------------------------
-    async def push(self, code: str, force: bool = False, only: Page | None = None) -> None:
-        """Send each page at table ``code`` its seat's view if the table changed (or ``force``)."""
+    async def push(self, code: str, force: bool = False, only: Page | None = None) -> int:
+        """Send each page at table ``code`` (or ``only``) its seat's view if the table changed
+        (or ``force``), and a page whose seat's student moved on to a new group on to their
+        new table; how many pages it sent on."""
         if not (only or self.pages.get(code)):
-            return
+            return 0
         try:
             snap = await self._run(self.store.seat_snapshot, code)
         except ClassroomError:  # the lecturer deleted the table
@@ -397,25 +425,31 @@ class Hall:
                         "message": f"table {pretty_code(code)} was removed by your lecturer",
                     }
                 )
-            return
-        self._show(code, snap, force, only)
+            return 0
+        moving = self._show(code, snap, force, only)
+        for page, was, to in moving:
+            await self._send_on(page, was, to)
+        return len(moving)
 
     def _show(
-        self,
-        code: str,
-        snap: tuple[TableInfo, list[Any], Any, Mapping[int, str]],
-        force: bool = False,
-        only: Page | None = None,
-    ) -> None:
-        info, states, clock, held = snap
+        self, code: str, snap: SeatSnapshot, force: bool = False, only: Page | None = None
+    ) -> list[tuple[Page, Ticket, str]]:
+        """Send the pages of table ``code`` (or ``only``) their views of ``snap``; the pages
+        whose seat's student moved on to a new group, with their ticket and the table the
+        student went to (the caller sends them on)."""
+        info, states, clock, held, moved = snap
         if only is None and not force and self.seen.get(code, -1) >= info.version:
-            return
+            return []
         now = time.time()
         views: dict[int, dict[str, Any]] = {}
+        moving = []
         for page in [only] if only is not None else list(self.pages.get(code, ())):
             if page.ticket is None or info.version < page.version:
                 continue  # a newer view already went to this page
             seat = page.ticket.seat
+            if seat in moved:
+                moving.append((page, page.ticket, moved[seat]))
+                continue
             if page.claimed and info.seats[seat].joined != page.joined:  # freed, or re-keyed
                 self.leave(page)
                 page.ticket = None
@@ -446,6 +480,7 @@ class Hall:
             and (not info.seats[state.current_player].is_human or state.current_player in held)
         ):
             self._nudge_later(code, len(states) - 1)
+        return moving
 
     def _nudge_later(self, code: str, step: int) -> None:
         """Move a bot left to move at ``step`` after ``BOT_GRACE_SECONDS``, if still needed."""
