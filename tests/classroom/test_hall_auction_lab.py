@@ -283,7 +283,7 @@ def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_the_d
         old, seat = [m for m in phone.inbox if m["type"] == "seat"][-2:]
         assert seat["moved"] and seat["table"] in {t.code for t in new}
         assert moves[(old["table"], old["seat"])] == (seat["table"], seat["seat"])
-        assert seat["key"] == old["key"]  # the student's seat key went along
+        assert seat["key"] == old["key"] and not seat["new"]  # their key went along: no new one
         assert phone.view["table"] == seat["table"] and phone.view["name"] == name
         assert phone.view["number"] == {"word": "bid", "low": 0, "high": 5}
     assert asyncio.run(hall.move_pages(moves)) == 0  # sent on once
@@ -306,3 +306,8 @@ def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_the_d
     assert len(rounds) == 8 and set(rounds["bid"]) == {3, 4}
     assert rounds.groupby("player")["code"].nunique().to_dict() == dict.fromkeys(phones, 2)
     assert (rounds["equilibrium"] == rounds["value"].clip(upper=5)).all()  # second-price: v
+    store.reissue_key(again["table"], again["seat"])  # Student 00 lost theirs: a new one
+    lost = Phone()  # the old table's code and key open no seat now
+    handle(hall, lost.page, {"op": "join", "table": old["table"], "key": old["key"]})
+    assert [m["type"] for m in lost.inbox] == ["error"] and lost.inbox[0]["lost"]
+    assert "your seat key no longer opens a seat there" in lost.inbox[0]["message"]

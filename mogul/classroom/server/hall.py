@@ -335,7 +335,7 @@ class Hall:
             )
             return
         if page.ticket is was:
-            await self._sit(page, ticket, new=True, moved=True)
+            await self._sit(page, ticket, new=False, moved=True)  # the key they hold
 
     async def _again(self, page: Page) -> None:
         """A new game for a page at a practice table whose game is over: a fresh table with the
