@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from mogul.classroom.database import TIMEOUTS, _row, sa, seat_rows, timer_seconds
-from mogul.classroom.sealed import HELD
+from mogul.classroom.sealed import HELD, legal_move
 from mogul.classroom.table import PLAYING, bot_seed
 from mogul.kit.bots import bot_factory, decide
 from mogul.kit.session import HUMAN
@@ -19,7 +19,7 @@ from mogul.kit.spec import resolve
 
 class BotMoves:
     """The bots' and the turn timer's moves, for ``TableStore`` (whose ``info``, ``history``,
-    ``_write``, ``_game``, ``_held``, ``_apply`` and ``_remember`` they use)."""
+    ``_write``, ``_game``, ``_held``, ``_store_action`` and ``_remember`` they use)."""
 
     def move_bots(self, code: str, limit: int = 10_000) -> int:
         """Let bots play until a person must move (or the table stops); returns the moves made.
@@ -108,6 +108,16 @@ class BotMoves:
             self._remember(row, new, stored)
         self.move_bots(code)
         return True
+
+    def _apply(
+        self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str
+    ) -> tuple[Any, str]:
+        """Check ``text`` against ``state`` and store it as the table's next action.
+
+        Returns the new state and the action as stored (its canonical text).
+        """
+        action, new = legal_move(row, state, text)
+        return new, self._store_action(conn, row, seat, action, new)
 
 
 def bot_action(kind: str, spec: Any, seed: int, seat: int, step: int, state: Any) -> Any:

@@ -60,6 +60,7 @@ from mogul.classroom.database import (
     TIMERS,
     StoreReads,
     _row,
+    check_settings,
     sa,
     seat_rows,
 )
@@ -92,30 +93,6 @@ from mogul.kit.names import lookalike
 from mogul.kit.record import GameRecord
 from mogul.kit.session import HUMAN
 from mogul.kit.spec import default_game, resolve
-
-MAX_SETTINGS = 2000
-"""The most characters of a table's setup keywords as JSON."""
-
-
-def check_settings(spec: Any, edition: str, seats: int, setup: Any) -> str | None:
-    """A lecturer's setup keywords (``{"rounds": 3, "values": "uniform 0..10"}``) as the JSON
-    the store keeps, checked by dealing a game with them; None for none. ``ValueError`` says
-    what was wrong (an unknown keyword, a bad value)."""
-    if not setup:
-        return None
-    if not isinstance(setup, dict) or not all(isinstance(k, str) for k in setup):
-        raise ValueError(f"a table's setup is named fields, like {{'rounds': 3}}; got {setup!r}")
-    kept = {"players", "seed", "edition"} & set(setup)
-    if kept:
-        raise ValueError(f"the table deals {', '.join(sorted(kept))} itself: leave them out")
-    text = json.dumps(setup, sort_keys=True)
-    if len(text) > MAX_SETTINGS:
-        raise ValueError(f"a table's setup is at most {MAX_SETTINGS} characters of JSON")
-    try:
-        spec.new_game(edition, [f"P{i + 1}" for i in range(seats)], 0, **json.loads(text))
-    except TypeError as err:
-        raise ValueError(f"the {edition} edition has no such setup: {err}") from None
-    return text
 
 
 def _insert_table(
@@ -610,16 +587,6 @@ class TableStore(BotMoves, NewGroups, SealedBids, StoreReads):
             raise ClassroomError(f"it is {state.names[state.current_player]}'s turn, not yours")
         action, new = legal_move(row, state, text)
         return state, action, new
-
-    def _apply(
-        self, conn: sa.Connection, row: Any, seat: int, state: Any, text: str
-    ) -> tuple[Any, str]:
-        """Check ``text`` against ``state`` and store it as the table's next action.
-
-        Returns the new state and the action as stored (its canonical text).
-        """
-        action, new = legal_move(row, state, text)
-        return new, self._store_action(conn, row, seat, action, new)
 
     def _store_action(
         self,
