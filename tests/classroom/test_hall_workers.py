@@ -377,7 +377,7 @@ def test_new_groups_send_on_the_pages_on_every_worker_and_a_page_that_comes_back
             assert view["number"] == {"word": "bid", "low": 0, "high": 5}
         # a page that comes back later with the old table's code and key, on either worker
         ws, old = students["Student 00"]
-        for again in (first[5], second[5]):
+        for again in (first[-1], second[-1]):  # pages that held no seat yet
             await again.send(json.dumps({"op": "join", "table": old["table"], "key": old["key"]}))
             seat, view = await sent_on(again)
             assert seat["moved"] and seat["table"] in new and seat["key"] == old["key"]
