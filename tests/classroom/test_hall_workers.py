@@ -6,7 +6,10 @@ reaches the pages on the others at once, by NOTIFY (the version poll is set to a
 so only NOTIFY can bring it in time); two pages of one seat on two processes clicking for the
 same turn at once: the store takes exactly one, the other is told it came too late; a worker
 SIGKILLed mid-game: its students come back through the same address, no move lost or doubled,
-and the command starts the worker again. SQLite is refused (one writer at a time).
+and the command starts the worker again. The lecturer's New groups, made on no worker at
+all, sends every student's page on to their new table, whichever worker holds it, and a page
+that comes back later with the old table's code and key too. SQLite is refused (one writer at
+a time).
 """
 
 from __future__ import annotations
