@@ -1,4 +1,5 @@
 """The classroom store's database: its schema, its engine (SQLite or PostgreSQL), and every read.
+A table's setup keywords are checked here (``check_settings``) before the store keeps them.
 
 ``StoreReads`` is the part of ``mogul.classroom.store.TableStore`` that changes nothing: the
 connection, its transactions, and every question a page or an export asks, with each table's
@@ -110,6 +111,31 @@ SETTINGS = sa.Table(
 NOTIFY_CHANNEL = "mogul_tables"
 """PostgreSQL: every change of a table sends ``CODE:VERSION`` on this channel (its code and new
 version; a deleted table: its code alone). LISTEN to follow them."""
+
+
+MAX_SETTINGS = 2000
+"""The most characters of a table's setup keywords as JSON."""
+
+
+def check_settings(spec: Any, edition: str, seats: int, setup: Any) -> str | None:
+    """A lecturer's setup keywords (``{"rounds": 3, "values": "uniform 0..10"}``) as the JSON
+    the store keeps, checked by dealing a game with them; None for none. ``ValueError`` says
+    what was wrong (an unknown keyword, a bad value)."""
+    if not setup:
+        return None
+    if not isinstance(setup, dict) or not all(isinstance(k, str) for k in setup):
+        raise ValueError(f"a table's setup is named fields, like {{'rounds': 3}}; got {setup!r}")
+    kept = {"players", "seed", "edition"} & set(setup)
+    if kept:
+        raise ValueError(f"the table deals {', '.join(sorted(kept))} itself: leave them out")
+    text = json.dumps(setup, sort_keys=True)
+    if len(text) > MAX_SETTINGS:
+        raise ValueError(f"a table's setup is at most {MAX_SETTINGS} characters of JSON")
+    try:
+        spec.new_game(edition, [f"P{i + 1}" for i in range(seats)], 0, **json.loads(text))
+    except TypeError as err:
+        raise ValueError(f"the {edition} edition has no such setup: {err}") from None
+    return text
 
 
 def default_url() -> str:

@@ -28,7 +28,6 @@ from mogul.classroom.table import (
     TIMER_RANGE,
     ClassroomError,
     TableInfo,
-    Ticket,
     pretty_code,
 )
 from mogul.kit.session import HUMAN
@@ -184,12 +183,12 @@ class Desk:
                 self.store.set_timer(info.code, timer)
         return made
 
-    def regroup(self, session: str) -> tuple[str, dict[tuple[str, int], Ticket]]:
+    def regroup(self, session: str) -> tuple[str, dict[tuple[str, int], tuple[str, int]]]:
         """Strangers: every student of ``session`` whose newest table is over sits down at a
         new table of the same game, setup, bots and timer, in groups drawn afresh (each new
-        table takes as many students as one of the finished ones had). The sentence to show,
-        and each student's old seat (code, seat) with the ticket of their new one (the hall
-        moves their pages there)."""
+        table takes as many students as one of the finished ones had), under the same name and
+        seat key (``TableStore.move_student``: every hall sends their pages on). The sentence
+        to show, and each student's old seat (code, seat) with their new one (code, seat)."""
         latest: dict[str, tuple[TableInfo, int]] = {}
         for info in self.store.tables(session):  # oldest first: the newest table wins
             for seat in info.seats:
@@ -205,7 +204,7 @@ class Desk:
             )
         people = [(info.code, *member) for info, members in groups.values() for member in members]
         random.SystemRandom().shuffle(people)
-        moves: dict[tuple[str, int], Ticket] = {}
+        moves: dict[tuple[str, int], tuple[str, int]] = {}
         for info, members in groups.values():
             chunk, people = people[: len(members)], people[len(members) :]
             bots = [s.kind for s in info.seats if not s.is_human]
@@ -220,8 +219,8 @@ class Desk:
             seconds = self.store.clock(info.code)[0]
             if seconds is not None:
                 self.store.set_timer(table.code, seconds)
-            for code, name, seat in chunk:
-                moves[(code, seat)] = self.store.join(table.code, name)
+            for code, _, seat in chunk:
+                moves[(code, seat)] = (table.code, self.store.move_student(code, seat, table.code))
         return (
             f"New groups: {len(moves)} students at {len(groups)} new "
             f"table{'s' if len(groups) > 1 else ''}.",

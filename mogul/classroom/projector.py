@@ -20,7 +20,7 @@ import contextlib
 import html
 import logging
 import urllib.parse
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from mogul.classroom.serve import HALL_URL_ENV, student_address
@@ -62,9 +62,15 @@ def qr_svg(text: str, scale: int = 5) -> str:
     return svg.replace("<svg ", f'<svg viewBox="0 0 {width} {height}" ', 1)
 
 
-def seats_joined(infos: list[TableInfo]) -> tuple[int, int]:
-    """(people's seats taken, people's seats) over ``infos``: bots' seats are not counted."""
-    people = [s for info in infos for s in info.seats if s.is_human]
+def seats_joined(
+    infos: list[TableInfo], moved: Collection[tuple[str, int]] = frozenset()
+) -> tuple[int, int]:
+    """(people's seats taken, people's seats) over ``infos``: bots' seats are not counted, nor
+    the seats (code, seat) in ``moved``, whose student moved on to a new group and is counted
+    at their new table (``TableStore.moved_seats``)."""
+    people = [
+        s for info in infos for s in info.seats if s.is_human and (info.code, s.seat) not in moved
+    ]
     return sum(1 for s in people if s.name is not None), len(people)
 
 
@@ -142,9 +148,16 @@ def table_card(
     )
 
 
-def projector_html(session: str, infos: list[TableInfo], cards: list[str], address: str) -> str:
-    """The projector page's content: the address, how many joined, the tables' cards."""
-    taken, total = seats_joined(infos)
+def projector_html(
+    session: str,
+    infos: list[TableInfo],
+    cards: list[str],
+    address: str,
+    moved: Collection[tuple[str, int]] = frozenset(),
+) -> str:
+    """The projector page's content: the address, how many joined (``seats_joined``: the
+    seats in ``moved`` are not counted), the tables' cards."""
+    taken, total = seats_joined(infos, moved)
     size = "few" if len(infos) <= 2 else "some" if len(infos) <= 6 else "many"
     tables = "".join(cards) or "<p>No tables yet: create them on your dashboard.</p>"
     return (
@@ -221,7 +234,9 @@ class Projectors:
         live = {(i.code, i.version, scale) for i in infos}
         for key in [k for k in self.cards if k[0] in self.seen[session] and k not in live]:
             del self.cards[key]
-        return projector_html(session, infos, cards, self.address)
+        # read after the tables: a move since shows in their versions, and draws them again
+        moved = store.moved_seats(session)
+        return projector_html(session, infos, cards, self.address, moved)
 
     async def follow(self, seconds: float) -> None:
         """Redraw the pages of every session whose tables changed: when poked, or every

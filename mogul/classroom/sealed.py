@@ -12,7 +12,9 @@ from typing import Any
 
 from mogul.classroom.database import META, _clock, _row, sa, seat_rows, table_info
 from mogul.classroom.table import (
+    ENDED,
     MAX_ACTION_TEXT,
+    OVER,
     PLAYING,
     ClassroomError,
     TableInfo,
@@ -31,10 +33,16 @@ HELD = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+SeatSnapshot = tuple[
+    TableInfo, list[Any], tuple[float | None, float, frozenset[int]], dict[int, str], dict[int, str]
+]
+"""What a seat's page is drawn from: the table, its states, its clock, the sealed bids held
+(by seat) and the seats whose student moved on (by seat, the table they went to)."""
+
 
 class SealedBids:
     """The store's sealed-bid calls, for ``TableStore`` (whose ``_read``, ``_write``, ``_game``,
-    ``_store_action``, ``_remember`` and ``move_bots`` they use)."""
+    ``_store_action``, ``_remember``, ``_moved`` and ``move_bots`` they use)."""
 
     def _sealed(self, conn: sa.Connection, row: Any, seat: int, step: int) -> tuple[int, bool]:
         """A sealed bid's step: in a round where seats bid in any order (``simultaneous``), a
@@ -113,18 +121,19 @@ class SealedBids:
         with self._read() as conn:
             return frozenset(self._held(conn, _row(conn, code).id))
 
-    def seat_snapshot(
-        self, code: str
-    ) -> tuple[TableInfo, list[Any], tuple[float | None, float, frozenset[int]], dict[int, str]]:
-        """``snapshot`` and the sealed bids held for their seats' turn (by seat: for the hall
-        to tell each seat its own, and nobody else's), in one read."""
+    def seat_snapshot(self, code: str) -> SeatSnapshot:
+        """``snapshot``, the sealed bids held for their seats' turn (by seat: for the hall
+        to tell each seat its own, and nobody else's) and, at a table whose game is over, the
+        seats whose student moved on to a new group (``NewGroups``: by seat, the table they
+        went to), in one read."""
         with self._read() as conn:
             row = _row(conn, code)
             info = table_info(row, seat_rows(conn, row.id))
             states = list(self._game(conn, row)[0])
             simultaneous = resolve(row.edition)[0].simultaneous is not None
             held = self._held(conn, row.id) if simultaneous else {}
-            return info, states, _clock(conn, row), held
+            moved = self._moved(conn, row.id) if row.status in (OVER, ENDED) else {}
+            return info, states, _clock(conn, row), held, moved
 
 
 def legal_move(row: Any, state: Any, text: str) -> tuple[Any, Any]:

@@ -17,7 +17,8 @@ import sqlalchemy as sa
 
 from mogul.classroom.database import TABLES
 from mogul.classroom.server import hall as hall_module
-from mogul.classroom.server.hall import Hall, Page, howto_html, seat_view, status_line
+from mogul.classroom.server.hall import Hall, Page
+from mogul.classroom.server.views import howto_html, seat_view, status_line
 from mogul.classroom.store import TableStore
 from mogul.classroom.table import ClassroomError, Ticket, seat_labels
 from mogul.kit.session import last_events

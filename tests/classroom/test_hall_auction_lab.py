@@ -21,7 +21,8 @@ from mogul.classroom.auction_lab.sample import rounds_table  # noqa: E402
 from mogul.classroom.database import TABLES  # noqa: E402
 from mogul.classroom.desk import Desk, setup_fields  # noqa: E402
 from mogul.classroom.projector import table_bids  # noqa: E402
-from mogul.classroom.server.hall import Hall, Page, number_move  # noqa: E402
+from mogul.classroom.server.hall import Hall, Page  # noqa: E402
+from mogul.classroom.server.views import number_move  # noqa: E402
 from mogul.classroom.store import TableStore  # noqa: E402
 from mogul.classroom.table import ClassroomError  # noqa: E402
 
@@ -279,10 +280,24 @@ def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_the_d
         assert store.clock(table.code)[0] == 30  # the timer comes along
     assert asyncio.run(hall.move_pages(moves)) == 4
     for name, phone in phones.items():
-        seat = [m for m in phone.inbox if m["type"] == "seat"][-1]
+        old, seat = [m for m in phone.inbox if m["type"] == "seat"][-2:]
         assert seat["moved"] and seat["table"] in {t.code for t in new}
+        assert moves[(old["table"], old["seat"])] == (seat["table"], seat["seat"])
+        assert seat["key"] == old["key"] and not seat["new"]  # their key went along: no new one
         assert phone.view["table"] == seat["table"] and phone.view["name"] == name
         assert phone.view["number"] == {"word": "bid", "low": 0, "high": 5}
+    assert asyncio.run(hall.move_pages(moves)) == 0  # sent on once
+    back = Phone()  # a page back later with the old table's code and key: sent on too
+    old = [m for m in phones["Student 00"].inbox if m["type"] == "seat"][0]
+    handle(hall, back.page, {"op": "join", "table": old["table"], "key": old["key"]})
+    (again,) = [m for m in back.inbox if m["type"] != "view"]
+    assert again["type"] == "seat" and again["moved"] and again["key"] == old["key"]
+    assert (again["table"], again["seat"]) == moves[(old["table"], old["seat"])]
+    assert (back.view["table"], back.view["name"]) == (again["table"], "Student 00")
+    with pytest.raises(ClassroomError, match="moved on to table .* already"):
+        store.move_student(old["table"], old["seat"], new[0].code)
+    with pytest.raises(ClassroomError, match="once its game is over"):
+        store.move_student(new[0].code, 0, new[1].code)
     with pytest.raises(ClassroomError, match="nobody to regroup"):
         Desk(store).regroup("s")  # everyone is at a table still playing
     for phone in phones.values():  # the new groups' round, then the live debrief
@@ -291,3 +306,8 @@ def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_the_d
     assert len(rounds) == 8 and set(rounds["bid"]) == {3, 4}
     assert rounds.groupby("player")["code"].nunique().to_dict() == dict.fromkeys(phones, 2)
     assert (rounds["equilibrium"] == rounds["value"].clip(upper=5)).all()  # second-price: v
+    store.reissue_key(again["table"], again["seat"])  # Student 00 lost theirs: a new one
+    lost = Phone()  # the old table's code and key open no seat now
+    handle(hall, lost.page, {"op": "join", "table": old["table"], "key": old["key"]})
+    assert [m["type"] for m in lost.inbox] == ["error"] and lost.inbox[0]["lost"]
+    assert "your seat key no longer opens a seat there" in lost.inbox[0]["message"]

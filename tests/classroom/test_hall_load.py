@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from mogul.classroom.server.hall import Hall, Page, Turn
+from mogul.classroom.server.hall import Hall, Page
+from mogul.classroom.server.views import Turn
 from mogul.classroom.store import TableStore
 from mogul.classroom.table import ClassroomError
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from test_hall_servers import Server, Student, settle
 
-from mogul.classroom.store import TableStore, bot_action
+from mogul.classroom.bot_moves import bot_action
+from mogul.classroom.store import TableStore
 
 TABLES = 3
 SEATS = ["human", "human", "human", "value"]

@@ -6,7 +6,10 @@ reaches the pages on the others at once, by NOTIFY (the version poll is set to a
 so only NOTIFY can bring it in time); two pages of one seat on two processes clicking for the
 same turn at once: the store takes exactly one, the other is told it came too late; a worker
 SIGKILLed mid-game: its students come back through the same address, no move lost or doubled,
-and the command starts the worker again. SQLite is refused (one writer at a time).
+and the command starts the worker again. The lecturer's New groups, made on no worker at
+all, sends every student's page on to their new table, whichever worker holds it, and a page
+that comes back later with the old table's code and key too. SQLite is refused (one writer at
+a time).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from conftest import _empty, free_port
 from test_hall_servers import MOVES, Student, settle, stuck
 from websockets.asyncio.client import connect
 
+from mogul.classroom.desk import Desk
 from mogul.classroom.server.__main__ import main
 from mogul.classroom.store import TableStore
 
@@ -133,6 +137,17 @@ async def until(ws, kind: str, step: int | None = None) -> dict:
         message = await answer(ws)
         if message["type"] == kind and (step is None or message["step"] >= step):
             return message
+
+
+async def sent_on(ws) -> tuple[dict, dict]:
+    """The seat message of a page sent on to a new table, and that table's newest view (a view
+    of it may come just before the seat: the page draws it once its seat comes)."""
+    seen: dict[str, dict] = {}
+    while (message := await answer(ws))["type"] != "seat":
+        if message["type"] == "view":
+            seen[message["table"]] = message
+    view = seen.get(message["table"]) or await until(ws, "view")
+    return message, view
 
 
 @pytest.mark.parametrize("count", [2, 4])
@@ -315,6 +330,75 @@ def test_a_worker_killed_mid_game_loses_and_doubles_no_move(pg: str, tmp_path: P
         for student in at_table.values():  # every page shows the table exactly
             assert student.steps[-1] == info.step
     fresh.close()
+    store.close()
+
+
+def test_new_groups_send_on_the_pages_on_every_worker_and_a_page_that_comes_back_later(
+    pg: str, tmp_path: Path
+) -> None:
+    # Two tables of two students, each table's students on two workers; the lecturer's New
+    # groups is made here, outside every worker (as a dashboard on a third process would be):
+    # only the store's change, by NOTIFY, can tell the workers (the poll is set to a minute).
+    store = TableStore(pg)
+    made = Desk(store).create_tables(
+        "s", "second-price-auction", 2, 0, "equilibrium", 2, 0, {"rounds": 1, "budget": 5}
+    )
+    workers = Workers(pg, 2, tmp_path / "hall.log", poll=False)
+
+    async def run() -> None:
+        pages = await opened(workers, 32)
+        on: dict[int, list] = {}
+        for ws, pid in zip(pages, workers.serving(pages), strict=True):
+            on.setdefault(pid, []).append(ws)
+        first, second = on.values()
+        students = {}  # name -> (its page, its seat message)
+        for t, info in enumerate(made):
+            for i, ws in enumerate([first[t], second[t]]):  # one on each worker
+                name = f"Student {t}{i}"
+                await ws.send(json.dumps({"op": "join", "table": info.code, "name": name}))
+                students[name] = (ws, await until(ws, "seat"))
+        for ws, _ in students.values():
+            view = await until(ws, "view", 0)
+            await ws.send(json.dumps({"op": "act", "step": view["step"], "action": "bid 3"}))
+        for ws, _ in students.values():
+            while (await until(ws, "view"))["status"] != "over":
+                pass
+        said, _ = await asyncio.to_thread(Desk(store).regroup, "s")
+        assert said == "New groups: 4 students at 2 new tables."
+        new = {t.code for t in store.tables("s")} - {info.code for info in made}
+        for name, (ws, old) in students.items():
+            seat, view = await sent_on(ws)  # with no request of its own
+            assert seat["moved"] and seat["table"] in new and seat["key"] == old["key"]
+            assert store.info(seat["table"]).seats[seat["seat"]].name == name
+            assert (view["table"], view["seat"], view["name"]) == (
+                seat["table"],
+                seat["seat"],
+                name,
+            )
+            while view["status"] != "playing":  # dealt when the new group's last one came
+                view = await until(ws, "view")
+            assert view["number"] == {"word": "bid", "low": 0, "high": 5}
+        # a page that comes back later with the old table's code and key, on either worker
+        ws, old = students["Student 00"]
+        for again in (first[-1], second[-1]):  # pages that held no seat yet
+            await again.send(json.dumps({"op": "join", "table": old["table"], "key": old["key"]}))
+            seat, view = await sent_on(again)
+            assert seat["moved"] and seat["table"] in new and seat["key"] == old["key"]
+            assert view["table"] == seat["table"] and view["name"] == "Student 00"
+        for ws in pages:
+            await ws.close()
+
+    try:
+        workers.start()
+        asyncio.run(run())
+    finally:
+        workers.stop()
+    assert sorted(n for t in store.tables("s") if t.status == "playing" for n in t.names) == [
+        "Student 00",
+        "Student 01",
+        "Student 10",
+        "Student 11",
+    ]
     store.close()
 
 

@@ -13,6 +13,7 @@ from tornado.httpclient import AsyncHTTPClient
 from tornado.websocket import websocket_connect
 
 from mogul.classroom import server
+from mogul.classroom.desk import Desk
 from mogul.classroom.projector import (
     Projectors,
     projector_path,
@@ -52,6 +53,30 @@ def test_each_table_says_where_it_is_and_the_class_how_many_joined(store: TableS
     store.end(playing.code)
     ended = store.info(playing.code)
     assert table_state(ended, store.history(playing.code)) == "round 1 &middot; ended"
+
+
+def test_students_sent_on_to_new_groups_are_counted_once_at_their_new_table(
+    store: TableStore,
+) -> None:
+    # Two tables of two students and a bot play one round of sealed bids; a third table waits
+    # for its second student. New groups seat the four at two new tables: each still one
+    # student, and their old seats no longer seats to fill.
+    made = Desk(store).create_tables(
+        "Mon", "second-price-auction", 2, 1, "equilibrium", 3, 0, {"rounds": 1, "budget": 5}
+    )
+    for t, info in enumerate(made[:2]):
+        for ticket in [store.join(info.code, f"S{t}{i}") for i in range(2)]:
+            store.act(ticket, store.info(info.code).step, "bid 3")
+    store.join(made[2].code, "Late")
+    projector = Hall(store, address=ADDRESS).projectors
+    assert "<b>5 of 6</b> seats joined" in projector.draw("Mon")
+    assert Desk(store).regroup("Mon")[0] == "New groups: 4 students at 2 new tables."
+    infos = store.tables("Mon")
+    assert len(infos) == 5 and seats_joined(infos) == (9, 10)  # each of the four twice
+    moved = store.moved_seats("Mon")
+    assert moved == {(info.code, seat) for info in made[:2] for seat in (0, 1)}
+    assert seats_joined(infos, moved) == (5, 6)
+    assert "<b>5 of 6</b> seats joined" in projector.draw("Mon")
 
 
 def test_the_qr_code_opens_the_student_page_with_the_table_filled_in(store: TableStore) -> None:

@@ -1,15 +1,17 @@
 """The lecture hall: one server process keeps every student page of a class up to date.
 
 ``Hall`` sits on a ``TableStore`` and the server's event loop. A page (a WebSocket) joins a
-seat, and the hall sends it that seat's *view*: the same table drawing and move labels the
-widgets show (from the game's spec: ``table_html``, ``action_label``), whose turn it is, and
-the turn timer. When a table changes, the hall draws it once per watching seat and pushes
+seat, and the hall sends it that seat's *view* (``mogul.classroom.server.views``): the same
+table drawing and move labels the widgets show, whose turn it is, and the turn timer. When a table changes, the hall draws it once per watching seat and pushes
 the views. A change is seen three ways: a move made through this hall (at once), a
 PostgreSQL ``NOTIFY`` from any other server process on the same store (at once), and a
 cheap look at every table's version number (every ``poll_seconds``: the SQLite default, and
 the safety net under NOTIFY). So several server processes can serve one class.
 
 The same changes redraw the lecturer's projector pages (``mogul.classroom.projector.Projectors``).
+One of them is the lecturer's "New groups" (``mogul.classroom.new_groups``): a page at a seat
+whose student the store moved on to a new table is sent on there, by whichever hall serves it,
+and so is a page that comes back later with the old table's code and key.
 
 Everything a page sends is untrusted: a seat acts only with its key, only on its turn, only
 with a legal move, parsed by the game's spec; a bad request gets a sentence back and changes
@@ -30,35 +32,32 @@ device joining a practice table already taken, by name, gets such a table of its
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from mogul.classroom.database import NOTIFY_CHANNEL, sa
 from mogul.classroom.projector import Projectors, student_address
+from mogul.classroom.sealed import SeatSnapshot
 from mogul.classroom.server.limits import FLOODED, Bucket, Limits, bounded
+from mogul.classroom.server.views import Turn, howto_html, seat_view
 from mogul.classroom.store import TableStore
 from mogul.classroom.table import (
     ENDED,
     OVER,
-    PAUSED,
     PLAYING,
     WAITING,
     ClassroomError,
     TableInfo,
     Ticket,
-    not_playing,
     pretty_code,
-    seat_labels,
 )
-from mogul.kit.session import HUMAN, last_events
-from mogul.kit.spec import GameSpec, default_game, games, get_game, resolve
+from mogul.kit.session import HUMAN
+from mogul.kit.spec import default_game, games, get_game, resolve
 
 LOG = logging.getLogger("mogul.classroom.hall")
 POLL_SECONDS = 0.1
@@ -67,23 +66,10 @@ POLL_SECONDS_NOTIFY = 1.0
 """The same with PostgreSQL NOTIFY (the look is then only the safety net)."""
 BOT_GRACE_SECONDS = 1.0
 """A bot whose move is still unmade after this long is moved by the hall."""
-LOG_LINES = 8
 PRACTICE = "practice"
 """The session of practice tables (one person against bots; see ``practice_table``)."""
 PRACTICE_BOTS = 3
 """How many bots a practice table has unless told (fewer or more where the game needs it)."""
-
-
-def howto_html(spec: GameSpec) -> str:
-    """The game's "how to play" for the student page: ``howto.html`` in the game's own place in
-    the classroom (``mogul/classroom/<game>/``), or one line naming the game."""
-    folder = spec.name.replace("-", "_")
-    try:
-        return (resources.files("mogul.classroom") / folder / "howto.html").read_text(
-            encoding="utf-8"
-        )
-    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-        return f"<p>You are playing {html.escape(spec.title)}.</p>"
 
 
 def warm_up() -> None:
@@ -120,176 +106,6 @@ def practice_table(
     if HUMAN in bots:
         raise ValueError(f"a practice table has one person; its other seats are bots, got {bots}")
     return store.create_table(edition, [HUMAN, *bots], session=PRACTICE)
-
-
-def sealed_seats(info: TableInfo, state: Any) -> tuple[int, ...]:
-    """The seats of table ``info`` that may still move in any order now (sealed bids), else
-    () (also for a table not playing)."""
-    if state is None or state.is_over or info.status != PLAYING:
-        return ()
-    simultaneous = resolve(info.edition)[0].simultaneous
-    return simultaneous(state) if simultaneous else ()
-
-
-def number_move(moves: list[list[str]]) -> dict[str, Any] | None:
-    """Moves that are one word and every whole number of a range ("bid 0" ... "bid 10") as
-    a number field: the word, lowest and highest; None for other moves."""
-    words = [action.split() for _, action in moves]
-    if len(words) < 2 or any(len(w) != 2 or not w[1].isdigit() for w in words):
-        return None
-    numbers = [int(w[1]) for w in words]
-    if len({w[0] for w in words}) != 1 or numbers != list(range(numbers[0], numbers[-1] + 1)):
-        return None
-    return {"word": words[0][0], "low": numbers[0], "high": numbers[-1]}
-
-
-def status_line(
-    info: TableInfo, state: Any, seat: int, held: Mapping[int, str] | None = None
-) -> str:
-    """One line for the student at ``seat``: whose move it is, or why nothing happens
-    (sealed bids: whether their bid is in, and how many are; ``held``: the bids that wait for
-    their seat's turn, by seat: only the seat's own is told)."""
-    held = held or {}
-    if info.status == WAITING:
-        taken = sum(1 for s in info.seats if s.name is not None)
-        return f"Waiting for players: {taken} of {len(info.seats)} seats taken."
-    if info.status == PAUSED:
-        return "<b>Paused</b> by your lecturer: wait a moment."
-    if info.status == ENDED:
-        return "<b>This table was ended</b> by your lecturer."
-    if state.is_over:
-        winners = state.winners()
-        if winners == [seat] or winners == (seat,):
-            return "<b>Game over. You win!</b>"
-        best = html.escape(" and ".join(state.names[s] for s in winners))
-        return f"<b>Game over.</b> {best} {'wins' if len(winners) == 1 else 'share the win'}."
-    mover = state.current_player
-    bidders = sealed_seats(info, state)
-    if bidders:
-        told = f"({len(state.names) - len(bidders) + len(held)} of {len(state.names)} bids in)"
-        if seat in bidders and seat not in held:
-            return f"<b>Your bid</b>: seal it below {told}."
-        mine = f" ({html.escape(held[seat])})" if seat in held else ""
-        return f"<b>Your bid is in{mine}.</b> Waiting for the others {told}."
-    if mover == seat:
-        phase = getattr(state, "phase", None)
-        return "<b>Your move</b>" + (f" ({html.escape(str(phase))})." if phase else ".")
-    return f"Waiting for <b>{html.escape(state.names[mover])}</b>."
-
-
-def seat_view(
-    info: TableInfo,
-    states: list[Any],
-    seat: int,
-    clock: tuple[float | None, float, frozenset[int]],
-    now: float,
-    held: Mapping[int, str] | None = None,
-) -> dict[str, Any]:
-    """What the page of ``seat`` shows, as JSON-ready data (see the module docstring): the
-    game's ``seat_panel`` face (what this seat alone may know) above the table; sealed bids
-    (``held``: seats whose bid waits for its turn) as a number field for each seat that has
-    not bid."""
-    view: dict[str, Any] = {
-        "type": "view",
-        "table": info.code,
-        "pretty": pretty_code(info.code),
-        "seat": seat,
-        "name": info.seats[seat].name or "",
-        "status": info.status,
-        "version": info.version,
-        "step": len(states) - 1,
-        "moves": [],
-        "number": None,
-        "panel": "",
-        "timer": None,
-        "timeouts": [],
-    }
-    if not states:
-        taken = ", ".join(html.escape(s.name) for s in info.seats if s.name)
-        view.update(line=status_line(info, None, seat), table_html=f"<p>At the table: {taken}.</p>")
-        return view
-    state = states[-1]
-    spec = resolve(info.edition)[0]
-    labels = [
-        "you" if s.seat == seat else label
-        for s, label in zip(info.seats, seat_labels(info), strict=True)
-    ]
-    held = held or {}
-    panel = spec.face("seat_panel")
-    bidders = [s for s in sealed_seats(info, state) if s not in held]
-    view.update(
-        line=status_line(info, state, seat, held),
-        table_html=spec.table_html(state, (), last_events(states, LOG_LINES), labels),
-        panel=panel(state, seat) if panel is not None else "",
-    )
-    mine = seat in bidders if bidders else state.current_player == seat
-    if info.status == PLAYING and not state.is_over and mine:
-        view["moves"] = [[spec.action_label(state, a), str(a)] for a in state.legal_actions()]
-        if bidders:  # a sealed bid: one number field instead of a button per amount
-            view["number"] = number_move(view["moves"])
-            if view["number"] is not None:
-                view["moves"] = []
-    seconds, since, timed_out = clock
-    if seconds is not None and info.status == PLAYING and not state.is_over:
-        mover = state.current_player
-        if bidders and any(info.seats[s].is_human for s in bidders):
-            view["timer"] = {
-                "seconds": seconds,
-                "left": max(0.0, seconds - (now - since)),
-                "who": "you" if seat in bidders else "the last bidders",
-            }
-        elif info.seats[mover].is_human:
-            view["timer"] = {
-                "seconds": seconds,
-                "left": max(0.0, seconds - (now - since)),
-                "who": "you" if mover == seat else state.names[mover],
-            }
-    view["timeouts"] = [
-        f"Time ran out for {state.names[states[s].current_player]}: a bot made move {s + 1} for them."
-        for s in sorted(timed_out)[-3:]
-        if s < len(states)
-    ]
-    return view
-
-
-@dataclass(frozen=True)
-class Turn:
-    """Where a table was in the newest views the hall drew of it: its version, step and status,
-    and the seat to move (None: nobody) with its name."""
-
-    version: int
-    step: int
-    status: str
-    mover: int | None
-    name: str = ""
-    sealed: bool = False  # seats bid in any order, from any step of the round: the store judges
-
-    @classmethod
-    def of(cls, info: TableInfo, states: list[Any]) -> Turn:
-        """The turn of a snapshot (``info``, ``states``)."""
-        state = states[-1] if states else None
-        if state is None or state.is_over or info.status != PLAYING:
-            return cls(info.version, len(states) - 1, info.status, None)
-        mover = state.current_player
-        sealed = bool(sealed_seats(info, state))
-        return cls(info.version, len(states) - 1, info.status, mover, state.names[mover], sealed)
-
-    def refutes(self, seat: int, step: Any) -> str | None:
-        """Why a click of ``seat`` at ``step`` cannot be a move while the table is at this
-        turn's version (the store's own sentence: a step already past, or at this step a table
-        not playing or another seat's turn), else None: the store judges it."""
-        if isinstance(step, bool) or not isinstance(step, int) or step > self.step or self.sealed:
-            return None  # the store says what is wrong
-        if step < self.step:
-            return (
-                f"too late: the table moved on since your page showed it (step {step}, now "
-                f"{self.step}); look at the table and choose again"
-            )
-        if self.status != PLAYING:
-            return not_playing(self.status)
-        if self.mover is not None and self.mover != seat:
-            return f"it is {self.name}'s turn, not yours"
-        return None
 
 
 @dataclass(eq=False)
@@ -462,26 +278,23 @@ class Hall:
         ticket = await self._run(self.store.join, code, name, key or None)
         await self._sit(page, ticket, new=not key)
 
-    async def move_pages(self, moves: Mapping[tuple[str, int], Ticket]) -> int:
-        """Seat each page open here at a seat (code, seat) of ``moves`` at that seat's new one
-        (new groups: ``Desk.regroup``), telling it so; how many pages moved."""
-        moved = 0
-        for code in {code for code, _ in moves}:
-            for page in list(self.pages.get(code, ())):
-                ticket = page.ticket
-                if ticket is not None and (ticket.code, ticket.seat) in moves:
-                    await self._sit(page, moves[(ticket.code, ticket.seat)], new=True, moved=True)
-                    moved += 1
-        return moved
+    async def move_pages(self, moves: Mapping[tuple[str, int], Any]) -> int:
+        """Send on at once each page open here at an old seat (code, seat) of ``moves`` (new
+        groups: ``Desk.regroup``), as every hall does when it hears that the store moved the
+        seat's student (``push``); how many pages it sent on."""
+        return sum([await self.push(code) for code in {code for code, _ in moves}])
 
     async def _sit(self, page: Page, ticket: Ticket, new: bool, moved: bool = False) -> None:
         """Seat ``page`` with ``ticket`` (just joined: ``new``; sent there by new groups:
-        ``moved``) and show it the table."""
+        ``moved``) and show it the table; a seat whose student moved on sends it on."""
         self.leave(page)
         page.ticket, page.version, page.claimed = ticket, -1, False
         self.pages.setdefault(ticket.code, set()).add(page)
         snap = await self._run(self.store.seat_snapshot, ticket.code)
-        info = snap[0]
+        info, went = snap[0], snap[4].get(ticket.seat)
+        if went is not None:  # a page back at a seat whose student has a new group
+            await self._send_on(page, ticket, went)
+            return
         # snapshots older than this one (a push under way) may still come: they are no news
         page.joined, page.claimed = info.seats[ticket.seat].joined, True
         page.send(
@@ -497,7 +310,32 @@ class Hall:
                 "practice": self.practice and info.session == PRACTICE,
             }
         )
-        self._show(ticket.code, snap, force=True)
+        for other, was, to in self._show(ticket.code, snap, force=True):
+            await self._send_on(other, was, to)
+
+    async def _send_on(self, page: Page, was: Ticket, to: str) -> None:
+        """Seat ``page``, at seat ``was`` whose student moved on to a new group at table ``to``,
+        there (the student took their seat key along: the store checks it), unless another
+        push sent it on meanwhile; a key that no longer opens a seat there (the lecturer gave
+        it a new one) loses the page its seat."""
+        try:
+            ticket = await self._run(self.store.join, to, "", was.key)
+        except ClassroomError:
+            if page.ticket is not was:
+                return
+            self.leave(page)
+            page.ticket = None
+            page.send(
+                {
+                    "type": "error",
+                    "message": f"you moved on to table {pretty_code(to)} in new groups, and "
+                    "your seat key no longer opens a seat there: ask your lecturer for one",
+                    "lost": True,
+                }
+            )
+            return
+        if page.ticket is was:
+            await self._sit(page, ticket, new=False, moved=True)  # the key they hold
 
     async def _again(self, page: Page) -> None:
         """A new game for a page at a practice table whose game is over: a fresh table with the
@@ -569,10 +407,12 @@ class Hall:
                     self.turns.pop(page.ticket.code, None)
 
     # --- pushing views -----------------------------------------------------------------------------
-    async def push(self, code: str, force: bool = False, only: Page | None = None) -> None:
-        """Send each page at table ``code`` its seat's view if the table changed (or ``force``)."""
+    async def push(self, code: str, force: bool = False, only: Page | None = None) -> int:
+        """Send each page at table ``code`` (or ``only``) its seat's view if the table changed
+        (or ``force``), and a page whose seat's student moved on to a new group on to their
+        new table; how many pages it sent on."""
         if not (only or self.pages.get(code)):
-            return
+            return 0
         try:
             snap = await self._run(self.store.seat_snapshot, code)
         except ClassroomError:  # the lecturer deleted the table
@@ -585,25 +425,31 @@ class Hall:
                         "message": f"table {pretty_code(code)} was removed by your lecturer",
                     }
                 )
-            return
-        self._show(code, snap, force, only)
+            return 0
+        moving = self._show(code, snap, force, only)
+        for page, was, to in moving:
+            await self._send_on(page, was, to)
+        return len(moving)
 
     def _show(
-        self,
-        code: str,
-        snap: tuple[TableInfo, list[Any], Any, Mapping[int, str]],
-        force: bool = False,
-        only: Page | None = None,
-    ) -> None:
-        info, states, clock, held = snap
+        self, code: str, snap: SeatSnapshot, force: bool = False, only: Page | None = None
+    ) -> list[tuple[Page, Ticket, str]]:
+        """Send the pages of table ``code`` (or ``only``) their views of ``snap``; the pages
+        whose seat's student moved on to a new group, with their ticket and the table the
+        student went to (the caller sends them on)."""
+        info, states, clock, held, moved = snap
         if only is None and not force and self.seen.get(code, -1) >= info.version:
-            return
+            return []
         now = time.time()
         views: dict[int, dict[str, Any]] = {}
+        moving = []
         for page in [only] if only is not None else list(self.pages.get(code, ())):
             if page.ticket is None or info.version < page.version:
                 continue  # a newer view already went to this page
             seat = page.ticket.seat
+            if seat in moved:
+                moving.append((page, page.ticket, moved[seat]))
+                continue
             if page.claimed and info.seats[seat].joined != page.joined:  # freed, or re-keyed
                 self.leave(page)
                 page.ticket = None
@@ -634,6 +480,7 @@ class Hall:
             and (not info.seats[state.current_player].is_human or state.current_player in held)
         ):
             self._nudge_later(code, len(states) - 1)
+        return moving
 
     def _nudge_later(self, code: str, step: int) -> None:
         """Move a bot left to move at ``step`` after ``BOT_GRACE_SECONDS``, if still needed."""
@@ -749,12 +596,6 @@ __all__ = [
     "Hall",
     "Page",
     "PRACTICE",
-    "Turn",
-    "howto_html",
-    "number_move",
     "practice_table",
-    "sealed_seats",
-    "seat_view",
-    "status_line",
     "warm_up",
 ]
