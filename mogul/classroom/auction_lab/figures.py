@@ -31,15 +31,14 @@ NO_INTERVAL = "(one student: no interval)"
 """What a table cell says instead of an interval with one student (a mean of one)."""
 
 
-def _section(title: str, text: str, figure: Any = None, table: pd.DataFrame | None = None) -> dict:
-    """One part of the debrief as the dashboard draws it: a heading, sentences (HTML), a
-    table (HTML) and a figure (plotly's JSON text), each optional."""
-    cells = ""
-    if table is not None:
-        cells = table.reset_index().to_html(
-            border=0, classes="debrief-table", na_rep="", index=False
-        )
-        cells = cells.replace("(nan to nan)", NO_INTERVAL)
+def _section(title: str, text: str, figure: Any = None, *tables: pd.DataFrame) -> dict:
+    """One part of the debrief as the dashboard draws it: a heading, sentences (HTML), tables
+    (HTML) and a figure (plotly's JSON text), each optional."""
+    cells = "".join(
+        table.reset_index().to_html(border=0, classes="debrief-table", na_rep="", index=False)
+        for table in tables
+    )
+    cells = cells.replace("(nan to nan)", NO_INTERVAL)
     return {
         "title": title,
         "html": text + cells,
@@ -59,9 +58,10 @@ def _students(count: int) -> str:
 def theory_settings(theory: pd.DataFrame) -> dict[str, tuple[int, str, int, int]]:
     """The settings each mechanism's equilibrium line is drawn for: (players, values, budget,
     second) of most of its rows (a class plays one setting; the rows' own equilibrium, in
-    ``with_theory``, is each row's)."""
+    ``with_theory``, is each row's), in the mechanisms' order (``TITLES``)."""
     out = {}
-    for mechanism, rows in theory.groupby("mechanism", sort=False):
+    for mechanism in [m for m in TITLES if m in set(theory["mechanism"])]:
+        rows = theory[theory["mechanism"] == mechanism]
         keys = list(
             zip(rows["players"], rows["values"], rows["budget"], rows["second"], strict=True)
         )
@@ -159,8 +159,10 @@ def _bids(people: pd.DataFrame) -> dict:
         "dotted: the value itself.</p>"
         f"<ul>{''.join(notes)}</ul>" + (f"<ul>{verdicts}</ul>" if verdicts else "")
     )
-    shown = interval_table(table.set_index("mechanism")) if len(table) else None
-    return _section("Bids against values", text, figures.bids_figure(people, curves), shown)
+    shown = [interval_table(table.set_index("mechanism"))] if len(table) else []
+    return _section(
+        "Bids against values", text, figures.bids_figure(people, curves, title=""), *shown
+    )
 
 
 def _overbidding(people: pd.DataFrame) -> list[dict]:
@@ -175,14 +177,21 @@ def _overbidding(people: pd.DataFrame) -> list[dict]:
         _section(
             "Overbidding in first-price sealed bids",
             text,
-            figures.overbidding_figure(over, mean_interval(over["over"])),
+            figures.overbidding_figure(over, mean_interval(over["over"]), title=""),
         )
     ]
 
 
 def _revenue(theory: pd.DataFrame) -> dict:
     money = lab.revenue_and_efficiency(theory)
-    shown = money.set_index("mechanism").drop(columns=["students", "textbook efficiency"])
+    money = money.set_index("mechanism")
+    # two tables, each narrow enough for a phone: revenue, then efficiency, beside the theory's
+    revenue = money[["revenue", "revenue low", "revenue high"]].assign(
+        equilibrium=money["equilibrium revenue"], textbook=money["textbook revenue"]
+    )
+    efficiency = money[["efficiency", "efficiency low", "efficiency high"]].assign(
+        equilibrium=money["equilibrium efficiency"]
+    )
     text = (
         "<p>Revenue: the chips that go to the bank in a round (Mogul's auction has no seller: "
         "0 by its rules); efficiency: the share of rounds won by a highest value. Diamond: the "
@@ -190,9 +199,9 @@ def _revenue(theory: pd.DataFrame) -> dict:
         "the expected second-highest value). Whole chips, the budget and a class that is not "
         "in equilibrium break revenue equivalence here.</p>"
     )
-    return _section(
-        "Revenue and efficiency", text, figures.revenue_figure(money), interval_table(shown)
-    )
+    figure = figures.revenue_figure(money.reset_index(), title="")
+    tables = (interval_table(revenue), interval_table(efficiency))
+    return _section("Revenue and efficiency", text, figure, *tables)
 
 
 def _learning(people: pd.DataFrame) -> dict:
@@ -204,4 +213,4 @@ def _learning(people: pd.DataFrame) -> dict:
     )
     if table.empty:
         return _section("Bids over the rounds", text + "<p>No bid with a value above 0 yet.</p>")
-    return _section("Bids over the rounds", text, figures.learning_figure(table))
+    return _section("Bids over the rounds", text, figures.learning_figure(table, title=""))

@@ -168,6 +168,8 @@
       body.append(part);
     }
     for (const [plot, figure] of plots) {
+      // the figure's own height for its box: a resize (responsive) then changes the width only
+      if (figure.layout.height) plot.style.height = `${figure.layout.height}px`;
       Plotly.newPlot(plot, figure.data, figure.layout, {responsive: true, displaylogo: false});
     }
     body.style.minHeight = "";
