@@ -2,7 +2,7 @@
 a store, come back over the dashboard's socket as notebook 09's figures and tables, with the
 class's real bids, revenue by mechanism and the equilibrium beside them; it is computed again
 only when rounds ended; plotly.js is the lecturer's; and what it says with no finished round,
-one student among bots, or settings the kit has no equilibrium for."""
+one student among bots, settings the kit has no equilibrium for, or a debrief that fails."""
 
 from __future__ import annotations
 
@@ -203,3 +203,13 @@ def test_a_mogul_auction_without_the_kits_equilibrium_says_so(store: TableStore)
     (_, y) = panels(bids, "equilibrium (whole chips)")["x"]
     assert set(y) == {None}  # no line
     assert len(panels(bids, "the class")["x"][0]) >= 1  # the drop points are there
+
+
+def test_a_debrief_that_fails_says_so_and_the_hall_goes_on(
+    store: TableStore, monkeypatch, caplog
+) -> None:
+    table(store, "first-price-auction", FIRST_PRICE)
+    monkeypatch.setattr(figures, "debrief", lambda *a: 1 / 0)
+    drawn = dashboard.Dashboards(Hall(store)).debriefed(SESSION, 0)
+    assert drawn["games"][0]["summary"].startswith("The debrief could not be drawn")
+    assert "the debrief of auction-lab in session 'Lab' failed" in caplog.text
