@@ -190,6 +190,16 @@ def test_what_the_debrief_says_with_one_student_among_bots(store: TableStore) ->
     assert "nan" not in json.dumps(out).lower().replace("nan_rep", "")
 
 
+def test_a_students_name_is_text_in_the_figures(store: TableStore) -> None:
+    code, tickets = table(store, "first-price-auction", FIRST_PRICE, ["<b>Bo</b>", "Al", "Cy"])
+    for bids in FIRST_BIDS:
+        play(store, code, tickets, bids)
+    drawn = json.dumps(
+        [json.loads(s["figure"]) for s in figures.debrief(store, SESSION)["sections"]]
+    )
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in drawn and "<b>Bo" not in drawn
+
+
 def test_a_mogul_auction_without_the_kits_equilibrium_says_so(store: TableStore) -> None:
     code, tickets = table(store, "mogul-auction", [[2, 5, 8]], budget=2)
     while not store.history(code)[-1].is_over:  # everyone drops at once: the first drop ends

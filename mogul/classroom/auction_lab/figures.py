@@ -111,8 +111,9 @@ def debrief(store: Any, session: str) -> dict[str, Any]:
             "sections": [],
         }
     theory = lab.with_theory(rounds)
-    human = _human(store, session, theory)
-    theory["human"] = human.to_numpy()
+    theory["human"] = _human(store, session, theory).to_numpy()
+    # plotly reads a few HTML tags in its texts (a link, bold): a name is only a name there
+    theory["student"] = theory["student"].map(html.escape)
     people = theory[theory["human"]]
     if people.empty:
         return {
