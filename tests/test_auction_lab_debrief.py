@@ -117,6 +117,17 @@ def test_overbidding_and_learning(hand):
         lab.overbidding(hand, "all-pay")
 
 
+def test_strangers_learn_over_their_own_rounds_not_the_tables_rounds(hand):
+    # the same two rounds, each at a table of its own (new groups between rounds): each
+    # table's round is 1, but each student played a first and a second round
+    strangers = HAND.assign(
+        code=["AAAA2222", "AAAA2222", "BBBB3333", "BBBB3333"], round=1, start=[0, 0, 1, 1]
+    )
+    frame = lab.with_theory(strangers)
+    assert frame["played"].tolist() == [1, 1, 2, 2]
+    pd.testing.assert_frame_equal(lab.learning(frame), lab.learning(hand))
+
+
 def test_equilibrium_bids_of_every_mechanism():
     assert lab.equilibrium_bid("second-price", 7, 4, 0) == 7
     assert lab.equilibrium_bid("english", 7, 4, 0) == 6  # raises while the price is below 7

@@ -197,7 +197,9 @@ def with_theory(
     """``rounds`` with the theory beside each row (the settings: the table's ``values``,
     ``budget`` and ``second`` columns where it has them, else these arguments).
 
-    Added columns: ``student``, ``group``, ``players`` (seats in the round), ``observed`` (a
+    Added columns: ``student``, ``group``, ``players`` (seats in the round), ``played`` (the
+    student's first, second ... round of the mechanism, the tables in the order the table
+    lists them: strangers play each round at a new table), ``observed`` (a
     sealed bid; in English and Mogul's auction the drop point, NaN for the winner, who never
     dropped), ``textbook`` and ``equilibrium`` (module docstring) for the same value,
     ``excess`` (observed minus equilibrium), ``ratio`` (observed / value, NaN at value 0),
@@ -214,6 +216,10 @@ def with_theory(
     out = rounds.copy()
     out["student"], out["group"] = _student(out), _group(out)
     out["players"] = out.groupby(["group", "round"])["seat"].transform("size")
+    ordered = out.assign(table_order=pd.factorize(out["group"])[0]).sort_values(
+        ["table_order", "round"], kind="stable"
+    )
+    out["played"] = ordered.groupby(["student", "mechanism"]).cumcount().reindex(out.index) + 1
     settings = pd.Series(
         list(
             zip(
@@ -385,8 +391,13 @@ def _dist(first: pd.DataFrame, mechanism: str):
 def learning(frame: pd.DataFrame) -> pd.DataFrame:
     """Bids over rounds: per mechanism and round, the mean across students of bid / value
     (drop point / value in English and Mogul's auction; rows of value 0 left out) with its
-    interval, and the equilibrium's ratio on the same rows (``equilibrium``)."""
-    frame = frame.assign(eq_ratio=frame["equilibrium"] / frame["value"].where(frame["value"] > 0))
+    interval, and the equilibrium's ratio on the same rows (``equilibrium``). A round is the
+    student's first, second ... of the mechanism (``played``), at one table (partners) or
+    at a new table each time (strangers)."""
+    frame = frame.assign(
+        round=frame["played"],
+        eq_ratio=frame["equilibrium"] / frame["value"].where(frame["value"] > 0),
+    )
     observed = across_students(frame, "ratio", by=["round"])
     theory = (
         frame.dropna(subset=["ratio"])

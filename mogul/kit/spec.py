@@ -152,8 +152,9 @@ class GameSpec:
     chance), ``"analysis"`` (the module of the game's analyses), ``"seat_panel"`` ((state, seat) ->
     the HTML a player's page in the lecture hall shows above the table: what that seat alone
     may know, like its private value), ``"projector_panel"`` (state -> HTML for the room's
-    projector: nothing private, no names). The
-    layers above read them with ``face``; a face the game does not name has a generic stand-in
+    projector: nothing private, no names), ``"debrief"`` ((store, session) -> the lecturer's
+    dashboard's debrief of the session: ``{"summary": HTML, "sections": [{"title", "html",
+    "figure"}]}``, each figure plotly's JSON text or None). The layers above read them with ``face``; a face the game does not name has a generic stand-in
     there (the session player plays any game)."""
 
     def __post_init__(self) -> None:

@@ -8,6 +8,7 @@ students and the theory's markers; bid / value over the rounds; each student's o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import pandas as pd
@@ -24,6 +25,16 @@ CLASS, THEORY, TEXTBOOK, PLAIN = SEAT_COLOURS[0], SEAT_COLOURS[1], SEAT_COLOURS[
 
 SHORT = {"mogul": "Mogul's", "english": "English"}
 """Panel titles that fit a phone's third of a chart (the others are the mechanism's name)."""
+
+
+def _numbers(*columns: object) -> list[float]:
+    """Every number of ``columns`` (series or single numbers), gaps (NaN) left out: an
+    interval of one student is a gap, and an axis's range is drawn around the rest."""
+    out = []
+    for column in columns:
+        values = column if isinstance(column, pd.Series) else pd.Series([column], dtype=float)
+        out += [float(v) for v in values.dropna()]
+    return out
 
 
 def _title(mechanism: str) -> str:
@@ -137,7 +148,7 @@ def bids_figure(
             col=col,
         )
         most = float(rows["observed"].max()) if len(rows) else high
-        top = max(high, float(curve["equilibrium"].max()), most)
+        top = max(_numbers(high, curve["equilibrium"], most))
         fig.update_yaxes(
             title_text="bid or drop point (chips)" if col == 1 else None,
             range=[-0.5, top + 0.5],
@@ -196,9 +207,15 @@ def revenue_figure(table: pd.DataFrame, title: str = "Revenue and efficiency") -
                 row=1,
                 col=col,
             )
-    top = max(float(table["revenue high"].max()), float(table["textbook revenue"].max()))
-    top = max(top, float(table["equilibrium revenue"].max()), float(table["revenue"].max()))
-    fig.update_yaxes(range=[min(0.0, float(table["revenue low"].min())) - 0.5, top + 1], col=1)
+    top = max(
+        _numbers(
+            table["revenue high"],
+            table["textbook revenue"],
+            table["equilibrium revenue"],
+            table["revenue"],
+        )
+    )
+    fig.update_yaxes(range=[min(_numbers(0.0, table["revenue low"])) - 0.5, top + 1], col=1)
     fig.update_yaxes(range=[0, 1.05], col=2)
     fig.update_yaxes(automargin=True)
     fig.update_xaxes(automargin=True)
@@ -244,8 +261,8 @@ def learning_figure(table: pd.DataFrame, title: str = "Bids over the rounds") ->
         name="dashed: equilibrium",
         line={"color": PLAIN, "dash": "dash"},
     )
-    low = min(0.0, float(table["low"].min()), float(table["equilibrium"].min()))
-    high = max(float(table["high"].max()), float(table["equilibrium"].max()))
+    low = min(_numbers(0.0, table["low"], table["equilibrium"]))
+    high = max(_numbers(table["high"], table["ratio"], table["equilibrium"]))
     rounds = sorted(set(table["round"]))
     fig.update_xaxes(range=[rounds[0] - 0.3, rounds[-1] + 0.3], dtick=1)
     fig.update_yaxes(range=[low - 0.05, high + 0.1])
@@ -265,7 +282,8 @@ def overbidding_figure(
     rows = students.sort_values("over")
     mean, low, high = summary
     fig = go.Figure()
-    fig.add_hrect(y0=low, y1=high, fillcolor=CLASS, opacity=0.12, line_width=0)
+    if not math.isnan(low):  # one student: no interval
+        fig.add_hrect(y0=low, y1=high, fillcolor=CLASS, opacity=0.12, line_width=0)
     fig.add_hline(y=0, line={"color": THEORY, "width": 2})
     fig.add_hline(y=mean, line={"color": CLASS, "dash": "dash", "width": 1.5})
     fig.add_scatter(
@@ -281,13 +299,14 @@ def overbidding_figure(
         x=[None],
         y=[None],
         mode="lines",
-        name=f"class mean {mean:+.2f} ({low:+.2f} to {high:+.2f})",
+        name=f"class mean {mean:+.2f} "
+        + ("(one student)" if math.isnan(low) else f"({low:+.2f} to {high:+.2f})"),
         line={"color": CLASS, "dash": "dash"},
     )
     fig.add_scatter(
         x=[None], y=[None], mode="lines", name="the equilibrium", line={"color": THEORY}
     )
-    spread = [float(rows["over"].min()), float(rows["over"].max()), low, high]
-    fig.update_yaxes(range=[min(0.0, *spread) - 0.5, max(0.0, *spread) + 0.5])
+    spread = _numbers(0.0, rows["over"], low, high)
+    fig.update_yaxes(range=[min(spread) - 0.5, max(spread) + 0.5])
     fig.update_traces(cliponaxis=False)
     return laid_out(fig, title, x="student", y="bid - equilibrium (chips)", height=400)

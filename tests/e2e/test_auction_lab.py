@@ -6,8 +6,11 @@ First-price sealed bids, strangers: three tables of one round, the lecturer draw
 ("New groups") after each; each phone sees its own value, types one number and seals it, in
 any order (the hall holds a bid made before its seat's turn); the projector counts the bids in
 and shows the closed round's bids. No page ever shows another student's value. Mogul's
-auction, partners: one table of three rounds; the phone to move pays a chip or drops. Screenshots of every page (phones, the dashboard on a
-laptop, the projector) go to ``screenshots/auction-lab-*.png``. About 20 s.
+auction, partners: one table of three rounds; the phone to move pays a chip or drops. Then the
+lecturer opens the dashboard's debrief: the class's bids and drop points, drawn at their values
+inside the axes, beside the equilibrium line of each mechanism. Screenshots of every page
+(phones, the dashboard on a laptop, its debrief, the projector) go to
+``screenshots/auction-lab-*.png``. About 25 s.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import SCREENSHOTS, free_port
 from playwright.sync_api import Browser, Page, expect
-from screens import geometry
+from screens import data_out_of_view, geometry, wait_for_charts
 from test_hall import PHONE, TOKEN, open_page
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -96,6 +99,59 @@ def value_of(phone: Page) -> int:
     return int(re.search(r"your value: (\d+)", text).group(1))
 
 
+# Each point the bids figure draws: its panel's axes, value (x), bid or drop point (y), where it
+# is on the page and where its panel's plotting area is.
+POINTS = """(gd) => gd._fullData.filter(t => t.name === 'the class').map(t => {
+  const L = gd._fullLayout, x = L[t.xaxis.replace('x', 'xaxis')], y = L[t.yaxis.replace('y', 'yaxis')];
+  const area = gd.querySelector(`.draglayer .${t.xaxis}${t.yaxis} .nsewdrag`).getBoundingClientRect();
+  const paths = [...gd.querySelectorAll(`.subplot.${t.xaxis}${t.yaxis} .scatterlayer .trace:first-child .points path`)];
+  return {axis: t.xaxis, x: t.x, y: t.y, count: t.customdata.map(c => c[0]),
+          drawn: paths.map(p => { const r = p.getBoundingClientRect();
+                                  return [r.left + r.width / 2, r.top + r.height / 2]; }),
+          area: [area.left, area.top, area.right, area.bottom]};
+})"""
+
+
+def debrief(lecturer: Page, store, mogul: str, values: dict) -> None:
+    """Open the dashboard's debrief: the class's first-price bids (half their values) and
+    Mogul's drop points, each drawn inside its panel, beside the equilibrium lines."""
+    lecturer.locator("#debrief summary").click()
+    expect(lecturer.locator("#debrief")).to_contain_text(
+        "3 students at 4 tables; finished rounds: Mogul's auction 3, first-price sealed bids 3",
+        timeout=15_000,
+    )
+    plot = lecturer.locator("#debrief .debrief-plot").first
+    expect(plot.locator(".main-svg").first).to_be_attached(timeout=10_000)
+    wait_for_charts(lecturer, "#debrief")
+    assert data_out_of_view(lecturer, "#debrief") == []
+    mogul_panel, first_panel = plot.evaluate(POINTS)
+    bids = {(v, v // 2) for name in NAMES for v in values[name]}
+    assert set(zip(first_panel["x"], first_panel["y"], strict=True)) == bids
+    assert sum(first_panel["count"]) == 9  # three students, three rounds
+    # Mogul's: the two seats that dropped in each of three rounds, at the pot they took
+    final = store.history(mogul)[-1]
+    drops = {
+        (final.values[r.number - 1][s], r.dropped_at[s])
+        for r in final.results
+        for s in range(3)
+        if r.dropped_at[s] is not None
+    }
+    assert set(zip(mogul_panel["x"], mogul_panel["y"], strict=True)) == drops
+    assert sum(mogul_panel["count"]) == 6
+    for panel in (mogul_panel, first_panel):  # every marker drawn inside its panel's area
+        left, top, right, bottom = panel["area"]
+        assert len(panel["drawn"]) == len(panel["x"])
+        assert all(left <= x <= right and top <= y <= bottom for x, y in panel["drawn"])
+    lines = plot.evaluate(
+        "gd => gd._fullData.filter(t => t.name === 'equilibrium (whole chips)')"
+        ".map(t => [t.xaxis, t.y.filter(y => y !== null).length])"
+    )
+    # Mogul's: one line per place after the start seat; first-price: one, for each value
+    assert [axis for axis, _ in lines] == ["x", "x", "x", "x2"]
+    assert all(count == 11 for _, count in lines[:3]) and lines[3][1] == 100
+    shot(lecturer, "dashboard-debrief-laptop")
+
+
 def test_three_phones_play_first_price_and_moguls_auction_for_three_rounds(
     lab_hall: tuple[str, object], browser: Browser
 ) -> None:
@@ -162,7 +218,7 @@ def test_three_phones_play_first_price_and_moguls_auction_for_three_rounds(
         bids = [values[name][number] // 2 for name in final.names]
         assert final.is_over and list(final.results[0].bids) == bids
 
-    code = create(lecturer, "mogul-auction", rounds=3, budget=2)  # Mogul's auction
+    code = create(lecturer, "mogul-auction", rounds=3, budget=10)  # Mogul's auction
     moguls = join(browser, root, code, outside)
     code = code.replace("-", "")
     moves = 0
@@ -191,9 +247,11 @@ def test_three_phones_play_first_price_and_moguls_auction_for_three_rounds(
     shot(moguls[0], "phone-mogul-over")
     expect(lecturer.locator(".mogul-table-card").last).to_contain_text("over", timeout=10_000)
     shot(lecturer, "dashboard-laptop-over")
+    debrief(lecturer, store, code, values)
     shot(projector, "projector-laptop-over")
     lecturer.set_viewport_size(PHONE)
     projector.set_viewport_size(PHONE)
+    wait_for_charts(lecturer, "#debrief")
     assert geometry(lecturer, "main") == [] and geometry(projector, "main") == []
     shot(lecturer, "dashboard-phone")
     shot(projector, "projector-phone")

@@ -19,11 +19,12 @@ from typing import Any
 
 import pandas as pd
 
-from mogul.classroom.export import ExportedSession, game_tables, load_session
+from mogul.classroom.export import ExportedSession, load_session, whole_numbers
 from mogul.classroom.table import CODE_ALPHABET, CODE_LENGTH, pretty_code, recorded_table
 from mogul.games.auction_lab.bots import EquilibriumBot
 from mogul.games.auction_lab.rules import SEALED
 from mogul.games.auction_lab.setup import EDITIONS, new_game
+from mogul.games.auction_lab.spec import SPEC
 from mogul.kit.bots import RandomBot
 from mogul.kit.data import data_path
 from mogul.kit.record import GameRecord
@@ -141,14 +142,23 @@ def load_sample() -> tuple[ExportedSession, str]:
 
 def rounds_table(store: Any, session: str | None = None) -> pd.DataFrame:
     """The session's auction-lab rounds (one row per table, round and seat, as the export's
-    ``rounds.csv``) with each table's settings beside them: values, budget, second."""
-    rounds = game_tables(store, session).get("rounds")
-    if rounds is None:
+    ``rounds.csv``) with each table's settings beside them: values, budget, second. Only the
+    lab's tables count: a session may hold Mogul games too, whose records have rounds of
+    their own; a table no round of which is over yet adds no row."""
+    frames = []
+    for info in store.tables(session):
+        record = store.record(info.code) if info.game == SPEC.name else None
+        if record is None:
+            continue
+        frame = record.table("rounds")
+        frame.insert(0, "code", info.code)
+        frame.insert(1, "table", pretty_code(info.code))
+        for name in ("values", "budget", "second"):
+            frame[name] = getattr(record.setup, name)
+        frames.append(frame)
+    if not frames:
         raise ValueError("this session has no auction-lab tables (no rounds table)")
-    setups = {info.code: store.record(info.code).setup for info in store.tables(session)}
-    for name in ("values", "budget", "second"):
-        rounds[name] = [getattr(setups[code], name) for code in rounds["code"]]
-    return rounds
+    return whole_numbers(pd.concat(frames, ignore_index=True))
 
 
 if __name__ == "__main__":  # python -m mogul.classroom.auction_lab.sample [folder]

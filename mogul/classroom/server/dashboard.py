@@ -9,18 +9,33 @@ cards instead of the projector's) and takes the lecturer's requests, each one of
 calls (``mogul.classroom.desk``): create tables, the turn timer, start, pause or resume, end,
 delete, a new seat key, free a seat, export. The page asks a second press for what cannot be
 undone (End, Delete, a new seat key, Free seat).
+
+The debrief: a session whose games have a ``debrief`` face (``GameSpec.faces``; the auction
+lab: notebook 09 on the live session) gets a Debrief section. The page asks for it
+(``{"op": "debrief"}``) when the lecturer opens it or presses Refresh, and again when rounds
+end while it is open (every drawing of the tables says how many rounds are over; the page asks
+at most every few seconds). The hall computes it on a thread of its own (the phones' store
+calls keep the hall's workers), one at a time, again only when rounds ended since and at
+most every ``DEBRIEF_SECONDS`` (about a second for 200 students); the figures are
+plotly's JSON, drawn by the plotly.js the plotly package ships, served to the lecturer's pages
+only (``dashboard/plotly.min.js``: no internet in the hall).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
+import gzip
 import html
 import http.cookies
+import importlib.metadata
 import json
 import logging
+import time
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +48,7 @@ from mogul.classroom.projector import Projectors, projector_path, seats_joined
 from mogul.classroom.server.hall import Hall
 from mogul.classroom.table import ENDED, OVER, PAUSED, PLAYING, WAITING, ClassroomError, TableInfo
 from mogul.kit.record import strict_json
+from mogul.kit.spec import get_game
 
 LOG = logging.getLogger("mogul.classroom.dashboard")
 STATIC = Path(__file__).parent / "static"
@@ -41,6 +57,8 @@ MAX_MESSAGE = 4096
 POLL_SECONDS = 0.25
 """How often the dashboard looks at its session's table versions (a phone's join through the
 hall, a move, another server's change: on the page within this and a redraw)."""
+DEBRIEF_SECONDS = 3.0
+"""The shortest time between two computations of a session's debrief (a shared hall)."""
 TABLE_OPS = ("start", "pause", "resume", "end", "delete", "key", "free")
 """The requests about one table (``"table"``: its code; ``key`` and ``free`` also ``"seat"``)."""
 
@@ -99,7 +117,18 @@ class Dashboards(Projectors):
     def __init__(self, hall: Hall) -> None:
         super().__init__(hall.store, hall.projectors.address, hall.projectors.run)
         self.following: asyncio.Task | None = None
-        self.drawn: dict[tuple[str, int], str] = {}  # (code, version) -> its card
+        self.drawn: dict[tuple[str, int], tuple[str, int]] = {}  # (code, version) -> card, rounds
+        self.rounds: dict[str, int | None] = {}  # session -> rounds over (None: no debrief)
+        self.debriefs: dict[str, tuple[int | None, float, dict[str, Any]]] = {}
+        self.computing: dict[str, asyncio.Lock] = {}  # one debrief at a time per session
+        # the debriefs' own thread (none where the hall has no workers: an in-memory store)
+        self.thinker = ThreadPoolExecutor(1, "mogul-debrief") if hall.executor else None
+
+    async def think(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` on the debriefs' thread (or here, without one)."""
+        if self.thinker is None:
+            return work(*args)
+        return await asyncio.get_running_loop().run_in_executor(self.thinker, work, *args)
 
     def start(self) -> None:
         """Follow the store from the running event loop while a dashboard page is open."""
@@ -112,17 +141,24 @@ class Dashboards(Projectors):
         if not self.pages and self.following is not None:
             self.following.cancel()
             self.following = None
+        for session in [s for s in self.debriefs if s not in self.pages]:
+            del self.debriefs[session]
 
     def draw(self, session: str) -> dict[str, Any]:  # type: ignore[override]
         """The dashboard's content for ``session`` as the store has it now (a worker thread)."""
         infos = self.store.tables(session)
-        cards = []
+        cards, rounds, debriefs = [], 0, False
         for info in infos:
             key = (info.code, info.version)
             if key not in self.drawn:
                 states = self.store.history(info.code) if info.status != WAITING else []
-                self.drawn[key] = card_html(info, states) + buttons_html(info)
-            cards.append({"code": info.code, "version": info.version, "html": self.drawn[key]})
+                over = get_game(info.game).stage(states[-1]) - 1 if states else 0
+                self.drawn[key] = (card_html(info, states) + buttons_html(info), over)
+            card, over = self.drawn[key]
+            cards.append({"code": info.code, "version": info.version, "html": card})
+            if get_game(info.game).faces.get("debrief"):
+                debriefs, rounds = True, rounds + over
+        self.rounds[session] = rounds if debriefs else None
         self.seen[session] = {info.code: info.version for info in infos}
         live = set(self.seen[session].items())
         for key in [k for k in list(self.drawn) if k[0] in self.seen[session] and k not in live]:
@@ -131,7 +167,43 @@ class Dashboards(Projectors):
             "session": session,
             "summary": summary_html(session, infos, self.address),
             "tables": cards,
+            "debrief": self.rounds[session],
         }
+
+    async def debrief(self, session: str) -> dict[str, Any]:
+        """The session's debrief for a page that asked: the last one while no round ended
+        since; else computed again on the debriefs' thread, once the last one is
+        ``DEBRIEF_SECONDS`` old (the pages that ask meanwhile wait for it)."""
+        async with self.computing.setdefault(session, asyncio.Lock()):
+            last = self.debriefs.get(session)
+            if last is not None and last[0] == self.rounds.get(session):
+                return last[2]
+            if last is not None:
+                await asyncio.sleep(last[1] + DEBRIEF_SECONDS - time.monotonic())
+            rounds = self.rounds.get(session)
+            content = await self.think(self.debriefed, session, rounds)
+            self.debriefs[session] = (rounds, time.monotonic(), content)
+            return content
+
+    def debriefed(self, session: str, rounds: int | None) -> dict[str, Any]:
+        """The debrief of every game of ``session`` that has one (the debriefs' thread):
+        ``{"rounds": the rounds over it shows, "games": [{"title", "summary", "sections"}]}``."""
+        out = []
+        for game in sorted({info.game for info in self.store.tables(session)}):
+            spec = get_game(game)
+            if not spec.faces.get("debrief"):
+                continue
+            try:
+                part = spec.face("debrief")(self.store, session)
+            except Exception:  # a bug in a debrief: say so, and the class plays on
+                LOG.exception("the debrief of %s in session %r failed", game, session)
+                part = {
+                    "summary": "The debrief could not be drawn (the hall's log says why); "
+                    "the class can play on.",
+                    "sections": [],
+                }
+            out.append({"title": spec.title, **part})
+        return {"rounds": rounds, "games": out}
 
 
 class DashboardPage:
@@ -168,6 +240,44 @@ class DashboardPage:
         self.write((STATIC / "dashboard.html").read_bytes())
 
 
+@functools.cache
+def plotly_js() -> tuple[bytes, bytes]:
+    """The plotly.js that the installed plotly package ships, as it is and gzipped (made once)."""
+    from plotly.offline import get_plotlyjs
+
+    script = get_plotlyjs().encode()
+    return script, gzip.compress(script, compresslevel=6, mtime=0)
+
+
+def plotly_path() -> str:
+    """The script's address, relative to the dashboard page, with the plotly version (a new
+    version is a new address, so a browser may keep the script for a day)."""
+    return f"dashboard/plotly.min.js?v={importlib.metadata.version('plotly')}"
+
+
+class PlotlyScript:
+    """plotly.js for the dashboard's debrief, to the lecturer only (the dashboard's cookie):
+    mixed into the projector page's handler, whose ``lecturer`` it uses."""
+
+    def initialize(self, token: str | None) -> None:
+        self.lecturer_token = token
+
+    async def get(self) -> None:
+        if not self.lecturer():
+            raise tornado.web.HTTPError(403, reason="the debrief's script is the lecturer's")
+        # read and packed once, off the event loop (a third of a second the phones never wait)
+        plain, packed = await asyncio.get_running_loop().run_in_executor(None, plotly_js)
+        self.set_header("Content-Type", "text/javascript; charset=utf-8")
+        self.set_header("Cache-Control", "private, max-age=86400")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Vary", "Accept-Encoding")
+        if "gzip" in self.request.headers.get("Accept-Encoding", ""):
+            self.set_header("Content-Encoding", "gzip")
+            self.write(packed)
+        else:
+            self.write(plain)
+
+
 class DashboardSocket:
     """The dashboard page's connection: the session's tables when they change, one way; the
     lecturer's requests, the other (see the module docstring). Mixed into the projector's
@@ -199,6 +309,7 @@ class DashboardSocket:
                 "games": games,
                 "bots": {edition: bot_choices(edition) for _, edition in games},
                 "setups": {edition: setup_fields(edition) for _, edition in games},
+                "plotly": plotly_path(),
             }
         )
         self.dashboards.start()
@@ -211,6 +322,9 @@ class DashboardSocket:
             request = strict_json(message, "the request", max_depth=2)
             if not isinstance(request, dict):
                 raise ClassroomError("the page sent something that is not a request")
+            if request.get("op") == "debrief":
+                self._send({"type": "debrief", **await self.dashboards.debrief(self.session)})
+                return
             said, code = await self.dashboards.run(self.act, request)
         except (ClassroomError, ValueError) as err:
             self._send({"type": "message", "html": html.escape(str(err)), "error": True})
@@ -285,9 +399,9 @@ def handlers(
     headers: Mapping[str, str],
     cookie: str,
 ) -> list[tuple[Any, ...]]:
-    """The dashboard's handlers below ``root`` (the hall's path): ``DashboardPage`` and
-    ``DashboardSocket`` mixed into the projector's ``lecturer`` handlers (checked with
-    ``token``), the page sent with ``headers``; the lecturer's ``cookie`` (the
+    """The dashboard's handlers below ``root`` (the hall's path): ``DashboardPage``,
+    ``DashboardSocket`` and ``PlotlyScript`` mixed into the projector's ``lecturer`` handlers
+    (checked with ``token``), the page sent with ``headers``; the lecturer's ``cookie`` (the
     projector's name) set for both pages."""
     page, socket = lecturer
     dashboards = Dashboards(hall)
@@ -302,14 +416,23 @@ def handlers(
             type("DashboardSocket", (DashboardSocket, socket), {}),
             {"hall": hall, "dashboards": dashboards, "token": token},
         ),
+        (
+            root + "/dashboard/plotly.min.js",  # the dashboard's cookie covers it
+            type("PlotlyScript", (PlotlyScript, page), {}),
+            {"token": token},
+        ),
     ]
 
 
 __all__ = [
     "DashboardPage",
+    "DEBRIEF_SECONDS",
     "DashboardSocket",
     "Dashboards",
+    "PlotlyScript",
     "buttons_html",
     "handlers",
+    "plotly_js",
+    "plotly_path",
     "summary_html",
 ]

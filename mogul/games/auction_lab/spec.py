@@ -75,6 +75,7 @@ SPEC = register(
             "player": "mogul.widgets.auction_lab:LabPlayer",
             "seat_panel": "mogul.games.auction_lab.display:seat_panel",
             "projector_panel": "mogul.games.auction_lab.display:projector_panel",
+            "debrief": "mogul.classroom.auction_lab.figures:debrief",
         },
     )
 )

@@ -1,16 +1,23 @@
 // The lecturer's dashboard: one WebSocket to the hall, which sends the session's tables (each
 // card already drawn as HTML by the server, with the buttons that apply) whenever one changes,
 // and takes the lecturer's requests. What cannot be undone (End, Delete, a new seat key, Free
-// seat) acts on a second press within CONFIRM_MS.
+// seat) acts on a second press within CONFIRM_MS. The debrief (a session whose game has one)
+// is asked for when opened, on Refresh, and when rounds ended while it is open (at most every
+// DEBRIEF_MS); its figures are plotly's JSON, drawn with the plotly.js the hall serves.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
   const CONFIRM_MS = 8000;
+  const DEBRIEF_MS = 5000;
   const FIRST_RETRY = 250, LAST_RETRY = 1000;  // ms between tries to reach the hall (a restart)
   let ws = null, retry = FIRST_RETRY, bots = {}, setups = {};
   let armed = null;  // {key: "CODE:op", until: ms}: the button pressed once, asking
   const cards = new Map();  // code -> {element, version}
   const seats = new Map();  // code -> the seat chosen in its list
+  // the debrief: plotly.js's address and loading; the rounds over in the drawing of the tables
+  // and in the debrief shown; when it was last asked for; an answer awaited; a later ask
+  let plotlyPath = null, plotly = null, boardRounds = null, shownRounds = null;
+  let asked = 0, waiting = false, later = null;
 
   function send(message) {
     if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return; }
@@ -30,6 +37,7 @@
     }
     bots = m.bots;
     setups = m.setups || {};
+    plotlyPath = m.plotly;
     showBots();
   }
   function showSetup() {  // the game's own setup (the auction lab's rounds, values, budget)
@@ -100,6 +108,73 @@
       if (!here.has(code)) { card.element.remove(); cards.delete(code); }
     }
     if (!board.tables.length) list.replaceChildren();
+    boardRounds = board.debrief ?? null;
+    $("debrief").hidden = boardRounds === null;
+    askLater();
+  }
+
+  function loadPlotly() {  // once; again after a failure
+    plotly ??= new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = plotlyPath;
+      script.onload = resolve;
+      script.onerror = () => { plotly = null; reject(new Error("plotly.js did not load")); };
+      document.head.append(script);
+    });
+    return plotly;
+  }
+  function askDebrief() {
+    if (waiting) return;
+    waiting = true;
+    asked = Date.now();
+    $("debrief-when").textContent = "Computing the debrief...";
+    send({op: "debrief"});
+  }
+  function askLater() {  // rounds ended since the debrief shown: ask, at most every DEBRIEF_MS
+    if (!$("debrief").open || boardRounds === null || boardRounds === shownRounds) return;
+    if (waiting || later) return;
+    const wait = asked + DEBRIEF_MS - Date.now();
+    if (wait > 0) later = setTimeout(() => { later = null; askLater(); }, wait);
+    else askDebrief();
+  }
+  async function showDebrief(m) {
+    waiting = false;
+    shownRounds = m.rounds;
+    const drawn = await loadPlotly().then(() => true, () => false);
+    const body = $("debrief-body");
+    body.style.minHeight = `${body.offsetHeight}px`;  // no jump while it is drawn again
+    body.querySelectorAll(".debrief-plot").forEach((plot) => { if (drawn) Plotly.purge(plot); });
+    body.replaceChildren();
+    const plots = [];
+    for (const game of m.games) {
+      const part = document.createElement("div");
+      part.className = "debrief-game";
+      if (m.games.length > 1) part.append(Object.assign(document.createElement("h3"), {textContent: game.title}));
+      part.append(Object.assign(document.createElement("p"), {innerHTML: game.summary}));
+      for (const section of game.sections) {
+        const box = document.createElement("section");
+        box.className = "debrief-part";
+        box.append(Object.assign(document.createElement("h3"), {textContent: section.title}));
+        box.append(Object.assign(document.createElement("div"), {className: "debrief-text", innerHTML: section.html}));
+        if (section.figure) {
+          const plot = document.createElement("div");
+          plot.className = "debrief-plot";
+          if (!drawn) plot.textContent = "The figure needs plotly.js from the hall, which did not load: press Refresh.";
+          else plots.push([plot, JSON.parse(section.figure)]);
+          box.append(plot);
+        }
+        part.append(box);
+      }
+      body.append(part);
+    }
+    for (const [plot, figure] of plots) {
+      // the figure's own height for its box: a resize (responsive) then changes the width only
+      if (figure.layout.height) plot.style.height = `${figure.layout.height}px`;
+      Plotly.newPlot(plot, figure.data, figure.layout, {responsive: true, displaylogo: false});
+    }
+    body.style.minHeight = "";
+    $("debrief-when").textContent = `As of ${new Date().toLocaleTimeString()}`;
+    askLater();  // rounds may have ended meanwhile
   }
   function disarm() {
     armed = null;
@@ -131,6 +206,12 @@
     if (select && (op === "key" || op === "free")) message.seat = Number(select.value);
     send(message);
   });
+  $("debrief").addEventListener("toggle", () => {
+    if (!$("debrief").open) return;
+    loadPlotly().catch(() => {});  // while the hall computes
+    askDebrief();
+  });
+  $("debrief-refresh").addEventListener("click", askDebrief);
   $("game").addEventListener("change", showBots);
   $("form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -145,6 +226,9 @@
     history.replaceState(null, "", `?${new URLSearchParams({session})}`);
     cards.clear();
     $("tables").replaceChildren();
+    $("debrief-body").replaceChildren();
+    $("debrief").open = false;
+    shownRounds = null;
     say("");
     ws.onclose = null;
     ws.close();
@@ -155,12 +239,16 @@
     const url = new URL("dashboard/ws" + location.search, location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(url);
-    ws.onopen = () => { retry = FIRST_RETRY; $("conn").textContent = ""; };
+    ws.onopen = () => { retry = FIRST_RETRY; $("conn").textContent = ""; waiting = false; };
     ws.onmessage = (event) => {
       const m = JSON.parse(event.data);
       if (m.type === "setup") setup(m);
       else if (m.type === "projector") show(m.html);  // the follower's message: the dashboard's drawing
-      else if (m.type === "message") say(m.html, m.error);
+      else if (m.type === "message") {
+        say(m.html, m.error);
+        if (m.error && waiting) { waiting = false; $("debrief-when").textContent = ""; }  // no debrief
+      }
+      else if (m.type === "debrief") showDebrief(m);
     };
     ws.onclose = () => {
       $("conn").textContent = "Connection to the hall lost: reconnecting...";
