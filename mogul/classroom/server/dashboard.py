@@ -34,7 +34,7 @@ import json
 import logging
 import time
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -97,9 +97,15 @@ def buttons_html(info: TableInfo) -> str:
     return out
 
 
-def summary_html(session: str, infos: list[TableInfo], address: str) -> str:
-    """The line above the cards: seats joined, the student page, the projector page's link."""
-    taken, total = seats_joined(infos)
+def summary_html(
+    session: str,
+    infos: list[TableInfo],
+    address: str,
+    moved: Collection[tuple[str, int]] = frozenset(),
+) -> str:
+    """The line above the cards: seats joined (a student sent on to a new group counted once,
+    at the new table), the student page, the projector page's link."""
+    taken, total = seats_joined(infos, moved)
     projector = html.escape(projector_path(session).rsplit("/", 1)[1])  # relative: beside this page
     return (
         f"<b>{taken} of {total}</b> seats joined &middot; student page: "
@@ -165,7 +171,7 @@ class Dashboards(Projectors):
             del self.drawn[key]
         return {
             "session": session,
-            "summary": summary_html(session, infos, self.address),
+            "summary": summary_html(session, infos, self.address, self.store.moved_seats(session)),
             "tables": cards,
             "debrief": self.rounds[session],
         }
