@@ -46,11 +46,11 @@ import math
 import multiprocessing
 import pickle
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -191,6 +191,7 @@ class Job:
     plans: tuple[GamePlan, ...]
     tables: tuple[str, ...]
     referee: Referee = Referee()
+    setup: Mapping[str, Any] = field(default_factory=dict)  # the game's setup keywords
 
 
 def play_job(job: Job, seats: Seats | None = None) -> dict[str, pd.DataFrame]:
@@ -208,7 +209,7 @@ def play_job(job: Job, seats: Seats | None = None) -> dict[str, pd.DataFrame]:
     with nullcontext(seats) if seats is not None else Seats(job) as seats:
         spec = seats.spec
         for plan in job.plans:
-            state = spec.new_game(job.edition, len(plan.seating), plan.seed)
+            state = spec.new_game(job.edition, len(plan.seating), plan.seed, **job.setup)
             states = _play_refereed(state, seats, plan, failures)
             if states is None:
                 continue  # forfeit: the game is left out of every table
@@ -371,17 +372,20 @@ def run_plans(
     total: int,
     tables: Sequence[str] = ("games",),
     options: RunOptions | None = None,
+    setup: Mapping[str, Any] | None = None,
 ) -> Run:
     """Play ``total`` planned games in chunks, in-process or on an executor (see ``RunOptions``).
 
-    The tables returned are the ``tables`` asked for plus ``failures``.
+    The tables returned are the ``tables`` asked for plus ``failures``. ``setup``: the game's
+    setup keywords, the same for every game (``new_game(edition, players, seed, **setup)``).
     """
     options = options or RunOptions()
     referee = options.referee
     size = options.chunk_size or max(1, min(100, math.ceil(total / 32)))
     chunks = iter(plans)
+    setup = dict(setup or {})
     jobs = (
-        Job(game, edition, tuple(entrants), batch, tuple(tables), referee)
+        Job(game, edition, tuple(entrants), batch, tuple(tables), referee, setup)
         for batch in iter(lambda: tuple(islice(chunks, size)), ())
     )
     if options.executor is None and (options.workers or 1) > 1:
@@ -393,7 +397,7 @@ def run_plans(
         results.append(played[1])
         bar.update(played[0])
 
-    first = Job(game, edition, tuple(entrants), (), tuple(tables), referee)
+    first = Job(game, edition, tuple(entrants), (), tuple(tables), referee, setup)
     try:
         with Seats(first) as seats:  # in this process, sandboxes live for the whole run
             partial = play_all(
