@@ -153,6 +153,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="tables to build, e.g. games,auctions (default: all of the game's)",
     )
     sim.add_argument(
+        "--setup",
+        type=setting,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setup keyword of the game for every game, e.g. --setup rounds=3 --setup "
+        "'values=uniform 0..20' (the auction lab); with a setup the readable engine plays",
+    )
+    sim.add_argument(
         "--engine",
         choices=["readable", "fast"],
         default=None,
@@ -314,6 +323,20 @@ def _quiet_broken_pipe() -> int:
 # --- the commands ---------------------------------------------------------------------------
 
 
+def setting(text: str) -> tuple[str, Any]:
+    """``"rounds=3"`` as ``("rounds", 3)``: the value read as JSON (a number, true, a list),
+    else kept as text (``values=uniform 0..10``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(
+            f"write a setup keyword as KEY=VALUE, like rounds=3; got {text!r}"
+        )
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
+
+
 def _simulate(args: argparse.Namespace) -> bool:
     spec, edition = resolve(args.game)
     check_bots(spec, args.bots)
@@ -321,7 +344,7 @@ def _simulate(args: argparse.Namespace) -> bool:
     out = prepare_out(args.out, args.overwrite)
     if out is None:  # only the summary is printed: the games table is all it needs
         tables = ["games"]
-    facts = _facts(args, spec, edition) | {"games_planned": args.games}
+    facts = _facts(args, spec, edition) | {"setup": dict(args.setup), "games_planned": args.games}
     with incoming_folder(out) as incoming:
         sim = _run_simulation(args, tables, incoming, facts)
         finished = sim.games_finished
@@ -359,6 +382,7 @@ def _run_simulation(
         args.seed,
         games=args.games,
         players=args.players,
+        setup=dict(args.setup),
         tables=tables,
         engine=args.engine,
         out=incoming,

@@ -10,6 +10,7 @@ from mogul.games.mogul.bots import RandomBot, ValueBot, bot_factory
 from mogul.kit.bots import play
 from mogul.kit.runner import GAMES_COLUMNS, plan_games
 from mogul.kit.simulate import Simulation, seat_bots, simulate
+from mogul.kit.spec import resolve
 
 COMPANIES = ["brown", "green", "yellow", "blue", "pink"]
 ROUNDS_COLUMNS = (
@@ -287,3 +288,72 @@ def test_the_readable_engine_refuses_tables_too_big_for_memory_too(monkeypatch):
     assert said.startswith("50,000 games' games, rounds, auctions tables would take about ")
     assert "out='folder'" not in said  # the readable engine keeps its tables until the end
     assert "tables=['games']" in said and "play fewer games" in said
+
+
+def test_a_classs_settings_deal_every_game():
+    """A lecturer previews the auction lab with the class's settings: 3 rounds, budget 3."""
+    run = dict(games=6, seed=4, players=3, progress=False)
+    bots = ["random", "equilibrium", "naive"]
+    sim = simulate("first-price-auction", bots, setup={"rounds": 3, "budget": 3}, **run)
+    assert sim.engine == "readable" and sim.setup == {"rounds": 3, "budget": 3}
+    assert sim.games["rounds"].eq(3).all()
+    assert sim.rounds.groupby("game")["round"].max().tolist() == [3] * 6
+    assert sim.rounds["bid"].between(0, 3).all() and sim.rounds["bid"].eq(3).any()
+    record = sim.record(5)  # the game again, dealt with the same settings
+    assert record.replay().setup.budget == 3
+    final = sim.games[sim.games["game"] == 5]["score"].tolist()
+    assert list(record.replay().final_scores()) == final
+
+
+def test_a_setup_runs_on_the_readable_engine_only():
+    quick = dict(players=4, setup={"quick_start": True}, progress=False)
+    sim = simulate("classic", ["random"], games=3, **quick)
+    assert sim.engine == "readable" and len(sim.games) == 12
+    assert sim.record(2).replay().setup.quick_start
+    with pytest.raises(ValueError, match="engine='fast' deals every game without setup"):
+        simulate("classic", ["random"], engine="fast", **quick)
+
+
+@pytest.mark.parametrize(
+    "game, setup, message",
+    [
+        (
+            "auction-lab",
+            {"round": 3},
+            "the mogul-auction edition has no such setup keyword .*'round'.*; it takes "
+            "mechanism, rounds, values, budget, second, drawn, start_player",
+        ),
+        ("auction-lab", {"budget": 0}, "budget must be a whole number of chips from 1 to 1000"),
+        ("auction-lab", {"seed": 1}, "setup may not hold seed"),
+        ("auction-lab", ["rounds", 3], "setup maps the game's setup keywords to values"),
+        ("classic", {"quick_start": "yes"}, "quick_start must be True or False"),
+        ("credit-mobilier", {"rounds": 3}, "no such setup keyword .*'rounds'"),
+    ],
+)
+def test_a_bad_setup_is_the_games_error_before_anything_plays(game, setup, message):
+    built = []
+
+    def bot(seed):  # a bot of the game's, counted: none may be built
+        built.append(seed)
+        return resolve(game)[0].bots["random"](seed)
+
+    with pytest.raises(ValueError, match=message):
+        simulate(game, [bot], games=2, players=3, setup=setup, sandbox=False, progress=False)
+    assert built == []
+
+
+def test_the_command_line_takes_the_setup_too(tmp_path, capsys):
+    import json
+
+    from mogul.cli import main
+
+    argv = ["simulate", "--game", "first-price-auction", "--bots", "random,naive,equilibrium"]
+    argv += ["--games", "4", "--no-progress", "--out", str(tmp_path)]
+    assert main([*argv, "--setup", "rounds=2", "--setup", "values=uniform 0..20"]) == 0
+    rounds = pd.read_csv(tmp_path / "rounds.csv")
+    assert rounds["round"].max() == 2 and rounds["value"].max() > 10
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["setup"] == {"rounds": 2, "values": "uniform 0..20"}
+    with pytest.raises(SystemExit):
+        main([*argv, "--overwrite", "--setup", "round=2"])
+    assert "no such setup keyword" in capsys.readouterr().err

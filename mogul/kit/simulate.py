@@ -16,8 +16,9 @@ engine's seeds, ``mogul.kit.batch.game_seeds`` for the batch engine's.
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice, repeat
 from pathlib import Path
@@ -75,6 +76,7 @@ class Simulation:
     seated: tuple[Entrant, ...] = ()  # who sat in each seat (``runner.entrants``)
     bots: tuple[BotSpec, ...] = ()  # the bots as given, one per seat
     records: tuple[GameRecord, ...] = ()  # the first games' records (``keep_records``)
+    setup: dict[str, Any] = field(default_factory=dict)  # the game's setup keywords, every game
 
     @property
     def games_finished(self) -> int:
@@ -118,7 +120,7 @@ class Simulation:
             )
         seating = tuple(range(len(self.seated)))
         plan = next(islice(plan_games(self.seed, repeat(seating), self.secret), game, None))
-        state = spec.new_game(self.edition, len(seating), plan.seed)
+        state = spec.new_game(self.edition, len(seating), plan.seed, **self.setup)
         bots = [e.factory(s) for e, s in zip(self.seated, plan.bot_seeds, strict=True)]
         return play(state, bots)
 
@@ -205,6 +207,40 @@ def _kits_own(entrant: Entrant, spec: Any) -> bool:
     return entrant.trusted or entrant.factory.make in spec.bots.values()
 
 
+def check_setup(
+    spec: Any, edition: str, players: int, setup: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """``setup`` (the game's setup keywords) as a dict, checked by dealing one game with it:
+    the game's own ``ValueError`` for a bad value, a ``ValueError`` naming the keywords the
+    game takes for one it does not."""
+    if setup is None:
+        return {}
+    if not isinstance(setup, Mapping) or not all(isinstance(key, str) for key in setup):
+        raise ValueError(
+            f"setup maps the game's setup keywords to values, like {{'rounds': 3}}; got {setup!r}"
+        )
+    setup = dict(setup)
+    own = sorted({"edition", "players", "seed"} & set(setup))
+    if own:
+        raise ValueError(
+            f"setup may not hold {', '.join(own)}: simulate's own arguments (game, players, "
+            "seed) deal every game"
+        )
+    try:
+        spec.new_game(edition, players, 0, **setup)
+    except TypeError as err:
+        keywords = [
+            p.name
+            for p in inspect.signature(spec.new_game).parameters.values()
+            if p.kind == p.KEYWORD_ONLY
+        ]
+        takes = f"; it takes {', '.join(keywords)}" if keywords else ""
+        raise ValueError(
+            f"the {edition} edition has no such setup keyword ({err}){takes}"
+        ) from None
+    return setup
+
+
 def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:
     """One bot per seat: ``bots`` repeated in turn to fill ``players`` seats."""
     bots = list(bots)
@@ -223,6 +259,7 @@ def simulate(
     *,
     games: int = 100,
     players: int | None = None,
+    setup: Mapping[str, Any] | None = None,
     tables: Sequence[str] | None = None,
     engine: str | None = None,
     out: str | Path | None = None,
@@ -242,6 +279,12 @@ def simulate(
     fill the seats (``["random", "value", "mc"]`` at 4 players seats random, value, mc,
     random); ``seed``: each game gets its own deal seed and bot seeds from it. ``tables`` picks which tables to
     build: "games" and any of the game's own (default all; fewer is faster).
+
+    ``setup``: the game's setup keywords, the same for every game, as ``mogul.new_game`` takes
+    them (the auction lab's ``{"rounds": 3, "budget": 20}``, a class's settings; Mogul's
+    ``{"quick_start": True}``); checked by dealing one game before any plays, a bad one is the
+    game's own ``ValueError``. The batch engines deal the games without setup only: with a
+    setup the readable engine plays (``engine="fast"`` refuses).
 
     How the games run (``executor``, ``workers``, ``progress``, ``chunk_size``, ``time_limit``,
     ``on_failure``, ``sandbox``, ``memory_limit``): keywords or ``options``, see
@@ -296,6 +339,7 @@ def simulate(
     format = check_format(format)
     specs = seat_bots(bots, players)
     spec.check_players(edition, len(specs))
+    setup = check_setup(spec, edition, len(specs), setup)
     seated = entrants(specs, spec.bots, unique=False, referee=options.referee)
     secret = run_secret(secret, seated, options.referee)
     names = [e.name for e in seated]
@@ -304,7 +348,12 @@ def simulate(
         raise ValueError(
             "engine='fast' plays from the seed alone: leave secret out, or use engine='readable'"
         )
-    if engine != "readable" and secret is None:
+    if setup and engine == "fast":
+        raise ValueError(
+            "engine='fast' deals every game without setup: leave setup out, or use "
+            "engine='readable'"
+        )
+    if engine != "readable" and secret is None and not setup:
         try:
             batch = engine_for(spec, edition, specs, names, tables)
         except ValueError as err:
@@ -323,15 +372,15 @@ def simulate(
         few = min(games, READABLE_SAMPLE)
         quiet = replace(options, progress=False, workers=None, executor=None)
         plans = plan_games(seed, repeat(seating, few), secret)
-        sample = run_plans(spec.name, edition, seated, plans, few, tables, quiet).tables
+        sample = run_plans(spec.name, edition, seated, plans, few, tables, quiet, setup).tables
         need = readable_memory({name: sample[name] for name in tables}, few, games)
         check_memory(need, games, streams=False)
     plans = plan_games(seed, repeat(seating, games), secret)
-    run = run_plans(spec.name, edition, seated, plans, games, tables, options)
+    run = run_plans(spec.name, edition, seated, plans, games, tables, options, setup)
     frames = dict(run.tables)
     failures = frames.pop("failures")
     sim = Simulation(frames, spec.name, edition, failures, run.partial, secret=secret)
-    sim = replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs))
+    sim = replace(sim, seed=seed, planned=games, seated=seated, bots=tuple(specs), setup=setup)
     if out is not None:
         paths = write_tables(out, {k: v for k, v in frames.items() if not v.empty}, format)
         sim = replace(sim, files={p.stem: p for p in paths})
