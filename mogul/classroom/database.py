@@ -31,7 +31,7 @@ from mogul.classroom.table import (
     pretty_code,
 )
 from mogul.kit.record import GameRecord, strict_json
-from mogul.kit.spec import GameSpec, resolve
+from mogul.kit.spec import GameSpec, check_setup, resolve
 
 try:
     import sqlalchemy as sa
@@ -119,22 +119,19 @@ MAX_SETTINGS = 2000
 
 def check_settings(spec: Any, edition: str, seats: int, setup: Any) -> str | None:
     """A lecturer's setup keywords (``{"rounds": 3, "values": "uniform 0..10"}``) as the JSON
-    the store keeps, checked by dealing a game with them; None for none. ``ValueError`` says
-    what was wrong (an unknown keyword, a bad value)."""
+    the store keeps, checked by dealing a game with them (``mogul.kit.spec.check_setup``);
+    None for none. ``ValueError`` says what was wrong (an unknown keyword, a bad value)."""
     if not setup:
         return None
-    if not isinstance(setup, dict) or not all(isinstance(k, str) for k in setup):
-        raise ValueError(f"a table's setup is named fields, like {{'rounds': 3}}; got {setup!r}")
-    kept = {"players", "seed", "edition"} & set(setup)
-    if kept:
-        raise ValueError(f"the table deals {', '.join(sorted(kept))} itself: leave them out")
-    text = json.dumps(setup, sort_keys=True)
+    try:
+        text = json.dumps(setup, sort_keys=True)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"a table's setup is named fields of numbers, text and lists; got {setup!r}"
+        ) from None
     if len(text) > MAX_SETTINGS:
         raise ValueError(f"a table's setup is at most {MAX_SETTINGS} characters of JSON")
-    try:
-        spec.new_game(edition, [f"P{i + 1}" for i in range(seats)], 0, **json.loads(text))
-    except TypeError as err:
-        raise ValueError(f"the {edition} edition has no such setup: {err}") from None
+    check_setup(spec, edition, seats, json.loads(text))  # dealt as the store will deal it
     return text
 
 

@@ -16,7 +16,6 @@ engine's seeds, ``mogul.kit.batch.game_seeds`` for the batch engine's.
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -46,7 +45,7 @@ from mogul.kit.runner import (
     run_plans,
     run_secret,
 )
-from mogul.kit.spec import get_game
+from mogul.kit.spec import check_setup, get_game
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where frames are built: the module loads without pandas
@@ -205,40 +204,6 @@ def _lists_for_parquet(table: pd.DataFrame) -> pd.DataFrame:
 def _kits_own(entrant: Entrant, spec: Any) -> bool:
     """A bot of the game's own registry (by name or by class): safe to build in this process."""
     return entrant.trusted or entrant.factory.make in spec.bots.values()
-
-
-def check_setup(
-    spec: Any, edition: str, players: int, setup: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """``setup`` (the game's setup keywords) as a dict, checked by dealing one game with it:
-    the game's own ``ValueError`` for a bad value, a ``ValueError`` naming the keywords the
-    game takes for one it does not."""
-    if setup is None:
-        return {}
-    if not isinstance(setup, Mapping) or not all(isinstance(key, str) for key in setup):
-        raise ValueError(
-            f"setup maps the game's setup keywords to values, like {{'rounds': 3}}; got {setup!r}"
-        )
-    setup = dict(setup)
-    own = sorted({"edition", "players", "seed"} & set(setup))
-    if own:
-        raise ValueError(
-            f"setup may not hold {', '.join(own)}: simulate's own arguments (game, players, "
-            "seed) deal every game"
-        )
-    try:
-        spec.new_game(edition, players, 0, **setup)
-    except TypeError as err:
-        keywords = [
-            p.name
-            for p in inspect.signature(spec.new_game).parameters.values()
-            if p.kind == p.KEYWORD_ONLY
-        ]
-        takes = f"; it takes {', '.join(keywords)}" if keywords else ""
-        raise ValueError(
-            f"the {edition} edition has no such setup keyword ({err}){takes}"
-        ) from None
-    return setup
 
 
 def seat_bots(bots: Sequence[BotSpec], players: int | None) -> list[BotSpec]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -315,6 +316,41 @@ def new_game(
     if seed is not None:
         setup["seed"] = seed
     return spec.new_game(edition, **setup)
+
+
+def check_setup(
+    spec: GameSpec, edition: str, players: Any, setup: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """``setup`` (the game's setup keywords, as ``simulate`` and a lecturer's table take them)
+    as a dict, checked by dealing one game of ``players`` (a count or names) with it: the
+    game's own ``ValueError`` for a bad value, a ``ValueError`` naming the keywords the game
+    takes for one it does not."""
+    if setup is None:
+        return {}
+    if not isinstance(setup, Mapping) or not all(isinstance(key, str) for key in setup):
+        raise ValueError(
+            f"setup maps the game's setup keywords to values, like {{'rounds': 3}}; got {setup!r}"
+        )
+    setup = dict(setup)
+    own = sorted({"edition", "players", "seed"} & set(setup))
+    if own:
+        raise ValueError(
+            f"setup may not hold {', '.join(own)}: the game, its players and its seed are "
+            "given on their own"
+        )
+    try:
+        spec.new_game(edition, players, 0, **setup)
+    except TypeError as err:
+        keywords = [
+            p.name
+            for p in inspect.signature(spec.new_game).parameters.values()
+            if p.kind == p.KEYWORD_ONLY
+        ]
+        takes = f"; it takes {', '.join(keywords)}" if keywords else ""
+        raise ValueError(
+            f"the {edition} edition has no such setup keyword ({err}){takes}"
+        ) from None
+    return setup
 
 
 def spec_for(state: Any) -> GameSpec:

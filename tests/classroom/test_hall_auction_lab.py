@@ -94,7 +94,7 @@ def test_the_lecturers_setup_is_kept_per_table_dealt_and_replayed(store: TableSt
         store.create_table("first-price-auction", ["human"] * 3, setup={"rounds": 0})
     with pytest.raises(ValueError, match="has no such setup"):
         store.create_table("first-price-auction", ["human"] * 3, setup={"decks": 2})
-    with pytest.raises(ValueError, match="deals players itself"):
+    with pytest.raises(ValueError, match="setup may not hold players"):
         store.create_table("first-price-auction", ["human"] * 3, setup={"players": 2})
     names = [f["name"] for f in setup_fields("first-price-auction")]
     assert names == ["rounds", "values", "budget"]  # second: Mogul's auction only
