@@ -101,13 +101,15 @@ bubblewrap:
 	  echo "  Debian/Ubuntu, as root: apt-get install -y bubblewrap" >&2; \
 	fi
 
-# JupyterLab and the Voila classroom app in headless Chromium (tests/e2e), serially: after Run
+# JupyterLab, the Voila player and the lecture hall in headless Chromium (tests/e2e): after Run
 # All and after playing, every chart and text inside its frame and the data inside the axes, at
 # phone, laptop and projector sizes, and screenshots against the reviewed baselines in
 # tests/e2e/baselines. This run's screenshots land in screenshots/ (git-ignored), with
-# screenshots/index.html beside the baselines.
+# screenshots/index.html beside the baselines. Two pytest workers, each with its own servers and
+# Chromium: a browser test mostly waits for a kernel or a page (one worker used about half of
+# the two cores; two take 3:20 where one took 4:50).
 e2e: $(STAMP) browser
-	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest tests/e2e
+	MOGUL_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -n 2 tests/e2e
 
 # Rewrite the screenshot baselines (after an intended change of what a page shows), then open
 # screenshots/index.html and look at every picture before committing tests/e2e/baselines.

@@ -55,11 +55,13 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
     screens.check("lab-06 after Run All")
 
     # Ann (the human) bids (or drops, without chips) until she holds the sell right; buttons for
-    # new options may be drawn a moment after the table, so look for them before each click.
+    # new options may be drawn a moment after the table, so look for them before each click,
+    # once the kernel is idle again (every update of the last click has come by then).
     branch = player.get_by_role("button", name="Branch at")
     for _ in range(40):
+        expect(kernel_idle).to_be_visible(timeout=30_000)
         try:
-            expect(branch.first).to_be_visible(timeout=3_000)
+            expect(branch.first).to_be_visible(timeout=1_000)
             break
         except AssertionError:
             pass
