@@ -322,3 +322,28 @@ def test_new_groups_seat_the_students_of_finished_tables_at_new_tables_and_the_d
     handle(hall, lost.page, {"op": "join", "table": old["table"], "key": old["key"]})
     assert [m["type"] for m in lost.inbox] == ["error"] and lost.inbox[0]["lost"]
     assert "your seat key no longer opens a seat there" in lost.inbox[0]["message"]
+
+
+def test_a_burst_of_changes_at_one_table_reads_it_once_more_not_once_per_change(
+    store: TableStore, monkeypatch
+) -> None:
+    hall, code, phones = lab_table(store)
+    reads = []
+    snapshot = store.seat_snapshot
+
+    def counted(table: str):
+        reads.append(table)
+        time.sleep(0.05)  # a read that takes a while, as under a room's load
+        return snapshot(table)
+
+    monkeypatch.setattr(store, "seat_snapshot", counted)
+    order = store.history(code)[-1].now.order
+    store.act(phones[order[-1]].page.ticket, phones[order[-1]].view["step"], "bid 9")  # held
+
+    async def burst() -> list[int]:
+        return await asyncio.gather(*(hall.push(code) for _ in range(6)))
+
+    assert asyncio.run(burst()) == [0] * 6  # nobody to send on to a new table
+    assert reads == [code, code]  # the first push, and one more for the five asked meanwhile
+    for phone in phones:  # and every page shows the bid that came in
+        assert "1 of 3 bids in" in phone.view["line"] or "Your bid is in" in phone.view["line"]

@@ -167,6 +167,7 @@ class Hall:
         self._listener: threading.Thread | None = None
         self._stopping = threading.Event()
         self._nudges: set[tuple[str, int]] = set()
+        self._pushing: dict[str, bool] = {}  # table code -> asked again while its push runs
 
     async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
         """``work(*args)`` on a worker thread (or here, without workers)."""
@@ -410,7 +411,28 @@ class Hall:
     async def push(self, code: str, force: bool = False, only: Page | None = None) -> int:
         """Send each page at table ``code`` (or ``only``) its seat's view if the table changed
         (or ``force``), and a page whose seat's student moved on to a new group on to their
-        new table; how many pages it sent on."""
+        new table; how many pages it sent on.
+
+        A push asked for while one of the same table runs is folded into one more push after
+        it: in a burst (a round of sealed bids, every seat within a second) a table is read
+        once or twice, not once per bid."""
+        if force or only is not None:
+            return await self._push(code, force, only)
+        if code in self._pushing:
+            self._pushing[code] = True  # the push under way reads the table once more
+            return 0
+        self._pushing[code] = False
+        sent = 0
+        try:
+            while True:
+                sent += await self._push(code)
+                if not self._pushing[code]:
+                    return sent
+                self._pushing[code] = False
+        finally:
+            del self._pushing[code]
+
+    async def _push(self, code: str, force: bool = False, only: Page | None = None) -> int:
         if not (only or self.pages.get(code)):
             return 0
         try:
