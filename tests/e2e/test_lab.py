@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from conftest import SCREENSHOTS, version_clashes
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from screens import SIZES, Screens, wait_for_charts
 
 # The open notebook (Lab may keep another notebook's tab, hidden, from an earlier test).
@@ -36,6 +37,26 @@ def code_cells(notebook: Path) -> int:
 def run_all_cells(page: Page) -> None:
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
+def open_notebook(page: Page, url: str) -> Locator:
+    """Open ``url`` (a notebook alone: ``?reset``) and wait for its kernel; the status bar's
+    "Idle", to wait on again after a click."""
+    page.goto(url)
+    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
+    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
+    return kernel_idle
+
+
+def run_whole_notebook(page: Page, lab: Any, notebook: Path) -> Locator:
+    """Open ``notebook`` (the served copy) in ``lab`` alone, Run All, and wait until every code
+    cell has run with nothing written to stderr; the status bar's "Idle" (``open_notebook``)."""
+    kernel_idle = open_notebook(page, f"{lab.url}lab/tree/{notebook.name}?reset")
+    run_all_cells(page)
+    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook), timeout=150_000)
+    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    return kernel_idle
 
 
 def expect_no_popup(page: Page) -> None:
@@ -141,9 +162,7 @@ def check_analysis_at_every_size(page: Page, screens: Screens, name: str) -> Non
 
 
 def test_lab_runs_notebook_and_plays_a_round(lab, notebook_path: Path, page: Page, game) -> None:
-    page.goto(f"{lab.app_url}?reset")  # this notebook alone: one Lab server serves every test
-    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
-    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
+    open_notebook(page, f"{lab.app_url}?reset")  # this notebook alone: one Lab serves every test
     # Before Run All: the players drawn from the saved widget state, not a line of Python
     # (`GamePlayer(children=(HTML(value=...`), and the first cell says to run the notebook
     view = page.locator(NOTEBOOK_VIEW)
@@ -186,15 +205,7 @@ BOARD_TITLE = "gd => (gd.layout.title || {}).text || ''"
 def test_lab_runs_credit_mobilier_and_a_button_moves_the_board(
     lab, notebook_dir: Path, page: Page, console: list[str], local_only: None
 ) -> None:
-    page.goto(f"{lab.url}lab/tree/{CREDIT_MOBILIER}?reset")
-    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
-    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
-    run_all_cells(page)
-    page.wait_for_function(
-        ALL_CELLS_RUN, arg=code_cells(notebook_dir / CREDIT_MOBILIER), timeout=150_000
-    )
-    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    run_whole_notebook(page, lab, notebook_dir / CREDIT_MOBILIER)
     screens = Screens(page, NOTEBOOK_VIEW)
     expect_solution_folded(page, "the worked solution agrees with the engine")
     # Amounts in dollars are text, not LaTeX: the rules table keeps its rows.

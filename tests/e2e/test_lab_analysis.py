@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 from playwright.sync_api import Page, expect
 from screens import Screens
-from test_lab import ALL_CELLS_RUN, NOTEBOOK_VIEW, run_all_cells
+from test_lab import ALL_CELLS_RUN, NOTEBOOK_VIEW, open_notebook, run_all_cells
 
 NOTEBOOK = "scratch-analysis.ipynb"
 
@@ -38,9 +38,7 @@ def test_the_analysis_panel_when_no_move_can_win_and_at_game_over(
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     nbformat.write(notebook, notebook_dir / NOTEBOOK)
-    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}?reset")
-    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
-    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
+    open_notebook(page, f"{lab.url}lab/tree/{NOTEBOOK}?reset")
     run_all_cells(page)
     page.wait_for_function(ALL_CELLS_RUN, arg=len(CELLS), timeout=150_000)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import SCREENSHOTS, version_clashes
 from playwright.sync_api import Page, expect
 from screens import SIZES, Screens
-from test_lab import ALL_CELLS_RUN, NOTEBOOK_VIEW, code_cells, run_all_cells, toggle_file_browser
+from test_lab import NOTEBOOK_VIEW, run_whole_notebook, toggle_file_browser
 
 NOTEBOOK = "08-class-debrief.ipynb"
 
@@ -22,13 +22,7 @@ CHART = """gd => ({title: (gd.layout.title || {}).text || '',
 def test_lab_runs_notebook_08_and_the_decision_browser_follows_the_slider(
     lab, notebook_dir: Path, page: Page, console: list[str], local_only: None
 ) -> None:
-    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}?reset")
-    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
-    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
-    run_all_cells(page)
-    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / NOTEBOOK), timeout=150_000)
-    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    run_whole_notebook(page, lab, notebook_dir / NOTEBOOK)
 
     browser = page.locator(f"{NOTEBOOK_VIEW} .mogul-decision-browser").first
     browser.evaluate("box => box.scrollIntoView({block: 'start'})")

@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import SCREENSHOTS
 from playwright.sync_api import Page, expect
 from screens import SIZES, Screens
-from test_lab import ALL_CELLS_RUN, NOTEBOOK_VIEW, code_cells, run_all_cells, toggle_file_browser
+from test_lab import NOTEBOOK_VIEW, run_whole_notebook, toggle_file_browser
 
 NOTEBOOK = "09-auction-lab.ipynb"
 CHARTS = ("bids", "overbidding", "revenue", "learning")
@@ -18,13 +18,7 @@ def test_lab_runs_notebook_09_and_draws_every_chart_whole(
     lab, notebook_dir: Path, page: Page, local_only: None
 ) -> None:
     page.set_viewport_size(SIZES["laptop"])
-    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}?reset")
-    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
-    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
-    run_all_cells(page)
-    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / NOTEBOOK), timeout=150_000)
-    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    run_whole_notebook(page, lab, notebook_dir / NOTEBOOK)
     charts = page.locator(f"{NOTEBOOK_VIEW} .js-plotly-plot")
     expect(charts).to_have_count(len(CHARTS), timeout=60_000)
     screens = Screens(page, NOTEBOOK_VIEW)

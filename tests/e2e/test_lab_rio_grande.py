@@ -8,12 +8,10 @@ from conftest import SCREENSHOTS, version_clashes
 from playwright.sync_api import Page, expect
 from screens import Screens
 from test_lab import (
-    ALL_CELLS_RUN,
     NOTEBOOK_VIEW,
     check_analysis_at_every_size,
     check_player_at_every_size,
-    code_cells,
-    run_all_cells,
+    run_whole_notebook,
 )
 
 NOTEBOOK = "06-rio-grande-edition.ipynb"
@@ -29,13 +27,7 @@ def test_lab_runs_notebook_06_and_a_branch_shows_on_the_map(
 ) -> None:
     # One Lab server serves every browser test and keeps its workspace: "?reset" opens this
     # notebook alone, not beside one an earlier test left open (whose widgets come first).
-    page.goto(f"{lab.url}lab/tree/{NOTEBOOK}?reset")
-    kernel_idle = page.locator("#jp-main-statusbar").get_by_text("Idle")
-    expect(kernel_idle, "the notebook's kernel did not start").to_be_visible(timeout=90_000)
-    run_all_cells(page)
-    page.wait_for_function(ALL_CELLS_RUN, arg=code_cells(notebook_dir / NOTEBOOK), timeout=150_000)
-    stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    assert stderr.count() == 0, f"a cell wrote an error or a warning: {stderr.all_inner_texts()}"
+    kernel_idle = run_whole_notebook(page, lab, notebook_dir / NOTEBOOK)
 
     screens = Screens(page, NOTEBOOK_VIEW)
     player = page.locator(f"{NOTEBOOK_VIEW} .mogul-game-player").first
